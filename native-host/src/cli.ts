@@ -1,0 +1,85 @@
+/**
+ * The `tether` command: parses the first words of argv and hands the rest to the module that owns the command.
+ * Modules are imported lazily so `tether host` (started by the browser on every connection) loads only what it needs.
+ */
+import { TETHER_VERSION } from './version';
+
+/** A command: its one-line summary and its entry point (returns the exit code). */
+interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  readonly run: (args: string[]) => Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  host: {
+    usage: 'tether host [chrome-extension://ID/ | MANIFEST ADDON_ID]',
+    summary: 'Native messaging host: what the browser starts (reads and writes framed messages).',
+    run: async (args) => (await import('./host/cli')).main(args),
+  },
+  'app-server': {
+    usage: 'tether app-server --listen stdio [--data-dir DIR] [--model NAME]',
+    summary: 'Reference app-server on stdin/stdout (JSONL); also generate-json-schema / generate-ts --out DIR.',
+    run: async (args) =>
+      args[0] === 'generate-json-schema' || args[0] === 'generate-ts'
+        ? (await import('./schema-commands')).main(args)
+        : (await import('./app-server/cli')).main(args),
+  },
+  install: {
+    usage: 'tether install [--browser NAME|all] [--extension-id ID]... [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    summary: 'Register the native messaging host with every browser found (or the ones named).',
+    run: async (args) => (await import('./install/cli')).install(args),
+  },
+  uninstall: {
+    usage: 'tether uninstall [--browser NAME|all] [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    summary: 'Remove exactly what `tether install` wrote.',
+    run: async (args) => (await import('./install/cli')).uninstall(args),
+  },
+  doctor: {
+    usage: 'tether doctor [--browser NAME|all] [--user-data-dir DIR]',
+    summary: 'Check every install and start the host as a browser would; explains each failure and its fix.',
+    run: async (args) => (await import('./install/cli')).doctor(args),
+  },
+  debug: {
+    usage: 'tether debug app-server send-message TEXT',
+    summary: 'Run one turn against the reference app-server and print every message exchanged.',
+    run: async (args) => (await import('./app-server/debug')).main(args),
+  },
+};
+
+function help(): string {
+  const rows = Object.values(commands).map((c) => `  ${c.usage}\n      ${c.summary}`);
+  return [
+    `tether ${TETHER_VERSION}: drive a local AI agent from your browser's side panel.`,
+    '',
+    'Usage:',
+    ...rows,
+    '  tether --help | --version',
+    '',
+    'Logs go to stderr or to the log file that `tether doctor` names; stdout carries protocol messages only.',
+  ].join('\n');
+}
+
+/** Runs the command line and returns the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(help() + '\n');
+    return first === undefined ? 1 : 0;
+  }
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(TETHER_VERSION + '\n');
+    return 0;
+  }
+  // Browsers start the host with its arguments only: `chrome-extension://ID/` (Chrome family) or a manifest path
+  // and an add-on id (Firefox). Recognise both so a manifest may point straight at this command.
+  if (first.startsWith('chrome-extension://') || (first.endsWith('.json') && rest.length === 1)) {
+    return commands.host!.run(argv);
+  }
+  const command = commands[first];
+  if (!command) {
+    process.stderr.write(`tether: unknown command "${first}"\n\n${help()}\n`);
+    return 2;
+  }
+  return command.run(rest);
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { EmptyObject, ThreadIdParams, TimestampMs } from './common';
+import { Item } from './item';
+import { Turn } from './turn';
+
+/** Where a thread is: idle, running a turn, waiting on an approval, or broken. */
+export const ThreadStatus = z.enum(['idle', 'running', 'waitingOnApproval', 'error']);
+export type ThreadStatus = z.infer<typeof ThreadStatus>;
+
+/** A conversation with the agent. */
+export const Thread = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  model: z.string(),
+  status: ThreadStatus,
+  archived: z.boolean(),
+  ephemeral: z.boolean(),
+  createdAtMs: TimestampMs,
+  updatedAtMs: TimestampMs,
+  cwd: z.string().optional(),
+});
+export type Thread = z.infer<typeof Thread>;
+
+const ThreadResult = z.looseObject({ thread: Thread });
+
+export const ThreadStartParams = z.looseObject({
+  title: z.string().optional(),
+  model: z.string().optional(),
+  ephemeral: z.boolean().optional(),
+  cwd: z.string().optional(),
+});
+export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
+export const ThreadStartResult = ThreadResult;
+export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
+
+export const ThreadReadParams = z.looseObject({
+  threadId: z.string(),
+  afterItemId: z.string().optional(),
+});
+export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
+export const ThreadReadResult = z.looseObject({ thread: Thread, items: z.array(Item) });
+export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
+
+export const ThreadResumeParams = z.looseObject({
+  threadId: z.string(),
+  subscribe: z.boolean().optional(),
+});
+export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
+export const ThreadResumeResult = z.looseObject({
+  thread: Thread,
+  items: z.array(Item),
+  activeTurn: Turn.optional(),
+});
+export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
+
+export const ThreadListParams = z.looseObject({
+  cursor: z.string().nullish(),
+  limit: z.number().int().positive().max(1000).optional(),
+  archived: z.boolean().optional(),
+});
+export type ThreadListParams = z.infer<typeof ThreadListParams>;
+export const ThreadListResult = z.looseObject({
+  threads: z.array(Thread),
+  nextCursor: z.string().nullish(),
+});
+export type ThreadListResult = z.infer<typeof ThreadListResult>;
+
+export const ThreadArchiveParams = ThreadIdParams;
+export type ThreadArchiveParams = z.infer<typeof ThreadArchiveParams>;
+export const ThreadArchiveResult = ThreadResult;
+export type ThreadArchiveResult = z.infer<typeof ThreadArchiveResult>;
+export const ThreadUnarchiveParams = ThreadIdParams;
+export type ThreadUnarchiveParams = z.infer<typeof ThreadUnarchiveParams>;
+export const ThreadUnarchiveResult = ThreadResult;
+export type ThreadUnarchiveResult = z.infer<typeof ThreadUnarchiveResult>;
+
+export const ThreadForkParams = z.looseObject({
+  threadId: z.string(),
+  afterItemId: z.string().optional(),
+  title: z.string().optional(),
+});
+export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
+export const ThreadForkResult = ThreadResult;
+export type ThreadForkResult = z.infer<typeof ThreadForkResult>;
+
+export const ThreadUnsubscribeParams = ThreadIdParams;
+export type ThreadUnsubscribeParams = z.infer<typeof ThreadUnsubscribeParams>;
+export const ThreadUnsubscribeResult = EmptyObject;
+export type ThreadUnsubscribeResult = z.infer<typeof ThreadUnsubscribeResult>;
+
+export const ThreadStartedNotification = z.looseObject({ thread: Thread });
+export type ThreadStartedNotification = z.infer<typeof ThreadStartedNotification>;
+export const ThreadStatusChangedNotification = z.looseObject({ threadId: z.string(), status: ThreadStatus });
+export type ThreadStatusChangedNotification = z.infer<typeof ThreadStatusChangedNotification>;
+export const ThreadArchivedNotification = ThreadIdParams;
+export type ThreadArchivedNotification = z.infer<typeof ThreadArchivedNotification>;
+export const ThreadUnarchivedNotification = ThreadIdParams;
+export type ThreadUnarchivedNotification = z.infer<typeof ThreadUnarchivedNotification>;
