@@ -150,3 +150,14 @@ export class RequestTimeoutError extends Error {
     super(`${method} got no response within ${timeoutMs} ms`);
   }
 }
+
+/** A wait for a notification ended without one arriving in time. */
+export class NotificationTimeoutError extends Error {
+  override name = 'NotificationTimeoutError';
+  constructor(
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`No ${what} notification arrived within ${timeoutMs} ms`);
+  }
+}

@@ -15,6 +15,21 @@ export {
   MessageTooLargeError,
   FrameError,
   RequestTimeoutError,
+  NotificationTimeoutError,
 } from './errors';
 export type { MessageTransport, TransportHandlers } from './transport';
 export { createMemoryTransportPair } from './memory-transport';
+export { Connection, serverInbound, clientInbound, hostClientInbound, hostServerInbound } from './connection';
+export type {
+  Side,
+  ConnectionOptions,
+  RequestOptions,
+  RequestContext,
+  RequestHandler,
+  FallbackRequestHandler,
+  ReceivedNotification,
+  WaitOptions,
+} from './connection';
+export { AppServerClient } from './client';
+export type { ClientInbound, ClientOutbound, InitializeOptions, AppServerClientOptions } from './client';
+export * from './codec';

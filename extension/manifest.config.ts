@@ -1,0 +1,44 @@
+/**
+ * The extension manifest for each target browser. The Chrome build carries the development `key` so the unpacked
+ * extension always gets the id gkplngjhinednckbmppipofijkaplcpm that host manifests allow.
+ */
+import devKey from '../manifests/dev-key.json' with { type: 'json' };
+import pkg from './package.json' with { type: 'json' };
+
+/** Browsers the extension is built for. */
+export type TargetBrowser = 'chrome' | 'firefox';
+
+const SIDE_PANEL = 'src/sidepanel/index.html';
+const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' };
+
+/** Builds the manifest for `browser`. */
+export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
+  const common = {
+    manifest_version: 3,
+    name: 'Tether',
+    version: pkg.version,
+    description: 'A local AI agent in your side panel, working on the page you are looking at.',
+    icons,
+    action: { default_title: 'Tether', default_popup: 'src/popup/index.html', default_icon: icons },
+    options_ui: { page: 'src/options/index.html', open_in_tab: true },
+    // page_read and page_screenshot need to reach the page the user asks about; each use is approved per site.
+    host_permissions: ['http://*/*', 'https://*/*'],
+  };
+  if (browser === 'firefox') {
+    return {
+      ...common,
+      permissions: ['nativeMessaging', 'storage', 'tabs', 'scripting', 'activeTab'],
+      background: { scripts: ['src/background/index.ts'], type: 'module' },
+      sidebar_action: { default_panel: SIDE_PANEL, default_title: 'Tether', default_icon: icons },
+      browser_specific_settings: { gecko: { id: devKey.firefoxAddonId, strict_min_version: '128.0' } },
+    };
+  }
+  return {
+    ...common,
+    key: devKey.key,
+    minimum_chrome_version: '116',
+    permissions: ['nativeMessaging', 'sidePanel', 'storage', 'tabs', 'scripting', 'activeTab'],
+    background: { service_worker: 'src/background/index.ts', type: 'module' },
+    side_panel: { default_path: SIDE_PANEL },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The approval broker: every approval (the backend's `approval/request`, and the extension's own gate in front of
+ * its page tools) is shown only to the tab whose thread asked, answered at once by a matching site rule, and
+ * otherwise decided by a user action in that tab's side panel or popup. Pending approvals survive a worker restart;
+ * a server approval whose request died with an old connection is then answered through `approval/resolve`.
+ */
+import type { ApprovalDecision } from '@tether/protocol';
+import type { ApprovalChoice, Notice, PendingApproval } from '../shared/messages';
+import type { PersistentState } from './persistent-state';
+import { matchRule, ruleOrigin, withRule } from './site-rules';
+
+/** What is asked: the backend's approval request, or a page tool call the extension gates itself. */
+export interface ApprovalAsk {
+  readonly source: PendingApproval['source'];
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly preview: string;
+  readonly arguments?: unknown;
+  readonly choices: readonly ApprovalDecision[];
+}
+
+/** The broker's view of the rest of the worker (injected so it is testable without a browser). */
+export interface BrokerDeps {
+  readonly state: PersistentState;
+  /** The tab whose panel shows the thread; approvals go nowhere else. */
+  tabForThread(threadId: string): number | undefined;
+  /** The URL of a tab's page, if it still exists. */
+  tabUrl(tabId: number): Promise<string | undefined>;
+  /** The tab's pending approvals changed (update its badge and views). */
+  onChange(tabId: number): void;
+  /** Tell the tab's views something (a rule decided). */
+  onNotice(tabId: number, notice: Notice): void;
+  /** Answers a server approval whose original request is gone (worker restarted): `approval/resolve`. */
+  resolveRemote(approval: PendingApproval, decision: ApprovalDecision): Promise<void>;
+  now(): number;
+  newId(): string;
+}
+
+/** Thrown when a decision cannot be applied: not pending, wrong tab, or a choice the request does not offer. */
+export class ApprovalDecisionError extends Error {
+  override readonly name = 'ApprovalDecisionError';
+}
+
+/** Label used as the origin of pages that have none a rule could name (chrome://, file:, about:blank). */
+export const NO_SITE = '(no site)';
+
+/** Routes approvals to tabs, applies site rules, and turns user choices into protocol decisions. */
+export class ApprovalBroker {
+  private readonly waiters = new Map<string, (decision: ApprovalDecision) => void>();
+
+  constructor(private readonly deps: BrokerDeps) {}
+
+  /** Asks for a decision; resolves when a rule or the user decides, or with `deny` when no tab shows the thread. */
+  async ask(req: ApprovalAsk): Promise<ApprovalDecision> {
+    const { state } = this.deps;
+    const tabId = this.deps.tabForThread(req.threadId);
+    if (tabId === undefined) return 'deny';
+    const origin = ruleOrigin(await this.deps.tabUrl(tabId)) ?? NO_SITE;
+    if (req.source === 'client-tool' && state.sessionAllows(req.threadId).includes(req.toolName)) return 'allow';
+    const rule = origin === NO_SITE ? undefined : matchRule(state.rules(), origin, req.toolName);
+    if (rule) {
+      this.deps.onNotice(tabId, { kind: 'rule-decided', rule, toolName: req.toolName, threadId: req.threadId });
+      return rule.decision;
+    }
+    const pending: PendingApproval = {
+      key: `${req.source}:${req.threadId}:${req.requestId}`,
+      source: req.source,
+      threadId: req.threadId,
+      turnId: req.turnId,
+      requestId: req.requestId,
+      tabId,
+      origin,
+      toolName: req.toolName,
+      preview: req.preview,
+      ...(req.arguments === undefined ? {} : { arguments: req.arguments }),
+      choices: [...req.choices],
+      createdAtMs: this.deps.now(),
+    };
+    const decided = new Promise<ApprovalDecision>((resolve) => this.waiters.set(pending.key, resolve));
+    await state.updatePending([pending]);
+    this.deps.onChange(tabId);
+    return decided;
+  }
+
+  /** Applies a user's choice made in a page of tab `fromTabId`. */
+  async decide(key: string, choice: ApprovalChoice, fromTabId: number | null): Promise<ApprovalDecision> {
+    const { state } = this.deps;
+    const p = state.pendingApprovals().find((a) => a.key === key);
+    if (!p) throw new ApprovalDecisionError('This approval is no longer pending (it was answered, withdrawn or expired).');
+    if (fromTabId !== p.tabId) throw new ApprovalDecisionError('An approval can only be decided from the tab that asked for it.');
+    const decision = await this.applyChoice(p, choice);
+    await state.updatePending([], [key]);
+    this.deps.onChange(p.tabId);
+    const waiter = this.waiters.get(key);
+    this.waiters.delete(key);
+    if (waiter) waiter(decision);
+    else if (p.source === 'server') await this.deps.resolveRemote(p, decision);
+    return decision;
+  }
+
+  /** Drops approvals the server resolved or withdrew (`approval/resolved`), or all of a finished turn. */
+  async withdraw(match: { threadId: string; requestId?: string; turnId?: string }): Promise<void> {
+    const gone = this.deps.state
+      .pendingApprovals()
+      .filter(
+        (p) =>
+          p.threadId === match.threadId &&
+          (match.requestId === undefined || p.requestId === match.requestId) &&
+          (match.turnId === undefined || p.turnId === match.turnId),
+      );
+    await this.drop(gone);
+  }
+
+  /** The connection these requests came on is gone: client-tool calls died with it; server ones can still be resolved. */
+  async forgetConnection(): Promise<void> {
+    await this.drop(this.deps.state.pendingApprovals().filter((p) => p.source === 'client-tool'));
+    for (const [key, waiter] of this.waiters) {
+      this.waiters.delete(key);
+      waiter('deny');
+    }
+  }
+
+  /** Pending approvals of one tab, oldest first. */
+  pendingForTab(tabId: number): PendingApproval[] {
+    return this.deps.state
+      .pendingApprovals()
+      .filter((p) => p.tabId === tabId)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs);
+  }
+
+  private async drop(gone: PendingApproval[]): Promise<void> {
+    if (gone.length === 0) return;
+    await this.deps.state.updatePending(
+      [],
+      gone.map((p) => p.key),
+    );
+    for (const p of gone) {
+      const waiter = this.waiters.get(p.key);
+      this.waiters.delete(p.key);
+      // The server no longer waits for this answer; settle our side so nothing leaks.
+      waiter?.('deny');
+    }
+    for (const tab of new Set(gone.map((p) => p.tabId))) this.deps.onChange(tab);
+  }
+
+  private async applyChoice(p: PendingApproval, choice: ApprovalChoice): Promise<ApprovalDecision> {
+    const { state } = this.deps;
+    switch (choice) {
+      case 'allow':
+      case 'deny':
+        return choice;
+      case 'allow_session':
+        if (p.choices.includes('allow_session')) {
+          if (p.source === 'client-tool') await state.addSessionAllow(p.threadId, p.toolName);
+          return 'allow_session';
+        }
+        throw new ApprovalDecisionError(`"${p.toolName}" cannot be allowed for the whole thread; allow it once instead.`);
+      case 'always_allow_site':
+      case 'always_deny_site': {
+        if (p.origin === NO_SITE) throw new ApprovalDecisionError('This page has no web origin, so no site rule can cover it.');
+        const decision = choice === 'always_allow_site' ? 'allow' : 'deny';
+        await state.setRules(
+          withRule(state.rules(), { origin: p.origin, toolName: p.toolName, decision }, this.deps.now(), this.deps.newId),
+        );
+        return decision;
+      }
+    }
+  }
+}

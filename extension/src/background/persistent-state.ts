@@ -1,0 +1,189 @@
+/**
+ * Everything the worker must remember across its own restarts, kept in chrome.storage and cached in memory.
+ * Tab bindings and pending approvals live in `session` storage (tab ids do not outlive the browser); site rules,
+ * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted.
+ */
+import { z } from 'zod';
+import type { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/messages';
+
+/** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
+export interface StorageAreaLike {
+  get(keys: string[]): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+}
+
+/** A tab's thread. */
+export interface TabBinding {
+  readonly threadId: string;
+}
+
+const Binding = z.object({ threadId: z.string().min(1) });
+const Pending = z.object({
+  key: z.string(),
+  source: z.enum(['server', 'client-tool']),
+  threadId: z.string(),
+  turnId: z.string(),
+  requestId: z.string(),
+  tabId: z.number().int(),
+  origin: z.string(),
+  toolName: z.string(),
+  preview: z.string(),
+  arguments: z.unknown().optional(),
+  choices: z.array(z.enum(['allow', 'allow_session', 'deny'])),
+  createdAtMs: z.number(),
+});
+const Rule = z.object({
+  id: z.string(),
+  origin: z.string(),
+  toolName: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  createdAtMs: z.number(),
+});
+const SettingsSchema = z.object({ backend: z.string().optional(), model: z.string().optional() });
+const LogEntry = z.object({ atMs: z.number(), message: z.string() });
+
+const KEYS = {
+  bindings: 'tether.bindings',
+  pending: 'tether.pendingApprovals',
+  sessionAllows: 'tether.sessionAllows',
+  rules: 'tether.siteRules',
+  settings: 'tether.settings',
+  log: 'tether.connectionLog',
+} as const;
+
+/** How many connection errors diagnostics keep. */
+export const CONNECTION_LOG_LIMIT = 20;
+
+/** Parses an array entry by entry, keeping the valid ones. */
+function parseList<T>(schema: z.ZodType<T>, value: unknown): T[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v) => {
+    const r = schema.safeParse(v);
+    return r.success ? [r.data] : [];
+  });
+}
+
+function parseRecord<T>(schema: z.ZodType<T>, value: unknown): Map<string, T> {
+  const out = new Map<string, T>();
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const r = schema.safeParse(v);
+      if (r.success) out.set(k, r.data);
+    }
+  }
+  return out;
+}
+
+/** The worker's durable memory. Call `load()` once before use; every mutation writes through. */
+export class PersistentState {
+  private bindingsByTab = new Map<number, TabBinding>();
+  private pendingByKey = new Map<string, PendingApproval>();
+  private allows = new Map<string, string[]>();
+  private rulesList: SiteRule[] = [];
+  private settingsValue: Settings = {};
+  private logList: ConnectionEvent[] = [];
+
+  constructor(private readonly areas: { local: StorageAreaLike; session: StorageAreaLike }) {}
+
+  /** Reads everything from storage, dropping entries that do not parse. */
+  async load(): Promise<void> {
+    const [s, l] = await Promise.all([
+      this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.sessionAllows]),
+      this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log]),
+    ]);
+    this.bindingsByTab = new Map(
+      [...parseRecord(Binding, s[KEYS.bindings])].flatMap(([k, v]) => (/^\d+$/.test(k) ? [[Number(k), v]] : [])),
+    );
+    this.pendingByKey = new Map(parseList(Pending, s[KEYS.pending]).map((p) => [p.key, p]));
+    this.allows = parseRecord(z.array(z.string()), s[KEYS.sessionAllows]);
+    this.rulesList = parseList(Rule, l[KEYS.rules]);
+    const settings = SettingsSchema.safeParse(l[KEYS.settings]);
+    this.settingsValue = settings.success ? settings.data : {};
+    this.logList = parseList(LogEntry, l[KEYS.log]).slice(-CONNECTION_LOG_LIMIT);
+  }
+
+  /** The thread bound to `tabId`, if any. */
+  binding(tabId: number): TabBinding | undefined {
+    return this.bindingsByTab.get(tabId);
+  }
+
+  /** Tabs whose panel shows `threadId`. */
+  tabsForThread(threadId: string): number[] {
+    return [...this.bindingsByTab].filter(([, b]) => b.threadId === threadId).map(([tab]) => tab);
+  }
+
+  /** Every bound thread id, once each. */
+  boundThreads(): string[] {
+    return [...new Set([...this.bindingsByTab.values()].map((b) => b.threadId))];
+  }
+
+  /** Binds (or with `undefined` unbinds) a tab's thread. */
+  async setBinding(tabId: number, binding: TabBinding | undefined): Promise<void> {
+    if (binding) this.bindingsByTab.set(tabId, binding);
+    else this.bindingsByTab.delete(tabId);
+    await this.areas.session.set({ [KEYS.bindings]: Object.fromEntries(this.bindingsByTab) });
+  }
+
+  /** All pending approvals. */
+  pendingApprovals(): PendingApproval[] {
+    return [...this.pendingByKey.values()];
+  }
+
+  /** Adds or removes pending approvals in one write. */
+  async updatePending(add: PendingApproval[], removeKeys: string[] = []): Promise<void> {
+    for (const k of removeKeys) this.pendingByKey.delete(k);
+    for (const p of add) this.pendingByKey.set(p.key, p);
+    await this.areas.session.set({ [KEYS.pending]: [...this.pendingByKey.values()] });
+  }
+
+  /** Tools the user allowed for the rest of a thread (client tools; the server tracks its own). */
+  sessionAllows(threadId: string): readonly string[] {
+    return this.allows.get(threadId) ?? [];
+  }
+
+  /** Remembers "allow for this thread" for a client tool. */
+  async addSessionAllow(threadId: string, toolName: string): Promise<void> {
+    const list = this.allows.get(threadId) ?? [];
+    if (!list.includes(toolName)) this.allows.set(threadId, [...list, toolName]);
+    await this.areas.session.set({ [KEYS.sessionAllows]: Object.fromEntries(this.allows) });
+  }
+
+  /** Stored site rules, oldest first. */
+  rules(): readonly SiteRule[] {
+    return this.rulesList;
+  }
+
+  /** Replaces the rule list. */
+  async setRules(rules: SiteRule[]): Promise<void> {
+    this.rulesList = rules;
+    await this.areas.local.set({ [KEYS.rules]: rules });
+  }
+
+  /** The user's settings. */
+  settings(): Settings {
+    return this.settingsValue;
+  }
+
+  /** Merges settings; `null` clears a field. */
+  async updateSettings(patch: { backend?: string | null; model?: string | null }): Promise<void> {
+    const next: { backend?: string; model?: string } = { ...this.settingsValue };
+    for (const key of ['backend', 'model'] as const) {
+      const v = patch[key];
+      if (v === null) delete next[key];
+      else if (v !== undefined) next[key] = v;
+    }
+    this.settingsValue = next;
+    await this.areas.local.set({ [KEYS.settings]: next });
+  }
+
+  /** Recent connection errors, oldest first. */
+  connectionLog(): readonly ConnectionEvent[] {
+    return this.logList;
+  }
+
+  /** Appends a connection error, keeping the last CONNECTION_LOG_LIMIT. */
+  async logConnectionError(event: ConnectionEvent): Promise<void> {
+    this.logList = [...this.logList, event].slice(-CONNECTION_LOG_LIMIT);
+    await this.areas.local.set({ [KEYS.log]: this.logList });
+  }
+}

@@ -1,0 +1,98 @@
+/** Append-only JSONL files that survive `kill -9`: whole lines are appended, a torn last line is cut off on read. */
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+
+/** What reading a JSONL file found. */
+export interface JsonlReadResult {
+  /** Every line that parsed as JSON, in file order. */
+  readonly records: unknown[];
+  /** Lines that did not parse (not counting a torn last line), for a log line. */
+  readonly badLines: number;
+  /** True when the file ended in a partial line, which was cut off (the file now ends at the last newline). */
+  readonly repairedTail: boolean;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Reads every JSON line of `path` (an absent file reads as empty). A last line without its newline is the trace of a
+ * write cut by a crash: it is dropped and the file truncated to the last complete line, so the next append starts
+ * clean. A last line that parses but lacks its newline gets the newline.
+ */
+export function readJsonlFile(path: string): JsonlReadResult {
+  if (!existsSync(path)) return { records: [], badLines: 0, repairedTail: false };
+  const bytes = readFileSync(path);
+  const lastNewline = bytes.lastIndexOf(NEWLINE);
+  const body = bytes.subarray(0, lastNewline + 1).toString('utf8');
+  const records: unknown[] = [];
+  let badLines = 0;
+  let start = 0;
+  while (start < body.length) {
+    const end = body.indexOf('\n', start);
+    const line = body.slice(start, end);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      badLines++;
+    }
+  }
+  let repairedTail = false;
+  if (lastNewline + 1 < bytes.length) {
+    const tail = bytes.subarray(lastNewline + 1).toString('utf8');
+    let parsed: unknown;
+    let complete = false;
+    try {
+      parsed = JSON.parse(tail);
+      complete = true;
+    } catch {
+      complete = false;
+    }
+    const fd = openSync(path, 'r+');
+    try {
+      if (complete) {
+        records.push(parsed);
+        writeSync(fd, '\n', bytes.length);
+      } else {
+        ftruncateSync(fd, lastNewline + 1);
+        repairedTail = true;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { records, badLines, repairedTail };
+}
+
+/** Serialises records as JSONL text (one line each, newline-terminated). */
+export function toJsonlLines(records: readonly unknown[]): string {
+  let text = '';
+  for (const r of records) text += JSON.stringify(r) + '\n';
+  return text;
+}
+
+/**
+ * An append-only writer on one file. Each `append` is a single write(2) of whole lines, so a crash leaves at most one
+ * torn line at the end. No fsync: a record handed to the OS survives the death of the process.
+ */
+export class JsonlAppender {
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {}
+
+  /** Appends records, one line each, in one write. */
+  append(...records: unknown[]): void {
+    this.fd ??= openSync(this.path, 'a');
+    const text = toJsonlLines(records);
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
+  }
+
+  /** Closes the file descriptor; a later append reopens it. */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,138 @@
+/** The built-in `bash` tool: runs one shell command in the thread's working directory, with a timeout. */
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import type { ToolSpec } from '../models/model';
+
+/** How the tool is offered to models. */
+export const BASH_TOOL: ToolSpec = {
+  name: 'bash',
+  description:
+    "Run a shell command in the thread's working directory. Returns its combined stdout and stderr and its exit code. " +
+    'Every call needs the user\'s approval.',
+  inputSchema: {
+    type: 'object',
+    properties: { command: { type: 'string', description: 'The command line, run by bash -c (sh -c when bash is absent).' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+/** What a command did. */
+export interface BashResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** stdout and stderr interleaved as they arrived, cut at the output limit. */
+  readonly output: string;
+  readonly truncated: boolean;
+  readonly timedOut: boolean;
+}
+
+/** Options of one run. */
+export interface BashOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Aborting kills the command (its whole process group on POSIX). */
+  readonly signal?: AbortSignal;
+  readonly maxOutputBytes?: number;
+}
+
+/** The tool failed to run at all (not a non-zero exit: that is a normal result). */
+export class BashToolError extends Error {
+  override name = 'BashToolError';
+}
+
+/** Extracts the command from model-provided arguments, or throws BashToolError saying what is wrong. */
+export function bashCommandOf(args: unknown): string {
+  const command = typeof args === 'string' ? args : (args as { command?: unknown } | null)?.command;
+  if (typeof command !== 'string' || command.trim() === '') {
+    throw new BashToolError('The bash tool needs {"command": "<shell command>"}.');
+  }
+  return command;
+}
+
+/** Runs `command` and resolves with its output; rejects with BashToolError only when it cannot start. */
+export async function runBash(command: string, options: BashOptions): Promise<BashResult> {
+  // spawn reports a missing cwd as ENOENT on the shell, which would read as "bash is not installed".
+  if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BashToolError(`Cannot run the command: working directory ${options.cwd} does not exist.`);
+  }
+  return spawnShell(process.platform === 'win32' ? 'cmd.exe' : 'bash', command, options).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && process.platform !== 'win32') {
+      return spawnShell('sh', command, options);
+    }
+    throw error;
+  });
+}
+
+function spawnShell(shell: string, command: string, options: BashOptions): Promise<BashResult> {
+  const limit = options.maxOutputBytes ?? 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const args = shell === 'cmd.exe' ? ['/d', '/s', '/c', command] : ['-c', command];
+    const child = spawn(shell, args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    let timedOut = false;
+    const collect = (chunk: Buffer): void => {
+      if (size >= limit) {
+        truncated = true;
+        return;
+      }
+      const piece = size + chunk.length > limit ? chunk.subarray(0, limit - size) : chunk;
+      if (piece !== chunk) truncated = true;
+      chunks.push(piece);
+      size += piece.length;
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const kill = (): void => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      try {
+        // Negative pid: the whole group, so `sleep 100 | cat` or background jobs die with the shell.
+        if (process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const onAbort = (): void => kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) kill();
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      cleanup();
+      if (error.code === 'ENOENT') {
+        reject(error);
+      } else {
+        reject(new BashToolError(`Cannot run the command: ${error.message}`, { cause: error }));
+      }
+    });
+    child.on('close', (exitCode, signal) => {
+      cleanup();
+      resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut });
+    });
+  });
+}
+
+/** The text a model reads about a finished command. */
+export function describeBashResult(result: BashResult, timeoutMs: number): string {
+  const status = result.timedOut
+    ? `timed out after ${timeoutMs} ms and was killed`
+    : result.exitCode !== null
+      ? `exited with code ${result.exitCode}`
+      : `was killed by ${result.signal ?? 'a signal'}`;
+  const more = result.truncated ? '\n[output truncated]' : '';
+  return `The command ${status}.\n${result.output}${more}`;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './config-error';
+import { loadConfig } from './load';
+
+const base = { platform: 'linux' as const, homedir: '/home/ada', env: {} as Record<string, string | undefined> };
+const FILE = '/home/ada/.config/tether/config.json';
+
+function load(text: string | undefined, env: Record<string, string> = {}) {
+  return loadConfig({
+    ...base,
+    env,
+    readFile: (file) => {
+      if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: 'ENOENT' });
+      return text;
+    },
+  });
+}
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the embedded backend when there is no config file', () => {
+    const config = load(undefined);
+    expect(config.source).toBe('default');
+    expect(config.file).toBe(FILE);
+    expect(config.defaultBackend).toBe('embedded');
+    expect(Object.keys(config.backends)).toEqual(['embedded']);
+    expect(config.dataDir).toBe('/home/ada/.local/share/tether');
+  });
+
+  it('reads command backends and resolves a relative cwd against the file', () => {
+    const config = load(
+      JSON.stringify({
+        defaultBackend: 'vv',
+        backends: { vv: { kind: 'command', argv: ['vv-agent', 'app-server'], cwd: 'work', env: { A: '1' } } },
+        allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop', 'me@example.org'],
+      }),
+    );
+    expect(config.defaultBackend).toBe('vv');
+    expect(config.backends['vv']).toEqual({
+      kind: 'command',
+      argv: ['vv-agent', 'app-server'],
+      cwd: '/home/ada/.config/tether/work',
+      env: { A: '1' },
+      dialect: 'tether',
+    });
+    expect(config.backends['embedded']?.kind).toBe('embedded');
+    expect(config.allowedExtensionIds).toEqual(['abcdefghijklmnopabcdefghijklmnop', 'me@example.org']);
+  });
+
+  it('names the file, the field and the fix for a bad argv', () => {
+    const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argv: 'vv-agent' } } })));
+    expect(error.file).toBe(FILE);
+    expect(error.issues[0]?.field).toBe('backends.vv.argv');
+    expect(error.message).toContain(FILE);
+    expect(error.message).toContain('backends.vv.argv');
+    expect(error.message).toContain('JSON array of strings');
+  });
+
+  it('reports misspelt fields instead of ignoring them', () => {
+    const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argV: ['x'], argv: ['x'] } } })));
+    expect(error.issues[0]).toMatchObject({ field: 'backends.vv', message: 'unknown field "argV"' });
+  });
+
+  it('explains an unknown kind and dialect', () => {
+    const kind = errorOf(() => load(JSON.stringify({ backends: { x: { kind: 'docker', argv: ['x'] } } })));
+    expect(kind.message).toContain('"embedded"');
+    const dialect = errorOf(() => load(JSON.stringify({ backends: { x: { kind: 'command', argv: ['x'], dialect: 'mcp' } } })));
+    expect(dialect.issues[0]?.field).toBe('backends.x.dialect');
+    expect(dialect.message).toContain('"codex"');
+  });
+
+  it('rejects a default backend that is not configured', () => {
+    const error = errorOf(() => load(JSON.stringify({ defaultBackend: 'codex' })));
+    expect(error.issues[0]).toMatchObject({ field: 'defaultBackend' });
+    expect(error.message).toContain('configured: embedded');
+  });
+
+  it('points at the line and column of a JSON syntax error', () => {
+    const error = errorOf(() => load('{\n  "defaultBackend": "embedded",\n}'));
+    expect(error.message).toMatch(/not valid JSON at line 3/);
+    expect(error.message).toContain('trailing commas');
+  });
+
+  it('rejects an id that is neither a Chrome nor a Firefox id', () => {
+    const error = errorOf(() => load(JSON.stringify({ allowedExtensionIds: ['chrome-extension://abc/'] })));
+    expect(error.issues[0]?.field).toBe('allowedExtensionIds.0');
+  });
+
+  it('requires the file TETHER_CONFIG names to exist', () => {
+    const error = errorOf(() => load(undefined, { TETHER_CONFIG: '/etc/tether.json' }));
+    expect(error.file).toBe('/etc/tether.json');
+    expect(error.message).toContain('unset TETHER_CONFIG');
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Reads and validates the config file. No file at the default location means the built-in defaults (the embedded
+ * backend only); a file named by TETHER_CONFIG must exist. Every failure is a ConfigError naming file, field and fix.
+ */
+import { readFileSync } from 'node:fs';
+import { posix, win32 } from 'node:path';
+import type { z } from 'zod';
+import { configFile, dataDir, type PathEnv } from '../paths';
+import { ConfigError, type ConfigIssue } from './config-error';
+import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
+
+/** The id of the built-in backend, always configured unless the file redefines it. */
+export const EMBEDDED_BACKEND_ID = 'embedded';
+
+/** The validated configuration the host runs with. */
+export interface HostConfig {
+  /** The file this came from (whether or not it exists). */
+  readonly file: string;
+  /** `file` when the file was read, `default` when there was none. */
+  readonly source: 'file' | 'default';
+  readonly defaultBackend: string;
+  /** Backends by id, with `cwd` and `dataDir` made absolute. */
+  readonly backends: Readonly<Record<string, BackendConfig>>;
+  /** Extension ids from the file (the development id is added by the caller check, not here). */
+  readonly allowedExtensionIds: readonly string[];
+  /** Where the embedded backend stores threads unless its config says otherwise. */
+  readonly dataDir: string;
+  readonly logMaxBytes: number;
+}
+
+/** Options of loadConfig: the path environment plus an injectable file reader. */
+export interface LoadConfigOptions extends PathEnv {
+  readonly readFile?: (file: string) => string;
+}
+
+const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+
+/** Loads the config file (or the defaults); throws ConfigError. */
+export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
+  const env = options.env ?? process.env;
+  const file = configFile(options);
+  const path = (options.platform ?? process.platform) === 'win32' ? win32 : posix;
+  const read = options.readFile ?? ((f: string) => readFileSync(f, 'utf8'));
+  let text: string | undefined;
+  try {
+    text = read(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' || env['TETHER_CONFIG']) {
+      const fix =
+        code === 'ENOENT'
+          ? 'create the file, or unset TETHER_CONFIG to use the default location'
+          : 'make the file readable by your user (or delete it to use the defaults)';
+      throw new ConfigError(file, [{ field: '', message: `cannot read it (${code ?? String(error)})`, fix }], { cause: error });
+    }
+  }
+  const parsed = text === undefined ? {} : parseJson(file, text);
+  const result = ConfigFile.safeParse(parsed);
+  if (!result.success) throw new ConfigError(file, result.error.issues.map(toIssue), { cause: result.error });
+  const data = result.data;
+
+  const base = path.dirname(file);
+  const home = options.homedir;
+  const absolute = (p: string): string => {
+    const expanded = p === '~' || p.startsWith('~/') ? path.join(home ?? env['HOME'] ?? '~', p.slice(1)) : p;
+    return path.resolve(base, expanded);
+  };
+  const backends: Record<string, BackendConfig> = {
+    [EMBEDDED_BACKEND_ID]: { kind: 'embedded', dialect: 'tether', description: 'Reference app-server built into the host' },
+  };
+  for (const [id, backend] of Object.entries(data.backends ?? {})) {
+    if (backend.kind === 'command') backends[id] = backend.cwd ? { ...backend, cwd: absolute(backend.cwd) } : backend;
+    else backends[id] = backend.dataDir ? { ...backend, dataDir: absolute(backend.dataDir) } : backend;
+  }
+  const defaultBackend = data.defaultBackend ?? EMBEDDED_BACKEND_ID;
+  if (!backends[defaultBackend]) {
+    throw new ConfigError(file, [
+      {
+        field: 'defaultBackend',
+        message: `"${defaultBackend}" is not a configured backend (configured: ${Object.keys(backends).join(', ')})`,
+        fix: `set "defaultBackend" to one of them, or add "${defaultBackend}" under "backends"`,
+      },
+    ]);
+  }
+  return {
+    file,
+    source: text === undefined ? 'default' : 'file',
+    defaultBackend,
+    backends,
+    allowedExtensionIds: data.allowedExtensionIds ?? [],
+    dataDir: dataDir(options),
+    logMaxBytes: data.log?.maxBytes ?? DEFAULT_LOG_MAX_BYTES,
+  };
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    let where = '';
+    if (position) {
+      const before = text.slice(0, Number(position[1]));
+      const line = before.split('\n').length;
+      where = ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+    }
+    throw new ConfigError(
+      file,
+      [
+        {
+          field: '',
+          message: `not valid JSON${where} (${(error as Error).message})`,
+          fix: 'correct the JSON syntax (no comments or trailing commas), or delete the file to use the defaults',
+        },
+      ],
+      { cause: error },
+    );
+  }
+}
+
+function toIssue(issue: z.core.$ZodIssue): ConfigIssue {
+  const field = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return {
+      field,
+      message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`,
+      fix: 'remove it or correct its spelling',
+    };
+  }
+  const named = [...issue.path].reverse().find((p): p is string => typeof p === 'string' && p in FIELD_FIXES);
+  const fix = named ? FIELD_FIXES[named]! : 'correct the value, or remove the field to use its default';
+  return { field, message: issue.message, fix };
+}

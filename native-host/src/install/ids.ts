@@ -1,0 +1,72 @@
+/** Extension ids: the development ids from manifests/dev-key.json, and validation of the ones users add. */
+import devKey from '../../../manifests/dev-key.json';
+import type { Family } from './browsers';
+
+/** The unpacked development extension's id (fixed by the public key in manifests/dev-key.json). */
+export const DEV_EXTENSION_ID: string = devKey.extensionId;
+/** The development Firefox add-on id. */
+export const DEV_FIREFOX_ADDON_ID: string = devKey.firefoxAddonId;
+
+const CHROME_ID = /^[a-p]{32}$/;
+// addons.mozilla.org accepts a {GUID} or an email-like id.
+const FIREFOX_UUID = /^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}$/;
+const FIREFOX_EMAIL = /^[a-zA-Z0-9._-]*@[a-zA-Z0-9._-]+$/;
+
+/** Allowed ids per manifest family, development ids first. */
+export interface AllowedIds {
+  readonly chrome: readonly string[];
+  readonly firefox: readonly string[];
+}
+
+/** An `--extension-id` value that is neither a Chrome extension id nor a Firefox add-on id. */
+export class InvalidExtensionIdError extends Error {
+  override name = 'InvalidExtensionIdError';
+  constructor(readonly value: string, detail: string) {
+    super(
+      `"${value}" is not a valid extension id: ${detail}. ` +
+        `Give a Chrome extension id (32 letters a-p, as shown on chrome://extensions, e.g. ${DEV_EXTENSION_ID}) ` +
+        `or a Firefox add-on id (email-like, e.g. ${DEV_FIREFOX_ADDON_ID}, or a {uuid}).`,
+    );
+  }
+}
+
+/**
+ * Classifies one `--extension-id` value. Accepts `chrome-extension://ID/` too (people paste origins), and
+ * rejects ids that could only be typos with a message saying what is wrong.
+ */
+export function parseExtensionId(raw: string): { family: Family; id: string } {
+  const value = raw.trim();
+  const origin = /^chrome-extension:\/\/([^/]*)\/?$/.exec(value);
+  const id = origin ? origin[1]! : value;
+  if (CHROME_ID.test(id)) return { family: 'chrome', id };
+  if (FIREFOX_UUID.test(id) || FIREFOX_EMAIL.test(id)) return { family: 'firefox', id };
+  if (origin || /^[a-zA-Z]{32}$/.test(id)) {
+    const detail =
+      id.length !== 32
+        ? `a Chrome extension id has 32 letters, this has ${id.length}`
+        : /[A-Z]/.test(id)
+          ? 'Chrome extension ids are lowercase'
+          : 'Chrome extension ids use only the letters a to p';
+    throw new InvalidExtensionIdError(raw, detail);
+  }
+  if (id.startsWith('{')) throw new InvalidExtensionIdError(raw, 'a Firefox {uuid} id looks like {8-4-4-4-12 hex digits}');
+  if (id.includes('@')) throw new InvalidExtensionIdError(raw, 'a Firefox add-on id uses letters, digits, ".", "_" and "-" around one "@"');
+  throw new InvalidExtensionIdError(raw, 'it matches neither form');
+}
+
+/** The development ids plus `extra` (validated, de-duplicated, order kept). Throws InvalidExtensionIdError. */
+export function allowedIds(extra: readonly string[]): AllowedIds {
+  const chrome = [DEV_EXTENSION_ID];
+  const firefox = [DEV_FIREFOX_ADDON_ID];
+  for (const raw of extra) {
+    const { family, id } = parseExtensionId(raw);
+    const list = family === 'chrome' ? chrome : firefox;
+    if (!list.includes(id)) list.push(id);
+  }
+  return { chrome, firefox };
+}
+
+/** The origin Chrome passes to the host and lists in `allowed_origins` (trailing slash required). */
+export function chromeOrigin(id: string): string {
+  return `chrome-extension://${id}/`;
+}

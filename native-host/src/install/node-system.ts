@@ -1,0 +1,140 @@
+/** The real `System`: this machine's file system, registry and processes. */
+import { execFile, spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import type { ChildHandle, ExecResult, PathInfo, SpawnRequest, System, SystemFs } from './system';
+import { pathFor, supportedPlatform } from './system';
+
+function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SystemFs {
+  const isWindows = platform === 'win32';
+  const pathExt = (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').toLowerCase().split(';').filter(Boolean);
+  return {
+    async readFile(path) {
+      try {
+        return new Uint8Array(await readFile(path));
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
+        throw error;
+      }
+    },
+    async writeFile(path, data, mode) {
+      await writeFile(path, data, mode === undefined ? undefined : { mode });
+      // writeFile's mode applies only when it creates the file; an existing file keeps its old bits otherwise.
+      if (mode !== undefined && !isWindows) await chmod(path, mode);
+    },
+    async chmod(path, mode) {
+      if (!isWindows) await chmod(path, mode);
+    },
+    async mkdirp(path) {
+      const missing: string[] = [];
+      for (let dir = path; ; dir = dirname(dir)) {
+        if ((await this.stat(dir)) !== undefined) break;
+        missing.unshift(dir);
+        if (dirname(dir) === dir) break;
+      }
+      if (missing.length > 0) await mkdir(path, { recursive: true });
+      return missing;
+    },
+    async removeFile(path) {
+      try {
+        await unlink(path);
+        return true;
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') return false;
+        throw error;
+      }
+    },
+    async removeEmptyDir(path) {
+      try {
+        await rmdir(path);
+        return true;
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
+        throw error;
+      }
+    },
+    async stat(path): Promise<PathInfo | undefined> {
+      try {
+        const info = await stat(path);
+        const kind = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+        return { kind, mode: isWindows ? 0 : info.mode & 0o7777 };
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
+        throw error;
+      }
+    },
+    async isExecutable(path) {
+      if (isWindows) {
+        const lower = path.toLowerCase();
+        return pathExt.some((ext) => lower.endsWith(ext)) && (await this.stat(path))?.kind === 'file';
+      }
+      try {
+        await access(path, constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function run(file: string, args: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    execFile(file, [...args], { timeout: timeoutMs, windowsHide: true, encoding: 'utf8', env }, (error, stdout, stderr) => {
+      if (!error) return resolve({ code: 0, stdout, stderr });
+      const code = typeof error.code === 'number' ? error.code : null;
+      // A numeric code means the command ran and failed; anything else (ENOENT, EACCES, a timeout kill) means it did not.
+      resolve(code === null ? { code, stdout, stderr, error } : { code, stdout, stderr });
+    });
+  });
+}
+
+function spawnChild(request: SpawnRequest, env: NodeJS.ProcessEnv): ChildHandle {
+  const child = spawn(request.file, [...request.args], {
+    cwd: request.cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+    windowsVerbatimArguments: request.verbatimArguments ?? false,
+  });
+  // A host that exits early closes the pipe under our writes; that is reported through `exited`, not as a crash.
+  child.stdin.on('error', () => {});
+  const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    write: (data) => void child.stdin.write(data),
+    endInput: () => void child.stdin.end(),
+    onStdout: (listener) => void child.stdout.on('data', (chunk: Buffer) => listener(new Uint8Array(chunk))),
+    onStderr: (listener) => void child.stderr.on('data', (chunk: Buffer) => listener(new Uint8Array(chunk))),
+    exited,
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
+/** The real machine, optionally with a different environment or home directory (tests use a temporary HOME). */
+export function createNodeSystem(overrides: { env?: NodeJS.ProcessEnv; homedir?: string } = {}): System {
+  const platform = supportedPlatform(process.platform);
+  const env = overrides.env ?? process.env;
+  const regExe = pathFor(platform).join(env.SystemRoot ?? 'C:\\Windows', 'System32', 'reg.exe');
+  return {
+    platform,
+    env,
+    homedir: overrides.homedir ?? (platform === 'win32' ? env.USERPROFILE : env.HOME) ?? homedir(),
+    execPath: process.execPath,
+    fs: createNodeFs(process.platform, env),
+    reg: (args) => run(regExe, args, 15_000, env),
+    exec: (file, args, options) => run(file, args, options?.timeoutMs ?? 10_000, env),
+    // The browser passes its own environment to the host; ours stands in for it.
+    spawn: (request) => spawnChild(request, env),
+  };
+}

@@ -1,0 +1,53 @@
+import { FrameError, type MessageTooLargeError } from '../errors';
+
+/** What a decoder hands its consumer: whole messages, or errors it recovered from (or that ended the stream). */
+export interface DecodeSink {
+  /** One decoded JSON value; a batch (JSON array) arrives as its messages, in order. */
+  message(value: unknown): void;
+  /** Input that could not be decoded (see each decoder for whether decoding goes on after it). */
+  error(error: FrameError | MessageTooLargeError): void;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lossy = new TextDecoder('utf-8');
+const PREVIEW_CHARS = 60;
+
+/**
+ * Decodes one whole line or frame (UTF-8 JSON) and delivers it; a JSON array is a batch whose messages are
+ * delivered in order. Decoding whole payloads (never chunks) is what makes a split multi-byte character safe.
+ */
+export function deliverJsonPayload(bytes: Uint8Array, what: string, sink: DecodeSink): void {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch (cause) {
+    sink.error(new FrameError(`${what} of ${bytes.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON`, { cause }));
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    sink.error(new FrameError(`${what} is not valid JSON (${reason}); it starts with ${preview(text)}`, { cause }));
+    return;
+  }
+  if (!Array.isArray(value)) {
+    sink.message(value);
+    return;
+  }
+  if (value.length === 0) {
+    sink.error(new FrameError(`${what} holds an empty batch ([]): a batch must carry at least one message`));
+    return;
+  }
+  for (const m of value) sink.message(m);
+}
+
+/** The start of `bytes` as text, for error messages about input that is not what it should be. */
+export function previewBytes(bytes: Uint8Array): string {
+  return preview(lossy.decode(bytes.subarray(0, PREVIEW_CHARS * 4)));
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text);
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { FrameError, MessageTooLargeError } from '../errors';
+import { encodeNativeFrame, FrameSplitter, frameHeader, frameJson, NativeFrameDecoder } from './native-frame';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function frame(payload: string | Uint8Array): Uint8Array {
+  const body = typeof payload === 'string' ? enc.encode(payload) : payload;
+  const out = new Uint8Array(4 + body.length);
+  out.set(frameHeader(body.length));
+  out.set(body, 4);
+  return out;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function decodeAll(chunks: Uint8Array[], opts?: { maxFrameBytes?: number }) {
+  const messages: unknown[] = [];
+  const errors: Error[] = [];
+  const d = new NativeFrameDecoder({ message: (m) => messages.push(m), error: (e) => errors.push(e) }, opts);
+  for (const c of chunks) d.push(c);
+  d.end();
+  return { messages, errors, failed: d.failed };
+}
+
+describe('NativeFrameDecoder', () => {
+  it('decodes frames split at every byte, including inside the header and inside multi-byte characters', () => {
+    const a = { id: 0, result: { text: 'naïve 日本 🎉' } };
+    const b = { method: 'turn/started', params: {} };
+    const bytes = concat(encodeNativeFrame(a), encodeNativeFrame(b));
+    for (let i = 0; i <= bytes.length; i++) {
+      for (const j of [i, Math.min(bytes.length, i + 3)]) {
+        const chunks = [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)];
+        expect(decodeAll(chunks)).toEqual({ messages: [a, b], errors: [], failed: false });
+      }
+    }
+  });
+
+  it('delivers the messages of a batch frame in order', () => {
+    const batch = [{ id: 1, result: {} }, { method: 'x' }, { id: 2, result: 3 }];
+    expect(decodeAll([encodeNativeFrame(batch)]).messages).toEqual(batch);
+  });
+
+  it('rejects an empty batch with a FrameError and decodes the next frame', () => {
+    const { messages, errors } = decodeAll([concat(frame('[]'), frame('{"a":1}'))]);
+    expect(messages).toEqual([{ a: 1 }]);
+    expect(errors[0]).toBeInstanceOf(FrameError);
+    expect(errors[0]!.message).toContain('empty batch');
+  });
+
+  it('rejects a length above the limit from the 4 header bytes and stops decoding for good', () => {
+    const { messages, errors, failed } = decodeAll([concat(frameHeader(101)), frame('{"a":1}')], { maxFrameBytes: 100 });
+    expect(messages).toEqual([]);
+    expect(failed).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(MessageTooLargeError);
+    expect((errors[0] as MessageTooLargeError).size).toBe(101);
+    expect(errors[0]!.message).toContain('cannot be resynchronised');
+  });
+
+  it('rejects a 4 GiB length without allocating for it', () => {
+    const { errors, failed } = decodeAll([Uint8Array.of(0xff, 0xff, 0xff, 0xff, 1, 2, 3)]);
+    expect(failed).toBe(true);
+    expect((errors[0] as MessageTooLargeError).size).toBe(0xffffffff);
+  });
+
+  it('says the peer forgot the length prefix when the header reads as JSON text', () => {
+    const { errors } = decodeAll([enc.encode('{"id":1,"method":"initialize"}\n')]);
+    expect(errors[0]!.message).toContain('without a length prefix');
+  });
+
+  it('accepts a frame of exactly maxFrameBytes', () => {
+    const payload = `"${'a'.repeat(98)}"`;
+    expect(decodeAll([frame(payload)], { maxFrameBytes: 100 }).messages).toEqual(['a'.repeat(98)]);
+  });
+
+  it('reports a zero-length frame as a FrameError and goes on', () => {
+    const { messages, errors } = decodeAll([concat(frameHeader(0), frame('7'))]);
+    expect(messages).toEqual([7]);
+    expect(errors[0]).toBeInstanceOf(FrameError);
+    expect(errors[0]!.message).toContain('Zero-length');
+  });
+
+  it('reports a stream that ends inside a payload with the number of missing bytes', () => {
+    const bytes = frame('{"a":"bcdef"}');
+    const { errors } = decodeAll([bytes.subarray(0, 10)]);
+    expect(errors[0]).toBeInstanceOf(FrameError);
+    expect(errors[0]!.message).toContain('got 6 of 13 payload bytes (7 missing)');
+  });
+
+  it('reports a stream that ends inside a header', () => {
+    const { errors } = decodeAll([Uint8Array.of(5, 0)]);
+    expect(errors[0]!.message).toContain('got 2 of 4 length bytes (2 missing)');
+  });
+
+  it('reports invalid JSON and invalid UTF-8 as FrameErrors and goes on', () => {
+    const { messages, errors } = decodeAll([concat(frame('{nope'), frame(Uint8Array.of(0xc3)), frame('true'))]);
+    expect(messages).toEqual([true]);
+    expect(errors.map((e) => e.name)).toEqual(['FrameError', 'FrameError']);
+  });
+});
+
+describe('FrameSplitter', () => {
+  it('delivers raw payloads without parsing them', () => {
+    const payloads: string[] = [];
+    const s = new FrameSplitter((p) => payloads.push(dec.decode(p)));
+    const bytes = concat(frame('not json'), frame('{"a":1}'));
+    s.push(bytes.subarray(0, 5));
+    s.push(bytes.subarray(5));
+    s.end();
+    expect(payloads).toEqual(['not json', '{"a":1}']);
+  });
+
+  it('throws from end() when the stream is truncated and no onError is given', () => {
+    const s = new FrameSplitter(() => {});
+    s.push(frame('abc').subarray(0, 5));
+    expect(() => s.end()).toThrow(FrameError);
+  });
+
+  it('ignores input after an oversized length', () => {
+    const payloads: Uint8Array[] = [];
+    const errors: Error[] = [];
+    const s = new FrameSplitter((p) => payloads.push(p), { maxFrameBytes: 8, onError: (e) => errors.push(e) });
+    s.push(concat(frameHeader(9), frame('1'), frame('2')));
+    s.push(frame('3'));
+    s.end();
+    expect(payloads).toEqual([]);
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('encodeNativeFrame', () => {
+  it('writes a little-endian length followed by UTF-8 JSON', () => {
+    const bytes = encodeNativeFrame({ s: 'é' });
+    expect(Array.from(bytes.subarray(0, 4))).toEqual([10, 0, 0, 0]);
+    expect(dec.decode(bytes.subarray(4))).toBe('{"s":"é"}');
+  });
+
+  it('frames long texts with the exact UTF-8 length', () => {
+    const text = JSON.stringify('日本'.repeat(5000));
+    const bytes = frameJson(text);
+    const length = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24);
+    expect(length).toBe(enc.encode(text).length);
+    expect(bytes.length).toBe(length + 4);
+  });
+});

@@ -1,0 +1,51 @@
+/** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection. */
+import type { MessageTransport, TransportHandlers } from './transport';
+
+/** One end of a transport driven by hand: every received message is queued for `next()`. */
+export interface RawPeer {
+  readonly received: unknown[];
+  /** Resolves with the next received message (in order). */
+  next(): Promise<unknown>;
+  send(message: unknown): void;
+  close(): void;
+}
+
+/** Starts `transport` and records what arrives on it. */
+export function rawPeer(transport: MessageTransport): RawPeer {
+  const received: unknown[] = [];
+  const waiting: ((m: unknown) => void)[] = [];
+  let read = 0;
+  transport.start({
+    onMessage: (m) => {
+      received.push(m);
+      const w = waiting.shift();
+      if (w) w(received[read++]);
+    },
+    onClose: () => {},
+  });
+  return {
+    received,
+    next: () => (read < received.length ? Promise.resolve(received[read++]) : new Promise((r) => waiting.push(r))),
+    send: (m) => transport.send(m),
+    close: () => transport.close(),
+  };
+}
+
+/** A transport whose handlers the test calls directly (decode errors, closes with an error). */
+export class ScriptedTransport implements MessageTransport {
+  handlers: TransportHandlers | undefined;
+  readonly sent: unknown[] = [];
+  closed = false;
+  start(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+  }
+  send(message: unknown): void {
+    if (this.closed) throw new Error('scripted transport closed');
+    this.sent.push(message);
+  }
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.handlers?.onClose();
+  }
+}

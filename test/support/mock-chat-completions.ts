@@ -1,0 +1,129 @@
+/**
+ * A local stand-in for an OpenAI-compatible Chat Completions endpoint (`GET /v1/models`, `POST /v1/chat/completions`
+ * streaming) so that the real Copilot CLI runs offline in ACP mode. Scripts choose streamed text, a tool call (which
+ * makes Copilot ask for permission), or a slow stream to cancel.
+ */
+import { pause, type RecordedRequest, SseWriter, splitText, startLoopbackServer } from './sse-server';
+
+/** What the mock model answers to one request. */
+export type ChatTurn =
+  | { kind: 'text'; text: string; chunks?: number; chunkDelayMs?: number }
+  | { kind: 'toolCall'; name: string; arguments: Record<string, unknown>; callId?: string }
+  /** Streams `text` in `chunks` pieces `chunkDelayMs` apart (default: 200 pieces, 100 ms): something to cancel. */
+  | { kind: 'slow'; text: string; chunks?: number; chunkDelayMs?: number };
+
+/** The part of a Chat Completions request the scripts look at. */
+export interface ChatRequestBody {
+  model?: string;
+  messages?: Array<{ role: string; content?: unknown; tool_call_id?: string; [key: string]: unknown }>;
+  tools?: Array<{ type: string; function?: { name: string; [key: string]: unknown } }>;
+  stream?: boolean;
+  [key: string]: unknown;
+}
+
+/** Decides the answer from the request; `index` counts completion requests from 0. */
+export type ChatScript = (request: { body: ChatRequestBody; index: number }) => ChatTurn;
+
+/** A running mock; `baseUrl` ends in `/v1`. */
+export interface MockChatCompletions {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly requests: RecordedRequest[];
+  /** Answers to the next completion requests, used before the script. */
+  enqueue(...turns: ChatTurn[]): void;
+  setScript(script: ChatScript): void;
+  close(): Promise<void>;
+}
+
+/** The text of a message's content, whether a string or an array of parts. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p: unknown) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+    .join('');
+}
+
+/** The default: after a tool result, "The command finished."; otherwise an echo of the last user message. */
+export const defaultChatScript: ChatScript = ({ body }) => {
+  const messages = body.messages ?? [];
+  const last = messages[messages.length - 1];
+  if (last?.role === 'tool') return { kind: 'text', text: 'The command finished.' };
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  return { kind: 'text', text: `You said: ${user ? contentText(user.content).trim() : '(nothing)'}` };
+};
+
+/** Starts the mock on 127.0.0.1 with a random port. */
+export async function startMockChatCompletions(script: ChatScript = defaultChatScript): Promise<MockChatCompletions> {
+  const requests: RecordedRequest[] = [];
+  const queue: ChatTurn[] = [];
+  let current = script;
+  let count = 0;
+  const server = await startLoopbackServer(async (req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: MODELS }));
+      return;
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock has no ${req.method} ${path}` } }));
+      return;
+    }
+    const request = (body ?? {}) as ChatRequestBody;
+    const index = count++;
+    const turn = queue.shift() ?? current({ body: request, index });
+    await streamTurn(new SseWriter(res), turn, `chatcmpl-${index + 1}`, request.model ?? 'gpt-4.1');
+  });
+  return {
+    baseUrl: `${server.origin}/v1`,
+    port: server.port,
+    requests,
+    enqueue: (...turns) => queue.push(...turns),
+    setScript: (s) => {
+      current = s;
+    },
+    close: () => server.close(),
+  };
+}
+
+const MODELS = ['gpt-4.1', 'gpt-5-mini'].map((id) => ({
+  id,
+  object: 'model',
+  created: 1_700_000_000,
+  owned_by: 'mock',
+  name: id,
+  capabilities: { type: 'chat', family: id, supports: { streaming: true, tool_calls: true }, limits: { max_prompt_tokens: 128000, max_output_tokens: 16384 } },
+}));
+
+async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: string): Promise<void> {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  sse.send(chunk({ role: 'assistant', content: '' }));
+  if (turn.kind === 'toolCall') {
+    const call = { index: 0, id: turn.callId ?? `call_${id}`, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.arguments) } };
+    sse.send(chunk({ tool_calls: [call] }));
+    sse.send(chunk({}, 'tool_calls'));
+  } else {
+    const slow = turn.kind === 'slow';
+    const pieces = splitText(turn.text, turn.chunks ?? (slow ? 200 : 3));
+    const delay = turn.chunkDelayMs ?? (slow ? 100 : 0);
+    for (const piece of pieces) {
+      if (delay > 0) await pause(delay, () => sse.closed);
+      if (sse.closed) return;
+      sse.send(chunk({ content: piece }));
+    }
+    sse.send(chunk({}, 'stop'));
+  }
+  sse.send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  sse.send('[DONE]');
+  sse.end();
+}

@@ -1,0 +1,171 @@
+/**
+ * A local stand-in for the OpenAI Responses API (`POST /v1/responses`, streaming) so that the real `codex app-server`
+ * runs offline. Each test scripts what the "model" answers: streamed text, a function call (which makes Codex ask for
+ * a command approval), or a slow stream to interrupt.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pause, type RecordedRequest, SseWriter, splitText, startLoopbackServer } from './sse-server';
+
+/** What the mock model answers to one request. */
+export type MockModelTurn =
+  | { kind: 'text'; text: string; chunks?: number; chunkDelayMs?: number }
+  | { kind: 'functionCall'; name: string; arguments: Record<string, unknown>; callId?: string; text?: string }
+  /** Streams `text` as `chunks` pieces `chunkDelayMs` apart (default: 200 pieces, 100 ms): something to interrupt. */
+  | { kind: 'slow'; text: string; chunks?: number; chunkDelayMs?: number };
+
+/** Decides the answer from the request: `index` counts requests from 0. */
+export type MockModelScript = (request: { body: ResponsesRequestBody; index: number }) => MockModelTurn;
+
+/** The part of a Responses API request body that the scripts look at. */
+export interface ResponsesRequestBody {
+  model?: string;
+  input?: Array<Record<string, unknown>>;
+  tools?: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** A running mock; `baseUrl` ends in `/v1`. */
+export interface MockResponsesApi {
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly port: number;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Answers to the next requests, used before the script. */
+  enqueue(...turns: MockModelTurn[]): void;
+  /** Replaces the fallback script. */
+  setScript(script: MockModelScript): void;
+  close(): Promise<void>;
+}
+
+/** The default: a message answering a tool result, else an echo of the last user text. */
+export const defaultResponsesScript: MockModelScript = ({ body }) => {
+  const last = body.input?.[body.input.length - 1];
+  if (last?.type === 'function_call_output') return { kind: 'text', text: 'The command finished.' };
+  return { kind: 'text', text: `You said: ${lastUserText(body) ?? '(nothing)'}` };
+};
+
+/** The text of the last user message in a Responses API request, if any. */
+export function lastUserText(body: ResponsesRequestBody): string | undefined {
+  for (let i = (body.input?.length ?? 0) - 1; i >= 0; i--) {
+    const item = body.input?.[i];
+    if (item?.role !== 'user' || !Array.isArray(item.content)) continue;
+    const parts = (item.content as Array<Record<string, unknown>>)
+      .filter((c) => c.type === 'input_text' && typeof c.text === 'string')
+      .map((c) => c.text as string);
+    if (parts.length > 0) return parts[parts.length - 1];
+  }
+  return undefined;
+}
+
+/** Starts the mock on 127.0.0.1 with a random port. */
+export async function startMockResponsesApi(script: MockModelScript = defaultResponsesScript): Promise<MockResponsesApi> {
+  const requests: RecordedRequest[] = [];
+  const queue: MockModelTurn[] = [];
+  let current = script;
+  let responseCount = 0;
+  const server = await startLoopbackServer(async (req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ models: [] }));
+      return;
+    }
+    if (req.method !== 'POST' || !path.endsWith('/responses')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock has no ${req.method} ${path}` } }));
+      return;
+    }
+    const index = responseCount++;
+    const turn = queue.shift() ?? current({ body: (body ?? {}) as ResponsesRequestBody, index });
+    await streamTurn(new SseWriter(res), turn, `resp_${index + 1}`);
+  });
+  return {
+    baseUrl: `${server.origin}/v1`,
+    origin: server.origin,
+    port: server.port,
+    requests,
+    enqueue: (...turns) => queue.push(...turns),
+    setScript: (s) => {
+      current = s;
+    },
+    close: () => server.close(),
+  };
+}
+
+async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: string): Promise<void> {
+  const response = { id: responseId, object: 'response', created_at: Math.floor(Date.now() / 1000), model: 'mock-model' };
+  sse.send({ type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }, 'response.created');
+  let outputIndex = 0;
+  if (turn.kind === 'text' || turn.kind === 'slow' || (turn.kind === 'functionCall' && turn.text)) {
+    const text = turn.text ?? '';
+    const slow = turn.kind === 'slow';
+    const chunks = turn.kind === 'functionCall' ? 1 : (turn.chunks ?? (slow ? 200 : 3));
+    const delay = turn.kind === 'functionCall' ? 0 : (turn.chunkDelayMs ?? (slow ? 100 : 0));
+    await streamMessage(sse, `msg_${responseId}`, outputIndex++, splitText(text, chunks), delay);
+    if (sse.closed) return;
+  }
+  if (turn.kind === 'functionCall') {
+    const item = {
+      type: 'function_call',
+      id: `fc_${responseId}`,
+      call_id: turn.callId ?? `call_${responseId}`,
+      name: turn.name,
+      arguments: JSON.stringify(turn.arguments),
+      status: 'completed',
+    };
+    sse.send({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '' } }, 'response.output_item.added');
+    sse.send({ type: 'response.output_item.done', output_index: outputIndex, item }, 'response.output_item.done');
+  }
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
+  sse.send({ type: 'response.completed', response: { ...response, status: 'completed', usage } }, 'response.completed');
+  sse.end();
+}
+
+async function streamMessage(sse: SseWriter, id: string, outputIndex: number, pieces: string[], delayMs: number): Promise<void> {
+  const text = pieces.join('');
+  sse.send(
+    { type: 'response.output_item.added', output_index: outputIndex, item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] } },
+    'response.output_item.added',
+  );
+  for (const delta of pieces) {
+    if (delayMs > 0) await pause(delayMs, () => sse.closed);
+    if (sse.closed) return;
+    sse.send({ type: 'response.output_text.delta', item_id: id, output_index: outputIndex, content_index: 0, delta }, 'response.output_text.delta');
+  }
+  const item = { type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  sse.send({ type: 'response.output_item.done', output_index: outputIndex, item }, 'response.output_item.done');
+}
+
+/** Writes a temporary CODEX_HOME whose config points Codex at the mock (and nowhere else). */
+export async function writeCodexHome(dir: string, mockOrigin: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const toml = [
+    'model = "mock-model"',
+    'model_provider = "mock"',
+    'sandbox_mode = "workspace-write"',
+    `chatgpt_base_url = "${mockOrigin}/backend-api/"`,
+    '[features]',
+    'plugins = false',
+    'apps = false',
+    'remote_plugin = false',
+    '[model_providers.mock]',
+    'name = "Local mock"',
+    `base_url = "${mockOrigin}/v1"`,
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    'supports_websockets = false',
+    '',
+  ].join('\n');
+  await writeFile(join(dir, 'config.toml'), toml);
+  return dir;
+}

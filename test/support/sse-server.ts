@@ -1,0 +1,103 @@
+/** Small helpers shared by the mock model servers: a loopback HTTP server and server-sent-event writing. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the mock received, with its parsed JSON body. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: unknown;
+}
+
+/** A running loopback server. */
+export interface LoopbackServer {
+  readonly port: number;
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP server on 127.0.0.1 (random port); the handler gets the parsed JSON body. */
+export async function startLoopbackServer(
+  handle: (req: IncomingMessage, res: ServerResponse, body: unknown) => void | Promise<void>,
+): Promise<LoopbackServer> {
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(parts).toString('utf8');
+      let body: unknown = undefined;
+      if (text.length > 0) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      Promise.resolve(handle(req, res, body)).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: String(error) } }));
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Writes SSE frames; `closed` tells a slow stream to stop when the client went away. */
+export class SseWriter {
+  private ended = false;
+  constructor(private readonly res: ServerResponse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.on('close', () => {
+      this.ended = true;
+    });
+  }
+
+  /** True once the client disconnected or `end` was called. */
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Sends `event: <event>` (when given) and `data: <json>`. */
+  send(data: unknown, event?: string): void {
+    if (this.ended) return;
+    const head = event === undefined ? '' : `event: ${event}\n`;
+    this.res.write(`${head}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.res.end();
+  }
+}
+
+/** Resolves after `ms`, or at once when `stop()` turns true (checked every 20 ms). */
+export async function pause(ms: number, stop: () => boolean = () => false): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until && !stop()) {
+    await new Promise((r) => setTimeout(r, Math.min(20, until - Date.now())));
+  }
+}
+
+/** Splits `text` into about `count` pieces (at least one), keeping every character. */
+export function splitText(text: string, count: number): string[] {
+  if (text.length === 0) return [''];
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
