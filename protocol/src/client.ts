@@ -7,7 +7,8 @@ import { Connection, hostClientInbound, parseResult } from './connection';
 import type {
   ConnectionOptions,
   NotificationParamsOut,
-  RequestHandler,
+  RequestHandlers,
+  NotificationHandlers,
   RequestOptions,
   Side,
 } from './connection-types';
@@ -40,9 +41,14 @@ export class AppServerClient {
   /** The underlying connection (for untyped or future methods). */
   readonly connection: Connection<ClientInbound, ClientOutbound>;
 
-  constructor(transport: MessageTransport | Connection<ClientInbound, ClientOutbound>, options: AppServerClientOptions = {}) {
-    this.connection =
-      transport instanceof Connection ? transport : new Connection(transport, { ...options, inbound: hostClientInbound });
+  /**
+   * From a transport (the client builds a Connection validating with hostClientInbound), or from a Connection you
+   * configured (give it `inbound: hostClientInbound` or `clientInbound` so handlers receive validated params).
+   */
+  constructor(transport: MessageTransport | Connection<Side, Side>, options: AppServerClientOptions = {}) {
+    this.connection = (
+      transport instanceof Connection ? transport : new Connection(transport, { ...options, inbound: hostClientInbound })
+    ) as Connection<ClientInbound, ClientOutbound>;
   }
 
   /** Settles when the connection closes (with the transport's error, if any). */
@@ -133,22 +139,22 @@ export class AppServerClient {
 
   /** Subscribes to a notification ('*' = all); returns the unsubscribe function. */
   on(method: '*', handler: (params: unknown, method: string) => void): () => void;
-  on<M extends InboundNotification>(method: M, handler: (params: NotificationParamsOut<ClientInbound, M>, method: M) => void): () => void;
+  on<M extends InboundNotification>(method: M, handler: NotificationHandlers<ClientInbound>[M]): () => void;
   on(method: string, handler: (params: never, method: never) => void): () => void {
     return this.connection.onNotification(method, handler as (params: unknown, method: string) => void);
   }
 
   /** Answers a server request (`approval/request`, `item/tool/call`); returns the unregister function. */
-  handle<M extends InboundRequest>(method: M, handler: RequestHandler<ClientInbound, M>): () => void {
+  handle<M extends InboundRequest>(method: M, handler: RequestHandlers<ClientInbound>[M]): () => void {
     return this.connection.onRequest(method, handler);
   }
 
   /** The first notification `method` matching `predicate`, from the backlog or live. */
   waitFor<M extends InboundNotification>(
     method: M,
-    predicate?: (params: NotificationParamsOut<ClientInbound, M>) => boolean,
+    predicate?: (params: NotificationParamsOut<ClientInbound>[M]) => boolean,
     opts?: WaitOptions,
-  ): Promise<NotificationParamsOut<ClientInbound, M>> {
+  ): Promise<NotificationParamsOut<ClientInbound>[M]> {
     return this.connection.waitForNotification(method, predicate, opts);
   }
 

@@ -25,43 +25,56 @@ export interface RequestContext {
   readonly signal: AbortSignal;
 }
 
-type Row<S extends Side, M> = M extends keyof S['requests'] ? S['requests'][M] : undefined;
+// Mapped tables indexed by the method, rather than conditional types on a generic method: TypeScript resolves an
+// indexed mapped type before checking a handler's body, so literals in results ('allow', 'idle') keep their types.
+type Requests<S extends Side> = S['requests'];
+type Notifications<S extends Side> = S['notifications'];
 
-/** Params a caller passes for request `M` of side `S` (unknown when `S` has no row for it). */
-export type RequestParamsIn<S extends Side, M> = Row<S, M> extends RequestSpec ? z.input<Row<S, M>['params']> : unknown;
-/** Params a handler receives for request `M` of side `S`, after validation. */
-export type RequestParamsOut<S extends Side, M> = Row<S, M> extends RequestSpec ? z.output<Row<S, M>['params']> : unknown;
-/** Result a handler returns for request `M`. */
-export type RequestResultIn<S extends Side, M> = Row<S, M> extends RequestSpec ? z.input<Row<S, M>['result']> : unknown;
-/** Result a caller receives for request `M`. */
-export type RequestResultOut<S extends Side, M> = Row<S, M> extends RequestSpec ? z.output<Row<S, M>['result']> : unknown;
-/** Params of notification `M` of side `S` as sent. */
-export type NotificationParamsIn<S extends Side, M> = M extends keyof S['notifications']
-  ? z.input<S['notifications'][M]>
-  : unknown;
-/** Params of notification `M` of side `S` as received (after validation). */
-export type NotificationParamsOut<S extends Side, M> = M extends keyof S['notifications']
-  ? z.output<S['notifications'][M]>
-  : unknown;
+/** Params a caller passes, per request method of side `S`. */
+export type RequestParamsIn<S extends Side> = { [M in keyof Requests<S>]: z.input<Requests<S>[M]['params']> };
+/** Params a handler receives after validation, per request method. */
+export type RequestParamsOut<S extends Side> = { [M in keyof Requests<S>]: z.output<Requests<S>[M]['params']> };
+/** Result a handler returns, per request method. */
+export type RequestResultIn<S extends Side> = { [M in keyof Requests<S>]: z.input<Requests<S>[M]['result']> };
+/** Result a caller receives, per request method. */
+export type RequestResultOut<S extends Side> = { [M in keyof Requests<S>]: z.output<Requests<S>[M]['result']> };
+/** Params of a notification as sent, per method. */
+export type NotificationParamsIn<S extends Side> = { [M in keyof Notifications<S>]: z.input<Notifications<S>[M]> };
+/** Params of a notification as received (after validation), per method. */
+export type NotificationParamsOut<S extends Side> = { [M in keyof Notifications<S>]: z.output<Notifications<S>[M]> };
 
-/** Arguments after the method: params may be left out when the schema accepts undefined. */
-export type RequestArgs<S extends Side, M> = undefined extends RequestParamsIn<S, M>
-  ? [params?: RequestParamsIn<S, M>, opts?: RequestOptions]
-  : [params: RequestParamsIn<S, M>, opts?: RequestOptions];
+/** Arguments of request() after the method, per method: params may be left out when the schema accepts undefined. */
+export type RequestArgs<S extends Side> = {
+  [M in keyof Requests<S>]: undefined extends RequestParamsIn<S>[M]
+    ? [params?: RequestParamsIn<S>[M], opts?: RequestOptions]
+    : [params: RequestParamsIn<S>[M], opts?: RequestOptions];
+};
 
-/** Arguments of notify after the method. */
-export type NotifyArgs<S extends Side, M> = undefined extends NotificationParamsIn<S, M>
-  ? [params?: NotificationParamsIn<S, M>]
-  : [params: NotificationParamsIn<S, M>];
-
-/** Handles one inbound request; throw RpcError to answer with its code. */
-export type RequestHandler<S extends Side, M> = (
-  params: RequestParamsOut<S, M>,
-  ctx: RequestContext,
-) => HandlerReturn<RequestResultIn<S, M>> | Promise<HandlerReturn<RequestResultIn<S, M>>>;
+/** Arguments of notify() after the method, per method. */
+export type NotifyArgs<S extends Side> = {
+  [M in keyof Notifications<S>]: undefined extends NotificationParamsIn<S>[M]
+    ? [params?: NotificationParamsIn<S>[M]]
+    : [params: NotificationParamsIn<S>[M]];
+};
 
 /** A handler may return nothing when `{}` is a valid result: the answer is then `{}`. */
 type HandlerReturn<R> = R | ({} extends R ? void : never);
+
+/** Handlers of inbound requests, per method; throw RpcError to answer with its code. */
+export type RequestHandlers<S extends Side> = {
+  [M in keyof Requests<S>]: (
+    params: RequestParamsOut<S>[M],
+    ctx: RequestContext,
+  ) => HandlerReturn<RequestResultIn<S>[M]> | Promise<HandlerReturn<RequestResultIn<S>[M]>>;
+};
+
+/** Handles inbound request `M` of side `S`. */
+export type RequestHandler<S extends Side, M extends keyof S['requests']> = RequestHandlers<S>[M];
+
+/** Handles notification `M` of side `S`. */
+export type NotificationHandlers<S extends Side> = {
+  [M in keyof Notifications<S>]: (params: NotificationParamsOut<S>[M], method: M) => void;
+};
 
 /** Handles inbound requests that have no handler of their own. */
 export type FallbackRequestHandler = (method: string, params: unknown, ctx: RequestContext) => unknown;

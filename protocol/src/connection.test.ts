@@ -5,16 +5,15 @@ import { createMemoryTransportPair } from './memory-transport';
 import type { ApprovalRequestParams } from './schema/approval';
 import { rawPeer, ScriptedTransport } from './test-support';
 
-const thread = {
+const threadFields = {
   id: 'thread_1',
   title: 'Investigate repo',
   model: 'm',
-  status: 'idle',
   archived: false,
   ephemeral: false,
   createdAtMs: 1,
   updatedAtMs: 2,
-} as const;
+};
 
 const approval: ApprovalRequestParams = {
   threadId: 'thread_1',
@@ -24,6 +23,7 @@ const approval: ApprovalRequestParams = {
   preview: 'Run cargo test',
   choices: ['allow', 'deny'],
 };
+const thread = { ...threadFields, status: 'idle' as const };
 
 /** A server-side Connection and a raw peer playing the client. */
 function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
@@ -467,5 +467,26 @@ describe('Connection jsonrpc option', () => {
     expect(out).toContainEqual({ jsonrpc: '2.0', id: 1, method: 'approval/request', params: approval });
     expect(out.every((m) => (m as { jsonrpc?: string }).jsonrpc === '2.0')).toBe(true);
     server.close();
+  });
+});
+
+describe('Connection typing', () => {
+  it('types handlers, requests and waits from the rows, and keeps literal results', () => {
+    const [a, b] = createMemoryTransportPair();
+    const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound });
+    const untyped = new Connection(b);
+    server.onRequest('thread/start', (p) => ({ thread: { ...threadFields, title: p.title ?? '', status: 'running' } }));
+    server.onRequest('thread/unsubscribe', () => {});
+    // @ts-expect-error thread/start must answer a thread
+    server.onRequest('thread/start', () => {});
+    // @ts-expect-error approval/request needs its params
+    void server.request('approval/request').catch(() => {});
+    void server.request('approval/request', { ...approval, choices: ['allow'] }).then((r) => r.decision satisfies string)
+      .catch(() => {});
+    const method: string = 'vendor/anything';
+    void untyped.request(method, { free: 'form' }).catch(() => {});
+    server.onNotification('initialized', () => {});
+    server.close();
+    untyped.close();
   });
 });

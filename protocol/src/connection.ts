@@ -10,7 +10,8 @@ import type {
   NotifyArgs,
   RequestArgs,
   RequestContext,
-  RequestHandler,
+  RequestHandlers,
+  NotificationHandlers,
   RequestOptions,
   RequestResultOut,
   Side,
@@ -93,7 +94,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   /** Sends a request and resolves with its result; rejects with RpcError, RequestTimeoutError, TransportClosedError or the abort reason. */
-  request<M extends keyof Out['requests'] & string>(method: M, ...args: RequestArgs<Out, M>): Promise<RequestResultOut<Out, M>>;
+  request<M extends keyof Out['requests'] & string>(method: M, ...args: RequestArgs<Out>[M]): Promise<RequestResultOut<Out>[M]>;
   request<M extends string>(method: Unlisted<M, Out['requests']>, params?: unknown, opts?: RequestOptions): Promise<unknown>;
   request(method: string, params?: unknown, opts: RequestOptions = {}): Promise<unknown> {
     if (this.closedState) return Promise.reject(new TransportClosedError(`Cannot send ${method}: the connection is closed`));
@@ -126,7 +127,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   /** Sends a notification; throws TransportClosedError when the connection is closed. */
-  notify<M extends keyof Out['notifications'] & string>(method: M, ...args: NotifyArgs<Out, M>): void;
+  notify<M extends keyof Out['notifications'] & string>(method: M, ...args: NotifyArgs<Out>[M]): void;
   notify<M extends string>(method: Unlisted<M, Out['notifications']>, params?: unknown): void;
   notify(method: string, params?: unknown): void {
     if (this.closedState) throw new TransportClosedError(`Cannot send ${method}: the connection is closed`);
@@ -134,7 +135,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   /** Handles inbound request `method` (params validated first when a row exists); returns an unregister function. */
-  onRequest<M extends keyof In['requests'] & string>(method: M, handler: RequestHandler<In, M>): () => void;
+  onRequest<M extends keyof In['requests'] & string>(method: M, handler: RequestHandlers<In>[M]): () => void;
   onRequest<M extends string>(method: Unlisted<M, In['requests']>, handler: (params: unknown, ctx: RequestContext) => unknown): () => void;
   onRequest(method: string, handler: (params: never, ctx: RequestContext) => unknown): () => void {
     const h = handler as (params: unknown, ctx: RequestContext) => unknown;
@@ -153,7 +154,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   onNotification(method: '*', handler: (params: unknown, method: string) => void): () => void;
   onNotification<M extends keyof In['notifications'] & string>(
     method: M,
-    handler: (params: NotificationParamsOut<In, M>, method: M) => void,
+    handler: NotificationHandlers<In>[M],
   ): () => void;
   onNotification<M extends string>(method: Unlisted<M, In['notifications']>, handler: (params: unknown, method: string) => void): () => void;
   onNotification(method: string, handler: (params: never, method: never) => void): () => void {
@@ -170,9 +171,9 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   /** Resolves with the params of the first notification `method` (from the backlog, else live) that satisfies `predicate`. */
   waitForNotification<M extends keyof In['notifications'] & string>(
     method: M,
-    predicate?: (params: NotificationParamsOut<In, M>) => boolean,
+    predicate?: (params: NotificationParamsOut<In>[M]) => boolean,
     opts?: WaitOptions,
-  ): Promise<NotificationParamsOut<In, M>>;
+  ): Promise<NotificationParamsOut<In>[M]>;
   waitForNotification<M extends string>(
     method: Unlisted<M, In['notifications']>,
     predicate?: (params: unknown) => boolean,

@@ -26,6 +26,8 @@ export type {
   RequestOptions,
   RequestContext,
   RequestHandler,
+  RequestHandlers,
+  NotificationHandlers,
   FallbackRequestHandler,
   ReceivedNotification,
   WaitOptions,
@@ -33,3 +35,13 @@ export type {
 export { AppServerClient } from './client';
 export type { ClientInbound, ClientOutbound, InitializeOptions, AppServerClientOptions } from './client';
 export * from './codec';
+export {
+  generateJsonSchema,
+  generateJsonSchemaBundle,
+  generateTypeScript,
+  renderJsonSchemaFiles,
+  renderTypeScriptFiles,
+  JSON_SCHEMA_BUNDLE_FILE,
+  TYPESCRIPT_BUNDLE_FILE,
+} from './schema-export';
+export type { MethodCatalogueEntry, MessageDirection } from './schema-export';

@@ -85,13 +85,34 @@ export class HostLink {
     this.start();
   }
 
+  /**
+   * The host says its backend process ended (`bridge/backend/exited`). The port is fine but the new backend needs a
+   * fresh `initialize`, so the link goes back to `connecting` with that reason and redoes the handshake on the same port.
+   */
+  backendExited(reason: string, restartInMs: number | undefined): void {
+    const client = this.current;
+    if (!client) return;
+    const wasReady = this.ready;
+    this.ready = false;
+    if (wasReady) this.deps.onLost(reason);
+    this.attempt += 1;
+    const delay = Math.max(0, restartInMs ?? 0);
+    this.setState({ status: 'connecting', reason, attempt: this.attempt, retryAtMs: this.deps.now() + delay });
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.current === client) void this.completeHandshake(client);
+    }, delay);
+  }
+
   private setState(state: Omit<ConnectionState, 'sinceMs'>): void {
     this.stateValue = { ...state, sinceMs: this.deps.now() };
     this.deps.onState(this.stateValue);
   }
 
   private async connectOnce(): Promise<void> {
-    this.setState({ status: 'connecting', attempt: this.attempt });
+    const last = this.stateValue.reason;
+    this.setState({ status: 'connecting', attempt: this.attempt, ...(last && this.attempt > 0 ? { reason: last } : {}) });
     let client: AppServerClient;
     try {
       const transport = new NativePortTransport(this.deps.connect(), {
@@ -114,6 +135,10 @@ export class HostLink {
       if (wasReady) this.deps.onLost(reason);
       this.fail(reason);
     });
+    await this.completeHandshake(client);
+  }
+
+  private async completeHandshake(client: AppServerClient): Promise<void> {
     try {
       const info = await this.handshake(client);
       if (this.current !== client) return;

@@ -140,7 +140,8 @@ export interface WireEvent {
 export type Notice =
   | { readonly kind: 'rule-decided'; readonly rule: SiteRule; readonly toolName: string; readonly threadId: string }
   | { readonly kind: 'tool-ran'; readonly toolName: string; readonly threadId: string; readonly summary: string }
-  | { readonly kind: 'backend-exited'; readonly message: string; readonly stderrTail: readonly string[] };
+  | { readonly kind: 'backend-exited'; readonly message: string; readonly stderrTail: readonly string[] }
+  | { readonly kind: 'error'; readonly message: string };
 
 /** Everything the worker sends to a page. */
 export type WorkerToView =

@@ -12,16 +12,31 @@ import { pathFor } from './system';
 /** The native messaging host name; the manifest file is `<HOST_NAME>.json`. */
 export const HOST_NAME = 'dev.tether.bridge';
 
+/** The kinds of failure a browser reports differently. */
+export type FailureKind = 'notFound' | 'forbidden' | 'invalidName' | 'exited' | 'communication';
+
 /** What `chrome.runtime.lastError.message` says for each failure (shared/reference/native-messaging.md). */
-export const BROWSER_ERRORS = {
+export const CHROME_ERRORS: Readonly<Record<FailureKind, string>> = {
   notFound: 'Specified native messaging host not found.',
   forbidden: 'Access to the specified native messaging host is forbidden.',
   invalidName: 'Invalid native messaging host name specified.',
   exited: 'Native host has exited.',
   communication: 'Error when communicating with the native messaging host.',
-} as const;
-/** One of `BROWSER_ERRORS`' values. */
-export type BrowserError = (typeof BROWSER_ERRORS)[keyof typeof BROWSER_ERRORS];
+};
+
+/** What Firefox reports: a missing, invalid or forbidding manifest all read as "No such native application". */
+export const FIREFOX_ERRORS: Readonly<Record<FailureKind, string>> = {
+  notFound: `No such native application ${HOST_NAME}`,
+  forbidden: `No such native application ${HOST_NAME}`,
+  invalidName: `No such native application ${HOST_NAME}`,
+  exited: 'An unexpected error occurred',
+  communication: 'An unexpected error occurred',
+};
+
+/** The text the extension sees for a failure in a browser of this family. */
+export function browserErrorText(family: Family, kind: FailureKind): string {
+  return (family === 'chrome' ? CHROME_ERRORS : FIREFOX_ERRORS)[kind];
+}
 
 /**
  * The manifest text for a family: the template with `path` and the allowed list filled in, keys in template order,
@@ -38,7 +53,7 @@ export function renderManifest(family: Family, launcherPath: string, allowed: re
 /** A rule a manifest breaks, what the browser then says, and why. */
 export interface ManifestProblem {
   readonly message: string;
-  readonly browserError: BrowserError;
+  readonly kind: FailureKind;
 }
 
 /** What doctor learns from a manifest file. */
@@ -61,7 +76,7 @@ export function isValidHostName(name: string): boolean {
  */
 export function checkManifest(text: string, fileName: string, family: Family, platform: Platform): ManifestReport {
   const problems: ManifestProblem[] = [];
-  const notFound = (message: string) => problems.push({ message, browserError: BROWSER_ERRORS.notFound });
+  const notFound = (message: string) => problems.push({ message, kind: 'notFound' });
   let parsed: unknown;
   try {
     // The browser rejects a BOM as invalid JSON, so no BOM-stripping here.
@@ -78,7 +93,7 @@ export function checkManifest(text: string, fileName: string, family: Family, pl
   if (typeof m.name !== 'string' || !isValidHostName(m.name)) {
     problems.push({
       message: `"name" is ${JSON.stringify(m.name)}; it must be "${HOST_NAME}" (lowercase letters, digits, "." and "_")`,
-      browserError: BROWSER_ERRORS.invalidName,
+      kind: 'invalidName',
     });
   } else if (m.name !== HOST_NAME) {
     notFound(`"name" is "${m.name}"; it must match the file name and what the extension asks for: "${HOST_NAME}"`);

@@ -14,12 +14,16 @@ export interface MemorySystemOptions {
   homedir: string;
   env?: Record<string, string | undefined>;
   execPath?: string;
+  /** Default: the home directory. */
+  cwd?: string;
   /** Files to create (parents included); a string is UTF-8 text. Mode defaults to 0o644. */
   files?: Record<string, string | { text: string; mode: number }>;
   /** Directories to create. */
   dirs?: string[];
   /** Scripted commands by absolute file path. Unknown files fail as ENOENT. */
   commands?: Record<string, (args: readonly string[]) => ExecResult>;
+  /** Folders where writes fail with EACCES (as /etc does for a normal user). */
+  readOnly?: string[];
   /** Called for each `spawn`; default: the child fails to start with ENOENT. */
   spawn?: (request: SpawnRequest) => ChildHandle;
 }
@@ -63,6 +67,9 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
     spelled.delete(key(p));
   };
   const root = path.parse(options.homedir).root;
+  const denied = (p: string) =>
+    (options.readOnly ?? []).some((dir) => key(p) === key(dir) || key(p).startsWith(key(dir).replace(/[\\/]$/, '') + path.sep));
+  const eacces = (what: string) => Object.assign(new Error(`EACCES: permission denied, ${what}`), { code: 'EACCES' });
   put(root, { kind: 'dir' });
 
   const fs: SystemFs = {
@@ -71,6 +78,7 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       return node?.kind === 'file' ? node.data.slice() : undefined;
     },
     async writeFile(p, data, mode) {
+      if (denied(p)) throw eacces(`open '${p}'`);
       const parent = nodes.get(key(path.dirname(p)));
       if (parent?.kind !== 'dir') throw enoent(`open '${p}'`);
       const existing = nodes.get(key(p));
@@ -86,6 +94,7 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       const missing: string[] = [];
       for (let dir = path.normalize(p); !nodes.has(key(dir)); dir = path.dirname(dir)) missing.unshift(dir);
       for (const dir of missing) {
+        if (denied(dir)) throw eacces(`mkdir '${dir}'`);
         if (nodes.get(key(path.dirname(dir)))?.kind === 'file') throw enoent(`mkdir '${dir}'`);
         put(dir, { kind: 'dir' });
       }
@@ -116,9 +125,13 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
     },
   };
 
-  for (const dir of options.dirs ?? []) void fs.mkdirp(dir);
+  // The initial tree ignores `readOnly`: it is the machine as the test found it.
+  const seedDir = (p: string) => {
+    for (let dir = path.normalize(p); !nodes.has(key(dir)); dir = path.dirname(dir)) put(dir, { kind: 'dir' });
+  };
+  for (const dir of options.dirs ?? []) seedDir(dir);
   for (const [p, content] of Object.entries(options.files ?? {})) {
-    void fs.mkdirp(path.dirname(p));
+    seedDir(path.dirname(p));
     const { text, mode } = typeof content === 'string' ? { text: content, mode: 0o644 } : content;
     put(p, { kind: 'file', data: utf8(text), mode: isWindows ? 0 : mode });
   }
@@ -158,6 +171,7 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
     platform: options.platform,
     env: options.env ?? {},
     homedir: options.homedir,
+    cwd: options.cwd ?? options.homedir,
     execPath: options.execPath ?? (isWindows ? 'C:\\Program Files\\nodejs\\node.exe' : '/usr/bin/node'),
     fs,
     regCalls,

@@ -130,6 +130,7 @@ export function createNodeSystem(overrides: { env?: NodeJS.ProcessEnv; homedir?:
     platform,
     env,
     homedir: overrides.homedir ?? (platform === 'win32' ? env.USERPROFILE : env.HOME) ?? homedir(),
+    cwd: process.cwd(),
     execPath: process.execPath,
     fs: createNodeFs(process.platform, env),
     reg: (args) => run(regExe, args, 15_000, env),

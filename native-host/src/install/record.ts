@@ -77,7 +77,7 @@ function parseEntry(raw: unknown): RecordEntry | undefined {
     return { type: 'registry', key: e.key, value: e.value, browsers };
   }
   if ((e.type === 'launcher' || e.type === 'manifest') && typeof e.path === 'string' && typeof e.sha256 === 'string') {
-    const base = { type: e.type, path: e.path, sha256: e.sha256, browsers, createdDirs: strings(e.createdDirs) };
+    const base: FileEntry = { type: e.type, path: e.path, sha256: e.sha256, browsers, createdDirs: strings(e.createdDirs) };
     return typeof e.userDataDir === 'string' ? { ...base, userDataDir: e.userDataDir } : base;
   }
   return undefined;

@@ -70,6 +70,8 @@ export interface System {
   readonly platform: Platform;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homedir: string;
+  /** The working directory relative paths on the command line are resolved against. */
+  readonly cwd: string;
   /** Absolute path of the Node executable running Tether (what the launcher will run). */
   readonly execPath: string;
   readonly fs: SystemFs;

@@ -35,6 +35,14 @@ export class ByteChunks {
     return out;
   }
 
+  /** Everything held plus `tail`, as the list of views it is made of (no copy); empties the list. */
+  takeParts(tail?: Uint8Array): Uint8Array[] {
+    const chunks = this.chunks;
+    if (tail && tail.length > 0) chunks.push(tail);
+    this.clear();
+    return chunks;
+  }
+
   /** Drops everything held. */
   clear(): void {
     this.chunks = [];

@@ -1,4 +1,5 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
+import { decodeUtf8, decodeUtf8Parts } from './utf8';
 
 /** What a decoder hands its consumer: whole messages, or errors it recovered from (or that ended the stream). */
 export interface DecodeSink {
@@ -8,22 +9,37 @@ export interface DecodeSink {
   error(error: FrameError | MessageTooLargeError): void;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lossy = new TextDecoder('utf-8');
 const PREVIEW_CHARS = 60;
 
 /**
  * Decodes one whole line or frame (UTF-8 JSON) and delivers it; a JSON array is a batch whose messages are
- * delivered in order. Decoding whole payloads (never chunks) is what makes a split multi-byte character safe.
+ * delivered in order. Decoding whole payloads (never bare chunks) is what makes a split multi-byte character safe.
  */
 export function deliverJsonPayload(bytes: Uint8Array, what: string, sink: DecodeSink): void {
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = decodeUtf8(bytes);
   } catch (cause) {
-    sink.error(new FrameError(`${what} of ${bytes.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON`, { cause }));
+    sink.error(invalidUtf8(what, bytes.length, cause));
     return;
   }
+  deliverJsonText(text, what, sink);
+}
+
+/** deliverJsonPayload for a payload that spans several chunks, decoded without concatenating them first. */
+export function deliverJsonParts(parts: readonly Uint8Array[], byteLength: number, what: string, sink: DecodeSink): void {
+  let text: string;
+  try {
+    text = decodeUtf8Parts(parts);
+  } catch (cause) {
+    sink.error(invalidUtf8(what, byteLength, cause));
+    return;
+  }
+  deliverJsonText(text, what, sink);
+}
+
+function deliverJsonText(text: string, what: string, sink: DecodeSink): void {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -41,6 +57,10 @@ export function deliverJsonPayload(bytes: Uint8Array, what: string, sink: Decode
     return;
   }
   for (const m of value) sink.message(m);
+}
+
+function invalidUtf8(what: string, byteLength: number, cause: unknown): FrameError {
+  return new FrameError(`${what} of ${byteLength} bytes is not valid UTF-8: the peer must write UTF-8 JSON`, { cause });
 }
 
 /** The start of `bytes` as text, for error messages about input that is not what it should be. */

@@ -118,6 +118,27 @@ describe('LineSplitter', () => {
     expect(lines).toEqual(['ok', 'yes']);
   });
 
+  it('hands a line spanning chunks to onParts as uncopied views, without its trailing CR', () => {
+    const got: string[] = [];
+    const a = enc.encode('{"a":');
+    const b = enc.encode('1}\r');
+    const s = new LineSplitter((l) => got.push(`whole:${dec.decode(l)}`), {
+      onParts: (parts, length) => {
+        expect(parts[0]!.buffer).toBe(a.buffer);
+        expect(parts.reduce((n, p) => n + p.length, 0)).toBe(length);
+        got.push(`parts:${parts.map((p) => dec.decode(p)).join('|')}`);
+      },
+    });
+    s.push(a);
+    s.push(b);
+    s.push(enc.encode('\n{"b":2}\n{"c"'));
+    s.push(enc.encode('\r'));
+    s.push(enc.encode('\n  '));
+    s.push(enc.encode(' \r\n'));
+    s.end();
+    expect(got).toEqual(['parts:{"a":|1}', 'whole:{"b":2}', 'whole:{"c"']);
+  });
+
   it('refuses push() after end()', () => {
     const s = new LineSplitter(() => {});
     s.end();

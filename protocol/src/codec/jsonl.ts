@@ -1,6 +1,7 @@
 import type { FrameError, MessageTooLargeError } from '../errors';
 import { ByteChunks } from './byte-chunks';
-import { deliverJsonPayload, type DecodeSink } from './json-payload';
+import { encodeWithHeadroom } from './encode';
+import { deliverJsonParts, deliverJsonPayload, type DecodeSink } from './json-payload';
 import { checkLimit, DEFAULT_MAX_LINE_BYTES, tooLarge } from './limits';
 
 const NEWLINE = 10;
@@ -14,6 +15,11 @@ export interface LineSplitterOptions {
   maxLineBytes?: number;
   /** Receives MessageTooLargeError for over-long lines; without it, push() throws the first such error. */
   onError?: (error: FrameError | MessageTooLargeError) => void;
+  /**
+   * When set, a line that spans several chunks comes here as the views it is made of, not copied into one array
+   * (the passthrough path writes them as they are); lines inside one chunk still go to onLine. Order is kept.
+   */
+  onParts?: (parts: Uint8Array[], byteLength: number) => void;
 }
 
 /**
@@ -26,6 +32,7 @@ export class LineSplitter {
   private readonly pending = new ByteChunks();
   private readonly maxLineBytes: number;
   private readonly onError: ((error: FrameError | MessageTooLargeError) => void) | undefined;
+  private readonly onParts: ((parts: Uint8Array[], byteLength: number) => void) | undefined;
   /** Inside an over-long line: bytes are dropped up to the next newline. */
   private skipping = false;
   private ended = false;
@@ -36,6 +43,7 @@ export class LineSplitter {
   ) {
     this.maxLineBytes = checkLimit('maxLineBytes', opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.onError = opts.onError;
+    this.onParts = opts.onParts;
   }
 
   /** Bytes held for an unfinished line; never more than maxLineBytes. */
@@ -82,7 +90,8 @@ export class LineSplitter {
         break;
       }
       const piece = chunk.subarray(start, nl);
-      this.emit(this.pending.length > 0 ? this.pending.take(piece) : piece);
+      if (this.pending.length === 0) this.emit(piece);
+      else this.emitPending(piece);
       start = nl + 1;
     }
     if (firstError) throw firstError;
@@ -92,22 +101,47 @@ export class LineSplitter {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (!this.skipping && this.pending.length > 0) this.emit(this.pending.take());
+    if (!this.skipping && this.pending.length > 0) this.emitPending();
     this.pending.clear();
+  }
+
+  /** Delivers the pending pieces plus `tail` as one line. */
+  private emitPending(tail?: Uint8Array): void {
+    if (!this.onParts) {
+      this.emit(this.pending.take(tail));
+      return;
+    }
+    const parts = this.pending.takeParts(tail);
+    let length = 0;
+    for (const p of parts) length += p.length;
+    const last = parts[parts.length - 1]!;
+    if (last[last.length - 1] === CR) {
+      length--;
+      if (last.length === 1) parts.pop();
+      else parts[parts.length - 1] = last.subarray(0, last.length - 1);
+    }
+    if (length === 0 || parts.every(isBlank)) return;
+    if (parts.length === 1) this.onLine(parts[0]!);
+    else this.onParts(parts, length);
   }
 
   private emit(line: Uint8Array): void {
     let len = line.length;
     if (len > 0 && line[len - 1] === CR) len--;
     if (len === 0) return;
-    const first = line[0]!;
-    if (first === SPACE || first === TAB || first === CR) {
-      let i = 1;
-      while (i < len && (line[i] === SPACE || line[i] === TAB || line[i] === CR)) i++;
-      if (i === len) return;
-    }
-    this.onLine(len === line.length ? line : line.subarray(0, len));
+    const trimmed = len === line.length ? line : line.subarray(0, len);
+    if (isBlank(trimmed)) return;
+    this.onLine(trimmed);
   }
+}
+
+/** Only spaces, tabs and CRs (JSON text never starts with one, so most lines are decided by their first byte). */
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== SPACE && b !== TAB && b !== CR) return false;
+  }
+  return true;
 }
 
 /** Options of JsonlDecoder. */
@@ -128,6 +162,8 @@ export class JsonlDecoder {
     this.lines = new LineSplitter((line) => deliverJsonPayload(line, 'JSONL line', sink), {
       ...(opts.maxLineBytes === undefined ? {} : { maxLineBytes: opts.maxLineBytes }),
       onError: (error) => sink.error(error),
+      // A long line is decoded piece by piece rather than copied into one big array first.
+      onParts: (parts, byteLength) => deliverJsonParts(parts, byteLength, 'JSONL line', sink),
     });
   }
 
@@ -147,11 +183,9 @@ export class JsonlDecoder {
   }
 }
 
-const encoder = new TextEncoder();
-
-/** One message as a JSONL line: JSON text (which never holds a raw newline) + "\n", UTF-8. */
+/** One message as a JSONL line: JSON text (which never holds a raw newline) + "\n", UTF-8. May be a pool view. */
 export function encodeJsonl(message: unknown): Uint8Array {
-  return encoder.encode(`${stringifyMessage(message)}\n`);
+  return encodeWithHeadroom(stringifyMessage(message), 0, NEWLINE);
 }
 
 /** JSON.stringify that refuses values with no JSON form (undefined, functions, symbols) instead of writing nothing. */

@@ -120,6 +120,24 @@ describe('FrameSplitter', () => {
     expect(payloads).toEqual(['not json', '{"a":1}']);
   });
 
+  it('hands a payload spanning chunks to onParts as the views it spans', () => {
+    const whole: string[] = [];
+    const parts: string[][] = [];
+    const s = new FrameSplitter((p) => whole.push(dec.decode(p)), {
+      onParts: (views, length) => {
+        expect(views.reduce((n, v) => n + v.length, 0)).toBe(length);
+        parts.push(views.map((v) => dec.decode(v)));
+      },
+    });
+    const bytes = concat(frame('{"long":true}'), frame('2'));
+    s.push(bytes.subarray(0, 8));
+    s.push(bytes.subarray(8, 12));
+    s.push(bytes.subarray(12));
+    s.end();
+    expect(parts).toEqual([['{"lo', 'ng":', 'true}']]);
+    expect(whole).toEqual(['2']);
+  });
+
   it('throws from end() when the stream is truncated and no onError is given', () => {
     const s = new FrameSplitter(() => {});
     s.push(frame('abc').subarray(0, 5));
@@ -143,6 +161,12 @@ describe('encodeNativeFrame', () => {
     const bytes = encodeNativeFrame({ s: 'é' });
     expect(Array.from(bytes.subarray(0, 4))).toEqual([10, 0, 0, 0]);
     expect(dec.decode(bytes.subarray(4))).toBe('{"s":"é"}');
+  });
+
+  it('gives every small message its own bytes, even though they share a pool', () => {
+    const encoded = Array.from({ length: 2000 }, (_, i) => encodeNativeFrame({ i, text: 'é'.repeat(i % 40) }));
+    const d = decodeAll([concat(...encoded)]);
+    expect(d.messages).toEqual(Array.from({ length: 2000 }, (_, i) => ({ i, text: 'é'.repeat(i % 40) })));
   });
 
   it('frames long texts with the exact UTF-8 length', () => {

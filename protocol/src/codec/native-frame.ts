@@ -1,6 +1,7 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
 import { ByteChunks } from './byte-chunks';
-import { deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
+import { encodeWithHeadroom } from './encode';
+import { deliverJsonParts, deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
 import { stringifyMessage } from './jsonl';
 import { checkLimit, DEFAULT_MAX_FRAME_BYTES, tooLarge } from './limits';
 
@@ -12,6 +13,11 @@ export interface FrameSplitterOptions {
   maxFrameBytes?: number;
   /** Receives framing errors; without it, push()/end() throw the first one. */
   onError?: (error: FrameError | MessageTooLargeError) => void;
+  /**
+   * When set, a payload that spans several chunks comes here as the views it is made of, not copied into one array
+   * (the passthrough path writes them as they are); payloads inside one chunk still go to onFrame. Order is kept.
+   */
+  onParts?: (parts: Uint8Array[], byteLength: number) => void;
 }
 
 /**
@@ -25,6 +31,7 @@ export interface FrameSplitterOptions {
 export class FrameSplitter {
   private readonly maxFrameBytes: number;
   private readonly onError: ((error: FrameError | MessageTooLargeError) => void) | undefined;
+  private readonly onParts: ((parts: Uint8Array[], byteLength: number) => void) | undefined;
   private readonly header = new Uint8Array(HEADER_BYTES);
   private headerBytes = 0;
   /** Payload length of the frame being read; -1 between frames. */
@@ -39,6 +46,7 @@ export class FrameSplitter {
   ) {
     this.maxFrameBytes = checkLimit('maxFrameBytes', opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     this.onError = opts.onError;
+    this.onParts = opts.onParts;
   }
 
   /** True once an oversized length was seen: the stream is unrecoverable and further input is ignored. */
@@ -95,9 +103,11 @@ export class FrameSplitter {
       }
       const piece = chunk.subarray(at, at + need);
       at += need;
-      const payload = this.body.length > 0 ? this.body.take(piece) : piece;
+      const length = this.expected;
       this.expected = -1;
-      this.onFrame(payload);
+      if (this.body.length === 0) this.onFrame(piece);
+      else if (this.onParts) this.onParts(this.body.takeParts(piece), length);
+      else this.onFrame(this.body.take(piece));
     }
     if (firstError) throw firstError;
   }
@@ -106,8 +116,8 @@ export class FrameSplitter {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    let error: FrameError | undefined;
     if (this.isFailed) return;
+    let error: FrameError | undefined;
     if (this.headerBytes > 0) {
       error = new FrameError(
         `Stream ended inside a native-messaging frame header: got ${this.headerBytes} of ${HEADER_BYTES} length bytes (${HEADER_BYTES - this.headerBytes} missing)`,
@@ -159,9 +169,12 @@ export class NativeFrameDecoder {
   private readonly frames: FrameSplitter;
 
   constructor(sink: DecodeSink, opts: NativeFrameDecoderOptions = {}) {
-    this.frames = new FrameSplitter((payload) => deliverJsonPayload(payload, 'Native-messaging frame', sink), {
+    const what = 'Native-messaging frame';
+    this.frames = new FrameSplitter((payload) => deliverJsonPayload(payload, what, sink), {
       ...(opts.maxFrameBytes === undefined ? {} : { maxFrameBytes: opts.maxFrameBytes }),
       onError: (error) => sink.error(error),
+      // A large frame is decoded piece by piece rather than copied into one big array first.
+      onParts: (parts, byteLength) => deliverJsonParts(parts, byteLength, what, sink),
     });
   }
 
@@ -186,26 +199,15 @@ export class NativeFrameDecoder {
   }
 }
 
-const encoder = new TextEncoder();
-
-/** One message as a native-messaging frame: 4-byte little-endian length + UTF-8 JSON. */
+/** One message as a native-messaging frame: 4-byte little-endian length + UTF-8 JSON. May be a pool view. */
 export function encodeNativeFrame(message: unknown): Uint8Array {
   return frameJson(stringifyMessage(message));
 }
 
 /** Frames JSON text that is already serialised (e.g. a `bridge/chunk` piece from splitIntoChunks). */
 export function frameJson(json: string): Uint8Array {
-  // Worst case is 3 bytes per UTF-16 unit; for short texts one allocation beats encoding twice.
-  if (json.length <= 4096) {
-    const scratch = new Uint8Array(HEADER_BYTES + json.length * 3);
-    const { written } = encoder.encodeInto(json, scratch.subarray(HEADER_BYTES));
-    writeUint32LE(scratch, 0, written);
-    return scratch.subarray(0, HEADER_BYTES + written);
-  }
-  const body = encoder.encode(json);
-  const out = new Uint8Array(HEADER_BYTES + body.length);
-  writeUint32LE(out, 0, body.length);
-  out.set(body, HEADER_BYTES);
+  const out = encodeWithHeadroom(json, HEADER_BYTES);
+  writeUint32LE(out, 0, out.length - HEADER_BYTES);
   return out;
 }
 

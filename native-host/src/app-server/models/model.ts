@@ -37,6 +37,8 @@ export interface TurnContext {
   readonly signal: AbortSignal;
   /** The model id the turn runs with (e.g. `scripted`, `gpt-4o-mini`). */
   readonly model: string;
+  /** Working directory of the thread (where `bash` runs). */
+  readonly cwd: string;
   /** The user's input of this step, joined into one text. */
   readonly input: string;
   /** Completed items of the thread before this step (the user's input item excluded). */

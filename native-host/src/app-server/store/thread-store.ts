@@ -73,6 +73,8 @@ export class ThreadStore {
       { type: 'thread', thread } satisfies JournalRecord,
       ...items.map((item) => ({ type: 'item', item }) satisfies JournalRecord),
     );
+    // Journals stay open only while a turn writes to them: a thousand idle threads must not hold a thousand fds.
+    this.release(thread.id);
     this.index.put(thread);
   }
 

@@ -1,0 +1,283 @@
+#!/usr/bin/env node
+// `tether host` as a whole process: cold start to the first framed answer, idle RSS, and echo throughput in both
+// directions at once, compared in the same run with `cat` (frames echoed unchanged) and with an echo host built on
+// the npm package `chrome-native-messaging`. The tether host serves a `tether`-dialect command backend that is `cat`
+// itself, so its figures are the host's reframing (frames -> lines -> frames) plus one more pipe hop.
+// Usage: node bench/host.bench.mjs [--quick]   (writes bench/results/host.json and the "Host" section of BENCHMARKS.md)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+const dist = join(root, 'native-host/dist/tether.mjs');
+
+// ---------------------------------------------------------------- the bundle under test
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+if (!existsSync(dist) || Math.max(newestSource(join(root, 'native-host/src')), newestSource(join(root, 'protocol/src'))) > statSync(dist).mtimeMs) {
+  const { buildHost } = await import(join(root, 'native-host/scripts/build.mjs'));
+  await buildHost({ quiet: true });
+}
+
+const work = mkdtempSync(join(tmpdir(), 'tether-host-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const configFile = join(work, 'config.json');
+writeFileSync(configFile, JSON.stringify({ defaultBackend: 'cat', backends: { cat: { kind: 'command', argv: ['cat'] } } }));
+const baseEnv = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_STATE_HOME: join(work, 'state'), XDG_DATA_HOME: join(work, 'data') };
+delete baseEnv.TETHER_CONFIG;
+const catEnv = { ...baseEnv, TETHER_CONFIG: configFile };
+
+const CNM_HOST = `
+const { Input, Output, Transform } = require('chrome-native-messaging');
+process.stdin.pipe(new Input()).pipe(new Transform((msg, push, done) => { push(msg); done(); })).pipe(new Output()).pipe(process.stdout);
+`;
+const subjects = {
+  cat: { argv: ['cat'], env: baseEnv },
+  'tether host': { argv: [process.execPath, dist, 'host', ORIGIN], env: catEnv },
+  'chrome-native-messaging': { argv: [process.execPath, '-e', CNM_HOST], env: baseEnv },
+};
+
+// ---------------------------------------------------------------- helpers
+const frameOf = (text) => {
+  const body = Buffer.from(text);
+  const h = Buffer.alloc(4);
+  h.writeUInt32LE(body.length);
+  return Buffer.concat([h, body]);
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A JSON message of exactly `size` bytes. */
+function messageOfSize(size, method) {
+  const skeleton = JSON.stringify({ method, params: { seq: 0, text: '' } });
+  return JSON.stringify({ method, params: { seq: 0, text: 'x'.repeat(size - skeleton.length) } });
+}
+
+/**
+ * Echo run: writes `count` copies of `message` (as frames, in blocks, honouring backpressure) while reading the
+ * answers; resolves when every message came back. Array frames (coalesced by the tether host) are counted by size:
+ * every message has the same length L, so a frame of n messages is n(L+1)+1 bytes.
+ */
+function echoRun(subject, message, count) {
+  return new Promise((resolve, reject) => {
+    const L = Buffer.byteLength(message);
+    const one = frameOf(message);
+    const perBlock = Math.max(1, Math.floor((256 * 1024) / one.length));
+    const block = Buffer.concat(Array(perBlock).fill(one));
+    const child = spawn(subject.argv[0], subject.argv.slice(1), { cwd: root, env: subject.env, stdio: ['pipe', 'pipe', 'inherit'] });
+    let received = 0;
+    let frames = 0;
+    const header = Buffer.alloc(4);
+    let headerFill = 0;
+    let remaining = 0;
+    let t0 = 0;
+    let finished = false;
+    child.stdout.on('data', (chunk) => {
+      let at = 0;
+      while (at < chunk.length) {
+        if (remaining === 0) {
+          const take = Math.min(4 - headerFill, chunk.length - at);
+          chunk.copy(header, headerFill, at, at + take);
+          headerFill += take;
+          at += take;
+          if (headerFill < 4) break;
+          headerFill = 0;
+          remaining = header.readUInt32LE(0);
+          frames++;
+          received += remaining === L ? 1 : (remaining - 1) / (L + 1);
+        }
+        const take = Math.min(remaining, chunk.length - at);
+        remaining -= take;
+        at += take;
+      }
+      if (received >= count + 1 && remaining === 0 && !finished) {
+        finished = true;
+        const seconds = (performance.now() - t0) / 1000;
+        child.stdin.end();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve({ seconds, frames });
+        });
+      }
+    });
+    child.on('error', reject);
+    child.stdin.on('error', () => undefined);
+    child.once('exit', (code, signal) => {
+      if (!finished) reject(new Error(`${subject.argv.join(' ')} exited early (${code ?? signal}) after ${received} of ${count} messages`));
+    });
+    (async () => {
+      // One message first: timing starts once the process is up and has echoed it (startup is measured apart).
+      child.stdin.write(one);
+      while (received < 1) await new Promise((r) => child.stdout.once('data', r));
+      t0 = performance.now();
+      let sent = 0;
+      while (sent < count) {
+        const n = Math.min(perBlock, count - sent);
+        const ok = child.stdin.write(n === perBlock ? block : block.subarray(0, n * one.length));
+        sent += n;
+        if (!ok) await new Promise((r) => child.stdin.once('drain', r));
+      }
+    })().catch(reject);
+  });
+}
+
+/** Spawns the host and times the first framed answer to `initialize` (embedded backend, as a browser's first use). */
+function coldStart() {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.write(frameOf(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
+    let got = Buffer.alloc(0);
+    child.stdout.on('data', (c) => {
+      got = Buffer.concat([got, c]);
+      if (got.length >= 4 && got.length >= 4 + got.readUInt32LE(0)) {
+        const ms = performance.now() - t0;
+        child.stdin.end();
+        child.once('exit', () => resolve(ms));
+      }
+    });
+    child.on('error', reject);
+  });
+}
+
+function nodeBaseline() {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.once('data', () => resolve(performance.now() - t0));
+  });
+}
+
+async function idleRss() {
+  const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.write(frameOf(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
+  await new Promise((r) => child.stdout.once('data', r));
+  await sleep(1500);
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]);
+  child.stdin.end();
+  await new Promise((r) => child.once('exit', r));
+  return kb / 1024;
+}
+
+// ---------------------------------------------------------------- measurements
+const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const date = new Date().toISOString().slice(0, 10);
+const COLD_RUNS = quick ? 5 : 15;
+const SMALL = { size: 120, count: quick ? 20_000 : 200_000 };
+const LARGE_SIZE = 512 * 1024;
+const LARGE_BYTES = quick ? 256 * 2 ** 20 : 2 * 2 ** 30;
+// The package parses and re-serialises every 512 KB message: it gets a quarter of the volume to stay within minutes.
+const LARGE_BYTES_CNM = LARGE_BYTES / 4;
+
+console.log(`machine: ${machine}`);
+await coldStart(); // warm the file cache
+const coldMs = [];
+const nodeMs = [];
+for (let i = 0; i < COLD_RUNS; i++) {
+  nodeMs.push(await nodeBaseline());
+  coldMs.push(await coldStart());
+}
+console.log(`cold start to first framed answer: median ${median(coldMs).toFixed(0)} ms (node alone: ${median(nodeMs).toFixed(0)} ms)`);
+const rssMb = await idleRss();
+console.log(`idle RSS after initialize (embedded backend): ${rssMb.toFixed(1)} MB`);
+
+const small = {};
+const large = {};
+const smallMessage = messageOfSize(SMALL.size, 'item/agentMessage/delta');
+const largeMessage = messageOfSize(LARGE_SIZE, 'item/completed');
+for (const [name, subject] of Object.entries(subjects)) {
+  const r = await echoRun(subject, smallMessage, SMALL.count);
+  small[name] = { messagesPerSecond: SMALL.count / r.seconds, seconds: r.seconds, frames: r.frames };
+  console.log(`${name}: ${fmt(SMALL.count)} small messages each way in ${r.seconds.toFixed(2)} s = ${fmt(SMALL.count / r.seconds)}/s (${fmt(r.frames)} frames back)`);
+}
+for (const [name, subject] of Object.entries(subjects)) {
+  const bytes = name === 'chrome-native-messaging' ? LARGE_BYTES_CNM : LARGE_BYTES;
+  const count = Math.round(bytes / LARGE_SIZE);
+  const r = await echoRun(subject, largeMessage, count);
+  large[name] = { mbPerSecond: (count * LARGE_SIZE) / 2 ** 20 / r.seconds, seconds: r.seconds, megabytes: (count * LARGE_SIZE) / 2 ** 20 };
+  console.log(`${name}: ${fmt(count)} x 512 KiB (${fmt((count * LARGE_SIZE) / 2 ** 20)} MiB) each way in ${r.seconds.toFixed(2)} s = ${fmt(large[name].mbPerSecond)} MiB/s`);
+}
+
+const t = 'tether host';
+const c = 'chrome-native-messaging';
+const targets = [
+  { target: 'cold start median under 150 ms', value: `${median(coldMs).toFixed(0)} ms`, met: median(coldMs) < 150 },
+  { target: 'small messages: at least 10x chrome-native-messaging', value: `${(small[t].messagesPerSecond / small[c].messagesPerSecond).toFixed(1)}x`, met: small[t].messagesPerSecond >= 10 * small[c].messagesPerSecond },
+  { target: "512 KiB messages: at least half of cat's MiB/s", value: `${((100 * large[t].mbPerSecond) / large.cat.mbPerSecond).toFixed(0)}% of cat`, met: large[t].mbPerSecond >= large.cat.mbPerSecond / 2 },
+];
+const table = [
+  '| through | 120-byte messages/s | frames back | 512 KiB messages MiB/s | volume |',
+  '|---|---:|---:|---:|---:|',
+  ...Object.keys(subjects).map(
+    (n) => `| ${n} | ${fmt(small[n].messagesPerSecond)} | ${fmt(small[n].frames)} | ${fmt(large[n].mbPerSecond)} | ${fmt(large[n].megabytes)} MiB |`,
+  ),
+].join('\n');
+const targetTable = ['| target | measured | met |', '|---|---:|---|', ...targets.map((x) => `| ${x.target} | ${x.value} | ${x.met ? 'yes' : 'NO'} |`)].join('\n');
+console.log(`\n${table}\n\n${targetTable}`);
+
+if (!quick) {
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench/results/host.json'),
+    `${JSON.stringify({ date, machine, coldStartMs: coldMs, nodeStartMs: nodeMs, idleRssMb: rssMb, small, large, targets }, null, 2)}\n`,
+  );
+  const section = [
+    '## Host',
+    '',
+    `Measured ${date} on ${machine} by \`node bench/host.bench.mjs\` (figures also in \`bench/results/host.json\`).`,
+    '',
+    `- Cold start of the bundled host (\`node native-host/dist/tether.mjs host chrome-extension://.../\`) to the first framed`,
+    `  answer to \`initialize\` from the embedded app-server: median ${median(coldMs).toFixed(0)} ms over ${COLD_RUNS} runs`,
+    `  (min ${Math.min(...coldMs).toFixed(0)}, max ${Math.max(...coldMs).toFixed(0)}); Node alone printing one byte: median ${median(nodeMs).toFixed(0)} ms.`,
+    `- Idle RSS after \`initialize\` (embedded backend, app-server loaded): ${rssMb.toFixed(1)} MB.`,
+    `- Throughput: echo in both directions at once, the driver writing frames as fast as backpressure allows and`,
+    `  counting every message that comes back. \`cat\` echoes the frames unchanged; the tether host's backend is a`,
+    '  `tether`-dialect command backend that is `cat` (frames -> lines -> `cat` -> lines -> frames, no JSON.parse);',
+    '  `chrome-native-messaging` is its Input -> Transform -> Output echo. Messages that queue up come back packed in',
+    `  array frames (the "frames back" column). ${fmt(SMALL.count)} messages of 120 bytes;`,
+    `  ${fmt(LARGE_BYTES / 2 ** 20)} MiB of 512 KiB messages each way (chrome-native-messaging: ${fmt(LARGE_BYTES_CNM / 2 ** 20)} MiB, because it`,
+    '  parses and re-serialises every message and the full volume would take minutes).',
+    '',
+    table,
+    '',
+    'Targets (issue 4):',
+    '',
+    targetTable,
+    '',
+    'Absolute figures vary 20-30% between runs on this shared 2-core machine: compare ratios within one run.',
+    '',
+  ].join('\n');
+  writeSection(join(root, 'BENCHMARKS.md'), 'Host', section);
+  console.log('\nwrote bench/results/host.json and the "Host" section of BENCHMARKS.md');
+}
+
+/** Replaces (or appends) one "## title" section, leaving the other sections alone. */
+function writeSection(file, title, section) {
+  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
+  if (start === -1) {
+    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
+    return;
+  }
+  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end === -1) end = lines.length;
+  const before = lines.slice(0, start).join('\n');
+  const after = lines.slice(end).join('\n');
+  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
+}

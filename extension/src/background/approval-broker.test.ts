@@ -1,0 +1,172 @@
+import type { ApprovalDecision } from '@tether/protocol';
+import { describe, expect, it } from 'vitest';
+import type { Notice, PendingApproval } from '../shared/messages';
+import { ApprovalBroker, ApprovalDecisionError, type ApprovalAsk } from './approval-broker';
+import { PersistentState } from './persistent-state';
+import { MemoryStorageArea } from './test-helpers';
+
+async function setup(tabs: Record<number, string> = { 1: 'https://a.example/page', 2: 'https://b.example/x' }) {
+  const storage = { local: new MemoryStorageArea(), session: new MemoryStorageArea() };
+  const state = new PersistentState(storage);
+  await state.load();
+  const changes: number[] = [];
+  const notices: Array<{ tabId: number; notice: Notice }> = [];
+  const remote: Array<{ approval: PendingApproval; decision: ApprovalDecision }> = [];
+  let ids = 0;
+  const deps = {
+    state,
+    tabForThread: (threadId: string) => state.tabsForThread(threadId)[0],
+    tabUrl: async (tabId: number) => tabs[tabId],
+    onChange: (tabId: number) => changes.push(tabId),
+    onNotice: (tabId: number, notice: Notice) => notices.push({ tabId, notice }),
+    resolveRemote: async (approval: PendingApproval, decision: ApprovalDecision) => {
+      remote.push({ approval, decision });
+    },
+    now: () => 1000,
+    newId: () => `rule-${++ids}`,
+  };
+  return { storage, state, broker: new ApprovalBroker(deps), deps, changes, notices, remote };
+}
+
+const ask = (over: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
+  source: 'client-tool',
+  threadId: 't1',
+  turnId: 'u1',
+  requestId: 'c1',
+  toolName: 'page_read',
+  preview: 'Read this page',
+  choices: ['allow', 'allow_session', 'deny'],
+  ...over,
+});
+
+/** Lets the broker's storage writes settle. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ApprovalBroker', () => {
+  it('shows an approval only to the tab bound to the asking thread', async () => {
+    const { state, broker, changes } = await setup();
+    await state.setBinding(1, { threadId: 't0' });
+    await state.setBinding(2, { threadId: 't1' });
+    void broker.ask(ask());
+    await settle();
+    expect(broker.pendingForTab(2).map((p) => p.origin)).toEqual(['https://b.example']);
+    expect(broker.pendingForTab(1)).toEqual([]);
+    expect(changes).toEqual([2]);
+  });
+
+  it('refuses a decision coming from another tab', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(2, { threadId: 't1' });
+    void broker.ask(ask());
+    await settle();
+    const [p] = broker.pendingForTab(2);
+    await expect(broker.decide(p!.key, 'allow', 1)).rejects.toBeInstanceOf(ApprovalDecisionError);
+    await expect(broker.decide(p!.key, 'allow', null)).rejects.toThrow(/tab that asked/);
+    expect(broker.pendingForTab(2)).toHaveLength(1);
+  });
+
+  it('remembers "always allow on this site" and answers the next request at once, naming the rule', async () => {
+    const { state, broker, notices } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const first = broker.ask(ask());
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_allow_site', 1);
+    expect(await first).toBe('allow');
+    expect(state.rules()).toMatchObject([{ origin: 'https://a.example', toolName: 'page_read', decision: 'allow' }]);
+
+    expect(await broker.ask(ask({ requestId: 'c2', turnId: 'u2' }))).toBe('allow');
+    expect(broker.pendingForTab(1)).toEqual([]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.notice).toMatchObject({ kind: 'rule-decided', toolName: 'page_read', rule: { id: 'rule-1' } });
+  });
+
+  it('asks again once the rule is revoked, and a rule on one site does not apply to another', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setBinding(2, { threadId: 't2' });
+    await state.setRules([{ id: 'r', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 }]);
+    expect(await broker.ask(ask())).toBe('allow');
+    void broker.ask(ask({ threadId: 't2', requestId: 'c9' }));
+    await settle();
+    expect(broker.pendingForTab(2)).toHaveLength(1);
+    await state.setRules([]);
+    void broker.ask(ask({ requestId: 'c3' }));
+    await settle();
+    expect(broker.pendingForTab(1)).toHaveLength(1);
+  });
+
+  it('applies "always deny on this site" as deny, now and next time', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const first = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_deny_site', 1);
+    expect(await first).toBe('deny');
+    expect(await broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a2' }))).toBe('deny');
+  });
+
+  it('allows a client tool for the rest of the thread after "allow for this thread"', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const first = broker.ask(ask());
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
+    expect(await first).toBe('allow_session');
+    expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('allow');
+    expect(await Promise.race([broker.ask(ask({ threadId: 't1', toolName: 'page_screenshot', requestId: 'c3' })), settle().then(() => 'waiting')])).toBe('waiting');
+  });
+
+  it('denies at once when no tab shows the thread', async () => {
+    const { broker } = await setup();
+    expect(await broker.ask(ask({ threadId: 'nobody' }))).toBe('deny');
+  });
+
+  it('drops an approval the server withdrew and clears the tab', async () => {
+    const { state, broker, changes } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const pending = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+    await broker.withdraw({ threadId: 't1', requestId: 'a1' });
+    expect(await pending).toBe('deny');
+    expect(broker.pendingForTab(1)).toEqual([]);
+    expect(changes).toEqual([1, 1]);
+  });
+
+  it('answers a server approval through approval/resolve after a worker restart', async () => {
+    const { storage, state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+
+    const restarted = await setup();
+    const state2 = new PersistentState(storage);
+    await state2.load();
+    const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2 });
+    const [p] = broker2.pendingForTab(1);
+    expect(p).toMatchObject({ requestId: 'a1', toolName: 'bash' });
+    await broker2.decide(p!.key, 'allow', 1);
+    expect(restarted.remote).toMatchObject([{ approval: { requestId: 'a1' }, decision: 'allow' }]);
+    expect(broker2.pendingForTab(1)).toEqual([]);
+  });
+
+  it('forgets client-tool approvals when their connection is gone but keeps server ones', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const tool = broker.ask(ask());
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+    await broker.forgetConnection();
+    expect(await tool).toBe('deny');
+    expect(broker.pendingForTab(1).map((p) => p.source)).toEqual(['server']);
+  });
+
+  it('refuses a site rule for a page without a web origin', async () => {
+    const { state, broker } = await setup({ 1: 'chrome://settings' });
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask());
+    await settle();
+    const [p] = broker.pendingForTab(1);
+    expect(p!.origin).toBe('(no site)');
+    await expect(broker.decide(p!.key, 'always_allow_site', 1)).rejects.toThrow(/no web origin/);
+  });
+});

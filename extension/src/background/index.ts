@@ -1,0 +1,163 @@
+/**
+ * Service worker entry. Listeners are registered synchronously at the top level (MV3 requirement); everything they
+ * do waits for the persisted state to load. Only the extension's own pages may connect (checked per Port).
+ */
+import '../shared/zod-setup';
+import pageReadScript from '../content/page-read.ts?iife';
+import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
+import type { PageReadResult } from '../content/page-read';
+import { connectNativeHost } from './native-port';
+import { PersistentState } from './persistent-state';
+import { runViewOp } from './view-ops';
+import type { View } from './views';
+import { TetherWorker } from './worker';
+
+const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
+const manifest = chrome.runtime.getManifest();
+const extensionOrigin = chrome.runtime.getURL('');
+
+const state = new PersistentState({ local: chrome.storage.local, session: chrome.storage.session });
+const worker = new TetherWorker({
+  state,
+  connectNative: connectNativeHost,
+  lastError: () => chrome.runtime.lastError?.message,
+  tab: async (tabId) => {
+    try {
+      return await chrome.tabs.get(tabId);
+    } catch {
+      return undefined;
+    }
+  },
+  setBadge: (tabId, count) => {
+    void chrome.action.setBadgeText({ tabId, text: count > 0 ? String(count) : '' }).catch(() => {});
+    void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
+  },
+  pageTools: {
+    readPage: async (tabId, maxChars) => {
+      await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });
+      const [first] = await chrome.scripting.executeScript({
+        target: { tabId },
+        func: (max: number) => (globalThis as { __tetherReadPage?: (m: number) => unknown }).__tetherReadPage?.(max),
+        args: [maxChars],
+      });
+      if (!first?.result) throw new Error('The page could not be read (it may block extensions, like the browser store).');
+      return first.result as PageReadResult;
+    },
+    listTabs: async (tabId) => {
+      const tab = await chrome.tabs.get(tabId);
+      const tabs = await chrome.tabs.query({ windowId: tab.windowId });
+      return tabs.map((t) => ({ id: t.id ?? -1, title: t.title ?? '', url: t.url ?? '', active: t.active }));
+    },
+    capture: async (tabId) => {
+      const tab = await chrome.tabs.get(tabId);
+      if (!tab.active) throw new Error('The tab is not the visible tab of its window; switch to it and ask again.');
+      return chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+    },
+  },
+  clientInfo: { name: 'tether-extension', version: manifest.version },
+  extensionId: chrome.runtime.id,
+  os: navigator.userAgent.includes('Windows') ? 'win' : navigator.userAgent.includes('Mac') ? 'mac' : 'linux',
+  now: () => Date.now(),
+  random: () => Math.random(),
+  newId: () => crypto.randomUUID(),
+  log: (line) => console.debug(`[tether] ${line}`),
+});
+
+const ready = state.load().then(
+  () => worker.link.start(),
+  (error: unknown) => {
+    console.error('[tether] could not load stored state; starting empty', error);
+    worker.link.start();
+  },
+);
+
+let nextViewId = 1;
+
+/** Only pages of this extension (not content scripts, not web pages) may talk to the worker. */
+function isOwnPage(sender: chrome.runtime.MessageSender | undefined): boolean {
+  return sender?.id === chrome.runtime.id && typeof sender.url === 'string' && sender.url.startsWith(extensionOrigin);
+}
+
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== VIEW_PORT_NAME || !isOwnPage(port.sender)) {
+    port.disconnect();
+    return;
+  }
+  let open = true;
+  const view: View = {
+    id: nextViewId++,
+    kind: undefined,
+    tabId: null,
+    send: (message: WorkerToView) => {
+      if (!open) return;
+      try {
+        port.postMessage(message);
+      } catch {
+        open = false;
+      }
+    },
+  };
+  worker.views.add(view);
+  port.onDisconnect.addListener(() => {
+    open = false;
+    worker.views.remove(view);
+    worker.router.dropView(view);
+  });
+  port.onMessage.addListener((raw: unknown) => {
+    void ready.then(() => handleViewMessage(view, raw));
+  });
+});
+
+async function handleViewMessage(view: View, raw: unknown): Promise<void> {
+  const parsed = ViewToWorker.safeParse(raw);
+  if (!parsed.success) return;
+  const message = parsed.data;
+  if (message.type === 'ping') return;
+  if (message.type === 'hello') {
+    view.kind = message.view;
+    view.tabId = message.view === 'options' ? null : message.tabId;
+    await worker.welcome(view);
+    return;
+  }
+  if (view.kind === undefined) {
+    view.send({ type: 'error', id: message.id, error: { message: 'Say hello first.' } });
+    return;
+  }
+  try {
+    const result = await runViewOp(worker, view, message.op, message.params);
+    view.send({ type: 'result', id: message.id, result: result ?? {} });
+  } catch (error) {
+    const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+    view.send({
+      type: 'error',
+      id: message.id,
+      error: { message: error instanceof Error ? error.message : String(error), ...(code === undefined ? {} : { code }) },
+    });
+  }
+}
+
+/** Each tab gets its own side panel document, told its tab id in the URL. */
+function enablePanel(tabId: number): void {
+  void chrome.sidePanel?.setOptions({ tabId, path: `${SIDE_PANEL_PATH}?tab=${tabId}`, enabled: true }).catch(() => {});
+}
+
+chrome.tabs.onCreated.addListener((tab) => {
+  if (tab.id !== undefined) enablePanel(tab.id);
+});
+chrome.tabs.onUpdated.addListener((tabId, info) => {
+  if (info.status === 'loading') enablePanel(tabId);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  void ready.then(async () => {
+    await state.setBinding(tabId, undefined);
+    const gone = worker.broker.pendingForTab(tabId);
+    for (const p of gone) await worker.broker.withdraw({ threadId: p.threadId, requestId: p.requestId });
+  });
+});
+chrome.runtime.onInstalled.addListener(() => {
+  void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => {});
+  void chrome.tabs.query({}).then((tabs) => tabs.forEach((t) => t.id !== undefined && enablePanel(t.id)));
+});
+chrome.runtime.onStartup.addListener(() => {
+  void chrome.tabs.query({}).then((tabs) => tabs.forEach((t) => t.id !== undefined && enablePanel(t.id)));
+});

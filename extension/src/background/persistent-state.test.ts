@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { PendingApproval } from '../shared/messages';
+import { CONNECTION_LOG_LIMIT, PersistentState } from './persistent-state';
+import { MemoryStorageArea } from './test-helpers';
+
+function areas() {
+  return { local: new MemoryStorageArea(), session: new MemoryStorageArea() };
+}
+
+const approval: PendingApproval = {
+  key: 'server:t1:a1',
+  source: 'server',
+  threadId: 't1',
+  turnId: 'u1',
+  requestId: 'a1',
+  tabId: 7,
+  origin: 'https://example.com',
+  toolName: 'bash',
+  preview: 'Run ls',
+  arguments: { command: 'ls' },
+  choices: ['allow', 'allow_session', 'deny'],
+  createdAtMs: 1,
+};
+
+describe('PersistentState', () => {
+  it('recovers bindings, pending approvals, rules and settings after a worker restart', async () => {
+    const storage = areas();
+    const before = new PersistentState(storage);
+    await before.load();
+    await before.setBinding(7, { threadId: 't1' });
+    await before.setBinding(9, { threadId: 't2' });
+    await before.updatePending([approval]);
+    await before.setRules([{ id: 'r1', origin: 'https://example.com', toolName: 'page_read', decision: 'allow', createdAtMs: 2 }]);
+    await before.updateSettings({ backend: 'codex', model: 'gpt' });
+    await before.addSessionAllow('t1', 'page_read');
+
+    const after = new PersistentState(storage);
+    await after.load();
+    expect(after.binding(7)).toEqual({ threadId: 't1' });
+    expect(after.tabsForThread('t2')).toEqual([9]);
+    expect(after.boundThreads().sort()).toEqual(['t1', 't2']);
+    expect(after.pendingApprovals()).toEqual([approval]);
+    expect(after.rules().map((r) => r.id)).toEqual(['r1']);
+    expect(after.settings()).toEqual({ backend: 'codex', model: 'gpt' });
+    expect(after.sessionAllows('t1')).toEqual(['page_read']);
+  });
+
+  it('drops stored entries that do not parse instead of trusting them', async () => {
+    const storage = areas();
+    await storage.session.set({
+      'tether.bindings': { '7': { threadId: 't1' }, '8': { threadId: 42 }, notATab: { threadId: 't3' } },
+      'tether.pendingApprovals': [approval, { key: 'broken' }],
+    });
+    await storage.local.set({ 'tether.siteRules': 'garbage', 'tether.settings': { backend: 5 } });
+    const state = new PersistentState(storage);
+    await state.load();
+    expect(state.boundThreads()).toEqual(['t1']);
+    expect(state.pendingApprovals()).toEqual([approval]);
+    expect(state.rules()).toEqual([]);
+    expect(state.settings()).toEqual({});
+  });
+
+  it('clears a setting with null and keeps only the most recent connection errors', async () => {
+    const state = new PersistentState(areas());
+    await state.load();
+    await state.updateSettings({ backend: 'a', model: 'm' });
+    await state.updateSettings({ model: null });
+    expect(state.settings()).toEqual({ backend: 'a' });
+    for (let i = 0; i < CONNECTION_LOG_LIMIT + 5; i++) await state.logConnectionError({ atMs: i, message: `e${i}` });
+    expect(state.connectionLog()).toHaveLength(CONNECTION_LOG_LIMIT);
+    expect(state.connectionLog().at(-1)?.message).toBe(`e${CONNECTION_LOG_LIMIT + 4}`);
+  });
+});

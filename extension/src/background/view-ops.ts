@@ -1,0 +1,124 @@
+/**
+ * The table from page operation to handler. Params are parsed with the schemas in shared/messages.ts before a
+ * handler runs; tab-scoped operations act only on the tab the calling page said hello for.
+ */
+import { z } from 'zod';
+import { viewOps, type Diagnostics, type ViewOp, type ViewOpParams } from '../shared/messages';
+import type { View } from './views';
+import type { TetherWorker } from './worker';
+
+type Handler<O extends ViewOp> = (w: TetherWorker, view: View, params: ViewOpParams<O>) => Promise<unknown> | unknown;
+
+/** Thrown for a call that is malformed or not allowed from the calling page. */
+export class ViewCallError extends Error {
+  override readonly name = 'ViewCallError';
+}
+
+function tabOf(view: View): number {
+  if (view.tabId === null || view.kind === 'options') throw new ViewCallError('This page is not attached to a tab.');
+  return view.tabId;
+}
+
+function boundThread(w: TetherWorker, view: View): string {
+  const binding = w.deps.state.binding(tabOf(view));
+  if (!binding) throw new ViewCallError('This tab has no conversation yet.');
+  return binding.threadId;
+}
+
+const handlers: { [O in ViewOp]: Handler<O> } = {
+  'state/get': (w) => w.workerState(),
+  'connection/retry': (w) => {
+    w.link.retryNow();
+    return {};
+  },
+  'thread/new': async (w, view) => {
+    const tabId = tabOf(view);
+    await w.deps.state.setBinding(tabId, undefined);
+    w.sendToTab(tabId, { type: 'snapshot', thread: null, items: [] });
+    return {};
+  },
+  'thread/open': async (w, view, { threadId }) => {
+    const tabId = tabOf(view);
+    w.requireClient();
+    await w.deps.state.setBinding(tabId, { threadId });
+    await w.syncThread(threadId, w.views.forTab(tabId));
+    return {};
+  },
+  'thread/list': (w, _view, { archived }) => w.requireClient().threadList({ limit: 50, ...(archived ? { archived } : {}) }),
+  'thread/archive': async (w, _view, { threadId }) => {
+    const result = await w.requireClient().threadArchive({ threadId });
+    for (const tab of w.deps.state.tabsForThread(threadId)) {
+      await w.deps.state.setBinding(tab, undefined);
+      w.sendToTab(tab, { type: 'snapshot', thread: null, items: [] });
+    }
+    return result;
+  },
+  'turn/send': async (w, view, { text, model }) => {
+    const tabId = tabOf(view);
+    const client = w.requireClient();
+    const chosenModel = model ?? w.deps.state.settings().model;
+    let threadId = w.deps.state.binding(tabId)?.threadId;
+    if (!threadId) {
+      const tab = await w.deps.tab(tabId);
+      const title = (tab?.title || 'Conversation').slice(0, 120);
+      const { thread } = await client.threadStart({ title, ...(chosenModel ? { model: chosenModel } : {}) });
+      threadId = thread.id;
+      await w.deps.state.setBinding(tabId, { threadId });
+      w.sendToTab(tabId, { type: 'snapshot', thread, items: [] });
+    }
+    const { turn } = await client.turnStart({
+      threadId,
+      input: [{ type: 'text', text }],
+      ...(chosenModel ? { model: chosenModel } : {}),
+    });
+    return { threadId, turnId: turn.id };
+  },
+  'turn/steer': async (w, view, { text }) => {
+    const threadId = boundThread(w, view);
+    const turnId = w.activeTurn(threadId);
+    if (!turnId) throw new ViewCallError('No turn is running to steer; send it as a new message.');
+    return w.requireClient().turnSteer({ threadId, expectedTurnId: turnId, input: [{ type: 'text', text }] });
+  },
+  'turn/interrupt': async (w, view) => {
+    const threadId = boundThread(w, view);
+    const turnId = w.activeTurn(threadId);
+    if (!turnId) throw new ViewCallError('No turn is running.');
+    return w.requireClient().turnInterrupt({ threadId, turnId });
+  },
+  'model/list': (w) => w.requireClient().modelList({}),
+  'approval/decide': async (w, view, { key, choice }) => {
+    const decision = await w.broker.decide(key, choice, view.kind === 'options' ? null : view.tabId);
+    return { decision };
+  },
+  'rules/list': (w) => ({ rules: w.deps.state.rules() }),
+  'rules/revoke': async (w, _view, { id }) => {
+    const rules = w.deps.state.rules();
+    if (!rules.some((r) => r.id === id)) throw new ViewCallError('That rule no longer exists.');
+    await w.deps.state.setRules(rules.filter((r) => r.id !== id));
+    return { rules: w.deps.state.rules() };
+  },
+  'settings/set': async (w, _view, patch) => {
+    const before = w.deps.state.settings().backend;
+    await w.deps.state.updateSettings(patch);
+    if (w.deps.state.settings().backend !== before) w.link.restart();
+    w.broadcast({ type: 'state', state: w.workerState() });
+    return w.deps.state.settings();
+  },
+  'diagnostics/get': (w): Diagnostics => ({
+    state: w.workerState(),
+    errors: w.deps.state.connectionLog(),
+    extensionId: w.deps.extensionId,
+    extensionVersion: w.deps.clientInfo.version,
+    os: w.deps.os,
+  }),
+};
+
+/** Runs page operation `op` with unparsed `params`; rejects with a message the page can show. */
+export async function runViewOp(w: TetherWorker, view: View, op: string, params: unknown): Promise<unknown> {
+  if (!Object.hasOwn(viewOps, op)) throw new ViewCallError(`Unknown operation "${op}".`);
+  const name = op as ViewOp;
+  const parsed = viewOps[name].safeParse(params ?? {});
+  if (!parsed.success) throw new ViewCallError(`Invalid parameters for ${op}: ${z.prettifyError(parsed.error)}`);
+  const handler = handlers[name] as Handler<ViewOp>;
+  return handler(w, view, parsed.data as ViewOpParams<ViewOp>);
+}

@@ -1,0 +1,252 @@
+/**
+ * The service worker's core: wires the host link, the event router, the approval broker and the pages together.
+ * Browser APIs come in through `WorkerDeps` (index.ts binds them to chrome.*), so this module holds no globals.
+ */
+import type { AppServerClient, ApprovalDecision, ServerRequestParams, ToolCallResult } from '@tether/protocol';
+import { ErrorCode, RpcError } from '@tether/protocol';
+import type { ConnectionState, Notice, WireEvent, WorkerState, WorkerToView } from '../shared/messages';
+import { ApprovalBroker } from './approval-broker';
+import { EventRouter, type NotificationTable } from './event-router';
+import { HostLink, type HostInfo } from './host-link';
+import type { PortLike } from './native-port';
+import { CLIENT_TOOLS, PAGE_TOOL_NAMES, runPageTool, toolPreview, type PageToolDeps } from './page-tools';
+import type { PersistentState } from './persistent-state';
+import { ruleOrigin } from './site-rules';
+import { ViewRegistry, type View } from './views';
+
+/** What the worker needs from the browser. */
+export interface WorkerDeps {
+  readonly state: PersistentState;
+  connectNative(): PortLike;
+  lastError(): string | undefined;
+  tab(tabId: number): Promise<{ url?: string; title?: string } | undefined>;
+  setBadge(tabId: number, count: number): void;
+  readonly pageTools: PageToolDeps;
+  readonly clientInfo: { name: string; version: string };
+  readonly extensionId: string;
+  /** The user's OS as chrome.runtime.getPlatformInfo names it (mac, win, linux, ...). */
+  readonly os: string;
+  now(): number;
+  random(): number;
+  newId(): string;
+  log(line: string): void;
+}
+
+/** The worker: one per service-worker lifetime. */
+export class TetherWorker {
+  readonly views = new ViewRegistry();
+  readonly router: EventRouter<View>;
+  readonly broker: ApprovalBroker;
+  readonly link: HostLink;
+  private info: HostInfo | undefined;
+  private readonly activeTurns = new Map<string, string>();
+
+  constructor(readonly deps: WorkerDeps) {
+    const { state } = deps;
+    this.router = new EventRouter<View>({
+      viewsForThread: (threadId) => this.views.forTabs(state.tabsForThread(threadId)),
+      deliver: (view, events) => view.send({ type: 'events', events }),
+      broadcast: (events) => this.broadcast({ type: 'events', events }),
+      handlers: this.notificationTable(),
+    });
+    this.broker = new ApprovalBroker({
+      state,
+      tabForThread: (threadId) => state.tabsForThread(threadId)[0],
+      tabUrl: async (tabId) => (await deps.tab(tabId))?.url,
+      onChange: (tabId) => this.pushApprovals(tabId),
+      onNotice: (tabId, notice) => this.sendToTab(tabId, { type: 'notice', notice }),
+      resolveRemote: async (p, decision) => {
+        await this.requireClient().approvalResolve({
+          threadId: p.threadId,
+          turnId: p.turnId,
+          requestId: p.requestId,
+          decision,
+        });
+      },
+      now: deps.now,
+      newId: deps.newId,
+    });
+    this.link = new HostLink({
+      connect: deps.connectNative,
+      lastError: deps.lastError,
+      clientInfo: deps.clientInfo,
+      clientTools: CLIENT_TOOLS,
+      backend: () => state.settings().backend,
+      onBatch: (messages) => this.router.routeBatch(messages),
+      attach: (client) => this.attach(client),
+      onState: (connection) => this.onConnectionState(connection),
+      onReady: (client, info) => this.onReady(client, info),
+      onLost: () => {
+        this.activeTurns.clear();
+        void this.broker.forgetConnection();
+      },
+      now: deps.now,
+      random: deps.random,
+      log: deps.log,
+    });
+  }
+
+  /** The state every page shows. */
+  workerState(): WorkerState {
+    const hello = this.info?.hello;
+    return {
+      connection: this.link.state,
+      ...(hello ? { hostVersion: hello.hostVersion, backend: hello.backend } : {}),
+      backends: hello?.backends ?? [],
+      ...(this.info ? { serverInfo: this.info.init.serverInfo, capabilities: this.info.init.capabilities } : {}),
+      settings: this.deps.state.settings(),
+    };
+  }
+
+  /** The connected client, or an error a page can show. */
+  requireClient(): AppServerClient {
+    const client = this.link.client;
+    if (!client) {
+      const reason = this.link.state.reason;
+      throw new Error(`Not connected to the Tether host${reason ? `: ${reason}` : ''}. It reconnects by itself; see the banner.`);
+    }
+    return client;
+  }
+
+  /** The running turn of a thread, if any. */
+  activeTurn(threadId: string): string | undefined {
+    return this.activeTurns.get(threadId);
+  }
+
+  /** Sends to every page. */
+  broadcast(message: WorkerToView): void {
+    for (const v of this.views.all()) v.send(message);
+  }
+
+  /** Sends to the side panels and popups of a tab. */
+  sendToTab(tabId: number, message: WorkerToView): void {
+    for (const v of this.views.forTab(tabId)) v.send(message);
+  }
+
+  /** Pushes a tab's pending approvals to its pages and its badge. */
+  pushApprovals(tabId: number): void {
+    const approvals = this.broker.pendingForTab(tabId);
+    this.deps.setBadge(tabId, approvals.length);
+    this.sendToTab(tabId, { type: 'approvals', approvals });
+  }
+
+  /** Sends `views` the current history of `threadId` (via `thread/resume`), then its live events. */
+  async syncThread(threadId: string, views: readonly View[]): Promise<void> {
+    const client = this.link.client;
+    if (!client) return; // onReady resyncs every bound thread.
+    const ticket = this.router.beginSync(threadId, views);
+    try {
+      const r = await client.threadResume({ threadId });
+      if (r.activeTurn && r.activeTurn.status === 'running') this.activeTurns.set(threadId, r.activeTurn.id);
+      else this.activeTurns.delete(threadId);
+      if (r.thread.status !== 'waitingOnApproval') {
+        // Approvals this thread no longer waits on (answered or withdrawn while we were away).
+        const stale = this.deps.state.pendingApprovals().filter((p) => p.threadId === threadId && p.source === 'server');
+        for (const p of stale) await this.broker.withdraw({ threadId, requestId: p.requestId });
+      }
+      this.router.finishSync(ticket, (view) =>
+        view.send({
+          type: 'snapshot',
+          thread: r.thread,
+          items: r.items,
+          ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
+        }),
+      );
+    } catch (error) {
+      const served = this.router.cancelSync(ticket);
+      if (error instanceof RpcError && error.code === ErrorCode.ThreadNotFound) {
+        for (const tab of this.deps.state.tabsForThread(threadId)) await this.deps.state.setBinding(tab, undefined);
+        for (const v of served) v.send({ type: 'snapshot', thread: null, items: [] });
+        return;
+      }
+      this.deps.log(`thread/resume ${threadId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      const message = `Could not load the conversation: ${error instanceof Error ? error.message : String(error)}`;
+      for (const v of served) v.send({ type: 'notice', notice: { kind: 'error', message } });
+    }
+  }
+
+  /** A page said hello: send it the state, its tab's approvals and its thread. */
+  async welcome(view: View): Promise<void> {
+    view.send({ type: 'state', state: this.workerState() });
+    if (view.tabId === null || view.kind === 'options') return;
+    view.send({ type: 'approvals', approvals: this.broker.pendingForTab(view.tabId) });
+    const binding = this.deps.state.binding(view.tabId);
+    if (!binding) {
+      view.send({ type: 'snapshot', thread: null, items: [] });
+      return;
+    }
+    await this.syncThread(binding.threadId, [view]);
+  }
+
+  private onConnectionState(connection: ConnectionState): void {
+    if (connection.status === 'disconnected' && connection.reason) {
+      void this.deps.state.logConnectionError({ atMs: this.deps.now(), message: connection.reason });
+    }
+    if (connection.status !== 'connected') this.info = undefined;
+    this.broadcast({ type: 'state', state: this.workerState() });
+  }
+
+  private onReady(_client: AppServerClient, info: HostInfo): void {
+    this.info = info;
+    this.broadcast({ type: 'state', state: this.workerState() });
+    // After a worker restart or a reconnect: resubscribe every bound thread so panels get full history and live turns.
+    for (const threadId of this.deps.state.boundThreads()) {
+      void this.syncThread(threadId, this.views.forTabs(this.deps.state.tabsForThread(threadId)));
+    }
+  }
+
+  private notificationTable(): NotificationTable {
+    return {
+      'turn/started': (p) => {
+        const turn = (p as { turn?: { id?: string; threadId?: string } }).turn;
+        if (turn?.id && turn.threadId) this.activeTurns.set(turn.threadId, turn.id);
+      },
+      'turn/completed': (p) => {
+        const turn = (p as { turn?: { id?: string; threadId?: string } }).turn;
+        if (!turn?.id || !turn.threadId) return;
+        if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
+        void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id });
+      },
+      'approval/resolved': (p) => {
+        const a = p as { threadId?: string; requestId?: string };
+        if (a.threadId && a.requestId) void this.broker.withdraw({ threadId: a.threadId, requestId: a.requestId });
+      },
+      'bridge/backend/exited': (p) => {
+        const e = p as { message?: string; stderrTail?: string[]; restartInMs?: number };
+        const message = e.message ?? 'The backend exited.';
+        const notice: Notice = { kind: 'backend-exited', message, stderrTail: e.stderrTail ?? [] };
+        this.broadcast({ type: 'notice', notice });
+        this.link.backendExited(message, e.restartInMs);
+      },
+    };
+  }
+
+  private attach(client: AppServerClient): void {
+    client.handle('approval/request', async (params) => ({
+      decision: await this.broker.ask({ source: 'server', ...params }),
+    }));
+    client.handle('item/tool/call', (params) => this.runClientTool(params));
+  }
+
+  private async runClientTool(params: ServerRequestParams<'item/tool/call'>): Promise<ToolCallResult> {
+    const fail = (text: string): ToolCallResult => ({ success: false, content: [{ type: 'text', text }] });
+    if (!PAGE_TOOL_NAMES.has(params.tool)) return fail(`The extension has no tool named "${params.tool}".`);
+    const tabId = this.deps.state.tabsForThread(params.threadId)[0];
+    if (tabId === undefined) return fail('No browser tab shows this conversation any more, so no page can be read.');
+    const origin = ruleOrigin((await this.deps.tab(tabId))?.url) ?? 'this page';
+    const decision: ApprovalDecision = await this.broker.ask({
+      source: 'client-tool',
+      threadId: params.threadId,
+      turnId: params.turnId,
+      requestId: params.callId,
+      toolName: params.tool,
+      preview: toolPreview(params.tool, origin),
+      arguments: params.arguments,
+      choices: ['allow', 'allow_session', 'deny'],
+    });
+    if (decision === 'deny') return fail(`The user did not allow ${params.tool} on ${origin}.`);
+    // Bindings can change while the user decides: read only the tab bound now, and only if it is the same one.
+    if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId) return fail('The tab of this conversation changed; ask again.');
+    return runPageTool(params.tool, params.arguments, tabId, this.deps.pageTools);
+  }
+}

@@ -1,0 +1,109 @@
+/** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
+import { useEffect, useState } from 'preact/hooks';
+import type { PendingApproval, WorkerState } from '../shared/messages';
+import { ApprovalCard } from '../shared/ui/approval-card';
+import { ConnectionBanner } from '../shared/ui/connection-banner';
+import type { WorkerClient } from '../shared/worker-client';
+
+const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
+
+/** Opens this tab's side panel; must run inside the click handler (user gesture). */
+function openSidePanel(tabId: number): void {
+  if (chrome.sidePanel) {
+    void chrome.sidePanel.setOptions({ tabId, path: `${SIDE_PANEL_PATH}?tab=${tabId}`, enabled: true });
+    void chrome.sidePanel.open({ tabId }).then(() => window.close());
+    return;
+  }
+  // Firefox: the sidebar follows the active tab.
+  const sidebar = (globalThis as { browser?: { sidebarAction?: { open(): Promise<void> } } }).browser?.sidebarAction;
+  void sidebar?.open().then(() => window.close());
+}
+
+/** The popup app. */
+export function Popup(props: { client: WorkerClient; tabId: number | null }) {
+  const { client, tabId } = props;
+  const [state, setState] = useState<WorkerState>();
+  const [linkUp, setLinkUp] = useState(false);
+  const [approvals, setApprovals] = useState<readonly PendingApproval[]>([]);
+  const [text, setText] = useState('');
+  const [sent, setSent] = useState<string>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    const offLink = client.onLink(setLinkUp);
+    const off = client.onMessage((m) => {
+      if (m.type === 'state') setState(m.state);
+      if (m.type === 'approvals') setApprovals(m.approvals);
+    });
+    return () => {
+      off();
+      offLink();
+    };
+  }, [client]);
+
+  const connected = state?.connection.status === 'connected';
+  const send = async (): Promise<void> => {
+    if (!text.trim()) return;
+    setError(undefined);
+    try {
+      await client.call('turn/send', { text: text.trim() });
+      setText('');
+      setSent('Sent. Open the side panel to follow the answer.');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <div>
+      <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => void client.call('connection/retry', {})} />
+      <div class="popup-body">
+        {approvals.length > 0 ? (
+          <div class="approvals">
+            {approvals.map((a) => (
+              <ApprovalCard
+                key={a.key}
+                approval={a}
+                onDecide={async (choice) => {
+                  await client.call('approval/decide', { key: a.key, choice });
+                }}
+              />
+            ))}
+          </div>
+        ) : (
+          <div class="muted">No approvals waiting on this tab.</div>
+        )}
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <input
+            name="quick-prompt"
+            style={{ flex: 1, padding: '4px 6px' }}
+            placeholder="Quick prompt about this page"
+            value={text}
+            disabled={!connected || tabId === null}
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={!connected || !text.trim()}>
+            Send
+          </button>
+        </form>
+        {sent ? <div class="muted">{sent}</div> : null}
+        {error ? <div class="error-text">{error}</div> : null}
+        <div class="row">
+          <button type="button" data-action="open-panel" disabled={tabId === null} onClick={() => tabId !== null && openSidePanel(tabId)}>
+            Open side panel
+          </button>
+          <span class="spacer" />
+          <button type="button" class="link" onClick={() => void chrome.runtime.openOptionsPage()}>
+            Options
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+/** The connection state, told straight: status, the browser's reason, and what to do about it. */
+import { useEffect, useState } from 'preact/hooks';
+import { adviceFor } from '../connection-advice';
+import type { WorkerState } from '../messages';
+
+/** Shows connected / connecting / disconnected, the reason and a Retry button. */
+export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp: boolean; onRetry: () => void }) {
+  const { state, linkUp } = props;
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  if (!linkUp || !state) {
+    return (
+      <div class="banner connecting" data-status="connecting" role="status">
+        <span class="dot" /> Starting the extension…
+      </div>
+    );
+  }
+  const c = state.connection;
+  if (c.status === 'connected') {
+    return (
+      <div class="banner connected" data-status="connected" role="status" title={state.hostVersion ? `Host ${state.hostVersion}` : ''}>
+        <span class="dot" /> Connected{state.backend ? ` · ${state.backend}` : ''}
+        {state.serverInfo ? <span class="muted"> · {state.serverInfo.name}</span> : null}
+      </div>
+    );
+  }
+  if (c.status === 'connecting') {
+    return (
+      <div class="banner connecting" data-status="connecting" role="status">
+        <span class="dot" /> {c.reason ? 'Reconnecting' : 'Connecting'} to the Tether host…
+        {c.reason ? <div class="reason">Last problem: {c.reason}</div> : null}
+      </div>
+    );
+  }
+  const advice = adviceFor(c.reason);
+  const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
+  return (
+    <div class="banner disconnected" data-status="disconnected" role="alert">
+      <div>
+        <span class="dot" /> <strong>Disconnected.</strong> {advice.title}
+      </div>
+      {c.reason && c.reason !== advice.title ? <div class="reason">Browser says: “{c.reason}”</div> : null}
+      <div class="advice">
+        {advice.action} {advice.command ? <code class="command">{advice.command}</code> : null}
+      </div>
+      <div class="row">
+        <button type="button" onClick={props.onRetry}>
+          Retry now
+        </button>
+        {wait !== undefined ? <span class="muted">Retrying by itself in {wait} s</span> : null}
+      </div>
+    </div>
+  );
+}

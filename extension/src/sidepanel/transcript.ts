@@ -1,0 +1,203 @@
+/**
+ * The conversation view, driven imperatively: deltas append to text nodes (StreamText) and the view scrolls at most
+ * once per animation frame, only when the reader was already at the bottom. Nothing here reads layout per delta.
+ * Answers become markdown (rendered safely) once complete.
+ */
+import type { Item, Turn } from '@tether/protocol';
+import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../shared/markdown';
+import type { WireEvent } from '../shared/messages';
+import { StreamText } from './stream-text';
+
+interface Entry {
+  readonly root: HTMLElement;
+  readonly type: Item['type'];
+  readonly stream?: StreamText;
+  readonly body: HTMLElement;
+}
+
+/** Shortens long JSON for display. */
+function show(value: unknown, max = 4000): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+}
+
+/** Renders a thread's items into a scrolling container. */
+export class Transcript {
+  private readonly entries = new Map<string, Entry>();
+  private stick = true;
+  private scrollQueued = false;
+  private readonly doc: Document;
+
+  constructor(
+    private readonly scroller: HTMLElement,
+    private readonly list: HTMLElement,
+  ) {
+    this.doc = list.ownerDocument;
+    scroller.addEventListener('scroll', () => {
+      this.stick = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 24;
+    });
+  }
+
+  /** Replaces everything with a snapshot's items. */
+  reset(items: readonly Item[]): void {
+    this.entries.clear();
+    this.list.replaceChildren();
+    for (const item of items) this.completeItem(item);
+    this.stick = true;
+    this.queueScroll();
+  }
+
+  /** Applies one batch of events, in order. Returns the turn changes seen (for the composer's state). */
+  apply(events: readonly WireEvent[]): { started?: Turn; completed?: Turn } {
+    const seen: { started?: Turn; completed?: Turn } = {};
+    for (const e of events) {
+      const p = e.params as Record<string, unknown> | undefined;
+      switch (e.method) {
+        case 'item/agentMessage/delta':
+        case 'item/reasoning/delta':
+          this.appendDelta(String(p?.itemId), String(p?.delta ?? ''), e.method === 'item/reasoning/delta');
+          break;
+        case 'item/started':
+          this.startItem(p?.item as Item);
+          break;
+        case 'item/completed':
+          this.completeItem(p?.item as Item);
+          break;
+        case 'turn/started':
+          seen.started = p?.turn as Turn;
+          break;
+        case 'turn/completed': {
+          const turn = p?.turn as Turn;
+          seen.completed = turn;
+          if (turn?.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
+          if (turn?.status === 'interrupted') this.addNote('note', 'Stopped.');
+          break;
+        }
+        case 'approval/resolved': {
+          const outcome = String(p?.decision);
+          if (outcome === 'cancelled' || outcome === 'timeout') this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
+          break;
+        }
+        case 'error':
+          this.addNote('error', String(p?.message ?? 'Error'));
+          break;
+        case 'warning':
+          this.addNote('note', String(p?.message ?? ''));
+          break;
+      }
+    }
+    this.queueScroll();
+    return seen;
+  }
+
+  /** Adds a line that is not part of the thread (a rule decision, an error). */
+  addNote(kind: 'note' | 'error' | 'rule', text: string): void {
+    const el = this.doc.createElement('div');
+    el.className = `item ${kind}`;
+    el.textContent = text;
+    this.list.appendChild(el);
+    this.queueScroll();
+  }
+
+  /** Number of items shown. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private startItem(item: Item | undefined): void {
+    if (!item || this.entries.has(item.id)) return;
+    this.entries.set(item.id, this.create(item));
+  }
+
+  private appendDelta(itemId: string, delta: string, reasoning: boolean): void {
+    let entry = this.entries.get(itemId);
+    if (!entry) {
+      // A delta before its item/started (should not happen, but never lose text).
+      const now = Date.now();
+      const item = { id: itemId, type: reasoning ? 'reasoning' : 'agentMessage', status: 'inProgress', createdAtMs: now, content: { text: '' } } as Item;
+      entry = this.create(item);
+      this.entries.set(itemId, entry);
+    }
+    entry.stream?.append(delta);
+  }
+
+  private completeItem(item: Item | undefined): void {
+    if (!item) return;
+    const old = this.entries.get(item.id);
+    const entry = this.create(item, true);
+    if (old) old.root.replaceWith(entry.root);
+    this.entries.set(item.id, entry);
+  }
+
+  private create(item: Item, complete = false): Entry {
+    const doc = this.doc;
+    const root = doc.createElement(item.type === 'reasoning' ? 'details' : 'div');
+    root.className = `item ${item.type} ${item.status}`;
+    root.dataset.itemId = item.id;
+    let body: HTMLElement = doc.createElement('div');
+    body.className = 'body';
+    let stream: StreamText | undefined;
+    switch (item.type) {
+      case 'userMessage':
+        body.textContent = item.content.text;
+        break;
+      case 'agentMessage':
+        if (complete && item.content.text.length <= MARKDOWN_MAX_CHARS) {
+          body.className = 'body markdown';
+          body.appendChild(renderMarkdown(doc, item.content.text));
+        } else {
+          body.className = 'body stream';
+          stream = new StreamText(body);
+          stream.append(item.content.text);
+        }
+        break;
+      case 'reasoning': {
+        const summary = doc.createElement('summary');
+        summary.textContent = complete ? 'Reasoning' : 'Reasoning…';
+        root.appendChild(summary);
+        body.className = 'body stream';
+        stream = new StreamText(body);
+        stream.append(item.content.text);
+        break;
+      }
+      case 'toolCall': {
+        const c = item.content;
+        const head = doc.createElement('div');
+        head.className = 'tool-head';
+        head.textContent = `${c.toolName} · ${item.status === 'inProgress' ? 'running' : item.status}`;
+        root.appendChild(head);
+        body = doc.createElement('pre');
+        body.className = 'body args';
+        body.textContent = show(c.arguments ?? {});
+        if (c.result !== undefined || c.error) {
+          const result = doc.createElement('pre');
+          result.className = c.error ? 'result failed' : 'result';
+          result.textContent = c.error ? c.error : show(c.result);
+          root.append(body, result);
+          return { root, type: item.type, body };
+        }
+        break;
+      }
+      case 'error':
+        body.textContent = item.content.message;
+        break;
+    }
+    root.appendChild(body);
+    this.list.appendChild(root);
+    return { root, type: item.type, body, ...(stream ? { stream } : {}) };
+  }
+
+  private queueScroll(): void {
+    if (this.scrollQueued || !this.stick) return;
+    this.scrollQueued = true;
+    requestAnimationFrame(() => {
+      this.scrollQueued = false;
+      if (this.stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+    });
+  }
+}

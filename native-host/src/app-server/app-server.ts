@@ -1,0 +1,368 @@
+/**
+ * The app-server engine: threads, turns, approvals and persistence, shared by every connected client. Sessions
+ * (one per connection) call these methods from their request handlers; notifications that must follow an answer
+ * are scheduled with `afterAnswer`, which runs once the answer has been written.
+ */
+import { homedir } from 'node:os';
+import {
+  ErrorCode,
+  RpcError,
+  type ClientRequestParams as P,
+  type ClientRequestResult as R,
+  type Item,
+  type ServerNotificationMethod,
+  type ServerNotificationParams,
+  type Thread,
+  type ThreadStatus,
+} from '@tether/protocol';
+import { ApprovalRegistry } from './approvals';
+import { createIdFactory } from './ids';
+import { resolveOpenAiConfig } from './models/openai-config';
+import { ModelRegistry } from './models/registry';
+import { SCRIPTED_MODEL_ID } from './models/scripted';
+import type { AppServerOptions, IdKind } from './options';
+import type { Peer } from './peer';
+import { ThreadStore } from './store/thread-store';
+import { listThreads } from './thread-list';
+import { ThreadState } from './thread-state';
+import { TurnRun, type TurnEnv } from './turn-run';
+
+/** Title of a thread started without one, until its first message names it. */
+export const DEFAULT_TITLE = 'New thread';
+
+/** Runs `fn` after the current request's answer has been written (answers go out within the current tick). */
+export function afterAnswer(fn: () => void): void {
+  setImmediate(fn);
+}
+
+/** The shared engine behind every session. */
+export class AppServer {
+  private readonly store: ThreadStore | undefined;
+  private readonly hot = new Map<string, ThreadState>();
+  private readonly peers = new Set<Peer>();
+  private readonly approvals: ApprovalRegistry;
+  readonly models: ModelRegistry;
+  private readonly env: TurnEnv;
+  private readonly now: () => number;
+  private readonly newId: (kind: IdKind) => string;
+  private readonly log: (line: string) => void;
+  private readonly cwd: string;
+  private readonly maxRunningTurns: number;
+  private running = 0;
+  private closed = false;
+
+  constructor(options: AppServerOptions) {
+    const config = options.config ?? {};
+    this.log = options.log ?? (() => undefined);
+    this.now = config.now ?? Date.now;
+    this.newId = config.newId ?? createIdFactory();
+    this.cwd = config.cwd ?? safeCwd();
+    this.maxRunningTurns = config.maxRunningTurns ?? 256;
+    this.store = options.dataDir === null ? undefined : new ThreadStore(options.dataDir, this.log, this.now);
+    const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
+    this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
+    this.approvals = new ApprovalRegistry((params, decision) => {
+      const { threadId, turnId, requestId } = params;
+      this.hot.get(threadId)?.emit('approval/resolved', { threadId, turnId, requestId, decision });
+    }, this.log);
+    this.env = {
+      now: this.now,
+      newId: this.newId,
+      log: this.log,
+      approvals: this.approvals,
+      store: this.store,
+      bashTimeoutMs: config.bashTimeoutMs ?? 120_000,
+      setThreadStatus: (threadId, status) => this.setThreadStatus(threadId, status),
+      turnEnded: (run) => this.turnEnded(run),
+    };
+  }
+
+  /** Registers a connected client. */
+  addPeer(peer: Peer): void {
+    this.peers.add(peer);
+  }
+
+  /** Forgets a client that disconnected: its subscriptions end; its turns keep running. */
+  removePeer(peer: Peer): void {
+    this.peers.delete(peer);
+    this.approvals.dropPeer(peer);
+    for (const state of [...this.hot.values()]) {
+      state.subscribers.delete(peer);
+      this.cool(state);
+    }
+  }
+
+  startThread(peer: Peer, params: P<'thread/start'>): R<'thread/start'> {
+    const now = this.now();
+    const ephemeral = params.ephemeral ?? false;
+    const thread: Thread = {
+      id: this.newId('thread'),
+      title: params.title ?? DEFAULT_TITLE,
+      model: params.model ?? this.models.defaultModel,
+      status: 'idle',
+      archived: false,
+      ephemeral,
+      createdAtMs: now,
+      updatedAtMs: now,
+      cwd: params.cwd ?? this.cwd,
+    };
+    this.createThread(thread, []).subscribers.add(peer);
+    afterAnswer(() => this.broadcast('thread/started', { thread }, thread.id));
+    return { thread };
+  }
+
+  readThread(params: P<'thread/read'>): R<'thread/read'> {
+    const thread = this.meta(params.threadId);
+    let items = this.items(params.threadId);
+    if (params.afterItemId !== undefined) items = items.slice(indexOfItem(items, params.afterItemId, params.threadId) + 1);
+    return { thread, items };
+  }
+
+  resumeThread(peer: Peer, params: P<'thread/resume'>): R<'thread/resume'> {
+    const { thread, items } = this.readThread({ threadId: params.threadId });
+    const id = thread.id;
+    const run = this.hot.get(id)?.turn;
+    const activeTurn = run && !run.isFinished ? run.snapshot() : undefined;
+    if (params.subscribe !== false) {
+      const state = this.ensureHot(id);
+      // Notifications produced after the snapshot wait until the answer is out: nothing lost, nothing repeated.
+      const release = peer.hold(id);
+      state.subscribers.add(peer);
+      afterAnswer(() => {
+        release();
+        for (const approval of this.approvals.forThread(id)) {
+          if (approval.asked.has(peer)) continue;
+          peer.notify('approval/requested', approval.params, id);
+          this.approvals.ask(approval.params.requestId, peer);
+        }
+      });
+    }
+    return activeTurn ? { thread, items, activeTurn } : { thread, items };
+  }
+
+  listThreads(params: P<'thread/list'>): R<'thread/list'> {
+    return listThreads(this.allThreads(), params);
+  }
+
+  archiveThread(params: P<'thread/archive'>): R<'thread/archive'> {
+    return this.setArchived(params.threadId, true);
+  }
+
+  unarchiveThread(params: P<'thread/unarchive'>): R<'thread/unarchive'> {
+    return this.setArchived(params.threadId, false);
+  }
+
+  forkThread(peer: Peer, params: P<'thread/fork'>): R<'thread/fork'> {
+    const source = this.meta(params.threadId);
+    let items = this.items(source.id).filter((i) => i.status !== 'inProgress');
+    if (params.afterItemId !== undefined) items = items.slice(0, indexOfItem(items, params.afterItemId, source.id) + 1);
+    const now = this.now();
+    const thread: Thread = {
+      ...source,
+      id: this.newId('thread'),
+      title: params.title ?? `${source.title} (fork)`,
+      status: 'idle',
+      archived: false,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    this.createThread(thread, items).subscribers.add(peer);
+    afterAnswer(() => this.broadcast('thread/started', { thread }, thread.id));
+    return { thread };
+  }
+
+  unsubscribe(peer: Peer, params: P<'thread/unsubscribe'>): R<'thread/unsubscribe'> {
+    this.meta(params.threadId);
+    const state = this.hot.get(params.threadId);
+    if (state) {
+      state.subscribers.delete(peer);
+      this.cool(state);
+    }
+    return {};
+  }
+
+  startTurn(peer: Peer, params: P<'turn/start'>): R<'turn/start'> {
+    const thread = this.meta(params.threadId);
+    if (thread.archived) throw RpcError.threadArchived(thread.id);
+    const state = this.ensureHot(thread.id);
+    if (state.turn) throw RpcError.threadBusy(thread.id, state.turn.turn.id);
+    if (this.closed || this.running >= this.maxRunningTurns) {
+      throw new RpcError(
+        ErrorCode.Overloaded,
+        `Overloaded: ${this.running} turns are running (limit ${this.maxRunningTurns}); retry when one ends`,
+        { running: this.running, limit: this.maxRunningTurns },
+      );
+    }
+    if (!state.items) {
+      const loaded = this.store!.load(thread.id, { closeOpenTurns: true });
+      state.items = loaded.items;
+      for (const tool of loaded.allowedTools) state.allowedTools.add(tool);
+    }
+    const modelName = params.model ?? thread.model;
+    const resolved = this.models.resolve(modelName);
+    const text = params.input.map((i) => i.text).join('\n');
+    const title = thread.title === DEFAULT_TITLE && state.items.length === 0 ? titleFrom(text) : thread.title;
+    const turn = { id: this.newId('turn'), threadId: thread.id, status: 'running' as const, input: params.input, startedAtMs: this.now() };
+    this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs });
+    if (state.persistent) this.store!.appendTurn(thread.id, turn);
+    state.subscribers.add(peer);
+    const run =
+      resolved instanceof Error
+        ? new TurnRun(this.env, state, turn, modelName, resolved, peer, thread.cwd ?? this.cwd)
+        : new TurnRun(this.env, state, turn, resolved.id, resolved.model, peer, thread.cwd ?? this.cwd);
+    state.turn = run;
+    this.running++;
+    afterAnswer(() => run.start());
+    return { turn: run.snapshot() };
+  }
+
+  interruptTurn(params: P<'turn/interrupt'>): R<'turn/interrupt'> {
+    const run = this.activeRun(params.threadId, params.turnId);
+    const turn = run.requestInterrupt();
+    afterAnswer(() => run.finishInterrupted());
+    return { turn };
+  }
+
+  steerTurn(params: P<'turn/steer'>): R<'turn/steer'> {
+    const run = this.activeRun(params.threadId, params.expectedTurnId);
+    run.steer(params.input.map((i) => i.text).join('\n'));
+    return { threadId: params.threadId, turnId: run.turn.id, queued: true };
+  }
+
+  resolveApproval(params: P<'approval/resolve'>): R<'approval/resolve'> {
+    this.meta(params.threadId);
+    this.approvals.resolve(params, params.decision);
+    return {};
+  }
+
+  /** Interrupts every running turn (journaling their end) and closes the store. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const state of this.hot.values()) {
+      if (!state.turn) continue;
+      state.turn.requestInterrupt();
+      state.turn.finishInterrupted();
+    }
+    this.store?.close();
+  }
+
+  private activeRun(threadId: string, turnId: string): TurnRun {
+    this.meta(threadId);
+    const run = this.hot.get(threadId)?.turn;
+    if (!run || run.isFinished) throw RpcError.noActiveTurn(threadId);
+    if (run.turn.id !== turnId) throw RpcError.turnMismatch(threadId, turnId, run.turn.id);
+    return run;
+  }
+
+  private setArchived(threadId: string, archived: boolean): R<'thread/archive'> {
+    const current = this.meta(threadId);
+    if (current.archived === archived) return { thread: current };
+    const run = this.hot.get(threadId)?.turn;
+    if (archived && run) {
+      run.requestInterrupt();
+      run.finishInterrupted();
+    }
+    const thread = { ...this.meta(threadId), archived, updatedAtMs: this.now() };
+    this.save(thread);
+    afterAnswer(() => this.broadcast(archived ? 'thread/archived' : 'thread/unarchived', { threadId }, threadId));
+    return { thread };
+  }
+
+  private createThread(thread: Thread, items: Item[]): ThreadState {
+    const persistent = this.store !== undefined && !thread.ephemeral;
+    if (persistent) {
+      this.store!.create(thread, items);
+      return this.ensureHot(thread.id);
+    }
+    const state = new ThreadState(thread.id, false, thread);
+    state.items = items.slice();
+    this.hot.set(thread.id, state);
+    return state;
+  }
+
+  /** Metadata of a thread, or -32020. */
+  private meta(threadId: string): Thread {
+    const thread = this.hot.get(threadId)?.memoryMeta ?? this.store?.get(threadId);
+    if (!thread) throw RpcError.threadNotFound(threadId);
+    return thread;
+  }
+
+  private save(thread: Thread): void {
+    const state = this.hot.get(thread.id);
+    if (state && !state.persistent) state.memoryMeta = thread;
+    else this.store?.put(thread);
+  }
+
+  private items(threadId: string): Item[] {
+    const state = this.hot.get(threadId);
+    if (state?.items) return state.snapshotItems();
+    return this.store!.load(threadId, { closeOpenTurns: true }).items;
+  }
+
+  private *allThreads(): Iterable<Thread> {
+    if (this.store) yield* this.store.values();
+    for (const state of this.hot.values()) if (state.memoryMeta) yield state.memoryMeta;
+  }
+
+  private ensureHot(threadId: string): ThreadState {
+    let state = this.hot.get(threadId);
+    if (!state) {
+      state = new ThreadState(threadId, true);
+      this.hot.set(threadId, state);
+    }
+    return state;
+  }
+
+  /** Persistent threads nobody watches and nothing runs on leave memory. */
+  private cool(state: ThreadState): void {
+    if (!state.persistent || state.turn || state.subscribers.size > 0) return;
+    this.hot.delete(state.id);
+    this.store?.release(state.id);
+  }
+
+  private setThreadStatus(threadId: string, status: ThreadStatus): void {
+    const thread = this.meta(threadId);
+    if (thread.status === status) return;
+    this.save({ ...thread, status, updatedAtMs: this.now() });
+    this.broadcast('thread/status/changed', { threadId, status }, threadId);
+  }
+
+  private turnEnded(run: TurnRun): void {
+    this.running--;
+    const state = this.hot.get(run.turn.threadId);
+    if (!state || state.turn !== run) return;
+    state.turn = undefined;
+    if (state.persistent) {
+      state.items = undefined;
+      this.store?.release(state.id);
+    }
+    this.cool(state);
+  }
+
+  private broadcast<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>, threadId: string): void {
+    for (const peer of this.peers) peer.notify(method, params, threadId);
+  }
+}
+
+function indexOfItem(items: readonly Item[], itemId: string, threadId: string): number {
+  const index = items.findIndex((i) => i.id === itemId);
+  if (index < 0) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: item ${itemId} is not in thread ${threadId}`, { threadId, itemId });
+  }
+  return index;
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  if (line === '') return DEFAULT_TITLE;
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+function safeCwd(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return homedir();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The reference app-server: threads, turns, approvals, client tools, models and persistence, served over any
+ * MessageTransport (stdio for `tether app-server`, an in-memory pair for the host's embedded backend).
+ */
+import type { MessageTransport } from '@tether/protocol';
+import { AppServer } from './app-server';
+import type { AppServerOptions } from './options';
+import { Session, type AppServerSession } from './session';
+
+export type { AppServerOptions, AppServerConfig } from './options';
+export type { AppServerSession } from './session';
+export type { OpenAiConfig } from './models/openai-config';
+
+/** An engine shared by several connections: a thread started or resumed on one can be resumed on another. */
+export interface AppServerHandle {
+  /** Serves one more connection. */
+  connect(transport: MessageTransport, options?: { jsonrpc?: boolean }): AppServerSession;
+  /** Closes every connection, interrupts running turns (journaling their end), closes the store. */
+  close(): Promise<void>;
+}
+
+/** Creates an engine (opening and repairing the data dir) to serve connections with `connect`. */
+export function createAppServer(options: AppServerOptions): AppServerHandle {
+  const server = new AppServer(options);
+  const log = options.log ?? (() => undefined);
+  const sessions = new Set<Session>();
+  return {
+    connect(transport, connectOptions) {
+      const session = new Session(server, transport, log, connectOptions);
+      sessions.add(session);
+      void session.closed.then(() => sessions.delete(session));
+      return session;
+    },
+    async close() {
+      await Promise.all([...sessions].map((s) => s.close()));
+      server.close();
+    },
+  };
+}
+
+/** Serves one connection with its own engine; closing the session closes the engine. */
+export function startAppServer(transport: MessageTransport, options: AppServerOptions): AppServerSession {
+  const handle = createAppServer(options);
+  const session = handle.connect(transport);
+  const closed = session.closed.then(() => handle.close());
+  return {
+    closed,
+    async close() {
+      await session.close();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** What the engine needs of one client connection (implemented by AppServerSession). */
+import type {
+  ClientTool,
+  ServerNotificationMethod,
+  ServerNotificationParams,
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResult,
+} from '@tether/protocol';
+
+/** One connected client, as the engine sees it. */
+export interface Peer {
+  /** Small number for logs. */
+  readonly id: number;
+  /** Tools the client declared at initialize. */
+  readonly clientTools: readonly ClientTool[];
+  /** False once the connection closed. */
+  readonly isOpen: boolean;
+  /** Sends a notification (dropped when opted out; held before `initialized` or while `threadId` is held). */
+  notify<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>, threadId?: string): void;
+  /** Sends a server request; rejects on error response, close, or abort of `signal`. */
+  request<M extends ServerRequestMethod>(
+    method: M,
+    params: ServerRequestParams<M>,
+    signal: AbortSignal,
+  ): Promise<ServerRequestResult<M>>;
+  /**
+   * Holds this thread's notifications back until the returned release is called, so a snapshot answer (thread/resume)
+   * goes out before any notification produced after the snapshot was taken.
+   */
+  hold(threadId: string): () => void;
+}

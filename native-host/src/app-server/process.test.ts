@@ -1,0 +1,88 @@
+/** A real `tether app-server` process: crash recovery after `kill -9`, clean exit on EOF, and the debug command. */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnServer, type ServerProcess } from './testing/process-client';
+import { tetherCommand } from './testing/server-command';
+
+const dirs: string[] = [];
+const procs: ServerProcess[] = [];
+afterEach(() => {
+  for (const p of procs.splice(0)) p.child.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-proc-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(dataDir: string): Promise<ServerProcess> {
+  const p = await spawnServer(['--data-dir', dataDir]);
+  procs.push(p);
+  return p;
+}
+
+describe('a real app-server process', () => {
+  it('after kill -9 keeps every completed item, cuts a torn line and marks the running turn interrupted', async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir);
+    const { thread } = await first.client.threadStart({ title: 'survivor' });
+    const t1 = await first.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 5' }] });
+    await first.rec.waitFor('turn/completed', (p) => p.turn.id === t1.turn.id);
+    const t2 = await first.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 100000 5' }] });
+    await first.rec.waitFor('item/agentMessage/delta', (p) => p.turnId === t2.turn.id && p.delta === '3 ');
+    const completedBeforeKill = first.rec.all('item/completed').map((n) => n.item);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+
+    const journal = join(dataDir, 'threads', `${thread.id}.jsonl`);
+    appendFileSync(journal, '{"type":"item","item":{"id":"torn","type":"agentMe');
+
+    const second = await start(dataDir);
+    const read = await second.client.threadRead({ threadId: thread.id });
+    expect(read.thread).toMatchObject({ id: thread.id, title: 'survivor', status: 'idle' });
+    expect(read.items).toEqual(completedBeforeKill);
+    expect(read.items.map((i) => [i.type, i.turnId])).toEqual([
+      ['userMessage', t1.turn.id],
+      ['agentMessage', t1.turn.id],
+      ['userMessage', t2.turn.id],
+    ]);
+    const records = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; turn?: { id: string; status: string } });
+    expect(records.filter((r) => r.type === 'turn' && r.turn!.id === t2.turn.id).map((r) => r.turn!.status)).toEqual(['running', 'interrupted']);
+    expect((await second.client.threadList({})).threads.map((t) => t.id)).toEqual([thread.id]);
+
+    const t3 = await second.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 2' }] });
+    expect((await second.rec.waitFor('turn/completed', (p) => p.turn.id === t3.turn.id)).turn.status).toBe('completed');
+    expect((await second.client.threadRead({ threadId: thread.id })).items).toHaveLength(5);
+  });
+
+  it('exits with code 0 when its stdin ends, journaling the end of a running turn', async () => {
+    const dataDir = tempDir();
+    const p = await start(dataDir);
+    const { thread } = await p.client.threadStart({ title: 'eof' });
+    const { turn } = await p.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 100000 5' }] });
+    await p.rec.waitFor('item/agentMessage/delta', (n) => n.turnId === turn.id);
+    p.child.stdin.end();
+    expect(await p.exited).toBe(0);
+    const journal = readFileSync(join(dataDir, 'threads', `${thread.id}.jsonl`), 'utf8');
+    expect(journal).toContain('"status":"interrupted"');
+    expect(p.stderr()).toContain('serving on stdio');
+  });
+
+  it('prints every message of one scripted turn for `tether debug app-server send-message`', async () => {
+    const [command, ...prefix] = await tetherCommand();
+    const r = spawnSync(command!, [...prefix, 'debug', 'app-server', 'send-message', 'hello'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.every((l) => l.startsWith('> ') || l.startsWith('< '))).toBe(true);
+    const messages = lines.map((l) => ({ dir: l[0], msg: JSON.parse(l.slice(2)) as { method?: string; result?: unknown } }));
+    expect(messages[0]).toMatchObject({ dir: '>', msg: { method: 'initialize' } });
+    expect(messages.map((m) => m.msg.method).filter(Boolean)).toEqual(
+      expect.arrayContaining(['initialized', 'thread/start', 'turn/start', 'turn/started', 'item/agentMessage/delta', 'item/completed', 'turn/completed', 'thread/read']),
+    );
+  });
+});

@@ -1,0 +1,52 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JsonlAppender, readJsonlFile } from './jsonl-file';
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-jsonl-'));
+  dirs.push(dir);
+  return join(dir, 'f.jsonl');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('JSONL files', () => {
+  it('reads back what was appended, one record per line', () => {
+    const path = tempFile();
+    const a = new JsonlAppender(path);
+    a.append({ n: 1 }, { n: 2 });
+    a.append({ n: 3, text: 'line\nbreak' });
+    a.close();
+    expect(readJsonlFile(path)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 3, text: 'line\nbreak' }], badLines: 0, repairedTail: false });
+  });
+
+  it('cuts a torn last line left by a crash so the next append starts clean', () => {
+    const path = tempFile();
+    writeFileSync(path, '{"n":1}\n{"n":2}\n{"n":3,"te');
+    expect(readJsonlFile(path)).toEqual({ records: [{ n: 1 }, { n: 2 }], badLines: 0, repairedTail: true });
+    expect(readFileSync(path, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+    appendFileSync(path, '{"n":4}\n');
+    expect(readJsonlFile(path).records).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }]);
+  });
+
+  it('keeps a complete last record that only lost its newline, and adds the newline', () => {
+    const path = tempFile();
+    writeFileSync(path, '{"n":1}\n{"n":2}');
+    expect(readJsonlFile(path).records).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(readFileSync(path, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+  });
+
+  it('skips unreadable lines in the middle and counts them', () => {
+    const path = tempFile();
+    writeFileSync(path, '{"n":1}\nnot json\n\n{"n":2}\n');
+    expect(readJsonlFile(path)).toEqual({ records: [{ n: 1 }, { n: 2 }], badLines: 1, repairedTail: false });
+  });
+
+  it('reads an absent file as empty', () => {
+    expect(readJsonlFile(join(tmpdir(), 'tether-no-such-file.jsonl')).records).toEqual([]);
+  });
+});

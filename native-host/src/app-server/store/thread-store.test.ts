@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Item, Thread, Turn } from '@tether/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ThreadStore } from './thread-store';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-store-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const thread = (id: string, extra: Partial<Thread> = {}): Thread => ({
+  id,
+  title: id,
+  model: 'scripted',
+  status: 'idle',
+  archived: false,
+  ephemeral: false,
+  createdAtMs: 1,
+  updatedAtMs: 1,
+  ...extra,
+});
+const item = (id: string, text: string): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, completedAtMs: 2, content: { text } });
+const noLog = (): void => undefined;
+
+describe('the thread store', () => {
+  it('keeps threads, items and allowed tools across reopening', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1'), [item('i1', 'a')]);
+    store.appendItem('t1', item('i2', 'b'));
+    store.appendAllowedTool('t1', 'bash');
+    store.put(thread('t1', { title: 'renamed', updatedAtMs: 5 }));
+    store.close();
+    const again = new ThreadStore(dir, noLog);
+    expect(again.get('t1')).toMatchObject({ title: 'renamed', updatedAtMs: 5 });
+    expect(again.load('t1', { closeOpenTurns: true })).toEqual({ items: [item('i1', 'a'), item('i2', 'b')], allowedTools: ['bash'] });
+  });
+
+  it('marks a turn that was running when the process died as interrupted, and the thread idle', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
+    store.create(thread('t1'));
+    store.appendTurn('t1', turn);
+    store.put(thread('t1', { status: 'running' }));
+    // No close(): the process "died" here.
+    const logs: string[] = [];
+    const again = new ThreadStore(dir, (l) => logs.push(l), () => 99);
+    expect(again.get('t1')?.status).toBe('idle');
+    const journal = readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(journal.at(-1)).toMatchObject({ type: 'turn', turn: { id: 'turn_1', status: 'interrupted', completedAtMs: 99 } });
+    expect(logs.join('\n')).toContain('marked interrupted');
+  });
+
+  it('puts back a thread whose index line was lost, from its journal header', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1'), [item('i1', 'a')]);
+    store.close();
+    writeFileSync(join(dir, 'threads', 'index.jsonl'), '');
+    const again = new ThreadStore(dir, noLog);
+    expect(again.get('t1')).toMatchObject({ id: 't1', status: 'idle' });
+    expect(again.load('t1', { closeOpenTurns: true }).items).toHaveLength(1);
+  });
+
+  it('compacts an index full of stale lines when it opens', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1'));
+    for (let i = 0; i < 200; i++) store.put(thread('t1', { updatedAtMs: i }));
+    store.close();
+    const again = new ThreadStore(dir, noLog);
+    expect(again.get('t1')?.updatedAtMs).toBe(199);
+    expect(readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('lists threads from the index alone, without opening any journal', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    for (let i = 0; i < 1000; i++) store.create(thread(`t${i}`), [item('i', 'x')]);
+    store.close();
+    for (const name of readdirSync(join(dir, 'threads'))) if (name !== 'index.jsonl') rmSync(join(dir, 'threads', name));
+    const again = new ThreadStore(dir, noLog);
+    expect([...again.values()]).toHaveLength(1000);
+    expect(existsSync(join(dir, 'threads', 't5.jsonl'))).toBe(false);
+  });
+
+  it('refuses a thread id that could name another file', () => {
+    const store = new ThreadStore(tempDir(), noLog);
+    expect(() => store.load('../../etc/passwd', { closeOpenTurns: false })).toThrow(/Unsafe thread id/);
+  });
+});

@@ -1,0 +1,53 @@
+/** `thread/list`: newest first (by last activity), keyset cursor pagination, archived filter. */
+import { ErrorCode, RpcError, type Thread, type ThreadListParams, type ThreadListResult } from '@tether/protocol';
+
+/** Page size when the client gives no limit. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** One page of `threads`, most recently updated first; the cursor names the last thread of the page. */
+export function listThreads(threads: Iterable<Thread>, params: ThreadListParams): ThreadListResult {
+  const archived = params.archived ?? false;
+  const limit = params.limit ?? DEFAULT_LIST_LIMIT;
+  const after = params.cursor ? decodeCursor(params.cursor) : undefined;
+  const matching: Thread[] = [];
+  for (const t of threads) {
+    if (t.archived !== archived || t.ephemeral) continue;
+    if (after && !isAfter(t, after)) continue;
+    matching.push(t);
+  }
+  matching.sort(compareNewestFirst);
+  const page = matching.slice(0, limit);
+  const last = page[page.length - 1];
+  return matching.length > limit && last
+    ? { threads: page, nextCursor: encodeCursor({ updatedAtMs: last.updatedAtMs, id: last.id }) }
+    : { threads: page };
+}
+
+interface CursorKey {
+  updatedAtMs: number;
+  id: string;
+}
+
+function compareNewestFirst(a: CursorKey, b: CursorKey): number {
+  return b.updatedAtMs - a.updatedAtMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+function isAfter(t: CursorKey, cursor: CursorKey): boolean {
+  return compareNewestFirst(cursor, t) < 0;
+}
+
+function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify([key.updatedAtMs, key.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): CursorKey {
+  try {
+    const [updatedAtMs, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof updatedAtMs === 'number' && typeof id === 'string') return { updatedAtMs, id };
+  } catch {
+    // Reported below.
+  }
+  throw new RpcError(ErrorCode.InvalidParams, `Invalid params for thread/list: cursor ${JSON.stringify(cursor)} is not one this server gave out`, {
+    cursor,
+  });
+}

@@ -1,0 +1,58 @@
+/** The server's own tools, offered to every model next to the client's tools. */
+import type { ToolOutcome, ToolSpec } from '../models/model';
+import { BASH_TOOL, BashToolError, bashCommandOf, describeBashResult, runBash } from './bash';
+
+/** Settings built-in tools read. */
+export interface BuiltinToolEnv {
+  readonly bashTimeoutMs: number;
+}
+
+/** A built-in tool: how it is offered, whether it needs approval, how it is previewed to the user. */
+export interface BuiltinTool extends ToolSpec {
+  readonly needsApproval: boolean;
+  /** One line for the approval prompt. */
+  preview(args: unknown, cwd: string): string;
+}
+
+/** Every built-in tool. */
+export const builtinTools: readonly BuiltinTool[] = [
+  {
+    ...BASH_TOOL,
+    needsApproval: true,
+    preview: (args, cwd) => {
+      try {
+        return `Run \`${bashCommandOf(args)}\` in ${cwd}`;
+      } catch {
+        return `Run a shell command in ${cwd}`;
+      }
+    },
+  },
+];
+
+/** The built-in tool named `name`, if any. */
+export function builtinTool(name: string): BuiltinTool | undefined {
+  return builtinTools.find((t) => t.name === name);
+}
+
+/** Runs a built-in tool; failures come back as a `failed` outcome, never as a throw. */
+export async function runBuiltinTool(
+  name: string,
+  args: unknown,
+  run: { cwd: string; signal: AbortSignal },
+  env: BuiltinToolEnv,
+): Promise<ToolOutcome> {
+  if (name !== BASH_TOOL.name) return { status: 'failed', text: `Unknown built-in tool ${name}.` };
+  try {
+    const result = await runBash(bashCommandOf(args), { cwd: run.cwd, timeoutMs: env.bashTimeoutMs, signal: run.signal });
+    const text = describeBashResult(result, env.bashTimeoutMs);
+    // A non-zero exit is a result the model should read, not a tool failure.
+    return {
+      status: 'completed',
+      text,
+      result: { exitCode: result.exitCode, output: result.output, truncated: result.truncated, timedOut: result.timedOut },
+    };
+  } catch (error) {
+    const message = error instanceof BashToolError ? error.message : `The bash tool failed: ${(error as Error).message}`;
+    return { status: 'failed', text: message };
+  }
+}

@@ -1,0 +1,292 @@
+import {
+  clientRequests,
+  Connection,
+  createMemoryTransportPair,
+  ErrorCode,
+  type MessageTransport,
+  RpcError,
+  serverNotifications,
+  serverRequests,
+} from '@tether/protocol';
+import { describe, expect, it } from 'vitest';
+import { createCodexAdapter } from './codex-adapter';
+import { FIXTURES, readTranscript, ReplayAgent } from './codex-replay-agent';
+
+interface Seen {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** An adapter in front of a replayed Codex transcript, with a Tether client connected to it. */
+function setup(fixture: string, opts: { backendOptions?: Record<string, unknown> } = {}) {
+  const [agentSide, adapterUpstream] = createMemoryTransportPair();
+  const logs: string[] = [];
+  const adapter = createCodexAdapter(adapterUpstream, {
+    backendId: 'codex',
+    dataDir: '/nonexistent',
+    log: (l) => logs.push(l),
+    ...(opts.backendOptions ? { backend: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', options: opts.backendOptions } } : {}),
+  });
+  const agent = new ReplayAgent(readTranscript(new URL(`codex/${fixture}.jsonl`, FIXTURES)), agentSide);
+  const wire: Record<string, unknown>[] = [];
+  const client = new Connection(tap(adapter, wire));
+  const seen: Seen[] = [];
+  // Everything the adapter emits must be valid Tether protocol.
+  client.onNotification('*', (params, method) => {
+    const schema = (serverNotifications as Record<string, { parse(v: unknown): unknown }>)[method];
+    expect(schema, `unexpected notification ${method}`).toBeDefined();
+    schema!.parse(params);
+    expect(JSON.stringify(params)).not.toContain('emittedAtMs');
+    seen.push({ method, params: params as Record<string, unknown> });
+  });
+  const init = async (capabilities: Record<string, unknown> = {}) => {
+    const result = await client.request('initialize', { clientInfo: { name: 'tether-test', version: '1.0.0' }, capabilities });
+    client.notify('initialized');
+    return clientRequests.initialize.result.parse(result);
+  };
+  const waitFor = async (method: string, pred: (p: Record<string, unknown>) => boolean = () => true) => {
+    for (let i = 0; i < 500; i++) {
+      const hit = seen.find((s) => s.method === method && pred(s.params));
+      if (hit) return hit.params;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`no ${method} notification; saw ${seen.map((s) => s.method).join(', ')}`);
+  };
+  return { agent, client, seen, init, waitFor, logs, wire };
+}
+
+/** Records every message the adapter sends to the client, in wire order. */
+function tap(transport: MessageTransport, wire: Record<string, unknown>[]): MessageTransport {
+  return {
+    start: (h) =>
+      transport.start({
+        ...h,
+        onMessage: (m) => {
+          wire.push(m as Record<string, unknown>);
+          h.onMessage(m);
+        },
+      }),
+    send: (m) => transport.send(m),
+    close: () => transport.close(),
+  };
+}
+
+describe('codex adapter', () => {
+  it('translates a streamed answer: thread, turn, user and agent items, deltas and statuses', async () => {
+    const { client, seen, init, waitFor, agent } = setup('text');
+    const init0 = await init();
+    expect(init0.serverInfo).toEqual({ name: 'codex', version: '0.171.0' });
+    expect(init0.capabilities).toMatchObject({ approvalRequests: true, steer: true, schemaExport: false, clientTools: true });
+    const started = clientRequests['thread/start'].result.parse(await client.request('thread/start', {}));
+    expect(started.thread).toMatchObject({ title: '', model: 'mock-model', status: 'idle', archived: false, ephemeral: false });
+    expect(started.thread.createdAtMs).toBeGreaterThan(1_000_000_000_000);
+    const threadId = started.thread.id;
+    const turnResult = clientRequests['turn/start'].result.parse(
+      await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] }),
+    );
+    expect(turnResult.turn).toMatchObject({ threadId, status: 'running', input: [{ type: 'text', text: 'Say hello' }] });
+    const done = await waitFor('turn/completed');
+    expect(done.turn).toMatchObject({ id: turnResult.turn.id, status: 'completed', threadId });
+
+    const sentToCodex = agent.received.find((m) => m.method === 'turn/start')!;
+    expect(sentToCodex.params).toEqual({ threadId, input: [{ type: 'text', text: 'Say hello', text_elements: [] }] });
+    expect(agent.received.find((m) => m.method === 'thread/start')!.params).toEqual({ approvalPolicy: 'untrusted' });
+
+    const deltas = seen.filter((s) => s.method === 'item/agentMessage/delta').map((s) => s.params.delta).join('');
+    expect(deltas).toBe('Hello from the mock model.');
+    const completed = seen.filter((s) => s.method === 'item/completed').map((s) => s.params.item as Record<string, unknown>);
+    expect(completed.map((i) => [i.type, i.status, (i.content as { text: string }).text])).toEqual([
+      ['userMessage', 'completed', 'Say hello'],
+      ['agentMessage', 'completed', 'Hello from the mock model.'],
+    ]);
+    const order = seen.map((s) => s.method);
+    expect(order.indexOf('turn/started')).toBeLessThan(order.indexOf('item/started'));
+    expect(order.lastIndexOf('item/completed')).toBeLessThan(order.indexOf('turn/completed'));
+    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toEqual(['running', 'idle']);
+
+    const read = clientRequests['thread/read'].result.parse(await client.request('thread/read', { threadId }));
+    expect(read.thread.title).toBe('Say hello');
+    expect(read.items.map((i) => [i.type, i.content])).toEqual([
+      ['userMessage', { text: 'Say hello' }],
+      ['agentMessage', { text: 'Hello from the mock model.' }],
+    ]);
+    const list = clientRequests['thread/list'].result.parse(await client.request('thread/list', {}));
+    expect(list.threads.map((t) => t.id)).toEqual([threadId]);
+    const archived = clientRequests['thread/archive'].result.parse(await client.request('thread/archive', { threadId }));
+    expect(archived.thread.archived).toBe(true);
+    client.close();
+  });
+
+  it('answers the turn/start request before it forwards turn/started', async () => {
+    const { client, init, wire, waitFor } = setup('text');
+    await init();
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] });
+    await waitFor('turn/completed');
+    const answer = wire.findIndex((m) => m.result !== undefined && (m.result as { turn?: unknown }).turn !== undefined);
+    const started = wire.findIndex((m) => m.method === 'turn/started');
+    expect(answer).toBeGreaterThanOrEqual(0);
+    expect(answer).toBeLessThan(started);
+    client.close();
+  });
+
+  it('asks for command approvals (request id 0 included), mapping allow to accept and deny to decline', async () => {
+    const { client, seen, init, waitFor, agent } = setup('approval');
+    await init();
+    const asked: Record<string, unknown>[] = [];
+    client.onRequest('approval/request', (params) => {
+      const p = serverRequests['approval/request'].params.parse(params);
+      asked.push(p);
+      return { decision: asked.length === 1 ? 'allow' : 'deny' };
+    });
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
+    await waitFor('turn/completed');
+    expect(asked[0]).toMatchObject({ threadId, toolName: 'shell', preview: "/bin/bash -lc 'echo approved-run'", choices: ['allow', 'deny'] });
+    expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
+    const ran = seen.find((s) => s.method === 'item/completed' && (s.params.item as { type: string }).type === 'toolCall')!;
+    expect(ran.params.item).toMatchObject({
+      id: 'call_allow',
+      status: 'completed',
+      content: { toolName: 'shell', arguments: { command: "/bin/bash -lc 'echo approved-run'" }, result: { exitCode: 0 } },
+    });
+
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo again' }] });
+    await waitFor('turn/completed', (p) => (p.turn as { id: string }).id !== (ran.params.turnId as string));
+    expect(agent.answers.get(1)).toEqual({ decision: 'decline' });
+    const declined = seen.find((s) => s.method === 'item/completed' && (s.params.item as { id: string }).id === 'call_deny')!;
+    expect(declined.params.item).toMatchObject({ type: 'toolCall', status: 'declined' });
+    const resolved = seen.filter((s) => s.method === 'approval/resolved').map((s) => s.params.decision);
+    expect(resolved).toEqual(['allow', 'deny']);
+    expect(seen.filter((s) => s.method === 'approval/requested')).toHaveLength(2);
+    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain('waitingOnApproval');
+    client.close();
+  });
+
+  it('settles an approval through approval/resolve and rejects a second resolve with -32040', async () => {
+    const { client, init, waitFor, agent } = setup('approval');
+    await init();
+    client.onRequest('approval/request', () => new Promise(() => undefined));
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
+    const requested = await waitFor('approval/requested');
+    const ref = { threadId, turnId: requested.turnId, requestId: requested.requestId };
+    await expect(client.request('approval/resolve', { ...ref, decision: 'allow_session' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(await client.request('approval/resolve', { ...ref, decision: 'allow' })).toEqual({});
+    await expect(client.request('approval/resolve', { ...ref, decision: 'allow' })).rejects.toMatchObject({ code: ErrorCode.ApprovalNotFound });
+    await waitFor('turn/completed');
+    expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
+    client.close();
+  });
+
+  it('interrupts a turn, which then completes as interrupted', async () => {
+    const { client, init, waitFor, agent } = setup('interrupt');
+    await init();
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    const turn = ((await client.request('turn/start', { threadId, input: [{ text: 'Talk slowly' }] })) as { turn: { id: string } }).turn;
+    await waitFor('item/started', (p) => (p.item as { type: string }).type === 'agentMessage');
+    const answer = clientRequests['turn/interrupt'].result.parse(await client.request('turn/interrupt', { threadId, turnId: turn.id }));
+    expect(answer.turn).toMatchObject({ id: turn.id, threadId, input: [{ type: 'text', text: 'Talk slowly' }] });
+    expect(agent.received.find((m) => m.method === 'turn/interrupt')!.params).toEqual({ threadId, turnId: turn.id });
+    const done = await waitFor('turn/completed');
+    expect(done.turn).toMatchObject({ id: turn.id, status: 'interrupted' });
+    client.close();
+  });
+
+  it('passes client tools to Codex as dynamic tools and runs item/tool/call in the client', async () => {
+    const { client, init, waitFor, agent } = setup('tools');
+    const tool = { name: 'page_title', description: 'Title of the page', inputSchema: { type: 'object', properties: { tabId: { type: 'number' } } } };
+    await init({ clientTools: [tool] });
+    expect(agent.received[0]!.params).toMatchObject({ capabilities: { experimentalApi: true } });
+    const calls: unknown[] = [];
+    client.onRequest('item/tool/call', (params) => {
+      calls.push(serverRequests['item/tool/call'].params.parse(params));
+      return { success: true, content: [{ type: 'text', text: 'Example Domain' }] };
+    });
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    expect(agent.received.find((m) => m.method === 'thread/start')!.params).toMatchObject({ dynamicTools: [{ type: 'function', ...tool }] });
+    await client.request('turn/start', { threadId, input: [{ text: 'What is the title?' }] });
+    await waitFor('turn/completed');
+    expect(calls).toEqual([{ threadId, turnId: expect.any(String), callId: 'call_tool', tool: 'page_title', arguments: { tabId: 1 } }]);
+    expect(agent.answers.get(0)).toEqual({ success: true, contentItems: [{ type: 'inputText', text: 'Example Domain' }] });
+    const item = await waitFor('item/completed', (p) => (p.item as { type: string }).type === 'toolCall');
+    expect(item.item).toMatchObject({ status: 'completed', content: { toolName: 'page_title', arguments: { tabId: 1 } } });
+    client.close();
+  });
+
+  it('ignores unknown notifications, unknown item kinds and unknown fields', async () => {
+    const { client, seen, init, agent, waitFor } = setup('text');
+    await init();
+    agent.inject({ method: 'brand/new/notification', params: { whatever: [1, 2] } });
+    agent.inject({ method: 'item/started', params: { threadId: 't', turnId: 'u', item: { type: 'hologram', id: 'h1' } } });
+    agent.inject({ method: 'item/started', params: { threadId: 't', turnId: 'u', item: { type: 'agentMessage', id: 'a1', text: '', sparkle: true } } });
+    agent.inject({ method: 'item/agentMessage/delta', params: 'not an object' });
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    const item = await waitFor('item/started');
+    expect(item.item).toMatchObject({ id: 'a1', type: 'agentMessage', content: { text: '' } });
+    expect(seen.some((s) => JSON.stringify(s.params).includes('hologram'))).toBe(false);
+    client.close();
+  });
+
+  it('gates requests on initialize and answers -32013 naming the backend for what Codex cannot do', async () => {
+    const { client, init } = setup('text');
+    await expect(client.request('thread/list', {})).rejects.toMatchObject({ code: ErrorCode.NotInitialized });
+    await init();
+    await expect(init()).rejects.toMatchObject({ code: ErrorCode.AlreadyInitialized });
+    const error = await client.request('schema/export', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: ErrorCode.Unsupported, message: 'schema/export is not supported by the codex backend' });
+    await expect(client.request('no/such/method', {})).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    await expect(client.request('turn/start', { threadId: 'x', input: [] })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    client.close();
+  });
+
+  it('holds notifications until the client says initialized and honours optOutNotificationMethods', async () => {
+    const { client, seen, agent } = setup('text');
+    await client.request('initialize', {
+      clientInfo: { name: 't', version: '1' },
+      capabilities: { optOutNotificationMethods: ['warning', 'item/agentMessage/delta'] },
+    });
+    agent.inject({ method: 'thread/archived', params: { threadId: 'early' } });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([]);
+    client.notify('initialized');
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] });
+    for (let i = 0; i < 200 && !seen.some((s) => s.method === 'turn/completed'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen[0]).toEqual({ method: 'thread/archived', params: { threadId: 'early' } });
+    expect(seen.some((s) => s.method === 'warning' || s.method === 'item/agentMessage/delta')).toBe(false);
+    client.close();
+  });
+
+  it('uses the approval policy from the backend options, and none when the options say null', async () => {
+    const a = setup('text', { backendOptions: { approvalPolicy: 'on-request', sandbox: 'workspace-write' } });
+    await a.init();
+    await a.client.request('thread/start', { cwd: '/tmp' });
+    expect(a.agent.received.find((m) => m.method === 'thread/start')!.params).toEqual({
+      cwd: '/tmp',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+    });
+    a.client.close();
+    const b = setup('text', { backendOptions: { approvalPolicy: null } });
+    await b.init();
+    await b.client.request('thread/start', {});
+    expect(b.agent.received.find((m) => m.method === 'thread/start')!.params).toEqual({});
+    b.client.close();
+  });
+
+  it('closes the Tether side when Codex goes away, withdrawing open approvals', async () => {
+    const { client, init, waitFor, agent } = setup('approval');
+    await init();
+    client.onRequest('approval/request', () => new Promise(() => undefined));
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
+    await waitFor('approval/requested');
+    (agent as unknown as { transport: { close(): void } }).transport.close();
+    expect(await waitFor('approval/resolved')).toMatchObject({ decision: 'cancelled' });
+    await client.closed;
+    expect(client.isClosed).toBe(true);
+  });
+});

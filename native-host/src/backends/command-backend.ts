@@ -1,0 +1,108 @@
+/**
+ * A backend of the protocol's own dialect started as a child process. Messages pass through as bytes: frames from the
+ * browser become lines on the child's stdin, lines from its stdout become frames; nothing is parsed here.
+ */
+import type { CommandBackendConfig } from '../config/schema';
+import { Gather, writeParts } from '../host/gather';
+import { LineReader } from '../host/line-reader';
+import { type ChildHandle, describeExit, spawnBackend } from './spawn';
+import type { Backend, BackendContext, BackendSink } from './types';
+
+const NEWLINE = 0x0a;
+
+/** Passthrough backend over a child's stdin/stdout (JSONL). */
+export class CommandBackend implements Backend {
+  private handle: ChildHandle | undefined;
+  private sink: BackendSink | undefined;
+  private readonly gather = new Gather();
+  private flushScheduled = false;
+  private pressured = false;
+
+  constructor(
+    readonly id: string,
+    readonly config: CommandBackendConfig,
+    private readonly context: BackendContext,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.handle?.pid;
+  }
+
+  start(sink: BackendSink): void {
+    this.sink = sink;
+    const started = spawnBackend(this.id, this.config, {
+      env: this.context.env ?? process.env,
+      configFile: this.context.configFile,
+      log: this.context.log,
+    });
+    if (!('child' in started)) {
+      queueMicrotask(() => sink.exit(started));
+      return;
+    }
+    this.handle = started;
+    const { child } = started;
+    const reader = new LineReader(
+      {
+        line: (parts, length) => sink.message(parts, length),
+        oversized: (head, limit) =>
+          sink.problem(
+            `The "${this.id}" backend wrote a line of more than ${limit} bytes; it was dropped ` +
+              `(it began: ${JSON.stringify(head.toString('utf8'))})`,
+          ),
+      },
+      this.context.maxLineBytes,
+    );
+    child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+    const outputEnded = new Promise<void>((resolve) => child.stdout.once('close', resolve));
+    child.stdin.on('drain', () => {
+      if (!this.pressured) return;
+      this.pressured = false;
+      sink.inputPressure(false);
+    });
+    void started.exited.then(async ({ code, signal, error }) => {
+      // Lines written just before exiting are still in the pipe: deliver them before saying it ended.
+      await Promise.race([outputEnded, new Promise((r) => setTimeout(r, 250).unref())]);
+      reader.end();
+      if (this.pressured) {
+        this.pressured = false;
+        sink.inputPressure(false);
+      }
+      const stderrTail = started.stderrTail();
+      sink.exit({ code, signal, stderrTail, message: describeExit(this.id, code, signal, error), failedToStart: !!error });
+    });
+  }
+
+  send(payload: Buffer): void {
+    if (!this.handle) return;
+    this.gather.add(payload);
+    this.gather.byte(NEWLINE);
+    // Every frame of one stdin read is sent in one write, after the read has been split.
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const stdin = this.handle?.child.stdin;
+    const parts = this.gather.take();
+    if (!stdin || stdin.destroyed || stdin.writableEnded || parts.length === 0) return;
+    if (!writeParts(stdin, parts) && !this.pressured) {
+      this.pressured = true;
+      this.sink?.inputPressure(true);
+    }
+  };
+
+  pauseOutput(paused: boolean): void {
+    const stdout = this.handle?.child.stdout;
+    if (!stdout) return;
+    if (paused) stdout.pause();
+    else stdout.resume();
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushScheduled) this.flush();
+    await this.handle?.stop();
+  }
+}

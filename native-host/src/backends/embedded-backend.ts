@@ -1,0 +1,76 @@
+/**
+ * The reference app-server inside the host process (no child), behind an in-memory transport pair. It starts in
+ * microseconds and is what the host serves when nothing else is configured.
+ */
+import { createMemoryTransportPair, type MessageTransport } from '@tether/protocol';
+import type { AppServerSession } from '../app-server';
+import type { EmbeddedBackendConfig } from '../config/schema';
+import { attachTransport } from './transport-backend';
+import type { Backend, BackendContext, BackendSink } from './types';
+
+/** In-process backend running `startAppServer`. */
+export class EmbeddedBackend implements Backend {
+  readonly pid = undefined;
+  private hostSide: MessageTransport | undefined;
+  private sendToServer: ((payload: Buffer) => void) | undefined;
+  private session: Promise<AppServerSession | undefined> = Promise.resolve(undefined);
+  private stopping = false;
+
+  constructor(
+    readonly id: string,
+    readonly config: EmbeddedBackendConfig,
+    private readonly context: BackendContext,
+  ) {}
+
+  start(sink: BackendSink): void {
+    const [hostSide, serverSide] = createMemoryTransportPair();
+    this.hostSide = hostSide;
+    this.sendToServer = attachTransport(hostSide, sink, (error) => {
+      sink.exit({
+        code: null,
+        signal: null,
+        stderrTail: [],
+        message: this.stopping
+          ? `The "${this.id}" backend was stopped`
+          : `The "${this.id}" backend (built into the host) closed its connection${error ? `: ${error.message}` : ''}`,
+      });
+    });
+    const log = this.context.log;
+    // Imported on first use: a host serving a command backend never loads the app-server's modules.
+    this.session = import('../app-server').then(
+      ({ startAppServer }) =>
+        this.stopping
+          ? undefined
+          : startAppServer(serverSide, {
+              dataDir: this.config.dataDir === undefined ? this.context.dataDir : this.config.dataDir,
+              ...(this.config.model ? { model: this.config.model } : {}),
+              log: (line) => log(`embedded: ${line}`),
+            }),
+      (error: unknown) => {
+        log(`backend ${this.id}: the built-in app-server failed to start: ${(error as Error).stack ?? String(error)}`);
+        hostSide.close();
+        return undefined;
+      },
+    );
+  }
+
+  send(payload: Buffer): void {
+    this.sendToServer?.(payload);
+  }
+
+  pauseOutput(): void {
+    // In-process messages arrive as objects, a few at a time; there is no stream to pause.
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const session = await this.session;
+    try {
+      // Interrupts running turns and journals their end before the store closes.
+      await session?.close();
+    } catch (error) {
+      this.context.log(`backend ${this.id}: error while closing the built-in app-server: ${(error as Error).message}`);
+    }
+    this.hostSide?.close();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The host's own record of the threads of an agent that keeps none Tether can read back (ACP agents): an index of
+ * threads and, per thread, a JSONL file of its finished items. `thread/read`, `thread/resume` and `thread/list` are
+ * answered from it, so history survives host and agent restarts whether or not the agent can replay a session.
+ */
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Item, Thread } from '@tether/protocol';
+import { z } from 'zod';
+
+/** A thread as the journal keeps it: the Tether thread plus the agent session it talks to. */
+export const JournalEntry = z.looseObject({
+  thread: Thread,
+  sessionId: z.string(),
+  /** Listed by the agent but never read: its history comes from a `session/load` replay on first read. */
+  unread: z.boolean().optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+const IndexFile = z.looseObject({ version: z.literal(1), threads: z.array(JournalEntry) });
+
+/** The journal of one backend, in `dir`. Writes are queued in order; reads wait for the writes before them. */
+export class ThreadJournal {
+  private readonly entries = new Map<string, JournalEntry>();
+  private readonly items = new Map<string, Item[]>();
+  private writes: Promise<void> = Promise.resolve();
+  private loaded: Promise<void> | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Reads the index once (a missing or unreadable index starts empty; the damage is logged). */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      await mkdir(join(this.dir, 'threads'), { recursive: true });
+      let text: string;
+      try {
+        text = await readFile(this.indexPath, 'utf8');
+      } catch {
+        return;
+      }
+      try {
+        const parsed = IndexFile.parse(JSON.parse(text));
+        for (const e of parsed.threads) this.entries.set(e.thread.id, e);
+      } catch (error) {
+        this.log(`journal index ${this.indexPath} is unreadable, starting a new one: ${String(error)}`);
+      }
+    })();
+    return this.loaded;
+  }
+
+  /** The entry of a thread, if the journal knows it. */
+  get(threadId: string): JournalEntry | undefined {
+    return this.entries.get(threadId);
+  }
+
+  /** All threads, newest first. */
+  threads(): Thread[] {
+    return [...this.entries.values()].map((e) => e.thread).sort((a, b) => b.updatedAtMs - a.updatedAtMs || b.createdAtMs - a.createdAtMs);
+  }
+
+  /** Adds or replaces a thread. */
+  put(entry: JournalEntry): void {
+    this.entries.set(entry.thread.id, entry);
+    if (!this.items.has(entry.thread.id) && !entry.thread.ephemeral) this.items.set(entry.thread.id, []);
+    this.saveIndex();
+  }
+
+  /** Changes a thread's fields (and its session) and saves the index. */
+  update(threadId: string, patch: Partial<Thread>, sessionId?: string): Thread | undefined {
+    const entry = this.entries.get(threadId);
+    if (!entry) return undefined;
+    const next = { thread: { ...entry.thread, ...patch }, sessionId: sessionId ?? entry.sessionId };
+    this.entries.set(threadId, next);
+    if (!next.thread.ephemeral) this.saveIndex();
+    return next.thread;
+  }
+
+  /** Records a finished item of a thread (ephemeral threads are kept in memory only). */
+  append(threadId: string, item: Item): void {
+    const entry = this.entries.get(threadId);
+    const list = this.items.get(threadId);
+    if (list) list.push(item);
+    if (!entry || entry.thread.ephemeral) {
+      if (!list) this.items.set(threadId, [item]);
+      return;
+    }
+    const file = this.itemsPath(threadId);
+    this.queue(() => appendFile(file, `${JSON.stringify(item)}\n`));
+  }
+
+  /** The finished items of a thread, oldest first. */
+  async history(threadId: string): Promise<Item[]> {
+    const cached = this.items.get(threadId);
+    if (cached) return [...cached];
+    await this.writes;
+    let text = '';
+    try {
+      text = await readFile(this.itemsPath(threadId), 'utf8');
+    } catch {
+      // No items yet.
+    }
+    const items: Item[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        items.push(Item.parse(JSON.parse(line)));
+      } catch {
+        // A torn last line after a crash: the rest of the history is still good.
+        this.log(`journal ${this.itemsPath(threadId)}: skipped an unreadable line`);
+      }
+    }
+    this.items.set(threadId, items);
+    return [...items];
+  }
+
+  /** Resolves when everything written so far is on disk. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  private get indexPath(): string {
+    return join(this.dir, 'index.json');
+  }
+
+  private itemsPath(threadId: string): string {
+    // Session ids come from the agent: never trust them as file names.
+    const safe = /^[A-Za-z0-9_-]{1,100}$/.test(threadId) ? threadId : createHash('sha256').update(threadId).digest('hex').slice(0, 40);
+    return join(this.dir, 'threads', `${safe}.jsonl`);
+  }
+
+  private saveIndex(): void {
+    const threads = [...this.entries.values()].filter((e) => !e.thread.ephemeral);
+    const text = JSON.stringify({ version: 1, threads });
+    const tmp = `${this.indexPath}.tmp`;
+    this.queue(async () => {
+      await writeFile(tmp, text);
+      await rename(tmp, this.indexPath);
+    });
+  }
+
+  private queue(write: () => Promise<unknown>): void {
+    this.writes = this.writes
+      .then(() => this.load())
+      .then(write)
+      .then(
+        () => undefined,
+        (error: unknown) => this.log(`journal write in ${this.dir} failed: ${String(error)}`),
+      );
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Starts a backend's child process so that it cannot outlive the host, and stops it within the browser's 2-second
+ * window. On Linux the child is exec'ed through `setpriv --pdeathsig KILL`, so the kernel kills it when the host
+ * dies, even by SIGKILL (Chromium's only signal); elsewhere the child sees EOF on stdin when the host dies, which
+ * every JSONL app-server treats as "exit". The child leads its own process group so a stop reaches its helpers too.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { CommandBackendConfig } from '../config/schema';
+import type { BackendExit } from './types';
+
+/** Last stderr lines kept for `bridge/backend/exited`. */
+const STDERR_TAIL_LINES = 20;
+const STDERR_LINE_CHARS = 400;
+/** After closing its stdin, how long a backend may take to exit on its own before SIGTERM; then before SIGKILL. */
+const EOF_GRACE_MS = 300;
+const TERM_GRACE_MS = 600;
+
+const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
+let setprivPath: string | null | undefined;
+
+/** The setpriv binary used for the parent-death signal (Linux), or null when there is none. */
+export function findSetpriv(): string | null {
+  if (setprivPath !== undefined) return setprivPath;
+  setprivPath = process.platform === 'linux' ? (SETPRIV_CANDIDATES.find(isExecutable) ?? null) : null;
+  return setprivPath;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves a command like a shell would (PATH lookup, or relative to cwd when it holds a slash). */
+export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (process.platform === 'win32') return command; // PATHEXT and .cmd shims: leave it to spawn.
+  if (command.includes('/')) {
+    const full = isAbsolute(command) ? command : resolve(cwd, command);
+    return isExecutable(full) ? full : undefined;
+  }
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const full = join(dir, command);
+    if (isExecutable(full)) return full;
+  }
+  return undefined;
+}
+
+/** A started child with its pipes, its stderr tail and its end. */
+export interface ChildHandle {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly pid: number | undefined;
+  /** Resolves once the process has exited (or failed to spawn). */
+  readonly exited: Promise<{ code: number | null; signal: string | null; error?: Error }>;
+  /** The last stderr lines, oldest first. */
+  stderrTail(): string[];
+  /** EOF, then SIGTERM, then SIGKILL; resolves once the process is gone. */
+  stop(): Promise<void>;
+}
+
+/** Spawns the backend command, or returns why it cannot be started. */
+export function spawnBackend(
+  id: string,
+  config: CommandBackendConfig,
+  options: { env: NodeJS.ProcessEnv; configFile: string; log: (line: string) => void },
+): ChildHandle | BackendExit {
+  const cwd = config.cwd ?? process.cwd();
+  const env = { ...options.env, ...config.env };
+  const [command, ...args] = config.argv as [string, ...string[]];
+  if (config.cwd) {
+    let isDir = false;
+    try {
+      isDir = statSync(config.cwd).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) {
+      return failure(
+        `The "${id}" backend's working directory ${config.cwd} does not exist. Fix: correct backends.${id}.cwd in ${options.configFile}`,
+      );
+    }
+  }
+  const executable = resolveCommand(command, env, cwd);
+  if (!executable) {
+    return failure(
+      `The "${id}" backend's command "${command}" was not found ${command.includes('/') ? `(relative to ${cwd})` : `on PATH (${env['PATH'] ?? 'unset'})`}. ` +
+        `Fix: install it, or put its absolute path in backends.${id}.argv[0] of ${options.configFile} ` +
+        '(browsers started from a desktop often have a shorter PATH than your shell)',
+    );
+  }
+  const setpriv = findSetpriv();
+  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', executable, ...args]] : [executable, args];
+  const child = spawn(file, argv, {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+  });
+  options.log(`backend ${id}: started pid ${child.pid ?? '?'}: ${config.argv.join(' ')}${setpriv ? '' : ' (no parent-death signal on this OS)'}`);
+
+  const tail: string[] = [];
+  let partial = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!.slice(-STDERR_LINE_CHARS * 4);
+    for (const line of lines) {
+      const clean = line.replace(/\r$/, '');
+      if (clean.trim() === '') continue;
+      tail.push(clean.length > STDERR_LINE_CHARS ? `${clean.slice(0, STDERR_LINE_CHARS)}...` : clean);
+      if (tail.length > STDERR_TAIL_LINES) tail.shift();
+    }
+  });
+  // Writes to a dead child fail with EPIPE; the exit is reported through `exited`.
+  child.stdin.on('error', () => undefined);
+
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      done = true;
+      resolveExit({ code, signal });
+    });
+    child.once('error', (error) => {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) return; // kill() failure
+      done = true;
+      resolveExit({ code: null, signal: null, error });
+    });
+  });
+
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  const within = (ms: number): Promise<boolean> =>
+    Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      if (!done) {
+        child.stdin.end();
+        if (!(await within(EOF_GRACE_MS))) {
+          signalGroup('SIGTERM');
+          if (!(await within(TERM_GRACE_MS))) {
+            options.log(`backend ${id}: still running ${TERM_GRACE_MS} ms after SIGTERM; sending SIGKILL`);
+            signalGroup('SIGKILL');
+            await within(500);
+          }
+        }
+      }
+      // Helpers the backend started in its group must not outlive it either.
+      signalGroup('SIGKILL');
+    })());
+
+  return {
+    child,
+    pid: child.pid,
+    exited,
+    stderrTail: () => (partial.trim() ? [...tail, partial.slice(0, STDERR_LINE_CHARS)] : [...tail]).slice(-STDERR_TAIL_LINES),
+    stop,
+  };
+}
+
+/** Describes an exit for people: how it ended (code or signal); the bridge adds the stderr tail. */
+export function describeExit(id: string, code: number | null, signal: string | null, error?: Error): string {
+  const how = error
+    ? `could not be started (${error.message})`
+    : signal
+      ? `was killed by ${signal}`
+      : code === 0
+        ? 'exited (code 0)'
+        : `exited with code ${code}`;
+  return `The "${id}" backend ${how}`;
+}
+
+function failure(message: string): BackendExit {
+  return { code: null, signal: null, stderrTail: [], message, failedToStart: true };
+}

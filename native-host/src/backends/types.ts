@@ -1,0 +1,59 @@
+/**
+ * What the host needs from a backend, at the byte level: the host moves JSON texts, and only backends that hold
+ * objects (the embedded app-server, dialect adapters) parse or serialise them, once each way.
+ */
+import type { BackendConfig } from '../config/schema';
+
+/** How a backend ended. */
+export interface BackendExit {
+  /** Exit code, or null when killed by a signal or when the backend is not a process. */
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Last lines the backend wrote to stderr (oldest first). */
+  readonly stderrTail: readonly string[];
+  /** One sentence for people: what happened and, when known, what to do. */
+  readonly message: string;
+  /** True when the backend could not be started at all (command not found, adapter missing). */
+  readonly failedToStart?: boolean;
+}
+
+/** Where a backend delivers what it produces. */
+export interface BackendSink {
+  /** One message: the bytes of its JSON text (no newline), possibly spread over several buffers. */
+  message(parts: Buffer[], length: number): void;
+  /** The backend wrote something that is not a message (garbage, an oversized line); said for people. */
+  problem(message: string): void;
+  /** The backend can take no more input for now (true) or can again (false). */
+  inputPressure(high: boolean): void;
+  /** The backend is gone; called once per start. */
+  exit(info: BackendExit): void;
+}
+
+/** A running (or starting) backend. One instance serves one start; a restart creates a new instance. */
+export interface Backend {
+  readonly id: string;
+  readonly config: BackendConfig;
+  /** The process id of the backend's child, when it has one. */
+  readonly pid: number | undefined;
+  /** Starts it; failures are reported through `sink.exit` (never thrown). */
+  start(sink: BackendSink): void;
+  /** Sends one message: the bytes of its JSON text, without newline (must not be modified afterwards). */
+  send(payload: Buffer): void;
+  /** Stops reading the backend's output (the browser is behind) or resumes it. */
+  pauseOutput(paused: boolean): void;
+  /** Stops it: end of input, then SIGTERM, then SIGKILL after a grace period; resolves once it is gone. */
+  stop(): Promise<void>;
+}
+
+/** Everything a backend factory needs besides the backend's own config. */
+export interface BackendContext {
+  /** The config file, for messages that tell people what to edit. */
+  readonly configFile: string;
+  /** Default data directory (threads) for the embedded backend and adapters. */
+  readonly dataDir: string;
+  /** Longest line accepted from a backend, in bytes. */
+  readonly maxLineBytes: number;
+  readonly log: (line: string) => void;
+  /** Environment for children and PATH lookup (default process.env). */
+  readonly env?: NodeJS.ProcessEnv;
+}

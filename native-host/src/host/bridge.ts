@@ -1,0 +1,417 @@
+/**
+ * Routes messages between the browser and one backend. Only `bridge/*` messages are interpreted; everything else
+ * moves as bytes. To fail pending requests with -32050 when a backend dies, the bridge tracks request ids cheaply:
+ * it scans (never parses) each message from the browser for its top-level id and method, which the browser sends
+ * few of, and scans the backend's messages for a response id only while some request is pending, which is rare
+ * during a stream of deltas (turn/start is answered before its deltas start).
+ */
+import {
+  BridgeHelloParams,
+  BROWSER_MAX_FRAME_BYTES,
+  BROWSER_MAX_INBOUND_BYTES,
+  type BackendInfo,
+  type BridgeBackendExitedNotification,
+  type BridgeHelloResult,
+  type BridgeLimits,
+  ErrorCode,
+  RpcError,
+} from '@tether/protocol';
+import type { Backend, BackendExit, BackendSink } from '../backends/types';
+import type { HostConfig } from '../config/load';
+import type { BackendConfig } from '../config/schema';
+import type { Log } from '../log';
+import { type Envelope, scanEnvelope, shapeOf } from './envelope-scan';
+import type { FrameWriter } from './frame-writer';
+
+/** Longest line a backend may write (a message the host then sends as bridge/chunk pieces). */
+export const MAX_BACKEND_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The sizes the host enforces, as `bridge/hello` reports them. */
+export const BRIDGE_LIMITS: BridgeLimits = {
+  maxOutboundFrameBytes: BROWSER_MAX_FRAME_BYTES,
+  maxInboundMessageBytes: BROWSER_MAX_INBOUND_BYTES,
+  maxChunkedMessageBytes: MAX_BACKEND_LINE_BYTES,
+};
+
+/** A backend that ran at least this long before crashing starts its crash count afresh. */
+const STABLE_RUN_MS = 10_000;
+/** Requests remembered at most; beyond, the oldest are forgotten (a backend that never answers must not grow us). */
+const MAX_PENDING = 100_000;
+/** Garbage lines reported one by one before reports are rate-limited to one a second. */
+const GARBAGE_REPORTS = 5;
+
+/** Delay before restart number `crashes` in a row: 0, then 250 ms doubling up to 8 s. */
+export function restartDelayMs(crashes: number): number {
+  return crashes <= 1 ? 0 : Math.min(250 * 2 ** (crashes - 2), 8000);
+}
+
+/** Options of Bridge. */
+export interface BridgeOptions {
+  readonly config: HostConfig;
+  readonly writer: FrameWriter;
+  readonly createBackend: (id: string, config: BackendConfig) => Backend;
+  readonly log: Log;
+  readonly hostVersion: string;
+  /** Stop (true) or resume (false) reading the browser's input, when the backend cannot keep up. */
+  readonly setInputPaused: (paused: boolean) => void;
+  /** When set, the host cannot serve (e.g. invalid config): every request is answered with this -32050 error. */
+  readonly unavailable?: RpcError;
+  readonly now?: () => number;
+}
+
+interface Run {
+  readonly backend: Backend;
+  readonly startedAt: number;
+  /** Set when the host stops it on purpose; says why, for the requests it leaves unanswered. */
+  stopReason?: string;
+}
+
+/** The message router of one browser connection. */
+export class Bridge {
+  private selected: string;
+  private current: Run | undefined;
+  private readonly pending = new Map<string, string>();
+  private queue: Buffer[] = [];
+  private crashes = 0;
+  private lastExitAt = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private transition: Promise<void> | undefined;
+  private closing = false;
+  private garbage = { count: 0, suppressed: 0, lastReportAt: 0 };
+  private readonly now: () => number;
+
+  constructor(private readonly options: BridgeOptions) {
+    this.selected = options.config.defaultBackend;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The backend that serves (or will serve) requests. */
+  get backendId(): string {
+    return this.selected;
+  }
+
+  /** Requests sent to the backend and not yet answered. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** One message from the browser, as the bytes of its JSON text. */
+  fromBrowser(parts: Buffer[], length: number): void {
+    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+    const envelope = scanEnvelope(payload);
+    switch (envelope.shape) {
+      case 'blank':
+        return;
+      case 'invalid':
+        this.reply('null', { error: RpcError.parseError(`a message must be a JSON object or array; got ${preview(payload)}`).toJSON() });
+        return;
+      case 'array':
+        this.fromBrowserBatch(payload);
+        return;
+      case 'object':
+        if (envelope.method?.startsWith('bridge/')) void this.handleBridge(payload, envelope);
+        else this.forward(payload, envelope);
+    }
+  }
+
+  /** Stops the backend (EOF, SIGTERM, SIGKILL) and flushes what is queued for the browser. */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.restartTimer);
+    this.queue = [];
+    const run = this.current;
+    if (run) await this.stopRun(run, 'the host is shutting down');
+    await this.options.writer.whenIdle();
+  }
+
+  /** The browser is (true) or is no longer (false) behind: stop reading the backend's output meanwhile. */
+  outputPressure(high: boolean): void {
+    this.current?.backend.pauseOutput(high);
+  }
+
+  private fromBrowserBatch(payload: Buffer): void {
+    let items: unknown;
+    try {
+      items = JSON.parse(payload.toString('utf8'));
+    } catch (error) {
+      this.reply('null', { error: RpcError.parseError((error as Error).message).toJSON() });
+      return;
+    }
+    // Batches from the browser are rare; each member is routed on its own so any JSONL backend can read it.
+    for (const item of items as unknown[]) {
+      const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+      this.fromBrowser([bytes], bytes.length);
+    }
+  }
+
+  private forward(payload: Buffer, envelope: Envelope): void {
+    if (this.options.unavailable) {
+      if (envelope.id !== undefined && envelope.method !== undefined) this.reply(envelope.id, { error: this.options.unavailable.toJSON() });
+      return;
+    }
+    if (this.closing) return;
+    if (envelope.id !== undefined && envelope.method !== undefined) {
+      if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+      this.pending.set(envelope.id, envelope.method);
+    }
+    if (this.current && !this.transition) this.current.backend.send(payload);
+    else {
+      this.queue.push(payload);
+      this.ensureStarted();
+    }
+  }
+
+  private ensureStarted(): void {
+    if (this.current || this.transition || this.restartTimer || this.closing || this.options.unavailable) return;
+    const wait = this.lastExitAt + restartDelayMs(this.crashes) - this.now();
+    if (wait > 0) {
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        this.ensureStarted();
+      }, wait);
+      return;
+    }
+    this.startBackend();
+  }
+
+  private startBackend(): void {
+    const id = this.selected;
+    const backend = this.options.createBackend(id, this.options.config.backends[id]!);
+    const run: Run = { backend, startedAt: this.now() };
+    this.current = run;
+    backend.start(this.sinkFor(run));
+    const queued = this.queue;
+    this.queue = [];
+    for (const payload of queued) backend.send(payload);
+  }
+
+  private sinkFor(run: Run): BackendSink {
+    return {
+      message: (parts, length) => {
+        if (this.current === run) this.fromBackend(parts, length);
+      },
+      problem: (message) => {
+        if (this.current === run) this.reportProblem(message);
+      },
+      inputPressure: (high) => this.options.setInputPaused(high),
+      exit: (info) => this.backendExited(run, info),
+    };
+  }
+
+  private fromBackend(parts: Buffer[], length: number): void {
+    const shape = shapeOfParts(parts, length);
+    if (shape === 'blank') return;
+    if (shape === 'invalid') {
+      this.reportGarbage(parts, length);
+      return;
+    }
+    if (this.pending.size > 0) {
+      const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+      if (shape === 'object') this.settle(scanEnvelope(whole));
+      else this.settleBatch(whole);
+    }
+    this.options.writer.enqueue(parts, length, shape === 'array');
+  }
+
+  private settle(envelope: Envelope): void {
+    if (envelope.isResponse && envelope.method === undefined && envelope.id !== undefined) this.pending.delete(envelope.id);
+  }
+
+  private settleBatch(whole: Buffer): void {
+    try {
+      for (const item of JSON.parse(whole.toString('utf8')) as unknown[]) {
+        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+        this.settle(scanEnvelope(bytes));
+      }
+    } catch {
+      // An unparsable batch is the browser's to reject; nothing here to settle.
+    }
+  }
+
+  private backendExited(run: Run, info: BackendExit): void {
+    if (this.current !== run) return;
+    this.current = undefined;
+    this.options.setInputPaused(false);
+    const id = run.backend.id;
+    if (run.stopReason) {
+      this.failPending(id, `the "${id}" backend was stopped (${run.stopReason})`, info);
+      return;
+    }
+    const now = this.now();
+    this.crashes = now - run.startedAt < STABLE_RUN_MS ? this.crashes + 1 : 1;
+    this.lastExitAt = now;
+    const last = info.stderrTail.at(-1);
+    const detail = `${info.message}${last ? ` (its last stderr line: ${JSON.stringify(last)})` : ''}`;
+    this.options.log(`backend ${id}: ${info.message}${info.stderrTail.length ? `\n  stderr: ${info.stderrTail.join('\n  stderr: ')}` : ''}`);
+    const params: BridgeBackendExitedNotification = {
+      backend: id,
+      code: info.code,
+      signal: info.signal,
+      stderrTail: [...info.stderrTail],
+      message: `${detail}. The next request (or bridge/backend/restart) starts it again; send initialize first`,
+      restartInMs: restartDelayMs(this.crashes),
+    };
+    this.notify('bridge/backend/exited', params);
+    this.failPending(id, detail, info);
+  }
+
+  private failPending(id: string, reason: string, info: Pick<BackendExit, 'code' | 'signal'>): void {
+    for (const [requestId, method] of this.pending) {
+      const error = RpcError.backendUnavailable(`${method} was not answered: ${reason}`, {
+        backend: id,
+        method,
+        code: info.code,
+        signal: info.signal,
+      });
+      this.reply(requestId, { error: error.toJSON() });
+    }
+    this.pending.clear();
+  }
+
+  private async stopRun(run: Run, reason: string): Promise<void> {
+    run.stopReason = reason;
+    const stopping = run.backend.stop();
+    this.transition = stopping;
+    try {
+      await stopping;
+    } catch (error) {
+      this.options.log(`backend ${run.backend.id}: stopping failed: ${(error as Error).message}`);
+    }
+    if (this.transition === stopping) this.transition = undefined;
+    // The process is gone even when its last output has not been reported yet: fail what it left unanswered now.
+    if (this.current === run) {
+      this.current = undefined;
+      this.failPending(run.backend.id, `the "${run.backend.id}" backend was stopped (${reason})`, { code: null, signal: null });
+    }
+  }
+
+  private async handleBridge(payload: Buffer, envelope: Envelope): Promise<void> {
+    let message: { id?: unknown; method: string; params?: unknown };
+    try {
+      message = JSON.parse(payload.toString('utf8')) as typeof message;
+    } catch (error) {
+      this.reply('null', { error: RpcError.parseError((error as Error).message).toJSON() });
+      return;
+    }
+    const rawId = envelope.id;
+    if (rawId === undefined) return; // bridge notifications from the browser carry nothing the host must act on
+    if (this.options.unavailable) {
+      this.reply(rawId, { error: this.options.unavailable.toJSON() });
+      return;
+    }
+    try {
+      let result: unknown;
+      if (message.method === 'bridge/hello') result = await this.hello(message.params);
+      else if (message.method === 'bridge/backend/restart') result = await this.restart();
+      else throw RpcError.methodNotFound(message.method);
+      this.reply(rawId, { result });
+      if (message.method === 'bridge/hello') this.ensureStarted();
+    } catch (error) {
+      const rpc = error instanceof RpcError ? error : RpcError.internal((error as Error).message, error);
+      this.reply(rawId, { error: rpc.toJSON() });
+    }
+  }
+
+  private async hello(rawParams: unknown): Promise<BridgeHelloResult> {
+    const parsed = BridgeHelloParams.safeParse(rawParams ?? {});
+    if (!parsed.success) throw RpcError.invalidParams('bridge/hello', parsed.error);
+    const wanted = parsed.data.backend;
+    const { backends, file } = this.options.config;
+    if (wanted !== undefined && !backends[wanted]) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown backend "${wanted}": the configured backends are ${Object.keys(backends).join(', ')}. Fix: pick one of them, or add "${wanted}" under "backends" in ${file}`,
+        { backend: wanted, backends: Object.keys(backends) },
+      );
+    }
+    if (wanted !== undefined && wanted !== this.selected) {
+      const run = this.current;
+      this.selected = wanted;
+      this.crashes = 0;
+      this.lastExitAt = 0;
+      if (run) await this.stopRun(run, `the browser switched to the "${wanted}" backend`);
+    }
+    return {
+      hostVersion: this.options.hostVersion,
+      backend: this.selected,
+      backends: this.backendInfos(),
+      limits: BRIDGE_LIMITS,
+    };
+  }
+
+  private async restart(): Promise<{ backend: string }> {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.crashes = 0;
+    this.lastExitAt = 0;
+    const run = this.current;
+    if (run) await this.stopRun(run, 'restarted at the browser\'s request');
+    if (!this.current && !this.closing) this.startBackend();
+    return { backend: this.selected };
+  }
+
+  private backendInfos(): BackendInfo[] {
+    const { backends, defaultBackend } = this.options.config;
+    return Object.entries(backends).map(([id, b]) => ({
+      id,
+      kind: b.kind,
+      dialect: b.dialect,
+      ...(b.description ? { description: b.description } : {}),
+      ...(id === defaultBackend ? { isDefault: true } : {}),
+    }));
+  }
+
+  private reportGarbage(parts: Buffer[], length: number): void {
+    const g = this.garbage;
+    g.count++;
+    const now = this.now();
+    if (g.count > GARBAGE_REPORTS && now - g.lastReportAt < 1000) {
+      g.suppressed++;
+      return;
+    }
+    const more = g.suppressed > 0 ? ` (${g.suppressed} more such lines were dropped since the last report)` : '';
+    g.suppressed = 0;
+    g.lastReportAt = now;
+    const head = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, Math.min(length, 4096))).subarray(0, 200);
+    this.reportProblem(
+      `The "${this.selected}" backend wrote a line that is not a JSON message; it was dropped${more}. ` +
+        `A backend must write only JSON messages on stdout, one per line (logs go to stderr). The line began: ${JSON.stringify(head.toString('utf8'))}`,
+    );
+  }
+
+  private reportProblem(message: string): void {
+    this.options.log(`backend ${this.selected}: ${message}`);
+    this.notify('error', { message, code: 'backendProtocolError' });
+  }
+
+  private notify(method: string, params: unknown): void {
+    this.options.writer.enqueueText(JSON.stringify({ method, params }));
+  }
+
+  /** Writes a response; `rawId` is the id's JSON text as it arrived (so it is echoed byte for byte). */
+  private reply(rawId: string, body: { result: unknown } | { error: unknown }): void {
+    const rest = JSON.stringify(body);
+    this.options.writer.enqueueText(`{"id":${rawId},${rest.slice(1)}`);
+  }
+}
+
+/** Shape of a message held in several buffers, looking only at its first and last non-blank bytes. */
+function shapeOfParts(parts: Buffer[], length: number): Envelope['shape'] {
+  if (parts.length === 1) return shapeOf(parts[0]!);
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const a = shapeOf(first);
+  const b = shapeOf(last);
+  if (a === 'blank' || b === 'blank') return shapeOf(Buffer.concat(parts, length));
+  const open = first[first.findIndex((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)];
+  let j = last.length - 1;
+  while (j > 0 && (last[j] === 0x20 || last[j] === 0x09 || last[j] === 0x0a || last[j] === 0x0d)) j--;
+  const close = last[j];
+  if (open === 0x7b && close === 0x7d) return 'object';
+  if (open === 0x5b && close === 0x5d) return 'array';
+  return 'invalid';
+}
+
+function preview(payload: Buffer): string {
+  return JSON.stringify(payload.subarray(0, 100).toString('utf8'));
+}

@@ -1,0 +1,47 @@
+/**
+ * Who started the host. Chrome-family browsers pass the calling origin `chrome-extension://ID/` (on Windows also
+ * `--parent-window=N`); Firefox passes the host manifest's path and the add-on id. Only allowed ids may use the host:
+ * the browser already checks its manifest, and this check also covers a host started by hand or by another program
+ * that mimics a browser.
+ */
+
+/** The browser's description of the caller. */
+export type Caller =
+  | { readonly browser: 'chrome'; readonly origin: string; readonly extensionId: string }
+  | { readonly browser: 'firefox'; readonly manifestPath: string; readonly extensionId: string };
+
+/** The outcome of checking the arguments the host was started with. */
+export type CallerCheck = { readonly ok: true; readonly caller: Caller } | { readonly ok: false; readonly reason: string };
+
+const CHROME_ORIGIN = /^chrome-extension:\/\/([a-p]{32})\/?$/;
+
+/** Parses the browser's arguments and checks the caller's id against `allowed`. */
+export function checkCaller(args: readonly string[], allowed: readonly string[], configFile: string): CallerCheck {
+  const positional = args.filter((a) => !a.startsWith('--parent-window='));
+  const [first, second] = positional;
+  let caller: Caller;
+  if (first?.startsWith('chrome-extension://')) {
+    const match = CHROME_ORIGIN.exec(first);
+    if (!match) return { ok: false, reason: `the caller origin ${JSON.stringify(first)} is not of the form chrome-extension://<32 letters a-p>/` };
+    caller = { browser: 'chrome', origin: first, extensionId: match[1]! };
+  } else if (first !== undefined && second !== undefined && first.endsWith('.json')) {
+    caller = { browser: 'firefox', manifestPath: first, extensionId: second };
+  } else {
+    return {
+      ok: false,
+      reason:
+        `no caller in the arguments (${JSON.stringify(args)}): a browser starts the host with chrome-extension://ID/ ` +
+        '(Chrome, Chromium, Edge, Brave, Vivaldi) or with a manifest path and an add-on id (Firefox)',
+    };
+  }
+  if (!allowed.includes(caller.extensionId)) {
+    return {
+      ok: false,
+      reason:
+        `extension ${caller.extensionId} is not allowed to use this host (allowed: ${allowed.join(', ')}). ` +
+        `Fix: add it to "allowedExtensionIds" in ${configFile} and run \`tether install --extension-id ${caller.extensionId}\` ` +
+        "so the browsers' host manifests allow it too",
+    };
+  }
+  return { ok: true, caller };
+}

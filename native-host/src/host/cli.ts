@@ -1,0 +1,149 @@
+/**
+ * `tether host`: what the browser starts for each `connectNative`. Frames on stdin/stdout, logs to a file, one
+ * backend behind. On stdin EOF (the extension disconnected) it stops the backend and exits well inside the 2 s after
+ * which Chromium sends SIGKILL.
+ */
+import { BROWSER_MAX_INBOUND_BYTES, ErrorCode, RpcError } from '@tether/protocol';
+import { createBackend } from '../backends/factory';
+import { allowedExtensionIds } from '../config/allowed-ids';
+import { ConfigError } from '../config/config-error';
+import { type HostConfig, loadConfig } from '../config/load';
+import { createFileLog, type Log } from '../log';
+import { configFile, logFile } from '../paths';
+import { TETHER_VERSION } from '../version';
+import { Bridge, MAX_BACKEND_LINE_BYTES } from './bridge';
+import { checkCaller } from './caller';
+import { FrameReader } from './frame-reader';
+import { FrameWriter } from './frame-writer';
+import { openStdout } from './stdio';
+
+/** Exit codes of `tether host`. */
+export const HostExit = {
+  /** Input ended (the browser disconnected) or SIGTERM. */
+  Ok: 0,
+  /** The caller is not an allowed extension (or there is no caller argument). */
+  CallerRefused: 3,
+  /** The input is not a native-messaging stream (bad length, truncated frame). */
+  BadInput: 5,
+} as const;
+
+/** Whole shutdown budget: Chromium kills the host 2 s after EOF. */
+const SHUTDOWN_BUDGET_MS = 1600;
+
+/** Runs the host with the browser's arguments; resolves with the exit code once it has stopped. */
+export async function main(args: string[]): Promise<number> {
+  const started = performance.now();
+  let config: HostConfig;
+  let configError: ConfigError | undefined;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    configError = error;
+    // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
+    config = loadConfig({ readFile: () => '{}' });
+  }
+  const fileLog = createFileLog({
+    file: logFile(),
+    maxBytes: config.logMaxBytes,
+    mirrorToStderr: process.env['TETHER_LOG_STDERR'] === '1',
+    tag: `host ${process.pid}`,
+  });
+  const log = fileLog.log;
+  if (configError) log(configError.message);
+
+  const check = checkCaller(args, allowedExtensionIds(config), configError?.file ?? config.file ?? configFile());
+  if (!check.ok) {
+    log(`refused to start: ${check.reason}`);
+    process.stderr.write(`tether host: refused: ${check.reason}\n`);
+    fileLog.close();
+    return HostExit.CallerRefused;
+  }
+  const caller = check.caller;
+  log(
+    `started by ${caller.browser === 'chrome' ? caller.origin : `${caller.extensionId} (${caller.manifestPath})`}; ` +
+      `tether ${TETHER_VERSION}, node ${process.version}, config ${config.file} (${config.source}), backend ${config.defaultBackend}`,
+  );
+  const code = await serve(config, configError, log);
+  log(`stopped (exit ${code}) ${Math.round(performance.now() - started)} ms after start`);
+  fileLog.close();
+  return code;
+}
+
+function serve(config: HostConfig, configError: ConfigError | undefined, log: Log): Promise<number> {
+  return new Promise((resolveExit) => {
+    const stdin = process.stdin;
+    const stdout = openStdout();
+    let bridge: Bridge | undefined;
+    let finishing = false;
+
+    const finish = (reason: string, code: number): void => {
+      if (finishing) return;
+      finishing = true;
+      const t0 = performance.now();
+      stdin.pause();
+      stdin.removeAllListeners('data');
+      log(`stopping: ${reason}`);
+      const deadline = setTimeout(() => {
+        log(`shutdown did not finish within ${SHUTDOWN_BUDGET_MS} ms; exiting anyway`);
+        done(code);
+      }, SHUTDOWN_BUDGET_MS);
+      void (bridge?.shutdown() ?? Promise.resolve())
+        .catch((error: unknown) => log(`shutdown error: ${(error as Error).stack ?? String(error)}`))
+        .then(() => new Promise<void>((resolve) => stdout.end(resolve)))
+        .then(() => {
+          clearTimeout(deadline);
+          log(`shutdown took ${Math.round(performance.now() - t0)} ms`);
+          done(code);
+        });
+    };
+    const done = (code: number): void => {
+      stdin.destroy();
+      // Nothing may keep the process past the browser's kill window (a stuck child pipe, a timer in a backend).
+      setTimeout(() => process.exit(code), 200).unref();
+      resolveExit(code);
+    };
+
+    const writer = new FrameWriter(stdout, {
+      onPressure: (high) => bridge?.outputPressure(high),
+      onError: (error) => finish(`stdout failed (${error.message}): the browser closed the connection`, HostExit.Ok),
+    });
+    bridge = new Bridge({
+      config,
+      writer,
+      log,
+      hostVersion: TETHER_VERSION,
+      createBackend: (id, backendConfig) =>
+        createBackend(id, backendConfig, { configFile: config.file, dataDir: config.dataDir, maxLineBytes: MAX_BACKEND_LINE_BYTES, log }),
+      setInputPaused: (paused) => (paused ? stdin.pause() : stdin.resume()),
+      ...(configError
+        ? { unavailable: new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${configError.message}`, { configFile: configError.file, issues: configError.issues }) }
+        : {}),
+    });
+    if (configError) {
+      writer.enqueueText(JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }));
+    }
+
+    const reader = new FrameReader(
+      {
+        frame: (parts, length) => bridge?.fromBrowser(parts, length),
+        fatal: (error) => {
+          log(error.message);
+          writer.enqueueText(JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }));
+          finish('unreadable input', HostExit.BadInput);
+        },
+      },
+      BROWSER_MAX_INBOUND_BYTES,
+    );
+    stdin.on('data', (chunk: Buffer) => reader.push(chunk));
+    stdin.once('end', () => {
+      const partial = reader.end();
+      if (partial) {
+        log(partial.message);
+        finish('input ended inside a frame', HostExit.BadInput);
+      } else finish('input ended (the extension disconnected)', HostExit.Ok);
+    });
+    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => finish(signal, HostExit.Ok));
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * Reads just enough of a JSON-RPC message to route it: its shape and its top-level `id`, `method` and whether it is
+ * a response, without JSON.parse. Strings are skipped with `indexOf` (memchr), so a 512 KB message made mostly of
+ * text costs a few memchr calls; nested values are stepped over without being decoded. Not a validator: a message
+ * that is well-formed at the top level but broken inside is left for the receiving peer to reject.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** What a scan found. `id` is the raw JSON token of the id (`7`, `"abc"`), usable as a map key and as JSON. */
+export interface Envelope {
+  readonly shape: 'object' | 'array' | 'blank' | 'invalid';
+  readonly id: string | undefined;
+  readonly method: string | undefined;
+  /** Has a top-level `result` or `error` member. */
+  readonly isResponse: boolean;
+}
+
+const BLANK: Envelope = { shape: 'blank', id: undefined, method: undefined, isResponse: false };
+const INVALID: Envelope = { shape: 'invalid', id: undefined, method: undefined, isResponse: false };
+const ARRAY: Envelope = { shape: 'array', id: undefined, method: undefined, isResponse: false };
+
+function isSpace(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function skipSpace(b: Buffer, i: number, end: number): number {
+  while (i < end && isSpace(b[i])) i++;
+  return i;
+}
+
+/** Index just past the string that opens at `i`, or -1 when it is not closed before `end`. */
+function stringEnd(b: Buffer, i: number, end: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = b.indexOf(QUOTE, from);
+    if (q < 0 || q >= end) return -1;
+    let k = q - 1;
+    while (b[k] === BACKSLASH) k--;
+    // An even number of backslashes before the quote: it closes the string.
+    if (((q - 1 - k) & 1) === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/** Index just past the value that starts at `i`, or -1. */
+function valueEnd(b: Buffer, i: number, end: number): number {
+  const c = b[i];
+  if (c === QUOTE) return stringEnd(b, i, end);
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    let depth = 0;
+    let j = i;
+    while (j < end) {
+      const d = b[j]!;
+      if (d === QUOTE) {
+        j = stringEnd(b, j, end);
+        if (j < 0) return -1;
+        continue;
+      }
+      if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+      else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+      j++;
+    }
+    return -1;
+  }
+  let j = i;
+  while (j < end) {
+    const d = b[j];
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) break;
+    j++;
+  }
+  return j > i ? j : -1;
+}
+
+function isKey(b: Buffer, start: number, length: number, key: string): boolean {
+  if (length !== key.length) return false;
+  for (let k = 0; k < length; k++) if (b[start + k] !== key.charCodeAt(k)) return false;
+  return true;
+}
+
+/** The first and last non-blank bytes: `{`..`}` object, `[`..`]` array, nothing: blank, else invalid. */
+export function shapeOf(b: Buffer, start = 0, end = b.length): Envelope['shape'] {
+  const i = skipSpace(b, start, end);
+  if (i === end) return 'blank';
+  let j = end - 1;
+  while (j > i && isSpace(b[j])) j--;
+  const first = b[i];
+  const last = b[j];
+  if (first === OPEN_BRACE && last === CLOSE_BRACE && j > i) return 'object';
+  if (first === OPEN_BRACKET && last === CLOSE_BRACKET && j > i) return 'array';
+  return 'invalid';
+}
+
+/**
+ * Scans the top-level members of the message in `b`. Stops early once the routing is decided: an id plus a method
+ * (a request) or an id plus result/error (a response).
+ */
+export function scanEnvelope(b: Buffer): Envelope {
+  const end = b.length;
+  let i = skipSpace(b, 0, end);
+  if (i === end) return BLANK;
+  if (b[i] === OPEN_BRACKET) return ARRAY;
+  if (b[i] !== OPEN_BRACE) return INVALID;
+  let id: string | undefined;
+  let method: string | undefined;
+  let isResponse = false;
+  i = skipSpace(b, i + 1, end);
+  if (b[i] === CLOSE_BRACE) return { shape: 'object', id, method, isResponse };
+  for (;;) {
+    if (b[i] !== QUOTE) return INVALID;
+    const keyEnd = stringEnd(b, i, end);
+    if (keyEnd < 0) return INVALID;
+    const keyStart = i + 1;
+    const keyLength = keyEnd - 1 - keyStart;
+    i = skipSpace(b, keyEnd, end);
+    if (b[i] !== COLON) return INVALID;
+    const valueStart = skipSpace(b, i + 1, end);
+    const after = valueEnd(b, valueStart, end);
+    if (after < 0) return INVALID;
+    if (isKey(b, keyStart, keyLength, 'id')) {
+      id = b.toString('utf8', valueStart, after);
+    } else if (isKey(b, keyStart, keyLength, 'method')) {
+      if (b[valueStart] !== QUOTE) return INVALID;
+      const raw = b.toString('utf8', valueStart + 1, after - 1);
+      method = raw.includes('\\') ? (JSON.parse(b.toString('utf8', valueStart, after)) as string) : raw;
+    } else if (isKey(b, keyStart, keyLength, 'result') || isKey(b, keyStart, keyLength, 'error')) {
+      isResponse = true;
+    }
+    if (id !== undefined && (method !== undefined || isResponse)) return { shape: 'object', id, method, isResponse };
+    i = skipSpace(b, after, end);
+    if (b[i] === COMMA) {
+      i = skipSpace(b, i + 1, end);
+      continue;
+    }
+    if (b[i] === CLOSE_BRACE) return { shape: 'object', id, method, isResponse };
+    return INVALID;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Splits a backend's stdout into lines without parsing them; each line is handed over as the list of chunks it spans
+ * (no copy). JSON text never holds a raw newline, so one line is one message. A line over the limit is dropped
+ * (reported once, with its first bytes) and reading resumes after its newline: a backend writing a runaway line
+ * never makes the host buffer without bound.
+ */
+
+/** What a LineReader delivers. */
+export interface LineReaderSink {
+  /** One line without its newline, as views into the input chunks; `length` is their total size. */
+  line(parts: Buffer[], length: number): void;
+  /** A line passed `maxLineBytes`: it is skipped up to its newline; `head` is its first bytes. */
+  oversized(head: Buffer, limit: number): void;
+}
+
+/** Incremental newline splitter over Buffers. */
+export class LineReader {
+  private parts: Buffer[] = [];
+  private length = 0;
+  private skipping = false;
+
+  constructor(
+    private readonly sink: LineReaderSink,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** Feeds the next chunk. The chunk must not be modified afterwards (lines are views into it). */
+  push(chunk: Buffer): void {
+    let at = 0;
+    const n = chunk.length;
+    while (at < n) {
+      const nl = chunk.indexOf(10, at);
+      const end = nl < 0 ? n : nl;
+      if (!this.skipping) {
+        const size = end - at;
+        if (this.length + size > this.maxLineBytes) {
+          const head = this.parts.length > 0 ? this.parts[0]! : chunk.subarray(at, end);
+          this.sink.oversized(head.subarray(0, 200), this.maxLineBytes);
+          this.parts = [];
+          this.length = 0;
+          this.skipping = true;
+        } else if (nl >= 0 && this.parts.length === 0) {
+          if (size > 0) this.sink.line([chunk.subarray(at, nl)], size);
+        } else if (size > 0) {
+          this.parts.push(chunk.subarray(at, end));
+          this.length += size;
+        }
+      }
+      if (nl < 0) return;
+      if (!this.skipping && this.parts.length > 0) this.flush();
+      this.skipping = false;
+      at = nl + 1;
+    }
+  }
+
+  /** Call at end of input: delivers a last line that had no newline. */
+  end(): void {
+    if (!this.skipping && this.parts.length > 0) this.flush();
+    this.parts = [];
+    this.length = 0;
+    this.skipping = false;
+  }
+
+  private flush(): void {
+    const parts = this.parts;
+    const length = this.length;
+    this.parts = [];
+    this.length = 0;
+    this.sink.line(parts, length);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Entry points for `tether install`, `tether uninstall` and `tether doctor` on the real machine: parse the arguments,
+ * build the real System, find the bundled host, run the command and turn errors into messages and exit codes.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TETHER_VERSION } from '../version';
+import { parseInstallArgs, UsageError, type CommandName } from './args';
+import { doctor as runDoctor } from './doctor';
+import { InvalidExtensionIdError } from './ids';
+import { install as runInstall, InstallError } from './install';
+import { createNodeSystem } from './node-system';
+import type { System } from './system';
+import { findOnPath, UnsupportedPlatformError } from './system';
+import { InstallRecordError } from './record';
+import { uninstall as runUninstall, UninstallError } from './uninstall';
+
+const USAGE: Record<CommandName, string> = {
+  install: [
+    'Usage: tether install [--browser chrome|chromium|edge|brave|vivaldi|firefox|all] [--extension-id ID]...',
+    '                      [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    'Registers the native messaging host with every browser found (or the ones named). The development extension id is',
+    'always allowed; --extension-id adds a store id or a Firefox add-on id. --user-data-dir DIR registers it for a',
+    'Chromium started with --user-data-dir=DIR. --dry-run prints the plan and writes nothing.',
+  ].join('\n'),
+  uninstall: [
+    'Usage: tether uninstall [--browser NAME|all] [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    'Removes exactly what `tether install` wrote (files and registry keys), as listed in its install record.',
+  ].join('\n'),
+  doctor: [
+    'Usage: tether doctor [--browser NAME|all] [--user-data-dir DIR] [--extension-id ID]...',
+    'Checks each browser\'s host manifest, the launcher\'s Node, the config and the log, then starts the host as the',
+    'browser would and completes a framed initialize. Each failure shows the browser\'s error text and the fix.',
+  ].join('\n'),
+};
+
+/** The native-host package folder (holds dist/ and scripts/), found from this module's location. */
+function nativeHostRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@tether/native-host') return dir;
+    if (dirname(dir) === dir) throw new Error('cannot find the @tether/native-host package folder above ' + fileURLToPath(import.meta.url));
+  }
+}
+
+async function buildHost(root: string): Promise<void> {
+  const script = pathToFileURL(join(root, 'scripts', 'build.mjs')).href;
+  const build = (await import(/* @vite-ignore */ script)) as { buildHost: (o: { quiet: boolean }) => Promise<void> };
+  await build.buildHost({ quiet: true });
+}
+
+/** `tether` when it is on PATH, else `npx tether` (run from the checkout). */
+async function commandName(sys: System): Promise<string> {
+  return (await findOnPath(sys, 'tether')) ? 'tether' : 'npx tether';
+}
+
+const EXPECTED_ERRORS = [InstallError, UninstallError, InstallRecordError, InvalidExtensionIdError, UnsupportedPlatformError];
+
+async function main(command: CommandName, args: string[], run: (sys: System) => Promise<number>): Promise<number> {
+  const out = (line: string) => process.stdout.write(line + '\n');
+  try {
+    const sys = createNodeSystem();
+    const parsed = parseInstallArgs(command, args, sys.platform);
+    if (parsed.help) {
+      out(USAGE[command]);
+      return 0;
+    }
+    return await run(sys);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`tether ${command}: ${error.message}\n\n${USAGE[command]}\n`);
+      return 2;
+    }
+    // Our own errors already say what happened and what to do; anything else is a bug worth its stack.
+    const known = EXPECTED_ERRORS.some((type) => error instanceof type);
+    process.stderr.write(`tether ${command}: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** `tether install [...]`; resolves with the exit code. */
+export function install(args: string[]): Promise<number> {
+  return main('install', args, async (sys) => {
+    const parsed = parseInstallArgs('install', args, sys.platform);
+    const root = nativeHostRoot();
+    await runInstall(sys, {
+      ...parsed,
+      hostScript: join(root, 'dist', 'tether.mjs'),
+      buildHost: () => buildHost(root),
+      tetherVersion: TETHER_VERSION,
+      out: (line) => process.stdout.write(line + '\n'),
+    });
+    return 0;
+  });
+}
+
+/** `tether uninstall [...]`; resolves with the exit code. */
+export function uninstall(args: string[]): Promise<number> {
+  return main('uninstall', args, async (sys) => {
+    const parsed = parseInstallArgs('uninstall', args, sys.platform);
+    await runUninstall(sys, { ...parsed, out: (line) => process.stdout.write(line + '\n') });
+    return 0;
+  });
+}
+
+/** `tether doctor [...]`; resolves with 0 when every check passed, 1 otherwise. */
+export function doctor(args: string[]): Promise<number> {
+  return main('doctor', args, async (sys) => {
+    const parsed = parseInstallArgs('doctor', args, sys.platform);
+    return runDoctor(sys, {
+      ...parsed,
+      command: await commandName(sys),
+      tetherVersion: TETHER_VERSION,
+      timeoutMs: 15_000,
+      presets: [],
+      out: (line) => process.stdout.write(line + '\n'),
+    });
+  });
+}

@@ -1,0 +1,197 @@
+/**
+ * `tether doctor`: checks every browser's registration, the launcher's Node, the config and the log, explains
+ * Flatpak/Snap browsers, and starts the host as a browser would. Exit status 0 only when nothing failed.
+ */
+import { ConfigError } from '../config/config-error';
+import { logFile } from '../paths';
+import { readHostConfig } from './config-view';
+import type { Browser, BrowserId } from './browsers';
+import { browserById, BROWSERS } from './browsers';
+import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
+import { checkBrowser } from './doctor-browser';
+import { DoctorReport } from './doctor-report';
+import { allowedIds, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID } from './ids';
+import { parseLauncher } from './launcher';
+import type { Scope } from './locations';
+import { readRecord, type InstallRecord } from './record';
+import type { System } from './system';
+import { findOnPath, fromUtf8 } from './system';
+
+/** A backend preset doctor looks for on PATH (the agents helper's table). */
+export interface PresetLike {
+  readonly id: string;
+  readonly argv: readonly string[];
+  readonly description?: string;
+}
+
+/** What to check. */
+export interface DoctorOptions {
+  readonly browsers?: readonly BrowserId[];
+  readonly userDataDir?: string;
+  /** Ids the manifests must allow besides the development ones. */
+  readonly extensionIds: readonly string[];
+  /** How the user runs Tether (`tether` or `npx tether`), for the fix commands. */
+  readonly command: string;
+  readonly tetherVersion: string;
+  /** How long the host may take to answer `initialize`. */
+  readonly timeoutMs: number;
+  readonly presets: readonly PresetLike[];
+  readonly out: (line: string) => void;
+}
+
+/** Node versions older than this cannot run the host. */
+export const MIN_NODE_MAJOR = 20;
+
+function quoteArg(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `"${value}"`;
+}
+
+async function records(sys: System, report: DoctorReport): Promise<InstallRecord[]> {
+  const found: InstallRecord[] = [];
+  for (const scope of ['user', 'system'] as Scope[]) {
+    try {
+      const record = await readRecord(sys, scope);
+      if (record) found.push(record);
+    } catch (error) {
+      report.warn((error as Error).message);
+    }
+  }
+  return found;
+}
+
+async function chooseBrowsers(sys: System, options: DoctorOptions, installed: readonly InstallRecord[]): Promise<Browser[]> {
+  if (options.browsers) return options.browsers.map(browserById);
+  if (options.userDataDir !== undefined) return [browserById('chromium')];
+  const wanted = new Set<BrowserId>((await detectBrowsers(sys)).map((d) => d.browser.id));
+  for (const record of installed) {
+    for (const entry of record.entries) {
+      if (entry.type !== 'manifest' || entry.userDataDir === undefined) entry.browsers.forEach((b) => wanted.add(b));
+    }
+  }
+  return BROWSERS.filter((b) => wanted.has(b.id));
+}
+
+async function checkLauncher(sys: System, report: DoctorReport, hostPath: string, fix: string): Promise<void> {
+  report.section(`Launcher ${hostPath}`);
+  const bytes = await sys.fs.readFile(hostPath);
+  const launcher = bytes && parseLauncher(sys.platform, fromUtf8(bytes));
+  if (!launcher) {
+    report.info('not a launcher written by `tether install`; Node and the host script cannot be checked');
+    return;
+  }
+  const { nodePath, hostScript } = launcher;
+  if (!(await sys.fs.isExecutable(nodePath))) {
+    report.fail(`Node ${nodePath} is missing or not executable (moved, or removed by a version manager such as nvm)`, {
+      browserSays: 'Native host has exited.',
+      fix: `run the install again with the Node you use now: ${fix}`,
+    });
+  } else {
+    const version = await sys.exec(nodePath, ['--version'], { timeoutMs: 10_000 });
+    const match = /^v(\d+)\.\d+\.\d+/.exec(version.stdout.trim());
+    if (!match) {
+      report.fail(`${nodePath} --version did not print a Node version (${(version.stderr || version.error?.message || version.stdout).trim()})`, {
+        browserSays: 'Native host has exited.',
+        fix,
+      });
+    } else if (Number(match[1]) < MIN_NODE_MAJOR) {
+      report.fail(`Node ${nodePath} is ${version.stdout.trim()}; Tether needs ${MIN_NODE_MAJOR} or newer`, {
+        browserSays: 'Native host has exited.',
+        fix: `install Node ${MIN_NODE_MAJOR}+, then run the install with it: ${fix}`,
+      });
+    } else {
+      report.ok(`Node ${nodePath} ${version.stdout.trim()}`);
+    }
+  }
+  if ((await sys.fs.stat(hostScript))?.kind === 'file') report.ok(`host script ${hostScript}`);
+  else {
+    report.fail(`host script ${hostScript} is missing (moved checkout, or not built)`, {
+      browserSays: 'Native host has exited.',
+      fix: `\`npm run build\` in the checkout, or run the install from where Tether now lives: ${fix}`,
+    });
+  }
+}
+
+async function checkConfig(sys: System, report: DoctorReport, manifestIds: ReadonlySet<string>): Promise<void> {
+  report.section('Config');
+  const config = await readHostConfig(sys);
+  if (config instanceof ConfigError) {
+    report.fail(`config ${config.file} is invalid`, {
+      browserSays: 'Native host has exited.',
+      details: config.message.split('\n').slice(1),
+      fix: 'correct the fields above (the host refuses to start with an invalid config)',
+    });
+    return;
+  }
+  const where = config.source === 'file' ? config.file : `${config.file} (not present: built-in defaults)`;
+  report.ok(`${where}: backends ${Object.keys(config.backends).join(', ')}; default ${config.defaultBackend}`);
+  // The host checks its caller against the development ids and the config's list, not against the manifests.
+  const refused = [...manifestIds].filter(
+    (id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID && !config.allowedExtensionIds.includes(id),
+  );
+  if (refused.length > 0) {
+    report.warn(
+      `the manifests allow ${refused.join(', ')} but "allowedExtensionIds" in ${config.file} does not, so the host will refuse ${refused.length > 1 ? 'them' : 'it'}`,
+      `add ${refused.map((id) => `"${id}"`).join(', ')} to "allowedExtensionIds" in ${config.file}`,
+    );
+  }
+}
+
+async function checkPresets(sys: System, report: DoctorReport, presets: readonly PresetLike[]): Promise<void> {
+  if (presets.length === 0) return;
+  report.section('Agent backends on PATH');
+  for (const preset of presets) {
+    const command = preset.argv[0];
+    if (!command) continue;
+    const found = await findOnPath(sys, command);
+    if (found) report.ok(`${preset.id}: ${found} (${preset.argv.join(' ')})`);
+    else report.info(`${preset.id}: \`${command}\` not on PATH${preset.description ? ` (${preset.description})` : ''}`);
+  }
+}
+
+/** Runs `tether doctor`; resolves with the exit status. */
+export async function doctor(sys: System, options: DoctorOptions): Promise<number> {
+  const report = new DoctorReport(options.out);
+  options.out(`Tether doctor ${options.tetherVersion} (${sys.platform}, Node ${sys.execPath})`);
+  const installed = await records(sys, report);
+  const ids = allowedIds(options.extensionIds);
+  const udd = options.userDataDir;
+  const fixCommand = (browser: Browser) =>
+    [options.command, 'install', '--browser', browser.id, ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : [])].join(' ');
+  const log = logFile({ platform: sys.platform, env: sys.env, homedir: sys.homedir });
+
+  const browsers = await chooseBrowsers(sys, options, installed);
+  if (browsers.length === 0) {
+    report.section('Browsers');
+    report.fail(`no supported browser found and nothing installed (${BROWSERS.map((b) => b.name).join(', ')})`, {
+      fix: `${options.command} install --browser chrome (or chromium, edge, brave, vivaldi, firefox)`,
+    });
+  }
+  const hostPaths = new Map<string, string>();
+  const manifestIds = new Set<string>();
+  for (const browser of browsers) {
+    const { hostPath, allowedIds: allowed } = await checkBrowser(sys, report, browser, {
+      userDataDir: udd,
+      requiredIds: ids,
+      fixCommand,
+      timeoutMs: options.timeoutMs,
+      tetherVersion: options.tetherVersion,
+      logFile: log,
+    });
+    allowed.forEach((id) => manifestIds.add(id));
+    if (hostPath && !hostPaths.has(hostPath)) hostPaths.set(hostPath, fixCommand(browser));
+  }
+  for (const [hostPath, fix] of hostPaths) await checkLauncher(sys, report, hostPath, fix);
+  await checkConfig(sys, report, manifestIds);
+
+  report.section('Log');
+  const logInfo = await sys.fs.stat(log);
+  report.info(`host log: ${log}${logInfo?.kind === 'file' ? '' : ' (not written yet)'}`);
+
+  const sandboxed = await detectSandboxed(sys);
+  if (sandboxed.length > 0) {
+    report.section('Sandboxed browsers');
+    for (const s of sandboxed) report.warn(explainSandboxed(s));
+  }
+  await checkPresets(sys, report, options.presets);
+  return report.finish();
+}

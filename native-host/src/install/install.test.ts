@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidExtensionIdError } from './ids';
+import { install, InstallError } from './install';
+import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, snapshot, WIN, windowsMachine } from './test-machines';
+
+const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
+const DESCRIPTION = 'Tether: connects the Tether browser extension to a local AI agent';
+
+function chromeManifest(path: string, origins = [DEV_ORIGIN]): string {
+  return (
+    '{\n' +
+    '  "name": "dev.tether.bridge",\n' +
+    `  "description": "${DESCRIPTION}",\n` +
+    `  "path": ${JSON.stringify(path)},\n` +
+    '  "type": "stdio",\n' +
+    '  "allowed_origins": [\n' +
+    origins.map((o) => `    "${o}"`).join(',\n') +
+    '\n  ]\n}\n'
+  );
+}
+
+function firefoxManifest(path: string, ids = ['tether@tether.dev']): string {
+  return (
+    '{\n' +
+    '  "name": "dev.tether.bridge",\n' +
+    `  "description": "${DESCRIPTION}",\n` +
+    `  "path": ${JSON.stringify(path)},\n` +
+    '  "type": "stdio",\n' +
+    '  "allowed_extensions": [\n' +
+    ids.map((o) => `    "${o}"`).join(',\n') +
+    '\n  ]\n}\n'
+  );
+}
+
+const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
+
+describe('tether install on Linux', () => {
+  it('writes the launcher and a manifest for every browser found, byte for byte', async () => {
+    const sys = linuxMachine();
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines));
+
+    expect(sys.listFiles().filter((p) => p.startsWith('/home/ada/.') && !p.includes('/.nvm/'))).toEqual([
+      '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json',
+      '/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json',
+      '/home/ada/.local/share/tether/bin/tether-host',
+      '/home/ada/.local/share/tether/install-record.json',
+      '/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json',
+    ]);
+    expect(sys.readText(LINUX_LAUNCHER)).toBe(
+      '#!/bin/sh\n' +
+        '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\n' +
+        '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.\n' +
+        'exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "/opt/tether/native-host/dist/tether.mjs" host "$@"\n',
+    );
+    expect(sys.modeOf(LINUX_LAUNCHER)).toBe(0o755);
+    expect(sys.readText('/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+    expect(sys.readText('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(firefoxManifest(LINUX_LAUNCHER));
+    expect(sys.modeOf('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(0o644);
+    expect(lines).toContain('  created      /home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json (manifest for Chromium)');
+    expect(lines).toContain('  created      /home/ada/.local/share/tether/bin/tether-host (launcher)');
+  });
+
+  it('is idempotent: a second run changes no byte and reports everything unchanged', async () => {
+    const sys = linuxMachine();
+    await install(sys, installOptions(LINUX.host, []));
+    const before = snapshot(sys);
+    const lines: string[] = [];
+    const actions = await install(sys, installOptions(LINUX.host, lines));
+
+    expect(actions.map((a) => a.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    const after = snapshot(sys);
+    const record = '/home/ada/.local/share/tether/install-record.json';
+    const { updatedAt: _a, ...recordBefore } = JSON.parse(before[record]!) as Record<string, unknown>;
+    const { updatedAt: _b, ...recordAfter } = JSON.parse(after[record]!) as Record<string, unknown>;
+    expect(recordAfter).toEqual(recordBefore);
+    delete before[record];
+    delete after[record];
+    expect(after).toEqual(before);
+  });
+
+  it('with --dry-run prints the plan and writes nothing', async () => {
+    const sys = linuxMachine();
+    const before = snapshot(sys);
+    const dirsBefore = sys.listDirs();
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines, { dryRun: true }));
+
+    expect(snapshot(sys)).toEqual(before);
+    expect(sys.listDirs()).toEqual(dirsBefore);
+    expect(lines[0]).toBe('Tether install (user scope, dry run: nothing is written)');
+    expect(lines).toContain('  would create /home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json (manifest for Google Chrome)');
+    expect(lines.at(-1)).toBe('Dry run: nothing was written.');
+  });
+
+  it('adds --extension-id values to the matching family and keeps them on later runs', async () => {
+    const sys = linuxMachine();
+    await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID, '{12345678-1234-1234-1234-1234567890ab}'] }));
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines));
+
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER, [DEV_ORIGIN, `chrome-extension://${STORE_ID}/`]),
+    );
+    expect(sys.readText('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(
+      firefoxManifest(LINUX_LAUNCHER, ['tether@tether.dev', '{12345678-1234-1234-1234-1234567890ab}']),
+    );
+    expect(lines.some((l) => l.includes(`kept from the previous install: ${STORE_ID}`))).toBe(true);
+    expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(true);
+  });
+
+  it('rejects an invalid --extension-id before writing anything', async () => {
+    const sys = linuxMachine();
+    const before = snapshot(sys);
+    await expect(install(sys, installOptions(LINUX.host, [], { extensionIds: ['ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP'] }))).rejects.toThrow(
+      InvalidExtensionIdError,
+    );
+    expect(snapshot(sys)).toEqual(before);
+  });
+
+  it('with --user-data-dir writes only DIR/NativeMessagingHosts for Chromium', async () => {
+    const sys = linuxMachine({ cwd: '/tmp' });
+    await install(sys, installOptions(LINUX.host, [], { userDataDir: 'profile-1' }));
+
+    expect(sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))).toEqual(['/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json']);
+    expect(sys.readText('/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+  });
+
+  it('honours XDG_CONFIG_HOME and XDG_DATA_HOME like Chromium and the host do', async () => {
+    const sys = linuxMachine({ env: { PATH: '/usr/bin', XDG_CONFIG_HOME: '/home/ada/cfg', XDG_DATA_HOME: '/home/ada/data' } });
+    await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'] }));
+
+    expect(sys.readText('/home/ada/cfg/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest('/home/ada/data/tether/bin/tether-host'),
+    );
+  });
+
+  it('system scope writes the machine-wide folders, one shared manifest for Chrome, Brave and Vivaldi', async () => {
+    const sys = linuxMachine({ readOnly: [] });
+    await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }));
+
+    const launcher = '/usr/local/lib/tether/bin/tether-host';
+    expect(sys.listFiles().filter((p) => !p.startsWith('/home/') && !p.startsWith('/opt/') && p !== '/usr/bin/chromium')).toEqual([
+      '/etc/chromium/native-messaging-hosts/dev.tether.bridge.json',
+      '/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json',
+      '/etc/opt/edge/native-messaging-hosts/dev.tether.bridge.json',
+      '/usr/lib/mozilla/native-messaging-hosts/dev.tether.bridge.json',
+      launcher,
+      '/usr/local/lib/tether/install-record.json',
+    ]);
+    expect(sys.readText('/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')).toBe(chromeManifest(launcher));
+    const record = JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json')) as { entries: { path?: string; browsers: string[] }[] };
+    expect(record.entries.find((e) => e.path === '/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')?.browsers).toEqual([
+      'chrome',
+      'brave',
+      'vivaldi',
+    ]);
+  });
+
+  it('explains that system scope needs root when /etc is not writable', async () => {
+    const sys = linuxMachine();
+    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InstallError);
+    expect((error as Error).message).toMatch(/^Could not write \/usr\/local\/lib\/tether\/bin\/tether-host: EACCES.*run it as root/);
+  });
+
+  it('says how to name a browser when none is found', async () => {
+    const sys = linuxMachine({ dirs: [], files: { '/usr/bin/chromium': 'not executable' } });
+    await expect(install(sys, installOptions(LINUX.host, []))).rejects.toThrow(/No supported browser found .* --browser/);
+  });
+
+  it('builds the missing bundle on a real run, but not on a dry run', async () => {
+    let builds = 0;
+    const missing = '/opt/other/dist/tether.mjs';
+    const dry: string[] = [];
+    await install(linuxMachine(), installOptions(missing, dry, { dryRun: true, buildHost: async () => void builds++ }));
+    expect(builds).toBe(0);
+    expect(dry).toContain(`  host:  ${missing} (missing: would build it)`);
+    await install(linuxMachine(), installOptions(missing, [], { buildHost: async () => void builds++ }));
+    expect(builds).toBe(1);
+  });
+});
+
+describe('tether install on macOS', () => {
+  it('writes under ~/Library/Application Support for each browser', async () => {
+    const sys = darwinMachine();
+    await install(sys, installOptions(DARWIN.host, [], { browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }));
+
+    const launcher = '/Users/ada/Library/Application Support/tether/data/bin/tether-host';
+    const as = '/Users/ada/Library/Application Support';
+    expect(sys.listFiles().filter((p) => p.startsWith(as))).toEqual([
+      `${as}/BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tether.bridge.json`,
+      `${as}/Chromium/NativeMessagingHosts/dev.tether.bridge.json`,
+      `${as}/Google/Chrome/NativeMessagingHosts/dev.tether.bridge.json`,
+      `${as}/Microsoft Edge/NativeMessagingHosts/dev.tether.bridge.json`,
+      `${as}/Mozilla/NativeMessagingHosts/dev.tether.bridge.json`,
+      `${as}/Vivaldi/NativeMessagingHosts/dev.tether.bridge.json`,
+      launcher,
+      `${as}/tether/data/install-record.json`,
+    ]);
+    expect(sys.readText(`${as}/Microsoft Edge/NativeMessagingHosts/dev.tether.bridge.json`)).toBe(chromeManifest(launcher));
+    expect(sys.readText(launcher)).toContain('exec "/opt/homebrew/bin/node" "/Users/ada/src/tether/native-host/dist/tether.mjs" host "$@"\n');
+  });
+
+  it('detects browsers by their application bundles', async () => {
+    const sys = darwinMachine();
+    await install(sys, installOptions(DARWIN.host, []));
+    expect(sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))).toEqual([
+      '/Users/ada/Library/Application Support/Google/Chrome/NativeMessagingHosts/dev.tether.bridge.json',
+      '/Users/ada/Library/Application Support/Mozilla/NativeMessagingHosts/dev.tether.bridge.json',
+    ]);
+  });
+
+  it('system scope writes /Library folders', async () => {
+    const sys = darwinMachine({ readOnly: [] });
+    await install(sys, installOptions(DARWIN.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'firefox'] }));
+    expect(sys.listFiles().filter((p) => p.startsWith('/Library/'))).toEqual([
+      '/Library/Application Support/Chromium/NativeMessagingHosts/dev.tether.bridge.json',
+      '/Library/Application Support/Mozilla/NativeMessagingHosts/dev.tether.bridge.json',
+      '/Library/Application Support/Tether/bin/tether-host',
+      '/Library/Application Support/Tether/install-record.json',
+      '/Library/Google/Chrome/NativeMessagingHosts/dev.tether.bridge.json',
+      '/Library/Microsoft/Edge/NativeMessagingHosts/dev.tether.bridge.json',
+    ]);
+  });
+});
+
+describe('tether install on Windows', () => {
+  const root = `${WIN.local}\\tether\\data`;
+  const launcher = `${root}\\bin\\tether-host.cmd`;
+  const manifest = (folder: string) => `${root}\\NativeMessagingHosts\\${folder}\\dev.tether.bridge.json`;
+
+  it('writes a .cmd launcher and manifests, and registers HKCU keys with reg.exe', async () => {
+    const sys = windowsMachine();
+    const lines: string[] = [];
+    await install(sys, installOptions(WIN.host, lines));
+
+    expect(sys.readText(launcher)).toBe(
+      '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\r\n' +
+        '@"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ada\\src\\tether\\native-host\\dist\\tether.mjs" host %*\r\n',
+    );
+    expect(sys.listFiles().filter((p) => p.startsWith(root))).toEqual([
+      manifest('chrome'),
+      manifest('edge'),
+      manifest('firefox'),
+      launcher,
+      `${root}\\install-record.json`,
+    ]);
+    expect(sys.readText(manifest('edge'))).toBe(chromeManifest(launcher));
+    expect(sys.readText(manifest('firefox'))).toBe(firefoxManifest(launcher));
+    const chromeKey = 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge';
+    const edgeKey = 'HKCU\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\dev.tether.bridge';
+    const firefoxKey = 'HKCU\\SOFTWARE\\Mozilla\\NativeMessagingHosts\\dev.tether.bridge';
+    expect(sys.regCalls).toEqual([
+      ['query', chromeKey, '/ve'],
+      ['query', edgeKey, '/ve'],
+      ['query', firefoxKey, '/ve'],
+      ['add', chromeKey, '/ve', '/t', 'REG_SZ', '/d', manifest('chrome'), '/f'],
+      ['add', edgeKey, '/ve', '/t', 'REG_SZ', '/d', manifest('edge'), '/f'],
+      ['add', firefoxKey, '/ve', '/t', 'REG_SZ', '/d', manifest('firefox'), '/f'],
+    ]);
+    expect(lines).toContain(`               reg.exe add "${chromeKey}" /ve /t REG_SZ /d "${manifest('chrome')}" /f`);
+  });
+
+  it('runs no reg.exe add when the keys already point at the manifests', async () => {
+    const sys = windowsMachine();
+    await install(sys, installOptions(WIN.host, []));
+    sys.regCalls.length = 0;
+    await install(sys, installOptions(WIN.host, []));
+    expect(sys.regCalls.map((c) => c[0])).toEqual(['query', 'query', 'query']);
+  });
+
+  it('Brave and Vivaldi share the Chrome key and its manifest', async () => {
+    const sys = windowsMachine();
+    await install(sys, installOptions(WIN.host, [], { browsers: ['brave', 'vivaldi'] }));
+    expect(sys.regCalls.filter((c) => c[0] === 'add')).toEqual([
+      ['add', 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge', '/ve', '/t', 'REG_SZ', '/d', manifest('chrome'), '/f'],
+    ]);
+  });
+
+  it('system scope registers HKLM keys and keeps files in %ProgramData%\\Tether', async () => {
+    const sys = windowsMachine();
+    await install(sys, installOptions(WIN.host, [], { scope: 'system', browsers: ['chromium'] }));
+    expect(sys.regCalls.at(-1)).toEqual([
+      'add',
+      'HKLM\\Software\\Chromium\\NativeMessagingHosts\\dev.tether.bridge',
+      '/ve',
+      '/t',
+      'REG_SZ',
+      '/d',
+      'C:\\ProgramData\\Tether\\NativeMessagingHosts\\chromium\\dev.tether.bridge.json',
+      '/f',
+    ]);
+    expect(sys.readText('C:\\ProgramData\\Tether\\bin\\tether-host.cmd')).toContain('host %*\r\n');
+  });
+
+  it('doubles % in paths so cmd.exe does not expand them', async () => {
+    const sys = windowsMachine({ execPath: 'C:\\100%\\node.exe' });
+    await install(sys, installOptions(WIN.host, [], { browsers: ['edge'] }));
+    expect(sys.readText(launcher)).toContain('@"C:\\100%%\\node.exe" ');
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * `tether install`: writes the launcher and, for each chosen browser, the host manifest (and on Windows the registry
+ * key), then records all of it for `tether uninstall`. Plans first, so `--dry-run` prints exactly what a real run does.
+ */
+import type { Browser, BrowserId } from './browsers';
+import { browserById, BROWSERS } from './browsers';
+import { detectBrowsers } from './detect';
+import { ConfigError } from '../config/config-error';
+import { readHostConfig } from './config-view';
+import { allowedIds, chromeOrigin, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, type AllowedIds } from './ids';
+import { renderLauncher } from './launcher';
+import { installLocation, tetherPaths, type Location, type Scope } from './locations';
+import { renderManifest } from './manifest';
+import type { FileEntry, InstallRecord, RecordEntry, RegistryEntry } from './record';
+import { readRecord, serializeRecord, sha256 } from './record';
+import { formatRegCommand, readRegistryValue, regAddArgs } from './registry';
+import type { System } from './system';
+import { pathFor, utf8 } from './system';
+
+/** What to install. */
+export interface InstallOptions {
+  /** Browsers to install for; undefined means every browser found on the machine. */
+  readonly browsers?: readonly BrowserId[];
+  /** Extension ids allowed besides the development ones. */
+  readonly extensionIds: readonly string[];
+  readonly scope: Scope;
+  /** Chrome family, Linux/macOS: write to `DIR/NativeMessagingHosts` instead of the browser's default location. */
+  readonly userDataDir?: string;
+  readonly dryRun: boolean;
+  /** Absolute path of the bundled host (`native-host/dist/tether.mjs`). */
+  readonly hostScript: string;
+  /** Builds `hostScript` when it is missing. */
+  readonly buildHost: () => Promise<void>;
+  readonly tetherVersion: string;
+  /** Where the report lines go. */
+  readonly out: (line: string) => void;
+}
+
+/** A step of the plan and whether it changes anything. */
+export type Action =
+  | { readonly kind: 'file'; readonly entry: FileEntry; readonly content: Uint8Array; readonly mode: number; readonly status: Status }
+  | { readonly kind: 'registry'; readonly entry: RegistryEntry; readonly status: Status };
+/** `create`: nothing there; `update`: different content there; `unchanged`: already as planned. */
+export type Status = 'create' | 'update' | 'unchanged';
+
+/** Install could not do what was asked; the message says why and what to do. */
+export class InstallError extends Error {
+  override name = 'InstallError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+const VERBS: Record<Status, [string, string]> = {
+  create: ['would create', 'created'],
+  update: ['would update', 'updated'],
+  unchanged: ['unchanged', 'unchanged'],
+};
+
+async function chooseBrowsers(sys: System, options: InstallOptions): Promise<Browser[]> {
+  if (options.browsers) return options.browsers.map(browserById);
+  if (options.userDataDir !== undefined) return [browserById('chromium')];
+  const found = await detectBrowsers(sys);
+  if (found.length === 0) {
+    throw new InstallError(
+      'No supported browser found (looked for the profile folders and programs of ' +
+        `${BROWSERS.map((b) => b.name).join(', ')}). Name one with --browser, e.g. \`tether install --browser chrome\`.`,
+    );
+  }
+  return found.map((f) => f.browser);
+}
+
+function sameTarget(sys: System, a: string, b: string): boolean {
+  return sys.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+function locationKey(location: Location): string {
+  return location.kind === 'registry' ? location.key.toLowerCase() : location.manifestPath;
+}
+
+async function fileStatus(sys: System, path: string, content: Uint8Array, mode: number): Promise<Status> {
+  const existing = await sys.fs.readFile(path);
+  if (existing === undefined) return 'create';
+  if (sha256(existing) !== sha256(content)) return 'update';
+  const info = await sys.fs.stat(path);
+  return sys.platform !== 'win32' && info && (info.mode & 0o777) !== mode ? 'update' : 'unchanged';
+}
+
+/** Works out every step; reads the machine but changes nothing. */
+export async function planInstall(sys: System, options: InstallOptions, ids: AllowedIds): Promise<Action[]> {
+  const path = pathFor(sys.platform);
+  const browsers = await chooseBrowsers(sys, options);
+  const tether = tetherPaths(sys, options.scope);
+  const launcherText = utf8(renderLauncher(sys.platform, sys.execPath, options.hostScript));
+  const actions: Action[] = [
+    {
+      kind: 'file',
+      entry: { type: 'launcher', path: tether.launcher, sha256: sha256(launcherText), browsers: [], createdDirs: [] },
+      content: launcherText,
+      mode: 0o755,
+      status: await fileStatus(sys, tether.launcher, launcherText, 0o755),
+    },
+  ];
+  // Browsers sharing a location (Chrome, Brave and Vivaldi share a system dir and a registry key) share one manifest.
+  const groups = new Map<string, { location: Location; browsers: Browser[] }>();
+  for (const browser of browsers) {
+    const location = installLocation(sys, browser, options.scope, options.userDataDir);
+    const group = groups.get(locationKey(location)) ?? { location, browsers: [] };
+    group.browsers.push(browser);
+    groups.set(locationKey(location), group);
+  }
+  for (const { location, browsers: served } of groups.values()) {
+    const family = served[0]!.family;
+    const text = utf8(renderManifest(family, tether.launcher, family === 'chrome' ? ids.chrome : ids.firefox));
+    const ids_ = served.map((b) => b.id);
+    const entry: FileEntry = {
+      type: 'manifest',
+      path: location.manifestPath,
+      sha256: sha256(text),
+      browsers: ids_,
+      createdDirs: [],
+      ...(options.userDataDir !== undefined ? { userDataDir: path.resolve(sys.cwd, options.userDataDir) } : {}),
+    };
+    actions.push({ kind: 'file', entry, content: text, mode: 0o644, status: await fileStatus(sys, entry.path, text, 0o644) });
+    if (location.kind === 'registry') {
+      const current = await readRegistryValue(sys, location.key);
+      const status: Status = current === undefined ? 'create' : sameTarget(sys, current, location.manifestPath) ? 'unchanged' : 'update';
+      actions.push({ kind: 'registry', entry: { type: 'registry', key: location.key, value: location.manifestPath, browsers: ids_ }, status });
+    }
+  }
+  return actions;
+}
+
+function describe(entry: RecordEntry): string {
+  const names = entry.browsers.map((id) => browserById(id).name).join(', ');
+  if (entry.type === 'launcher') return 'launcher';
+  if (entry.type === 'manifest') return `manifest for ${names}`;
+  return `registry key for ${names}`;
+}
+
+function permissionHint(sys: System, scope: Scope, target: string): string {
+  if (scope === 'system') {
+    return sys.platform === 'win32'
+      ? 'System scope writes HKLM and %ProgramData%: run it from an administrator prompt, or use --scope user.'
+      : 'System scope writes machine-wide folders: run it as root (e.g. `sudo "$(command -v node)" native-host/dist/tether.mjs install --scope system`), or use --scope user.';
+  }
+  return `Check the owner and permissions of ${target} and its parent folders.`;
+}
+
+function mergeEntries(sys: System, previous: readonly RecordEntry[], written: readonly RecordEntry[]): RecordEntry[] {
+  const result = [...previous];
+  for (const entry of written) {
+    const target = entry.type === 'registry' ? entry.key : entry.path;
+    const index = result.findIndex((e) => e.type === entry.type && sameTarget(sys, e.type === 'registry' ? e.key : e.path, target));
+    if (index < 0) {
+      result.push(entry);
+      continue;
+    }
+    const old = result[index]!;
+    const browsers = [...new Set([...old.browsers, ...entry.browsers])];
+    // Directories created by the first install stay attributed to the entry; a later run finds them existing.
+    result[index] =
+      entry.type === 'registry' ? { ...entry, browsers } : { ...entry, browsers, createdDirs: old.type === 'registry' ? [] : old.createdDirs };
+  }
+  return result;
+}
+
+/** Runs `tether install`; resolves with the plan it carried out (or only printed, with `dryRun`). Throws InstallError. */
+export async function install(sys: System, options: InstallOptions): Promise<Action[]> {
+  const path = pathFor(sys.platform);
+  const { out } = options;
+  const tether = tetherPaths(sys, options.scope);
+  const previous = await readRecord(sys, options.scope);
+  const requested = allowedIds(options.extensionIds);
+  const kept = previous?.allowedExtensionIds ?? { chrome: [], firefox: [] };
+  const ids: AllowedIds = {
+    chrome: [...new Set([...requested.chrome, ...kept.chrome])],
+    firefox: [...new Set([...requested.firefox, ...kept.firefox])],
+  };
+  const hostExists = (await sys.fs.stat(options.hostScript))?.kind === 'file';
+  const actions = await planInstall(sys, options, ids);
+  const dry = options.dryRun ? 0 : 1;
+
+  out(`Tether install (${options.scope} scope${options.dryRun ? ', dry run: nothing is written' : ''})`);
+  out(`  Node:  ${sys.execPath}`);
+  out(`  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`);
+  if (!hostExists && !options.dryRun) {
+    try {
+      await options.buildHost();
+    } catch (error) {
+      throw new InstallError(`Could not build ${options.hostScript}: ${(error as Error).message}. Run \`npm run build\` and retry.`, { cause: error });
+    }
+  }
+
+  const written: RecordEntry[] = [];
+  let failure: unknown;
+  for (const action of actions) {
+    const verb = VERBS[action.status][dry]!.padEnd(12);
+    if (action.kind === 'registry') {
+      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry)})`);
+      const args = regAddArgs(action.entry.key, action.entry.value);
+      if (action.status !== 'unchanged') out(`  ${' '.repeat(12)} ${formatRegCommand(args)}`);
+      if (options.dryRun) continue;
+      if (action.status !== 'unchanged') {
+        const result = await sys.reg(args);
+        if (result.code !== 0) {
+          failure = new InstallError(
+            `${formatRegCommand(args)} failed: ${(result.stderr || result.stdout || result.error?.message || '').trim()}. ` +
+              permissionHint(sys, options.scope, action.entry.key),
+            { cause: result.error },
+          );
+          break;
+        }
+      }
+      written.push(action.entry);
+      continue;
+    }
+    out(`  ${verb} ${action.entry.path} (${describe(action.entry)})`);
+    if (options.dryRun) continue;
+    try {
+      const createdDirs = await sys.fs.mkdirp(path.dirname(action.entry.path));
+      if (action.status !== 'unchanged') await sys.fs.writeFile(action.entry.path, action.content, action.mode);
+      written.push({ ...action.entry, createdDirs });
+    } catch (error) {
+      failure = new InstallError(
+        `Could not write ${action.entry.path}: ${(error as Error).message}. ${permissionHint(sys, options.scope, action.entry.path)}`,
+        { cause: error },
+      );
+      break;
+    }
+  }
+
+  if (!options.dryRun && written.length > 0) {
+    const record: InstallRecord = {
+      version: 1,
+      scope: options.scope,
+      tetherVersion: options.tetherVersion,
+      updatedAt: new Date().toISOString(),
+      nodePath: sys.execPath,
+      hostScript: options.hostScript,
+      allowedExtensionIds: { chrome: [...ids.chrome], firefox: [...ids.firefox] },
+      entries: mergeEntries(sys, previous?.entries ?? [], written),
+    };
+    await sys.fs.mkdirp(tether.root);
+    const before = await sys.fs.readFile(tether.record);
+    await sys.fs.writeFile(tether.record, serializeRecord(record), 0o644);
+    out(`  ${(before ? 'updated' : 'created').padEnd(12)} ${tether.record} (install record: what \`tether uninstall\` removes)`);
+  }
+  if (failure) throw failure;
+
+  const keptChrome = kept.chrome.filter((id) => !requested.chrome.includes(id));
+  const keptFirefox = kept.firefox.filter((id) => !requested.firefox.includes(id));
+  out(`Allowed extensions: ${ids.chrome.map(chromeOrigin).join(' ')} (Chrome family); ${ids.firefox.join(' ')} (Firefox)`);
+  if (keptChrome.length + keptFirefox.length > 0) {
+    out(`  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`);
+  }
+  await noteConfigIds(sys, ids, out);
+  out(options.dryRun ? 'Dry run: nothing was written.' : 'Done. Reload the extension, then check everything with `tether doctor`.');
+  return actions;
+}
+
+/** The host checks callers against the config's list too: say so when an allowed id is missing there. */
+async function noteConfigIds(sys: System, ids: AllowedIds, out: (line: string) => void): Promise<void> {
+  const extra = [...ids.chrome, ...ids.firefox].filter((id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID);
+  if (extra.length === 0) return;
+  const config = await readHostConfig(sys);
+  if (config instanceof ConfigError) {
+    out(`Note: the config file ${config.file} is invalid; run \`tether doctor\` for details.`);
+    return;
+  }
+  const missing = extra.filter((id) => !config.allowedExtensionIds.includes(id));
+  if (missing.length > 0) {
+    out(
+      `Note: the host also checks its caller against "allowedExtensionIds" in ${config.file}: ` +
+        `add ${missing.map((id) => `"${id}"`).join(', ')} there, or the host refuses ${missing.length > 1 ? 'them' : 'it'}.`,
+    );
+  }
+}

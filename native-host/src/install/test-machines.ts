@@ -1,0 +1,131 @@
+/** In-memory Linux, macOS and Windows machines shared by the install, uninstall and doctor tests. */
+import type { DoctorOptions } from './doctor';
+import type { InstallOptions } from './install';
+import type { MemorySystem, MemorySystemOptions } from './memory-system';
+import { createMemorySystem } from './memory-system';
+import type { UninstallOptions } from './uninstall';
+
+/** Where each test machine keeps the bundled host and Node. */
+export const LINUX = {
+  home: '/home/ada',
+  node: '/home/ada/.nvm/versions/node/v20.20.2/bin/node',
+  host: '/opt/tether/native-host/dist/tether.mjs',
+} as const;
+export const DARWIN = {
+  home: '/Users/ada',
+  node: '/opt/homebrew/bin/node',
+  host: '/Users/ada/src/tether/native-host/dist/tether.mjs',
+} as const;
+export const WIN = {
+  home: 'C:\\Users\\Ada',
+  node: 'C:\\Program Files\\nodejs\\node.exe',
+  host: 'C:\\Users\\Ada\\src\\tether\\native-host\\dist\\tether.mjs',
+  local: 'C:\\Users\\Ada\\AppData\\Local',
+} as const;
+
+type Extra = Partial<Omit<MemorySystemOptions, 'platform' | 'homedir'>>;
+
+const node20 = () => ({ code: 0, stdout: 'v20.20.2\n', stderr: '' });
+
+/** A Linux desktop with Chrome used, Chromium installed (on PATH) and Firefox used. */
+export function linuxMachine(extra: Extra = {}): MemorySystem {
+  return createMemorySystem({
+    platform: 'linux',
+    homedir: LINUX.home,
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: LINUX.home },
+    execPath: LINUX.node,
+    dirs: ['/home/ada/.config/google-chrome/Default', '/home/ada/.mozilla/firefox', '/etc', '/usr/lib'],
+    readOnly: ['/etc', '/usr'],
+    commands: { [LINUX.node]: node20 },
+    ...extra,
+    files: {
+      [LINUX.host]: '// bundled host',
+      [LINUX.node]: { text: 'ELF', mode: 0o755 },
+      '/usr/bin/chromium': { text: 'ELF', mode: 0o755 },
+      ...extra.files,
+    },
+  });
+}
+
+/** A Mac with Chrome and Firefox applications. */
+export function darwinMachine(extra: Extra = {}): MemorySystem {
+  return createMemorySystem({
+    platform: 'darwin',
+    homedir: DARWIN.home,
+    env: { PATH: '/usr/bin:/bin', HOME: DARWIN.home },
+    execPath: DARWIN.node,
+    dirs: ['/Applications/Google Chrome.app/Contents', '/Applications/Firefox.app/Contents', '/Library'],
+    readOnly: ['/Library'],
+    commands: { [DARWIN.node]: node20 },
+    ...extra,
+    files: { [DARWIN.host]: '// bundled host', [DARWIN.node]: { text: 'Mach-O', mode: 0o755 }, ...extra.files },
+  });
+}
+
+/** A Windows PC with Chrome and Edge installed and Firefox used. */
+export function windowsMachine(extra: Extra = {}): MemorySystem {
+  return createMemorySystem({
+    platform: 'win32',
+    homedir: WIN.home,
+    env: {
+      Path: 'C:\\Windows\\System32;C:\\Program Files\\nodejs',
+      PATHEXT: '.COM;.EXE;.BAT;.CMD',
+      LOCALAPPDATA: WIN.local,
+      APPDATA: 'C:\\Users\\Ada\\AppData\\Roaming',
+      ProgramFiles: 'C:\\Program Files',
+      'ProgramFiles(x86)': 'C:\\Program Files (x86)',
+      ProgramData: 'C:\\ProgramData',
+      ComSpec: 'C:\\Windows\\System32\\cmd.exe',
+    },
+    execPath: WIN.node,
+    dirs: ['C:\\Users\\Ada\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles'],
+    commands: { [WIN.node]: node20 },
+    ...extra,
+    files: {
+      [WIN.host]: '// bundled host',
+      [WIN.node]: 'MZ',
+      'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe': 'MZ',
+      'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe': 'MZ',
+      ...extra.files,
+    },
+  });
+}
+
+/** Install options with the test host path; `lines` collects the output. */
+export function installOptions(hostScript: string, lines: string[], options: Partial<InstallOptions> = {}): InstallOptions {
+  return {
+    extensionIds: [],
+    scope: 'user',
+    dryRun: false,
+    hostScript,
+    buildHost: async () => {
+      throw new Error('the bundle exists in this test; building it is unexpected');
+    },
+    tetherVersion: '0.1.0',
+    out: (line) => lines.push(line),
+    ...options,
+  };
+}
+
+/** Uninstall options; `lines` collects the output. */
+export function uninstallOptions(lines: string[], options: Partial<UninstallOptions> = {}): UninstallOptions {
+  return { scope: 'user', dryRun: false, out: (line) => lines.push(line), ...options };
+}
+
+/** Doctor options; `lines` collects the output. */
+export function doctorOptions(lines: string[], options: Partial<DoctorOptions> = {}): DoctorOptions {
+  return {
+    extensionIds: [],
+    command: 'tether',
+    tetherVersion: '0.1.0',
+    timeoutMs: 5_000,
+    presets: [],
+    out: (line) => lines.push(line),
+    ...options,
+  };
+}
+
+/** Every file's text, by path (for whole-machine snapshots). */
+export function snapshot(sys: MemorySystem): Record<string, string> {
+  return Object.fromEntries(sys.listFiles().map((p) => [p, sys.readText(p)]));
+}

@@ -1,0 +1,32 @@
+const encoder = new TextEncoder();
+
+/** Short texts are encoded into a shared pool: one TextEncoder.encode() per small message costs 3x more. */
+const POOL_BYTES = 64 * 1024;
+const POOLED_MAX_CHARS = 2048;
+let pool = new Uint8Array(POOL_BYTES);
+let poolUsed = 0;
+
+/**
+ * UTF-8 of `text` with `head` bytes reserved in front (left for the caller to fill) and an optional `tail` byte after
+ * it, in one allocation. Small results are views into a shared pool, as Node's Buffer.from does: read them through
+ * byteOffset/length and never transfer or detach their `buffer`.
+ */
+export function encodeWithHeadroom(text: string, head: number, tail?: number): Uint8Array {
+  const extra = head + (tail === undefined ? 0 : 1);
+  if (text.length <= POOLED_MAX_CHARS) {
+    if (POOL_BYTES - poolUsed < text.length * 3 + extra) {
+      // The old pool stays alive as long as views into it do.
+      pool = new Uint8Array(POOL_BYTES);
+      poolUsed = 0;
+    }
+    const start = poolUsed;
+    const { written } = encoder.encodeInto(text, pool.subarray(start + head));
+    let end = start + head + written;
+    if (tail !== undefined) pool[end++] = tail;
+    poolUsed = end;
+    return pool.subarray(start, end);
+  }
+  // One encode of a text with placeholders around it: no second allocation and no copy of the body.
+  const padded = `${'\0'.repeat(head)}${text}${tail === undefined ? '' : String.fromCharCode(tail)}`;
+  return encoder.encode(padded);
+}

@@ -1,0 +1,91 @@
+/**
+ * `tether host` as a real process serving the embedded reference app-server with the scripted model: the path a
+ * browser takes when nothing is configured.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
+
+const hosts: HostProcess[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.dispose();
+});
+
+async function initializedHost(): Promise<{ h: HostProcess; threadId: string }> {
+  const h = startHost({});
+  hosts.push(h);
+  const init = await h.request('initialize', { clientInfo: { name: 'host-test', version: '1' } });
+  expect(init.result.serverInfo).toBeDefined();
+  h.send({ method: 'initialized' });
+  const started = await h.request('thread/start', { title: 'host test' });
+  expect(started.result.thread.id).toEqual(expect.any(String));
+  return { h, threadId: started.result.thread.id as string };
+}
+
+const completedTurn = (threadId: string) => (m: Msg) =>
+  m.method === 'turn/completed' && (m.params.threadId ?? m.params.turn?.threadId) === threadId;
+
+describe('tether host with the embedded app-server', () => {
+  it('initializes, starts a thread and streams a scripted turn as deltas', async () => {
+    const { h, threadId } = await initializedHost();
+    await h.waitFor((m) => m.method === 'thread/started');
+    const from = h.messages.length;
+    const turn = await h.request('turn/start', { threadId, input: [{ text: '/stream 5' }] });
+    expect(turn.result.turn.status).toBe('running');
+    const done = await h.waitFor(completedTurn(threadId), 10_000, from);
+    expect(done.params.turn.status).toBe('completed');
+    const deltas = h.messages.slice(from).filter((m) => m.method === 'item/agentMessage/delta');
+    expect(deltas.map((m) => m.params.delta).join('')).toBe('1 2 3 4 5 ');
+  });
+
+  it('carries an approval round trip: approval/request out, the decision back, the command runs', async () => {
+    const { h, threadId } = await initializedHost();
+    const from = h.messages.length;
+    await h.request('turn/start', { threadId, input: [{ text: '/bash echo hi' }] });
+    const ask = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, 10_000, from);
+    expect(ask.params.toolName).toBe('bash');
+    expect(ask.params.choices).toContain('allow');
+    h.send({ id: ask.id, result: { decision: 'allow' } });
+    await h.waitFor(completedTurn(threadId), 15_000, from);
+    const tool = h.messages
+      .slice(from)
+      .find((m) => m.method === 'item/completed' && m.params.item.type === 'toolCall');
+    expect(JSON.stringify(tool?.params.item.content.result)).toContain('hi');
+    const text = h.messages
+      .slice(from)
+      .filter((m) => m.method === 'item/agentMessage/delta')
+      .map((m) => m.params.delta)
+      .join('');
+    expect(text).toContain('Ran `echo hi`');
+  });
+
+  it('delivers a /big 3000000 answer whose 3 MB item arrives as bridge/chunk pieces and reassembles byte for byte', async () => {
+    const { h, threadId } = await initializedHost();
+    const from = h.messages.length;
+    await h.request('turn/start', { threadId, input: [{ text: '/big 3000000' }] });
+    await h.waitFor(completedTurn(threadId), 30_000, from);
+    const deltas = h.messages
+      .slice(from)
+      .filter((m) => m.method === 'item/agentMessage/delta')
+      .map((m) => m.params.delta as string)
+      .join('');
+    expect(deltas).toHaveLength(3_000_000);
+    const completed = h.messages.slice(from).find((m) => m.method === 'item/completed' && m.params.item.type === 'agentMessage');
+    expect(completed?.params.item.content.text).toBe(deltas);
+    expect(h.chunkedTexts.length).toBeGreaterThanOrEqual(1);
+    const reassembled = JSON.parse(h.chunkedTexts.at(-1)!) as Msg;
+    expect(reassembled).toEqual(completed);
+    expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
+  });
+
+  it('exits within 2 s of stdin EOF while a turn is streaming', async () => {
+    const { h, threadId } = await initializedHost();
+    await h.request('turn/start', { threadId, input: [{ text: '/stream 100000 5' }] });
+    await h.waitFor((m) => m.method === 'item/agentMessage/delta');
+    const t0 = performance.now();
+    h.closeInput();
+    const exit = await h.exited;
+    expect(exit.code).toBe(0);
+    expect(exit.at - t0).toBeLessThan(2000);
+    expect(isAlive(h.child.pid!)).toBe(false);
+  });
+});

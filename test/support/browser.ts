@@ -1,0 +1,174 @@
+/**
+ * Launching Debian Chromium with the built extension for end-to-end tests: a fresh user-data-dir, the native host
+ * registered for that profile with the real `tether install --browser chromium --user-data-dir`, and a private
+ * config/data/state directory for the host (it inherits the browser's environment).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+
+const run = promisify(execFile);
+
+/** The repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The Chrome build of the extension. */
+export const EXTENSION_DIST = join(REPO_ROOT, 'extension/dist/chrome');
+/** The development extension id fixed by manifests/dev-key.json. */
+export const EXTENSION_ID = 'gkplngjhinednckbmppipofijkaplcpm';
+/** Where Debian puts Chromium. */
+export const CHROMIUM_PATH = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
+/** Screenshots and other test outputs. */
+export const ARTIFACTS_DIR = join(REPO_ROOT, 'test/artifacts');
+
+/** Options of launchBrowser. */
+export interface LaunchOptions {
+  /** Extra environment for the browser (and so for the host it starts). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Host config file contents (written to a temp file and named by TETHER_CONFIG). */
+  readonly hostConfig?: unknown;
+  /** Skip registering the native host (to test "host not found"). */
+  readonly registerHost?: boolean;
+  /** Run without --headless=new (needs a display). */
+  readonly headed?: boolean;
+  /** Keep the profile directory after close (npm start). */
+  readonly userDataDir?: string;
+}
+
+/** A running Chromium with the extension loaded. */
+export interface LaunchedBrowser {
+  readonly context: BrowserContext;
+  readonly userDataDir: string;
+  /** Private root for the host's config, data and state. */
+  readonly homeDir: string;
+  readonly extensionId: string;
+  /** A marker in the environment of every process the browser starts (to find the host's processes). */
+  readonly tag: string;
+  /** The extension's service worker (waits for it to start). */
+  serviceWorker(): Promise<Worker>;
+  /** Opens `chrome-extension://ID/<path>` in a new tab. */
+  openExtensionPage(path: string): Promise<Page>;
+  /** Stops the extension's service worker through CDP (ServiceWorker.stopAllWorkers). */
+  stopServiceWorkers(): Promise<void>;
+  /** Pids of processes started by this browser whose command line contains `needle` (e.g. the host). */
+  findProcesses(needle: string): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** True when Debian Chromium is installed. */
+export function hasChromium(): boolean {
+  return existsSync(CHROMIUM_PATH);
+}
+
+/** Registers the native host for a profile with the real installer. */
+export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--browser', 'chromium', '--user-data-dir', userDataDir],
+    { env, cwd: REPO_ROOT, timeout: 120_000 },
+  );
+  const manifest = join(userDataDir, 'NativeMessagingHosts', 'dev.tether.bridge.json');
+  if (!existsSync(manifest)) throw new Error(`tether install did not write ${manifest}:\n${stdout}\n${stderr}`);
+  return stdout;
+}
+
+/** Launches Chromium with the built extension and a private host environment. */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  if (!hasChromium()) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  if (!existsSync(join(EXTENSION_DIST, 'manifest.json'))) throw new Error('Build the extension first: npm run build');
+  const homeDir = await mkdtemp(join(tmpdir(), 'tether-e2e-'));
+  const userDataDir = options.userDataDir ?? join(homeDir, 'profile');
+  await mkdir(userDataDir, { recursive: true });
+  const tag = `tether-e2e-${process.pid}-${Date.now()}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    XDG_CONFIG_HOME: join(homeDir, 'config'),
+    XDG_DATA_HOME: join(homeDir, 'data'),
+    XDG_STATE_HOME: join(homeDir, 'state'),
+    TETHER_E2E_TAG: tag,
+    ...options.env,
+  };
+  if (options.hostConfig !== undefined) {
+    const file = join(homeDir, 'tether-config.json');
+    await writeFile(file, JSON.stringify(options.hostConfig, null, 2));
+    env.TETHER_CONFIG = file;
+  }
+  if (options.registerHost !== false) await registerHost(userDataDir, env);
+  const args = [
+    `--disable-extensions-except=${EXTENSION_DIST}`,
+    `--load-extension=${EXTENSION_DIST}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: false,
+    args: options.headed ? args : ['--headless=new', ...args],
+    env,
+    viewport: { width: 1200, height: 800 },
+  });
+  const serviceWorker = async (): Promise<Worker> => {
+    const found = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`));
+    return found ?? context.waitForEvent('serviceworker', { predicate: (w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`), timeout: 30_000 });
+  };
+  return {
+    context,
+    userDataDir,
+    homeDir,
+    extensionId: EXTENSION_ID,
+    tag,
+    serviceWorker,
+    openExtensionPage: async (path) => {
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${EXTENSION_ID}/${path}`);
+      return page;
+    },
+    stopServiceWorkers: async () => {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await cdp.detach();
+    },
+    findProcesses: (needle) => findTaggedProcesses(tag, needle),
+    close: async () => {
+      await context.close();
+      if (!options.userDataDir) await rm(homeDir, { recursive: true, force: true }).catch(() => {});
+    },
+  };
+}
+
+/** Pids whose environment carries `TETHER_E2E_TAG=tag` and whose command line contains `needle`. */
+async function findTaggedProcesses(tag: string, needle: string): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = await readFile(`/proc/${entry}/environ`, 'utf8');
+      if (!environ.split('\0').includes(`TETHER_E2E_TAG=${tag}`)) continue;
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split('\0').join(' ');
+      if (cmdline.includes(needle)) pids.push(Number(entry));
+    } catch {
+      // The process ended or is not ours to read.
+    }
+  }
+  return pids;
+}
+
+/** Saves a screenshot of `page` into test/artifacts/<name>.png. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const file = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

@@ -1,0 +1,50 @@
+/** Helpers to drive the extension's pages in end-to-end tests. */
+import type { Page } from 'playwright-core';
+import type { LaunchedBrowser } from './browser';
+
+/** The tab id of the (first) tab showing `url`, asked through an extension page. */
+export async function tabIdOf(browser: LaunchedBrowser, url: string): Promise<number> {
+  const helper = await browser.openExtensionPage('src/options/index.html');
+  try {
+    const id = await helper.evaluate(async (u) => {
+      type Tabs = { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
+      const tabs = await (globalThis as unknown as { chrome: { tabs: Tabs } }).chrome.tabs.query({});
+      return tabs.find((t) => t.url === u)?.id;
+    }, url);
+    if (id === undefined) throw new Error(`no tab shows ${url}`);
+    return id;
+  } finally {
+    await helper.close();
+  }
+}
+
+/** Opens a web page in a new tab and returns the page and its tab id. */
+export async function openWebPage(browser: LaunchedBrowser, url: string): Promise<{ page: Page; tabId: number }> {
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  return { page, tabId: await tabIdOf(browser, url) };
+}
+
+/** Opens the side panel document of a tab (as a normal tab, which is how tests can reach it). */
+export async function openSidePanel(browser: LaunchedBrowser, tabId: number): Promise<Page> {
+  const panel = await browser.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
+  await panel.setViewportSize({ width: 420, height: 760 });
+  return panel;
+}
+
+/** Waits until a page's banner says connected. */
+export async function waitConnected(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.locator('.banner[data-status="connected"]').waitFor({ timeout: timeoutMs });
+}
+
+/** Types a prompt into the side panel and presses Enter. */
+export async function sendPrompt(panel: Page, text: string): Promise<void> {
+  const box = panel.locator('textarea[name="prompt"]');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Text of the agent messages in the transcript. */
+export async function agentTexts(panel: Page): Promise<string[]> {
+  return panel.locator('.transcript .item.agentMessage .body').allTextContents();
+}
