@@ -8,6 +8,22 @@ import { fileURLToPath } from 'node:url';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// Zod bundles error messages in 60 languages (a third of dist/tether.mjs, parsed on every browser connection);
+// Tether only uses the English ones, which zod registers itself.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: join(dirname(args.importer), '../locales'), namespace: 'zod-en' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Builds dist/tether.mjs from src/main.ts. */
 export async function buildHost({ quiet = false } = {}) {
   const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
@@ -23,6 +39,7 @@ export async function buildHost({ quiet = false } = {}) {
     logLevel: quiet ? 'error' : 'warning',
     define: { __TETHER_VERSION__: JSON.stringify(pkg.version) },
     banner: { js: "import { createRequire as __tetherCreateRequire } from 'node:module'; const require = __tetherCreateRequire(import.meta.url);" },
+    plugins: [zodEnglishOnly],
   });
   if (!quiet) console.log('native-host: built dist/tether.mjs');
 }

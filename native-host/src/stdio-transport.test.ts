@@ -126,6 +126,23 @@ describe('createJsonlTransport', () => {
     expect(error?.message).toContain('boom');
   });
 
+  it('releases flushed() and closes with a TransportError when a write fails', async () => {
+    const failing = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _enc, done) {
+        setImmediate(() => done(new Error('pipe is gone')));
+      },
+    });
+    const rec = recorder();
+    const t = createJsonlTransport(new PassThrough(), failing, { name: 'agent' });
+    t.start(rec.handlers);
+    for (let i = 0; i < 10; i++) t.send({ i });
+    await t.flushed();
+    const error = await rec.closed;
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error?.message).toBe('Writing to the agent failed: pipe is gone');
+  });
+
   it('talks to a real child process over its stdin and stdout', async () => {
     // The child echoes every line back with "echo": true added.
     const child = spawn(

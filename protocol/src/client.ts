@@ -3,7 +3,7 @@
  * Connection. Results are parsed with their schemas here, because whatever answers may be any process.
  */
 import type { z } from 'zod';
-import { Connection, hostClientInbound, parseResult } from './connection';
+import { Connection, hostClientInbound, type hostServerInbound, parseResult } from './connection';
 import type {
   ConnectionOptions,
   NotificationParamsOut,
@@ -19,7 +19,7 @@ import type { MessageTransport } from './transport';
 /** What a client receives: server requests, server notifications and the bridge's notifications. */
 export type ClientInbound = typeof hostClientInbound;
 /** What a client sends: client requests, bridge requests and client notifications. */
-export type ClientOutbound = { requests: HostRequests; notifications: { initialized: z.ZodType } };
+export type ClientOutbound = typeof hostServerInbound;
 
 type Method = keyof HostRequests;
 type Params<M extends Method> = z.input<HostRequests[M]['params']>;

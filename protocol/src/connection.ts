@@ -27,7 +27,7 @@ import {
   serverRequests,
 } from './methods';
 import { NotificationQueue, type ReceivedNotification, type WaitOptions } from './notification-queue';
-import { RequestId } from './schema/common';
+import type { RequestId } from './schema/common';
 import { ErrorObject } from './schema/envelope';
 import type { MessageTransport } from './transport';
 
@@ -119,7 +119,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs > 0) timer = setTimeout(() => settle(() => reject(new RequestTimeoutError(method, timeoutMs))), timeoutMs);
       try {
-        this.transport.send(this.frame(params === undefined ? { id, method } : { id, method, params }));
+        this.send(params === undefined ? { id, method } : { id, method, params });
       } catch (error) {
         settle(() => reject(asTransportError(error, method)));
       }
@@ -131,7 +131,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   notify<M extends string>(method: Unlisted<M, Out['notifications']>, params?: unknown): void;
   notify(method: string, params?: unknown): void {
     if (this.closedState) throw new TransportClosedError(`Cannot send ${method}: the connection is closed`);
-    this.transport.send(this.frame(params === undefined ? { method } : { method, params }));
+    this.send(params === undefined ? { method } : { method, params });
   }
 
   /** Handles inbound request `method` (params validated first when a row exists); returns an unregister function. */
@@ -210,21 +210,22 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     this.resolveClosed(error);
   }
 
-  /** The one place every message goes out; adds `jsonrpc` when asked. Answers are dropped (and logged) after close. */
+  /** The one place every message goes out; adds `jsonrpc` when asked. Throws what the transport throws. */
+  private send(message: Record<string, unknown>): void {
+    this.transport.send(this.options.jsonrpc ? { jsonrpc: '2.0', ...message } : message);
+  }
+
+  /** Sends an answer; after close, or when the transport refuses it, there is nobody to tell but the log. */
   private write(message: Record<string, unknown>): void {
     if (this.closedState) {
       this.log(`not sent (connection closed): ${describe(message)}`);
       return;
     }
     try {
-      this.transport.send(this.frame(message));
+      this.send(message);
     } catch (error) {
       this.log(`send failed for ${describe(message)}: ${String(error)}`);
     }
-  }
-
-  private frame(message: Record<string, unknown>): Record<string, unknown> {
-    return this.options.jsonrpc ? { jsonrpc: '2.0', ...message } : message;
   }
 
   private receive(message: unknown): void {
@@ -240,13 +241,12 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     }
     const m = message as Record<string, unknown>;
     const hasId = 'id' in m && m.id !== undefined;
-    const id = RequestId.safeParse(m.id);
-    const readableId = id.success ? id.data : null;
+    const readableId = isRequestId(m.id) ? m.id : null;
     if ('method' in m) {
       if (typeof m.method !== 'string') this.answerError(readableId, RpcError.invalidRequest('"method" must be a string'));
       else if (!hasId) this.dispatchNotification(m.method, m.params);
-      else if (!id.success) this.answerError(null, RpcError.invalidRequest('"id" must be an integer or a string'));
-      else void this.dispatchRequest(id.data, m.method, m.params);
+      else if (readableId === null) this.answerError(null, RpcError.invalidRequest('"id" must be an integer or a string'));
+      else void this.dispatchRequest(readableId, m.method, m.params);
       return;
     }
     if ('result' in m || 'error' in m) {
@@ -372,6 +372,11 @@ function asTransportError(error: unknown, method: string): Error {
   // Transport errors (closed, too large) keep their class so callers can tell them apart.
   if (error instanceof Error) return error;
   return new TransportError(`Could not send ${method}: ${String(error)}`, { cause: error });
+}
+
+/** Same rule as the RequestId schema (an integer or a string), without a Zod call on every message. */
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || Number.isInteger(value);
 }
 
 function jsonType(value: unknown): string {

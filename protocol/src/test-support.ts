@@ -1,4 +1,7 @@
 /** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection. */
+import { Connection, clientInbound, serverInbound } from './connection';
+import { createMemoryTransportPair } from './memory-transport';
+import type { ApprovalRequestParams } from './schema/approval';
 import type { MessageTransport, TransportHandlers } from './transport';
 
 /** One end of a transport driven by hand: every received message is queued for `next()`. */
@@ -48,4 +51,43 @@ export class ScriptedTransport implements MessageTransport {
     this.closed = true;
     this.handlers?.onClose();
   }
+}
+
+/** A thread without its status (tests add the status they need). */
+export const threadFields = {
+  id: 'thread_1',
+  title: 'Investigate repo',
+  model: 'm',
+  archived: false,
+  ephemeral: false,
+  createdAtMs: 1,
+  updatedAtMs: 2,
+};
+
+/** The seed's approval request params. */
+export const approval: ApprovalRequestParams = {
+  threadId: 'thread_1',
+  turnId: 'turn_1',
+  requestId: 'approval_1',
+  toolName: 'bash',
+  preview: 'Run cargo test',
+  choices: ['allow', 'deny'],
+};
+/** An idle thread. */
+export const thread = { ...threadFields, status: 'idle' as const };
+
+/** A server-side Connection and a raw peer playing the client. */
+export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
+  const [a, b] = createMemoryTransportPair();
+  const logs: string[] = [];
+  const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound, log: (l) => logs.push(l), ...options });
+  return { server, client: rawPeer(b), logs };
+}
+
+/** A client-side Connection and a raw peer playing the server. */
+export function clientWithRawServer(options: { requestTimeoutMs?: number; backlogLimit?: number; jsonrpc?: boolean } = {}) {
+  const [a, b] = createMemoryTransportPair();
+  const logs: string[] = [];
+  const client = new Connection(a, { inbound: clientInbound, outbound: serverInbound, log: (l) => logs.push(l), ...options });
+  return { client, server: rawPeer(b), logs };
 }

@@ -69,6 +69,8 @@ export class EventRouter<V> {
     const perView = new Map<V, WireEvent[]>();
     const unthreaded: WireEvent[] = [];
     const reactions: WireEvent[] = [];
+    // Bindings do not change within a batch: look each thread's views up once, not once per delta.
+    const viewsOf = new Map<string, readonly V[]>();
     for (const m of messages) {
       if (!isNotification(m)) {
         const snap = snapshotThreadOf(m);
@@ -84,7 +86,12 @@ export class EventRouter<V> {
         continue;
       }
       const sync = this.syncs.get(threadId);
-      for (const view of this.deps.viewsForThread(threadId)) {
+      let views = viewsOf.get(threadId);
+      if (!views) {
+        views = this.deps.viewsForThread(threadId);
+        viewsOf.set(threadId, views);
+      }
+      for (const view of views) {
         if (sync?.views.has(view)) {
           if (sync.phase === 'after-snapshot') pushTo(sync.buffer, view, m);
           continue;

@@ -22,7 +22,7 @@ export interface PortLike {
   postMessage(message: unknown): void;
   disconnect(): void;
   readonly onMessage: { addListener(listener: (message: unknown) => void): void };
-  readonly onDisconnect: { addListener(listener: () => void): void };
+  readonly onDisconnect: { addListener(listener: (port?: unknown) => void): void };
 }
 
 /** Why the native port closed, in the browser's words. */
@@ -53,8 +53,10 @@ export class NativePortTransport implements MessageTransport {
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
     this.port.onMessage.addListener((frame) => this.receive(frame));
-    this.port.onDisconnect.addListener(() => {
-      const reason = this.options.lastError() ?? 'The Tether host closed the connection.';
+    this.port.onDisconnect.addListener((port) => {
+      // Chrome puts the reason in runtime.lastError; Firefox in the port's `error`.
+      const firefoxError = (port as { error?: { message?: string } } | undefined)?.error?.message;
+      const reason = this.options.lastError() ?? firefoxError ?? 'The Tether host closed the connection.';
       this.finish(new NativePortClosedError(reason));
     });
   }

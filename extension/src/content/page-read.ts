@@ -15,13 +15,35 @@ export interface PageReadResult {
   byline?: string;
 }
 
+const BLOCKS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'LI', 'TR', 'PRE', 'BLOCKQUOTE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TABLE', 'UL', 'OL', 'FIGCAPTION']);
+
+/** Text of a detached tree with a blank line after each block (textContent would glue paragraphs together). */
+function blockText(root: Node): string {
+  const parts: string[] = [];
+  const walk = (node: Node): void => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      parts.push((node.nodeValue ?? '').replace(/\s+/g, ' '));
+      return;
+    }
+    if (node.nodeName === 'BR') parts.push('\n');
+    for (const child of Array.from(node.childNodes)) walk(child);
+    if (BLOCKS.has(node.nodeName)) parts.push('\n\n');
+  };
+  walk(root);
+  return parts
+    .join('')
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 function readPage(maxChars: number): PageReadResult {
   const selection = (globalThis.getSelection?.()?.toString() ?? '').slice(0, maxChars);
   let text = '';
   let byline: string | undefined;
   try {
     const article = new Readability(document.cloneNode(true) as Document).parse();
-    text = article?.textContent?.trim() ?? '';
+    text = article?.content ? blockText(new DOMParser().parseFromString(article.content, 'text/html').body) : '';
     byline = article?.byline ?? undefined;
   } catch {
     text = '';

@@ -6,8 +6,8 @@
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 
-/** Answers longer than this stay plain text: parsing megabytes of markdown would freeze the panel. */
-export const MARKDOWN_MAX_CHARS = 200_000;
+/** Answers longer than this stay plain text: parsing them would block the panel for more than a frame budget. */
+export const MARKDOWN_MAX_CHARS = 48_000;
 
 /** HTML for `markdown`; raw HTML in the input is escaped, dangerous links are emptied. Safe to assign to innerHTML. */
 export function markdownToHtml(markdown: string): string {

@@ -22,6 +22,11 @@ export class StreamText {
   /** Appends `text` at the end. */
   append(text: string): void {
     if (text.length === 0) return;
+    if (text.length > TEXT_NODE_CHARS) {
+      // A whole history item or a huge delta: several nodes, so later layout and appends stay cheap.
+      for (let i = 0; i < text.length; i += TEXT_NODE_CHARS) this.append(text.slice(i, i + TEXT_NODE_CHARS));
+      return;
+    }
     if (!this.node || this.nodeChars >= TEXT_NODE_CHARS) {
       this.node = this.element.ownerDocument.createTextNode(text);
       this.nodeChars = text.length;

@@ -26,6 +26,18 @@ function show(value: unknown, max = 4000): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
 }
 
+/** A tool result as people read it: the text of `[{type:'text', text}]` content, otherwise the value itself. */
+function toolText(result: unknown): unknown {
+  if (!Array.isArray(result)) return result;
+  const parts = result.map((c: unknown) => {
+    const piece = c as { type?: unknown; text?: unknown; mimeType?: unknown };
+    if (piece?.type === 'text' && typeof piece.text === 'string') return piece.text;
+    if (piece?.type === 'image') return `[image ${String(piece.mimeType ?? '')}]`;
+    return undefined;
+  });
+  return parts.every((p) => p !== undefined) ? parts.join('\n') : result;
+}
+
 /** Renders a thread's items into a scrolling container. */
 export class Transcript {
   private readonly entries = new Map<string, Entry>();
@@ -129,9 +141,22 @@ export class Transcript {
   private completeItem(item: Item | undefined): void {
     if (!item) return;
     const old = this.entries.get(item.id);
+    if (old?.stream && this.keepsStreamedText(item, old.stream.length)) {
+      // The streamed text is already the whole answer: rebuilding it would re-layout it all for nothing.
+      old.root.className = `item ${item.type} ${item.status}`;
+      const summary = old.root.querySelector('summary');
+      if (summary) summary.textContent = 'Reasoning';
+      return;
+    }
     const entry = this.create(item, true);
     if (old) old.root.replaceWith(entry.root);
     this.entries.set(item.id, entry);
+  }
+
+  private keepsStreamedText(item: Item, streamedChars: number): boolean {
+    if (item.type === 'reasoning') return item.content.text.length === streamedChars;
+    if (item.type !== 'agentMessage') return false;
+    return item.content.text.length > MARKDOWN_MAX_CHARS && item.content.text.length === streamedChars;
   }
 
   private create(item: Item, complete = false): Entry {
@@ -177,7 +202,7 @@ export class Transcript {
         if (c.result !== undefined || c.error) {
           const result = doc.createElement('pre');
           result.className = c.error ? 'result failed' : 'result';
-          result.textContent = c.error ? c.error : show(c.result);
+          result.textContent = c.error ? c.error : show(toolText(c.result));
           root.append(body, result);
           return { root, type: item.type, body };
         }

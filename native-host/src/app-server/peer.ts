@@ -29,4 +29,6 @@ export interface Peer {
    * goes out before any notification produced after the snapshot was taken.
    */
   hold(threadId: string): () => void;
+  /** Resolves once what was sent so far has been written out (a fast stream awaits this to respect backpressure). */
+  flushed(): Promise<void>;
 }

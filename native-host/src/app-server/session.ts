@@ -70,7 +70,7 @@ export class Session implements Peer, AppServerSession {
 
   constructor(
     private readonly server: AppServer,
-    transport: MessageTransport,
+    private readonly transport: MessageTransport,
     private readonly log: (line: string) => void,
     options: { jsonrpc?: boolean } = {},
   ) {
@@ -125,6 +125,12 @@ export class Session implements Peer, AppServerSession {
     signal: AbortSignal,
   ): Promise<ServerRequestResult<M>> {
     return this.connection.request(method, params as never, { signal }) as Promise<ServerRequestResult<M>>;
+  }
+
+  flushed(): Promise<void> {
+    // Stream transports (stdio) can say when their queue has drained; in-memory ones deliver without a queue.
+    const t = this.transport as MessageTransport & { flushed?: () => Promise<void> };
+    return typeof t.flushed === 'function' && !this.connection.isClosed ? t.flushed() : Promise.resolve();
   }
 
   hold(threadId: string): () => void {

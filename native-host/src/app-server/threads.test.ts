@@ -1,4 +1,5 @@
 /** Threads: list, archive, fork, read after an item, subscriptions across connections, resume, notification filters. */
+import { generateJsonSchemaBundle, generateTypeScript } from '@tether/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, runTurn, type Harness } from './testing/harness';
 
@@ -198,7 +199,8 @@ describe('catalog requests', () => {
     const tc = await harness.connect();
     expect(await tc.client.modelList()).toEqual({ models: [{ id: 'scripted', displayName: 'Scripted (offline)', provider: 'tether', isDefault: true }] });
     const schema = await tc.client.schemaExport();
-    expect(Object.keys(schema.jsonSchema).length).toBeGreaterThan(0);
-    expect(schema.typescript).toContain('turn');
+    expect(schema.jsonSchema).toEqual(generateJsonSchemaBundle());
+    expect(schema.typescript).toBe(generateTypeScript());
+    expect(schema.typescript).toContain('turn/start');
   });
 });

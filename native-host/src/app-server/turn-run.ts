@@ -3,6 +3,7 @@
  * finishes exactly once, as `completed`, `failed` or `interrupted`. An interrupt does not wait for the model: the turn
  * is finished by the engine and whatever the model does afterwards is ignored.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ApprovalRequestParams, ClientTool, Item, ThreadStatus, Turn, TurnError, TurnStatus } from '@tether/protocol';
 import type { ApprovalRegistry } from './approvals';
 import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
@@ -146,10 +147,25 @@ export class TurnRun {
       startMessage: (type) => this.startStream(type),
       callTool: (name, args, callId) => this.callTool(name, args, callId),
       takeSteer: () => this.takeSteer(),
+      pace: () => this.pace(),
       warn: (message) => {
         if (this.live) this.state.emit('warning', { message, threadId: this.state.id, turnId: this.turn.id });
       },
     };
+  }
+
+  private async pace(): Promise<void> {
+    await yieldToEventLoop();
+    if (!this.live) return;
+    const signal = this.controller.signal;
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race([Promise.all([...this.state.subscribers].map((p) => p.flushed())), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   private takeSteer(): string[] {

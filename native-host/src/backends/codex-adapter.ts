@@ -7,6 +7,7 @@ import {
   type ApprovalOutcome,
   type ClientRequestMethod,
   type ClientRequestParams,
+  ErrorCode,
   type InitializeParams,
   type InitializeResult,
   type MessageTransport,
@@ -151,12 +152,25 @@ class CodexAdapter extends AdapterCore {
     'thread/unsubscribe': (p: P<'thread/unsubscribe'>, reply: Reply) =>
       this.forward('thread/unsubscribe', { threadId: p.threadId }, reply, p.threadId, () => ({})),
     'turn/start': (p: P<'turn/start'>, reply: Reply) => {
+      if (this.knownThreads.get(p.threadId)?.archived) throw RpcError.threadArchived(p.threadId);
       const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
       const params = { threadId: p.threadId, input: input.map((i) => ({ ...i, text_elements: [] })), ...(p.model ? { model: p.model } : {}) };
-      this.forward('turn/start', params, reply, p.threadId, (r) => {
+      const map = (r: Record<string, unknown>) => {
         const id = str(asRecord(r.turn).id) ?? '';
         this.turnInputs.set(id, input);
         return { turn: this.turnOf(r.turn, p.threadId) };
+      };
+      this.agent.call('turn/start', params, {
+        ok: (result) => reply.ok(map(asRecord(result))),
+        fail: (error) => {
+          const mapped = mapCodexError(error, { method: 'turn/start', threadId: p.threadId });
+          if (!(mapped instanceof RpcError) || mapped.code !== ErrorCode.ThreadNotFound) return reply.fail(mapped);
+          // Codex only runs turns on threads loaded in this process: after a restart, load it and try once more.
+          this.codex('thread/resume', { threadId: p.threadId }, p.threadId).then(
+            () => this.forward('turn/start', params, reply, p.threadId, map),
+            () => reply.fail(mapped),
+          );
+        },
       });
     },
     'turn/interrupt': (p: P<'turn/interrupt'>, reply: Reply) =>

@@ -9,6 +9,8 @@ import { type ChildHandle, describeExit, spawnBackend } from './spawn';
 import type { Backend, BackendContext, BackendSink } from './types';
 
 const NEWLINE = 0x0a;
+/** Bytes queued for the child's stdin past which the host stops reading the browser. */
+const INPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 /** Passthrough backend over a child's stdin/stdout (JSONL). */
 export class CommandBackend implements Backend {
@@ -88,7 +90,9 @@ export class CommandBackend implements Backend {
     const stdin = this.handle?.child.stdin;
     const parts = this.gather.take();
     if (!stdin || stdin.destroyed || stdin.writableEnded || parts.length === 0) return;
-    if (!writeParts(stdin, parts) && !this.pressured) {
+    // Node's 16 KiB high-water mark would stop reading the browser after every large message, leaving both pipes
+    // idle while the child catches up: keep a few MiB in flight and stop only past that.
+    if (!writeParts(stdin, parts) && stdin.writableLength > INPUT_HIGH_WATER_BYTES && !this.pressured) {
       this.pressured = true;
       this.sink?.inputPressure(true);
     }

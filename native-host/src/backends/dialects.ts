@@ -31,6 +31,8 @@ export type ForeignDialect = Exclude<Dialect, 'tether'>;
  */
 export const dialectAdapters: Partial<Record<ForeignDialect, () => Promise<DialectAdapterFactory>>> = {
   codex: async () => (await import('./codex-adapter')).createCodexAdapter,
+  acp: async () => (await import('./acp-adapter')).createAcpAdapter,
+  vv: async () => (await import('./vv-adapter')).createVvAdapter,
 };
 
 /** The adapter for `dialect`, or undefined when this build has none. */

@@ -20,7 +20,7 @@ import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import type { HostConfig } from '../config/load';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
-import { type Envelope, scanEnvelope, shapeOf } from './envelope-scan';
+import { type Envelope, mayNeedScan, scanEnvelope, shapeOf } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
 
 /** Longest line a backend may write (a message the host then sends as bridge/chunk pieces). */
@@ -39,6 +39,8 @@ const STABLE_RUN_MS = 10_000;
 const MAX_PENDING = 100_000;
 /** Garbage lines reported one by one before reports are rate-limited to one a second. */
 const GARBAGE_REPORTS = 5;
+
+const NOT_A_REQUEST: Envelope = { shape: 'object', id: undefined, method: undefined, isResponse: false };
 
 /** Delay before restart number `crashes` in a row: 0, then 250 ms doubling up to 8 s. */
 export function restartDelayMs(crashes: number): number {
@@ -98,6 +100,13 @@ export class Bridge {
   /** One message from the browser, as the bytes of its JSON text. */
   fromBrowser(parts: Buffer[], length: number): void {
     const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+    // Fast path: without an "id" key anywhere the message is no request (nothing to track), and without "bridge/"
+    // it is none of the host's own: pass it on without a scan. (An id key spelt with escapes, e.g. "\u0069d",
+    // would go untracked: no JSON encoder writes that.)
+    if (!mayNeedScan(payload) && shapeOf(payload) === 'object') {
+      this.forward(payload, NOT_A_REQUEST);
+      return;
+    }
     const envelope = scanEnvelope(payload);
     switch (envelope.shape) {
       case 'blank':

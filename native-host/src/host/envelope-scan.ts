@@ -5,6 +5,8 @@
  * that is well-formed at the top level but broken inside is left for the receiving peer to reject.
  */
 
+import { findByte } from './bytes';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -40,8 +42,8 @@ function skipSpace(b: Buffer, i: number, end: number): number {
 function stringEnd(b: Buffer, i: number, end: number): number {
   let from = i + 1;
   for (;;) {
-    const q = b.indexOf(QUOTE, from);
-    if (q < 0 || q >= end) return -1;
+    const q = findByte(b, QUOTE, from, end);
+    if (q < 0) return -1;
     let k = q - 1;
     while (b[k] === BACKSLASH) k--;
     // An even number of backslashes before the quote: it closes the string.
@@ -99,6 +101,21 @@ export function shapeOf(b: Buffer, start = 0, end = b.length): Envelope['shape']
   if (first === OPEN_BRACE && last === CLOSE_BRACE && j > i) return 'object';
   if (first === OPEN_BRACKET && last === CLOSE_BRACKET && j > i) return 'array';
   return 'invalid';
+}
+
+/**
+ * True when the message may be a request or one of the host's own: it holds a `"id"` or a `"bridge/` somewhere.
+ * False means it can be passed on without a scan. One walk over the quotes, no allocation.
+ */
+export function mayNeedScan(b: Buffer): boolean {
+  let i = findByte(b, QUOTE, 0);
+  while (i >= 0) {
+    const c = b[i + 1];
+    if (c === 0x69 /* i */ && b[i + 2] === 0x64 /* d */ && b[i + 3] === QUOTE) return true;
+    if (c === 0x62 /* b */ && isKey(b, i + 1, 7, 'bridge/')) return true;
+    i = findByte(b, QUOTE, i + 1);
+  }
+  return false;
 }
 
 /**

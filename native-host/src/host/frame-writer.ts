@@ -35,6 +35,11 @@ export interface FrameWriterStats {
   chunkedMessages: number;
 }
 
+/** Bytes buffered in stdout past which the writer waits for 'drain' (queued messages then coalesce). */
+const OUT_HIGH_WATER_BYTES = 2 * 1024 * 1024;
+/** Frames at least this big are "large": they need no coalescing, only throughput. */
+const LARGE_FRAME_BYTES = 256 * 1024;
+
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
 const COMMA = 0x2c;
@@ -159,7 +164,12 @@ export class FrameWriter {
       this.stats.messages += end - first;
       for (let k = first; k < end; k++) this.queuedBytes -= queue[k]!.length;
       this.head = end;
-      if (!writeParts(this.out, g.take())) this.blocked = true;
+      // Past Node's high-water mark, small frames stop here so the messages behind them coalesce into one frame;
+      // large frames keep a few MiB in flight, because waiting for 'drain' after each would idle the pipe meanwhile.
+      const written = g.bytes;
+      if (!writeParts(this.out, g.take()) && (written < LARGE_FRAME_BYTES || outLength(this.out) > OUT_HIGH_WATER_BYTES)) {
+        this.blocked = true;
+      }
     }
     if (this.head === queue.length) {
       this.queue = [];
@@ -190,6 +200,10 @@ export class FrameWriter {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function outLength(out: NodeJS.WritableStream): number {
+  return (out as NodeJS.WritableStream & { writableLength?: number }).writableLength ?? Number.POSITIVE_INFINITY;
 }
 
 /** The bytes between the outer brackets of a JSON array; undefined when it is empty. */

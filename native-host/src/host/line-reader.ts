@@ -5,6 +5,8 @@
  * never makes the host buffer without bound.
  */
 
+import { findByte } from './bytes';
+
 /** What a LineReader delivers. */
 export interface LineReaderSink {
   /** One line without its newline, as views into the input chunks; `length` is their total size. */
@@ -29,7 +31,7 @@ export class LineReader {
     let at = 0;
     const n = chunk.length;
     while (at < n) {
-      const nl = chunk.indexOf(10, at);
+      const nl = findByte(chunk, 10, at);
       const end = nl < 0 ? n : nl;
       if (!this.skipping) {
         const size = end - at;

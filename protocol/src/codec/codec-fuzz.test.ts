@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
 import type { BridgeChunkNotification } from '../schema/bridge';
 import { ChunkAssembler, splitIntoChunks } from './chunking';
-import { encodeJsonl, JsonlDecoder } from './jsonl';
-import { encodeNativeFrame, frameHeader, NativeFrameDecoder } from './native-frame';
-import { decodeUtf8, decodeUtf8Parts } from './utf8';
+import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
+import { encodeNativeFrame, FrameSplitter, frameHeader, NativeFrameDecoder } from './native-frame';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
 function mulberry32(seed: number): () => number {
@@ -133,6 +132,34 @@ describe('codec fuzzing (seeded)', () => {
     expect(fromFrames).toEqual({ messages: expected, errors: [] });
   });
 
+  it.each(SEEDS)('the raw splitters pass random payloads through unchanged, whole or as parts (seed %i)', (seed) => {
+    const r = new Random(seed);
+    // Raw payloads need not be JSON; lines must hold no newline and not be blank.
+    const payloads = Array.from({ length: 1 + r.int(20) }, () => concat([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]));
+    const dec = new TextDecoder('latin1');
+    const collect = (out: string[]) => ({
+      whole: (p: Uint8Array) => out.push(dec.decode(p)),
+      parts: (parts: Uint8Array[], length: number) => {
+        const joined = concat(parts);
+        expect(joined.length).toBe(length);
+        out.push(dec.decode(joined));
+      },
+    });
+    const expected = payloads.map((p) => dec.decode(p));
+    const fromFrames: string[] = [];
+    const f = collect(fromFrames);
+    const frames = new FrameSplitter(f.whole, { onParts: f.parts, maxFrameBytes: 400 });
+    for (const c of r.chunks(concat(payloads.flatMap((p) => [frameHeader(p.length), p])))) frames.push(c);
+    frames.end();
+    expect(fromFrames).toEqual(expected);
+    const fromLines: string[] = [];
+    const l = collect(fromLines);
+    const lines = new LineSplitter(l.whole, { onParts: l.parts, maxLineBytes: 400 });
+    for (const c of r.chunks(concat(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')])))) lines.push(c);
+    lines.end();
+    expect(fromLines).toEqual(expected);
+  });
+
   it.each(SEEDS)('JSONL reports exactly one error per corrupted or over-long line and keeps every other message (seed %i)', (seed) => {
     const r = new Random(seed);
     const max = 200;
@@ -246,26 +273,5 @@ describe('codec fuzzing (seeded)', () => {
     }
     texts.forEach((t, i) => expect(done.get(i)).toBe(t));
     expect(assembler.pendingBytes).toBe(0);
-  });
-});
-
-describe('UTF-8 decoding of views (seeded)', () => {
-  it.each(SEEDS)('decodes random, sometimes invalid, bytes cut anywhere exactly as one whole decode does (seed %i)', (seed) => {
-    const r = new Random(seed);
-    for (let round = 0; round < 20; round++) {
-      const valid = enc.encode(r.string(50, true));
-      // Half the time, break it: random bytes overwritten, or a multi-byte character cut at the end.
-      const bytes = r.next() < 0.5 ? valid : valid.slice(0, Math.max(0, valid.length - r.int(3)));
-      if (r.next() < 0.3 && bytes.length > 0) bytes[r.int(bytes.length)] = r.int(256);
-      const parts = r.chunks(bytes);
-      let whole: string | Error;
-      try {
-        whole = decodeUtf8(bytes);
-      } catch (e) {
-        whole = e as Error;
-      }
-      if (typeof whole === 'string') expect(decodeUtf8Parts(parts)).toBe(whole);
-      else expect(() => decodeUtf8Parts(parts)).toThrow(TypeError);
-    }
   });
 });

@@ -26,7 +26,10 @@ export function encodeWithHeadroom(text: string, head: number, tail?: number): U
     poolUsed = end;
     return pool.subarray(start, end);
   }
-  // One encode of a text with placeholders around it: no second allocation and no copy of the body.
-  const padded = `${'\0'.repeat(head)}${text}${tail === undefined ? '' : String.fromCharCode(tail)}`;
-  return encoder.encode(padded);
+  // Encoding then copying once beats encoding a padded copy of the text: that flattens a 2-byte string first.
+  const body = encoder.encode(text);
+  const out = new Uint8Array(extra + body.length);
+  out.set(body, head);
+  if (tail !== undefined) out[out.length - 1] = tail;
+  return out;
 }

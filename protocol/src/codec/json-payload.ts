@@ -1,5 +1,5 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
-import { decodeUtf8, decodeUtf8Parts } from './utf8';
+import { decodeUtf8 } from './utf8';
 
 /** What a decoder hands its consumer: whole messages, or errors it recovered from (or that ended the stream). */
 export interface DecodeSink {
@@ -22,18 +22,6 @@ export function deliverJsonPayload(bytes: Uint8Array, what: string, sink: Decode
     text = decodeUtf8(bytes);
   } catch (cause) {
     sink.error(invalidUtf8(what, bytes.length, cause));
-    return;
-  }
-  deliverJsonText(text, what, sink);
-}
-
-/** deliverJsonPayload for a payload that spans several chunks, decoded without concatenating them first. */
-export function deliverJsonParts(parts: readonly Uint8Array[], byteLength: number, what: string, sink: DecodeSink): void {
-  let text: string;
-  try {
-    text = decodeUtf8Parts(parts);
-  } catch (cause) {
-    sink.error(invalidUtf8(what, byteLength, cause));
     return;
   }
   deliverJsonText(text, what, sink);

@@ -154,6 +154,12 @@ describe('encodeJsonl', () => {
     expect(JSON.parse(text)).toEqual({ text: 'a\nb', emoji: '👋' });
   });
 
+  it('encodes long messages (outside the small-message pool) the same way', () => {
+    const message = { text: 'é"\n'.repeat(5000) };
+    const text = dec.decode(encodeJsonl(message));
+    expect(text).toBe(`${JSON.stringify(message)}\n`);
+  });
+
   it('refuses a value that has no JSON form', () => {
     expect(() => encodeJsonl(undefined)).toThrow(TypeError);
   });

@@ -1,7 +1,7 @@
 import type { FrameError, MessageTooLargeError } from '../errors';
 import { ByteChunks } from './byte-chunks';
 import { encodeWithHeadroom } from './encode';
-import { deliverJsonParts, deliverJsonPayload, type DecodeSink } from './json-payload';
+import { deliverJsonPayload, type DecodeSink } from './json-payload';
 import { checkLimit, DEFAULT_MAX_LINE_BYTES, tooLarge } from './limits';
 
 const NEWLINE = 10;
@@ -162,8 +162,6 @@ export class JsonlDecoder {
     this.lines = new LineSplitter((line) => deliverJsonPayload(line, 'JSONL line', sink), {
       ...(opts.maxLineBytes === undefined ? {} : { maxLineBytes: opts.maxLineBytes }),
       onError: (error) => sink.error(error),
-      // A long line is decoded piece by piece rather than copied into one big array first.
-      onParts: (parts, byteLength) => deliverJsonParts(parts, byteLength, 'JSONL line', sink),
     });
   }
 

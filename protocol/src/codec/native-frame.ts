@@ -1,7 +1,7 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
 import { ByteChunks } from './byte-chunks';
 import { encodeWithHeadroom } from './encode';
-import { deliverJsonParts, deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
+import { deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
 import { stringifyMessage } from './jsonl';
 import { checkLimit, DEFAULT_MAX_FRAME_BYTES, tooLarge } from './limits';
 
@@ -173,8 +173,6 @@ export class NativeFrameDecoder {
     this.frames = new FrameSplitter((payload) => deliverJsonPayload(payload, what, sink), {
       ...(opts.maxFrameBytes === undefined ? {} : { maxFrameBytes: opts.maxFrameBytes }),
       onError: (error) => sink.error(error),
-      // A large frame is decoded piece by piece rather than copied into one big array first.
-      onParts: (parts, byteLength) => deliverJsonParts(parts, byteLength, what, sink),
     });
   }
 

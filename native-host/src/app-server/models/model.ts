@@ -53,6 +53,11 @@ export interface TurnContext {
   callTool(name: string, args: unknown, callId?: string): Promise<ToolOutcome>;
   /** Drains input queued by `turn/steer` (recorded as userMessage items as it is read). */
   takeSteer(): string[];
+  /**
+   * Yields to the event loop and waits until the thread's clients have been written what was sent (or the turn is
+   * aborted). A model streaming fast calls it every few hundred deltas: interrupts get served and memory stays flat.
+   */
+  pace(): Promise<void>;
   /** Sends a `warning` notification about this turn. */
   warn(message: string): void;
 }

@@ -70,7 +70,7 @@ export class ScriptedModel implements Model {
       if (ctx.signal.aborted) return;
       writer.delta(`${i} `);
       if (delayMs > 0) await sleep(delayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
-      else if (i % DELTAS_PER_YIELD === 0) await yieldToEventLoop();
+      else if (i % DELTAS_PER_YIELD === 0) await ctx.pace();
       if (delayMs > 0 || i % DELTAS_PER_YIELD === 0) appendSteer(ctx, writer);
     }
     appendSteer(ctx, writer);
@@ -87,7 +87,7 @@ export class ScriptedModel implements Model {
       const size = Math.min(pieceSize, bytes - sent);
       writer.delta(filler.slice(0, size));
       sent += size;
-      if (n % 64 === 63) await yieldToEventLoop();
+      if (n % 64 === 63) await ctx.pace();
     }
     writer.complete();
   }

@@ -5,7 +5,8 @@
  */
 import { existsSync, mkdirSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Item, Thread, Turn } from '@tether/protocol';
+import { Thread, Turn, type Item } from '@tether/protocol';
+import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { ThreadIndex } from './thread-index';
 
@@ -109,8 +110,7 @@ export class ThreadStore {
     for (const record of records) {
       const r = record as Partial<Record<'type' | 'item' | 'turn' | 'toolName', unknown>> | null;
       if (r?.type === 'item') {
-        const item = Item.safeParse(r.item);
-        if (item.success) items.push(item.data);
+        if (isItem(r.item)) items.push(r.item);
       } else if (r?.type === 'turn') {
         const turn = Turn.safeParse(r.turn);
         if (turn.success) turns.set(turn.data.id, turn.data);

@@ -86,6 +86,8 @@ export interface ClientOptions {
 export interface Harness {
   readonly server: AppServerHandle;
   readonly dataDir: string | null;
+  /** Every line the server logged. */
+  readonly logs: string[];
   connect(options?: ClientOptions): Promise<TestClient>;
   /** Closes the engine and removes the temp dir. */
   dispose(): Promise<void>;
@@ -117,6 +119,7 @@ export function createHarness(opts: { persistent?: boolean; dataDir?: string; mo
   return {
     server,
     dataDir,
+    logs,
     async connect(options = {}) {
       const [clientSide, serverSide] = createMemoryTransportPair();
       server.connect(serverSide);

@@ -56,11 +56,13 @@ export async function runBash(command: string, options: BashOptions): Promise<Ba
   if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BashToolError(`Cannot run the command: working directory ${options.cwd} does not exist.`);
   }
+  const noShell = (error: unknown): never => {
+    throw new BashToolError(`Cannot run the command: no shell found (${(error as Error).message}).`, { cause: error });
+  };
   return spawnShell(process.platform === 'win32' ? 'cmd.exe' : 'bash', command, options).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && process.platform !== 'win32') {
-      return spawnShell('sh', command, options);
-    }
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (process.platform === 'win32') return noShell(error);
+    return spawnShell('sh', command, options).catch(noShell);
   });
 }
 

@@ -1,0 +1,341 @@
+#!/usr/bin/env node
+// The reference app-server measured at its client: a `/stream 100000` turn over stdio (deltas per second, server peak
+// RSS) next to the same turn in-process behind an in-memory transport (what the host's embedded backend uses);
+// interrupt latency mid-stream; `thread/read` of a thread with 100,000 items (time, server peak RSS); `thread/list`
+// over 1,000 threads (time, and server start-up with that many).
+// Usage: node bench/app-server.bench.mjs [--quick]   (writes bench/results/app-server.json and the "App-server"
+// section of BENCHMARKS.md)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const STREAM_DELTAS = quick ? 20_000 : 100_000;
+const READ_ITEMS = quick ? 20_000 : 100_000;
+const LIST_THREADS = 1000;
+const RUNS = quick ? 1 : 3;
+const dist = join(root, 'native-host/dist/tether.mjs');
+
+// ---------------------------------------------------------------- the code under test
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+if (!existsSync(dist) || Math.max(newestSource(join(root, 'native-host/src')), newestSource(join(root, 'protocol/src'))) > statSync(dist).mtimeMs) {
+  const { buildHost } = await import(join(root, 'native-host/scripts/build.mjs'));
+  await buildHost({ quiet: true });
+}
+// The store (to lay down big threads fast) and the engine (for the in-process case) are TypeScript: bundle them.
+const tmp = join(root, 'bench/results/tmp');
+mkdirSync(tmp, { recursive: true });
+const bundle = join(tmp, 'app-server.mjs');
+await build({
+  stdin: {
+    contents: [
+      "export { ThreadStore } from './native-host/src/app-server/store/thread-store';",
+      "export { createAppServer } from './native-host/src/app-server/index';",
+      "export { createMemoryTransportPair } from '@tether/protocol';",
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'ts',
+  },
+  outfile: bundle,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'error',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+const { ThreadStore, createAppServer, createMemoryTransportPair } = await import(pathToFileURL(bundle).href);
+
+const work = mkdtempSync(join(tmpdir(), 'tether-as-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// ---------------------------------------------------------------- a JSONL client of a real server process
+class ServerProcess {
+  constructor(args) {
+    this.child = spawn(process.execPath, [dist, 'app-server', '--listen', 'stdio', ...args], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { PATH: process.env.PATH, HOME: work },
+    });
+    this.pending = new Map();
+    this.onNotification = () => {};
+    this.nextId = 1;
+    // Pieces of a long line are kept apart until its newline arrives: one big answer must not cost quadratic time.
+    let pieces = [];
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk) => {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        pieces.push(chunk.slice(start, nl));
+        start = nl + 1;
+        const message = JSON.parse(pieces.length === 1 ? pieces[0] : pieces.join(''));
+        pieces = [];
+        if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
+        else this.onNotification(message);
+      }
+      if (start < chunk.length) pieces.push(chunk.slice(start));
+    });
+  }
+  request(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+  async initialize() {
+    const result = await this.request('initialize', { clientInfo: { name: 'bench', version: '1' } });
+    this.child.stdin.write('{"method":"initialized"}\n');
+    return result;
+  }
+  /** Peak resident set of the server so far (Linux), in MB. */
+  peakRssMb() {
+    try {
+      const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'))?.[1];
+      return kb ? Number(kb) / 1024 : NaN;
+    } catch {
+      return NaN;
+    }
+  }
+  async stop() {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+function until(proc, test) {
+  return new Promise((resolve) => {
+    const previous = proc.onNotification;
+    proc.onNotification = (m) => {
+      previous(m);
+      if (test(m)) {
+        proc.onNotification = previous;
+        resolve(m);
+      }
+    };
+  });
+}
+
+const best = (xs) => Math.max(...xs);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---------------------------------------------------------------- /stream N over stdio
+async function streamOverStdio() {
+  const proc = new ServerProcess(['--memory']);
+  await proc.initialize();
+  const { thread } = await proc.request('thread/start', { ephemeral: true });
+  let deltas = 0;
+  proc.onNotification = (m) => {
+    if (m.method === 'item/agentMessage/delta') deltas++;
+  };
+  const t0 = performance.now();
+  const done = until(proc, (m) => m.method === 'turn/completed');
+  await proc.request('turn/start', { threadId: thread.id, input: [{ text: `/stream ${STREAM_DELTAS}` }] });
+  await done;
+  const seconds = (performance.now() - t0) / 1000;
+  const rss = proc.peakRssMb();
+  await proc.stop();
+  if (deltas !== STREAM_DELTAS) throw new Error(`expected ${STREAM_DELTAS} deltas, got ${deltas}`);
+  return { deltasPerSecond: STREAM_DELTAS / seconds, seconds, peakRssMb: rss };
+}
+
+// ---------------------------------------------------------------- the same turn in-process (embedded backend)
+async function streamInProcess() {
+  const server = createAppServer({ dataDir: null });
+  const [client, serverSide] = createMemoryTransportPair();
+  server.connect(serverSide);
+  let deltas = 0;
+  const waiting = new Map();
+  let onDone;
+  client.start({
+    onMessage: (m) => {
+      if (m.method === 'item/agentMessage/delta') deltas++;
+      else if (m.method === 'turn/completed') onDone?.();
+      else if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m.result);
+    },
+    onClose() {},
+  });
+  const call = (id, method, params) => new Promise((resolve) => (waiting.set(id, resolve), client.send({ id, method, params })));
+  await call(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
+  client.send({ method: 'initialized' });
+  const { thread } = await call(2, 'thread/start', { ephemeral: true });
+  const t0 = performance.now();
+  const done = new Promise((resolve) => (onDone = resolve));
+  client.send({ id: 3, method: 'turn/start', params: { threadId: thread.id, input: [{ text: `/stream ${STREAM_DELTAS}` }] } });
+  await done;
+  const seconds = (performance.now() - t0) / 1000;
+  await server.close();
+  if (deltas !== STREAM_DELTAS) throw new Error(`expected ${STREAM_DELTAS} deltas in-process, got ${deltas}`);
+  return { deltasPerSecond: STREAM_DELTAS / seconds, seconds };
+}
+
+// ---------------------------------------------------------------- interrupt latency mid-stream
+async function interruptLatency() {
+  const proc = new ServerProcess(['--memory']);
+  await proc.initialize();
+  const samples = [];
+  for (let i = 0; i < 5; i++) {
+    const { thread } = await proc.request('thread/start', { ephemeral: true });
+    const firstDeltas = until(proc, (m) => m.method === 'item/agentMessage/delta' && m.params.delta === '1000 ');
+    const { turn } = await proc.request('turn/start', { threadId: thread.id, input: [{ text: '/stream 10000000' }] });
+    await firstDeltas;
+    const done = until(proc, (m) => m.method === 'turn/completed' && m.params.turn.id === turn.id);
+    const t0 = performance.now();
+    await proc.request('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    await done;
+    samples.push(performance.now() - t0);
+  }
+  await proc.stop();
+  return { medianMs: median(samples), maxMs: Math.max(...samples) };
+}
+
+// ---------------------------------------------------------------- thread/read of a 100,000-item thread
+function seedBigThread(dataDir, items) {
+  const store = new ThreadStore(dataDir, () => {});
+  const now = Date.now();
+  const thread = { id: 'thread_big', title: 'big', model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: now, updatedAtMs: now };
+  store.create(thread);
+  const text = 'The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789';
+  for (let i = 0; i < items; i += 1000) {
+    for (let j = i; j < Math.min(items, i + 1000); j++) {
+      const type = j % 2 === 0 ? 'userMessage' : 'agentMessage';
+      store.appendItem(thread.id, { id: `item_${j}`, type, status: 'completed', createdAtMs: now, completedAtMs: now, content: { text }, turnId: `turn_${j >> 1}` });
+    }
+  }
+  store.close();
+  return thread.id;
+}
+
+async function readBigThread() {
+  const dataDir = join(work, 'read');
+  const threadId = seedBigThread(dataDir, READ_ITEMS);
+  const journalMb = statSync(join(dataDir, 'threads', `${threadId}.jsonl`)).size / 1e6;
+  const proc = new ServerProcess(['--data-dir', dataDir]);
+  await proc.initialize();
+  const idleRss = proc.peakRssMb();
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const result = await proc.request('thread/read', { threadId });
+    times.push(performance.now() - t0);
+    if (result.items.length !== READ_ITEMS) throw new Error(`read ${result.items.length} items, expected ${READ_ITEMS}`);
+  }
+  const rss = proc.peakRssMb();
+  await proc.stop();
+  return { items: READ_ITEMS, journalMb, medianMs: median(times), idleRssMb: idleRss, peakRssMb: rss };
+}
+
+// ---------------------------------------------------------------- thread/list over 1,000 threads
+async function listThreads() {
+  const dataDir = join(work, 'list');
+  const store = new ThreadStore(dataDir, () => {});
+  const now = Date.now();
+  for (let i = 0; i < LIST_THREADS; i++) {
+    const thread = { id: `thread_${i}`, title: `Thread ${i}`, model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: now + i, updatedAtMs: now + i };
+    const items = Array.from({ length: 20 }, (_, j) => ({ id: `item_${j}`, type: 'agentMessage', status: 'completed', createdAtMs: now, completedAtMs: now, content: { text: 'x'.repeat(200) } }));
+    store.create(thread, items);
+  }
+  store.close();
+  const t0 = performance.now();
+  const proc = new ServerProcess(['--data-dir', dataDir]);
+  await proc.initialize();
+  const startMs = performance.now() - t0;
+  const page = [];
+  const all = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    let t = performance.now();
+    const first = await proc.request('thread/list', {});
+    page.push(performance.now() - t);
+    t = performance.now();
+    const whole = await proc.request('thread/list', { limit: 1000 });
+    all.push(performance.now() - t);
+    if (first.threads.length !== 50 || whole.threads.length !== LIST_THREADS) throw new Error('thread/list returned the wrong number of threads');
+  }
+  const rss = proc.peakRssMb();
+  await proc.stop();
+  return { threads: LIST_THREADS, startToInitializeMs: startMs, firstPageMs: median(page), allThreadsMs: median(all), peakRssMb: rss };
+}
+
+// ---------------------------------------------------------------- run, interleaved, best of RUNS
+const stdio = [];
+const inProcess = [];
+for (let i = 0; i < RUNS; i++) {
+  stdio.push(await streamOverStdio());
+  inProcess.push(await streamInProcess());
+}
+const interrupt = await interruptLatency();
+const read = await readBigThread();
+const list = await listThreads();
+const bestStdio = stdio.reduce((a, b) => (b.deltasPerSecond > a.deltasPerSecond ? b : a));
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform },
+  stream: { deltas: STREAM_DELTAS, stdio: bestStdio, inProcess: { deltasPerSecond: best(inProcess.map((r) => r.deltasPerSecond)) }, peakRssMb: Math.max(...stdio.map((r) => r.peakRssMb)) },
+  interrupt,
+  read,
+  list,
+};
+console.log(JSON.stringify(results, null, 2));
+mkdirSync(join(root, 'bench/results'), { recursive: true });
+writeFileSync(join(root, 'bench/results/app-server.json'), JSON.stringify(results, null, 2) + '\n');
+
+const f = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+if (!quick) {
+  const m = results.machine;
+  const section = [
+    '## App-server',
+    '',
+    `Measured ${results.date.slice(0, 10)} on ${m.cpu?.split(' ').slice(0, 2).join(' ') ?? 'unknown CPU'}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} by \`node bench/app-server.bench.mjs\` (figures also in \`bench/results/app-server.json\`).`,
+    'Times are taken at the client: from sending the request to reading (and JSON-parsing) the last message it waits for.',
+    `The server is \`tether app-server --listen stdio\` (the bundled \`dist/tether.mjs\`); "in-process" is the same engine behind`,
+    "`createMemoryTransportPair()`, as the host's embedded backend runs it. Best of " + RUNS + ' interleaved runs; medians for latencies.',
+    'Absolute figures vary 20-30% between runs on this shared machine.',
+    '',
+    '| case | figure |',
+    '|---|---:|',
+    `| \`/stream ${f(STREAM_DELTAS)}\` over stdio | ${f(results.stream.stdio.deltasPerSecond)} deltas/s (${f(results.stream.stdio.seconds, 2)} s) |`,
+    `| \`/stream ${f(STREAM_DELTAS)}\` in-process | ${f(results.stream.inProcess.deltasPerSecond)} deltas/s |`,
+    `| server peak RSS during the stdio stream | ${f(results.stream.peakRssMb, 1)} MB |`,
+    `| \`turn/interrupt\` mid-stream to \`turn/completed\` | median ${f(interrupt.medianMs, 1)} ms, max ${f(interrupt.maxMs, 1)} ms |`,
+    `| \`thread/read\` of ${f(read.items)} items (${f(read.journalMb, 1)} MB journal) | ${f(read.medianMs)} ms |`,
+    `| server peak RSS: idle / after the reads | ${f(read.idleRssMb, 1)} MB / ${f(read.peakRssMb, 1)} MB |`,
+    `| server start to \`initialize\` answer, ${f(list.threads)} threads on disk | ${f(list.startToInitializeMs)} ms |`,
+    `| \`thread/list\` first page (50) of ${f(list.threads)} threads | ${f(list.firstPageMs, 2)} ms |`,
+    `| \`thread/list\` all ${f(list.threads)} threads (limit 1000) | ${f(list.allThreadsMs, 2)} ms |`,
+    `| server peak RSS with ${f(list.threads)} threads listed | ${f(list.peakRssMb, 1)} MB |`,
+    '',
+    "Listing reads only the thread index (`threads/index.jsonl`), never a journal; a thread's items are loaded when it is",
+    'read, resumed or run, and dropped when its turn ends, so memory does not grow with the number of threads or items.',
+    '',
+  ].join('\n');
+  writeSection(join(root, 'BENCHMARKS.md'), 'App-server', section);
+  console.log('\nwrote bench/results/app-server.json and the "App-server" section of BENCHMARKS.md');
+}
+
+/** Replaces (or appends) one "## title" section, leaving the other helpers' sections alone. */
+function writeSection(file, title, section) {
+  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
+  if (start === -1) {
+    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
+    return;
+  }
+  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end === -1) end = lines.length;
+  const before = lines.slice(0, start).join('\n');
+  const after = lines.slice(end).join('\n');
+  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
+}

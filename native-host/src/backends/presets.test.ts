@@ -1,0 +1,52 @@
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CommandBackendConfig } from '../config/schema';
+import { BACKEND_PRESETS, checkPresets, findCommandOnPath, findPreset, presetBackendConfig } from './presets';
+
+function binDir(files: Record<string, number>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-presets-'));
+  mkdirSync(join(dir, 'bin'));
+  for (const [name, mode] of Object.entries(files)) {
+    writeFileSync(join(dir, 'bin', name), '#!/bin/sh\n');
+    chmodSync(join(dir, 'bin', name), mode);
+  }
+  return join(dir, 'bin');
+}
+
+describe('backend presets', () => {
+  it('offers codex, copilot, claude and gemini with their commands and dialects', () => {
+    expect(BACKEND_PRESETS.map((p) => [p.id, p.argv.join(' '), p.dialect])).toEqual([
+      ['codex', 'codex app-server', 'codex'],
+      ['copilot', 'copilot --acp', 'acp'],
+      ['claude', 'claude-code-acp', 'acp'],
+      ['gemini', 'gemini --experimental-acp', 'acp'],
+    ]);
+  });
+
+  it('makes config entries that the config schema accepts', () => {
+    for (const preset of BACKEND_PRESETS) expect(CommandBackendConfig.parse(presetBackendConfig(preset))).toMatchObject({ kind: 'command', dialect: preset.dialect });
+    expect(presetBackendConfig(findPreset('copilot')!, '/opt/bin/copilot').argv).toEqual(['/opt/bin/copilot', '--acp']);
+    expect(findPreset('nope')).toBeUndefined();
+  });
+
+  it('finds executable commands on a PATH and skips non-executable files and relative entries', () => {
+    const bin = binDir({ codex: 0o755, copilot: 0o644 });
+    expect(findCommandOnPath('codex', { path: `relative/dir:${bin}`, platform: 'linux' })).toBe(join(bin, 'codex'));
+    expect(findCommandOnPath('copilot', { path: bin, platform: 'linux' })).toBeUndefined();
+    expect(findCommandOnPath('gemini', { path: bin, platform: 'linux' })).toBeUndefined();
+    expect(findCommandOnPath(join(bin, 'codex'), { path: '', platform: 'linux' })).toBe(join(bin, 'codex'));
+  });
+
+  it('tells for each preset whether its command is on the PATH the browser gives the host', async () => {
+    const bin = binDir({ codex: 0o755, gemini: 0o755 });
+    const checks = await checkPresets((command) => findCommandOnPath(command, { path: bin, platform: 'linux' }));
+    expect(checks.map((c) => [c.preset.id, c.path])).toEqual([
+      ['codex', join(bin, 'codex')],
+      ['copilot', undefined],
+      ['claude', undefined],
+      ['gemini', join(bin, 'gemini')],
+    ]);
+  });
+});

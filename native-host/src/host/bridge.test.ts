@@ -1,0 +1,172 @@
+import { Writable } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { Backend, BackendExit, BackendSink } from '../backends/types';
+import { loadConfig } from '../config/load';
+import type { BackendConfig } from '../config/schema';
+import { Bridge, restartDelayMs } from './bridge';
+import { FrameWriter } from './frame-writer';
+
+/** A backend that records what it receives and lets the test answer or crash it. */
+class FakeBackend implements Backend {
+  readonly pid = undefined;
+  received: unknown[] = [];
+  sink!: BackendSink;
+  stopped = false;
+  constructor(
+    readonly id: string,
+    readonly config: BackendConfig,
+  ) {}
+  start(sink: BackendSink): void {
+    this.sink = sink;
+  }
+  send(payload: Buffer): void {
+    this.received.push(JSON.parse(payload.toString()));
+  }
+  pauseOutput(): void {}
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
+  }
+  emit(message: unknown): void {
+    const bytes = Buffer.from(JSON.stringify(message));
+    this.sink.message([bytes], bytes.length);
+  }
+  crash(info: Partial<BackendExit> = {}): void {
+    this.sink.exit({ code: 1, signal: null, stderrTail: ['boom'], message: `The "${this.id}" backend exited with code 1`, ...info });
+  }
+}
+
+function setup() {
+  const config = loadConfig({
+    platform: 'linux',
+    homedir: '/home/u',
+    env: {},
+    readFile: () => JSON.stringify({ defaultBackend: 'a', backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } } }),
+  });
+  let out = Buffer.alloc(0);
+  const writer = new FrameWriter(
+    new Writable({
+      write(chunk: Buffer, _e, cb) {
+        out = Buffer.concat([out, chunk]);
+        cb();
+      },
+    }),
+  );
+  const backends: FakeBackend[] = [];
+  let now = 0;
+  const bridge = new Bridge({
+    config,
+    writer,
+    log: () => undefined,
+    hostVersion: '9.9.9',
+    setInputPaused: () => undefined,
+    createBackend: (id, c) => {
+      const b = new FakeBackend(id, c);
+      backends.push(b);
+      return b;
+    },
+    now: () => now,
+  });
+  const send = (message: unknown) => {
+    const bytes = Buffer.from(JSON.stringify(message));
+    bridge.fromBrowser([bytes], bytes.length);
+  };
+  const received = async (): Promise<Array<Record<string, any>>> => {
+    await writer.whenIdle();
+    const messages: Array<Record<string, any>> = [];
+    for (let at = 0; at < out.length; ) {
+      const n = out.readUInt32LE(at);
+      messages.push(...[JSON.parse(out.subarray(at + 4, at + 4 + n).toString())].flat());
+      at += 4 + n;
+    }
+    return messages;
+  };
+  return { bridge, backends, send, received, advance: (ms: number) => (now += ms) };
+}
+
+describe('Bridge', () => {
+  it('starts the default backend on the first message and passes messages through untouched', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } });
+    expect(t.backends).toHaveLength(1);
+    expect(t.backends[0]!.received).toEqual([{ id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } }]);
+    t.backends[0]!.emit({ id: 1, result: { ok: true } });
+    expect(await t.received()).toEqual([{ id: 1, result: { ok: true } }]);
+  });
+
+  it('fails only the unanswered requests with -32050 when the backend dies, after bridge/backend/exited', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'thread/start' });
+    t.send({ id: 'two', method: 'turn/start' });
+    t.send({ method: 'initialized' });
+    t.backends[0]!.emit({ id: 1, result: {} });
+    t.backends[0]!.crash();
+    const messages = await t.received();
+    expect(messages[1]).toMatchObject({ method: 'bridge/backend/exited', params: { backend: 'a', code: 1, stderrTail: ['boom'], restartInMs: 0 } });
+    expect(messages.slice(2)).toEqual([
+      {
+        id: 'two',
+        error: {
+          code: -32050,
+          message: 'Backend unavailable: turn/start was not answered: The "a" backend exited with code 1 (its last stderr line: "boom")',
+          data: { backend: 'a', method: 'turn/start', code: 1, signal: null },
+        },
+      },
+    ]);
+  });
+
+  it('restarts on the next request, waiting longer after each quick crash', async () => {
+    expect([1, 2, 3, 4, 9].map(restartDelayMs)).toEqual([0, 250, 500, 1000, 8000]);
+    const t = setup();
+    t.send({ id: 1, method: 'x' });
+    t.backends[0]!.crash();
+    t.send({ id: 2, method: 'x' });
+    expect(t.backends).toHaveLength(2);
+    expect(t.backends[1]!.received).toEqual([{ id: 2, method: 'x' }]);
+    t.backends[1]!.crash();
+    const exited = (await t.received()).filter((m) => m.method === 'bridge/backend/exited');
+    expect(exited.map((m) => m.params.restartInMs)).toEqual([0, 250]);
+  });
+
+  it('switches backend on bridge/hello and reports the backends and limits', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'bridge/hello', params: { backend: 'b' } });
+    await tick();
+    const [hello] = await t.received();
+    expect(hello).toMatchObject({
+      id: 1,
+      result: {
+        hostVersion: '9.9.9',
+        backend: 'b',
+        backends: [{ id: 'embedded', kind: 'embedded' }, { id: 'a', isDefault: true }, { id: 'b' }],
+        limits: { maxOutboundFrameBytes: 1_048_576 },
+      },
+    });
+    expect(t.backends.map((b) => b.id)).toEqual(['b']);
+  });
+
+  it('answers bridge/backend/restart after stopping the running backend', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'x' });
+    t.send({ id: 2, method: 'bridge/backend/restart' });
+    await tick();
+    expect(t.backends[0]!.stopped).toBe(true);
+    expect(t.backends).toHaveLength(2);
+    const messages = await t.received();
+    expect(messages).toContainEqual({ id: 2, result: { backend: 'a' } });
+    expect(messages.find((m) => m.id === 1)?.error.message).toContain('restarted at the browser');
+    expect(messages.some((m) => m.method === 'bridge/backend/exited')).toBe(false);
+  });
+
+  it('answers unknown bridge requests with -32601 and non-JSON with -32700', async () => {
+    const t = setup();
+    t.send({ id: 5, method: 'bridge/nope' });
+    t.bridge.fromBrowser([Buffer.from('nope')], 4);
+    await tick();
+    const messages = await t.received();
+    expect(messages).toContainEqual(expect.objectContaining({ id: 5, error: expect.objectContaining({ code: -32601 }) }));
+    expect(messages).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }));
+    expect(t.backends).toHaveLength(0);
+  });
+});

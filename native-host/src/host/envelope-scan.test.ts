@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { scanEnvelope, shapeOf } from './envelope-scan';
+
+const scan = (text: string) => scanEnvelope(Buffer.from(text));
+
+describe('scanEnvelope', () => {
+  it('finds the id and method of a request whatever the member order', () => {
+    expect(scan('{"id":7,"method":"thread/start","params":{}}')).toMatchObject({ shape: 'object', id: '7', method: 'thread/start', isResponse: false });
+    expect(scan('{"params":{"id":1,"method":"x"},"method":"turn/start","id":"a-1"}')).toMatchObject({ id: '"a-1"', method: 'turn/start' });
+  });
+
+  it('recognises responses by a top-level result or error, not by nested ones', () => {
+    expect(scan('{"id":3,"result":{"method":"nested"}}')).toMatchObject({ id: '3', method: undefined, isResponse: true });
+    expect(scan(' {"error":{"code":-1,"message":"m"} , "id" : 0 }')).toMatchObject({ id: '0', isResponse: true });
+    expect(scan('{"method":"x","params":{"result":1,"id":2}}')).toMatchObject({ id: undefined, method: 'x', isResponse: false });
+  });
+
+  it('steps over strings holding quotes, escaped backslashes and brackets', () => {
+    const text = JSON.stringify({ params: { text: 'a "quoted" } ] \\ \\" {[' }, method: 'm\u00e9thod', id: 'x"y' });
+    expect(scan(text)).toMatchObject({ id: JSON.stringify('x"y'), method: 'm\u00e9thod' });
+    expect(scan('{"method":"bridge\\/hello","id":1}').method).toBe('bridge/hello');
+  });
+
+  it('classifies blanks, arrays and garbage', () => {
+    expect(scan('  \n').shape).toBe('blank');
+    expect(scan('[{"id":1}]').shape).toBe('array');
+    expect(scan('hello').shape).toBe('invalid');
+    expect(scan('{"id":1,').shape).toBe('invalid');
+    expect(scan('{"params":{"a":"unterminated}').shape).toBe('invalid');
+    expect(scan('{"id" 1}').shape).toBe('invalid');
+    expect(scan('{}')).toMatchObject({ shape: 'object', id: undefined, method: undefined });
+  });
+});
+
+describe('shapeOf', () => {
+  it('looks only at the first and last non-blank bytes', () => {
+    expect(shapeOf(Buffer.from(' {"a":1}\r'))).toBe('object');
+    expect(shapeOf(Buffer.from('[1,2]'))).toBe('array');
+    expect(shapeOf(Buffer.from('{"a":'))).toBe('invalid');
+    expect(shapeOf(Buffer.from('Loading...'))).toBe('invalid');
+    expect(shapeOf(Buffer.from(' \t'))).toBe('blank');
+  });
+});

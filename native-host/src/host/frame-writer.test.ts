@@ -1,0 +1,113 @@
+import { ChunkAssembler } from '@tether/protocol';
+import { Writable } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { FrameWriter } from './frame-writer';
+
+/** A writable that records frames; with `hold`, write callbacks wait until release() (a slow browser). */
+function sink(options: { hold?: boolean; highWaterMark?: number } = {}) {
+  let bytes = Buffer.alloc(0);
+  const held: Array<() => void> = [];
+  const out = new Writable({
+    highWaterMark: options.highWaterMark ?? 16 * 1024,
+    write(chunk: Buffer, _enc, cb) {
+      bytes = Buffer.concat([bytes, chunk]);
+      if (options.hold) held.push(cb);
+      else cb();
+    },
+  });
+  const frames = (): string[] => {
+    const result: string[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const n = bytes.readUInt32LE(at);
+      result.push(bytes.subarray(at + 4, at + 4 + n).toString());
+      at += 4 + n;
+    }
+    return result;
+  };
+  const release = (): void => {
+    for (const cb of held.splice(0)) cb();
+  };
+  return { out, frames, release };
+}
+
+const msg = (i: number) => JSON.stringify({ method: 'item/agentMessage/delta', params: { delta: `d${i}` } });
+const bytes = (text: string) => [Buffer.from(text)];
+
+describe('FrameWriter', () => {
+  it('writes a lone message as a plain frame on the next turn of the event loop', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out);
+    writer.enqueue(bytes(msg(1)), msg(1).length);
+    expect(s.frames()).toEqual([]);
+    await tick();
+    expect(s.frames()).toEqual([msg(1)]);
+  });
+
+  it('packs messages queued in the same tick into one array frame, in order', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out);
+    for (let i = 0; i < 5; i++) writer.enqueue(bytes(msg(i)), msg(i).length);
+    await writer.whenIdle();
+    expect(s.frames()).toEqual([`[${[0, 1, 2, 3, 4].map(msg).join(',')}]`]);
+    expect(JSON.parse(s.frames()[0]!)).toHaveLength(5);
+    expect(writer.stats).toMatchObject({ frames: 1, messages: 5, batchedFrames: 1 });
+  });
+
+  it('never lets a packed frame pass the frame limit', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out, { maxFrameBytes: 200 });
+    for (let i = 0; i < 40; i++) writer.enqueue(bytes(msg(i)), msg(i).length);
+    await writer.whenIdle();
+    const frames = s.frames();
+    expect(frames.length).toBeGreaterThan(1);
+    for (const f of frames) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(200);
+    expect(frames.flatMap((f) => (f.startsWith('[') ? (JSON.parse(f) as unknown[]) : [JSON.parse(f)]))).toHaveLength(40);
+  });
+
+  it('merges a batch from the backend into the frame instead of nesting arrays', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out);
+    const batch = `[${msg(1)},${msg(2)}]`;
+    writer.enqueue(bytes(msg(0)), msg(0).length);
+    writer.enqueue(bytes(batch), batch.length, true);
+    writer.enqueue(bytes('[ ]'), 3, true);
+    await writer.whenIdle();
+    expect(JSON.parse(s.frames()[0]!)).toEqual([0, 1, 2].map((i) => JSON.parse(msg(i))));
+  });
+
+  it('splits a message over the limit into bridge/chunk pieces that reassemble exactly', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out, { maxFrameBytes: 1000 });
+    const big = JSON.stringify({ id: 1, result: { text: 'é"\\'.repeat(1000) } });
+    writer.enqueue(bytes(big), Buffer.byteLength(big));
+    await writer.whenIdle();
+    const assembler = new ChunkAssembler();
+    let whole: string | undefined;
+    for (const f of s.frames()) {
+      expect(Buffer.byteLength(f)).toBeLessThanOrEqual(1000);
+      for (const m of [JSON.parse(f)].flat()) whole = assembler.accept(m.params) ?? whole;
+    }
+    expect(whole).toBe(big);
+  });
+
+  it('coalesces what piles up while the browser is slow, and reports the pressure', async () => {
+    const s = sink({ hold: true, highWaterMark: 64 });
+    const pressure: boolean[] = [];
+    const writer = new FrameWriter(s.out, { highWaterBytes: 1000, onPressure: (high) => pressure.push(high) });
+    writer.enqueue(bytes(msg(0)), msg(0).length);
+    await tick();
+    for (let i = 1; i <= 100; i++) writer.enqueue(bytes(msg(i)), msg(i).length);
+    await tick();
+    expect(s.frames()).toHaveLength(1);
+    expect(pressure).toEqual([true]);
+    s.release();
+    await tick();
+    s.release();
+    await writer.whenIdle();
+    const frames = s.frames();
+    expect(frames).toHaveLength(2);
+    expect(JSON.parse(frames[1]!)).toHaveLength(100);
+    expect(pressure).toEqual([true, false]);
+  });
+});

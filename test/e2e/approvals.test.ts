@@ -1,0 +1,98 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
+import { startDemoServer, type DemoServer } from '../support/demo-server';
+import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+
+/** Waits until the panel shows `count` completed answers and returns the last one. */
+async function answer(panel: Page, count: number): Promise<string> {
+  await expect.poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 30_000 }).toBe(count);
+  return (await agentTexts(panel)).at(-1) ?? '';
+}
+
+async function badgeOf(page: Page, tabId: number): Promise<string> {
+  return page.evaluate(
+    (id) => (globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }).chrome.action.getBadgeText({ tabId: id }),
+    tabId,
+  );
+}
+
+describe.skipIf(!hasChromium())('per-page approvals in Chromium', () => {
+  let browser: LaunchedBrowser;
+  let demo: DemoServer;
+
+  beforeAll(async () => {
+    demo = await startDemoServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it('asks for page_read only in the tab whose thread asked; a site rule answers the next time until revoked', async () => {
+    const a = await openWebPage(browser, demo.url('/'));
+    const b = await openWebPage(browser, demo.url('/other'));
+    const panelA = await openSidePanel(browser, a.tabId);
+    const panelB = await openSidePanel(browser, b.tabId);
+    await waitConnected(panelA);
+    await waitConnected(panelB);
+
+    await sendPrompt(panelA, '/page');
+    const card = panelA.locator('.approval[data-tool="page_read"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.origin').textContent()).toBe(demo.origin);
+    expect(await panelB.locator('.approval').count()).toBe(0);
+
+    const popupA = await browser.openExtensionPage(`src/popup/index.html?tab=${a.tabId}`);
+    const popupB = await browser.openExtensionPage(`src/popup/index.html?tab=${b.tabId}`);
+    await popupA.locator('.approval[data-tool="page_read"]').waitFor();
+    expect(await popupB.locator('.approval').count()).toBe(0);
+    expect(await badgeOf(popupA, a.tabId)).toBe('1');
+    expect(await badgeOf(popupA, b.tabId)).toBe('');
+    await popupA.setViewportSize({ width: 380, height: 520 });
+    await saveScreenshot(popupA, 'popup-approval');
+    await saveScreenshot(panelA, 'side-panel-approval');
+
+    await card.locator('button[data-choice="always_allow_site"]').click();
+    expect(await answer(panelA, 1)).toContain('Tether demo: tides of the North Sea');
+    await expect.poll(() => badgeOf(popupA, a.tabId)).toBe('');
+    expect(await popupA.locator('.approval').count()).toBe(0);
+
+    // The rule answers at once and the panel says which rule decided.
+    await sendPrompt(panelA, '/page');
+    expect(await answer(panelA, 2)).toContain('North Sea');
+    expect(await panelA.locator('.transcript .item.rule').last().textContent()).toContain(`page_read was allowed on ${demo.origin}`);
+    expect(await panelA.locator('.approval').count()).toBe(0);
+
+    // Revoking it in options brings the prompt back.
+    const options = await browser.openExtensionPage('src/options/index.html');
+    const row = options.locator(`tr[data-tool="page_read"][data-origin="${demo.origin}"]`);
+    await row.waitFor();
+    await saveScreenshot(options, 'options');
+    await row.locator('button[data-action="revoke"]').click();
+    await expect.poll(() => options.locator('tr[data-tool="page_read"]').count()).toBe(0);
+
+    await sendPrompt(panelA, '/page');
+    const again = panelA.locator('.approval[data-tool="page_read"]');
+    await again.waitFor({ timeout: 30_000 });
+    await again.locator('button[data-choice="deny"]').click();
+    expect(await answer(panelA, 3)).toMatch(/could not read the page/i);
+    await Promise.all([popupA.close(), popupB.close(), options.close(), panelA.close(), panelB.close()]);
+  });
+
+  it("routes the backend's bash approval to the asking tab and runs the command once allowed", async () => {
+    const a = await openWebPage(browser, demo.url('/'));
+    const b = await openWebPage(browser, demo.url('/other'));
+    const panelA = await openSidePanel(browser, a.tabId);
+    const panelB = await openSidePanel(browser, b.tabId);
+    await waitConnected(panelB);
+    await sendPrompt(panelB, '/bash echo tether-was-here');
+    const card = panelB.locator('.approval[data-tool="bash"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.preview').textContent()).toContain('echo tether-was-here');
+    expect(await panelA.locator('.approval').count()).toBe(0);
+    await card.locator('button[data-choice="allow"]').click();
+    expect(await answer(panelB, 1)).toContain('tether-was-here');
+  });
+});
