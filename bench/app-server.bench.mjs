@@ -7,7 +7,7 @@
 // section of BENCHMARKS.md)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -236,6 +236,19 @@ async function readBigThread() {
   return { items: READ_ITEMS, journalMb, medianMs: median(times), idleRssMb: idleRss, peakRssMb: rss };
 }
 
+// ---------------------------------------------------------------- start-up
+async function startEmpty() {
+  const times = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t0 = performance.now();
+    const proc = new ServerProcess(['--data-dir', join(work, `empty-${i}`)]);
+    await proc.initialize();
+    times.push(performance.now() - t0);
+    await proc.stop();
+  }
+  return median(times);
+}
+
 // ---------------------------------------------------------------- thread/list over 1,000 threads
 async function listThreads() {
   const dataDir = join(work, 'list');
@@ -247,10 +260,16 @@ async function listThreads() {
     store.create(thread, items);
   }
   store.close();
-  const t0 = performance.now();
-  const proc = new ServerProcess(['--data-dir', dataDir]);
-  await proc.initialize();
-  const startMs = performance.now() - t0;
+  const starts = [];
+  let proc;
+  for (let i = 0; i < RUNS + 2; i++) {
+    if (proc) await proc.stop();
+    const t0 = performance.now();
+    proc = new ServerProcess(['--data-dir', dataDir]);
+    await proc.initialize();
+    starts.push(performance.now() - t0);
+  }
+  const startMs = median(starts);
   const page = [];
   const all = [];
   for (let i = 0; i < RUNS + 2; i++) {
@@ -277,14 +296,15 @@ for (let i = 0; i < RUNS; i++) {
 const interrupt = await interruptLatency();
 const read = await readBigThread();
 const list = await listThreads();
+const emptyStartMs = await startEmpty();
 const bestStdio = stdio.reduce((a, b) => (b.deltasPerSecond > a.deltasPerSecond ? b : a));
 const results = {
   date: new Date().toISOString(),
-  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform },
+  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform, loadAverage: loadavg()[0] },
   stream: { deltas: STREAM_DELTAS, stdio: bestStdio, inProcess: { deltasPerSecond: best(inProcess.map((r) => r.deltasPerSecond)) }, peakRssMb: Math.max(...stdio.map((r) => r.peakRssMb)) },
   interrupt,
   read,
-  list,
+  list: { ...list, emptyStartToInitializeMs: emptyStartMs },
 };
 console.log(JSON.stringify(results, null, 2));
 mkdirSync(join(root, 'bench/results'), { recursive: true });
@@ -300,7 +320,7 @@ if (!quick) {
     'Times are taken at the client: from sending the request to reading (and JSON-parsing) the last message it waits for.',
     `The server is \`tether app-server --listen stdio\` (the bundled \`dist/tether.mjs\`); "in-process" is the same engine behind`,
     "`createMemoryTransportPair()`, as the host's embedded backend runs it. Best of " + RUNS + ' interleaved runs; medians for latencies.',
-    'Absolute figures vary 20-30% between runs on this shared machine.',
+    `Absolute figures vary 20-30% between runs on this shared machine (load average ${f(m.loadAverage, 1)} at the end of this run).`,
     '',
     '| case | figure |',
     '|---|---:|',
@@ -310,7 +330,7 @@ if (!quick) {
     `| \`turn/interrupt\` mid-stream to \`turn/completed\` | median ${f(interrupt.medianMs, 1)} ms, max ${f(interrupt.maxMs, 1)} ms |`,
     `| \`thread/read\` of ${f(read.items)} items (${f(read.journalMb, 1)} MB journal) | ${f(read.medianMs)} ms |`,
     `| server peak RSS: idle / after the reads | ${f(read.idleRssMb, 1)} MB / ${f(read.peakRssMb, 1)} MB |`,
-    `| server start to \`initialize\` answer, ${f(list.threads)} threads on disk | ${f(list.startToInitializeMs)} ms |`,
+    `| server start to \`initialize\` answer: empty data dir / ${f(list.threads)} threads on disk | ${f(emptyStartMs)} ms / ${f(list.startToInitializeMs)} ms |`,
     `| \`thread/list\` first page (50) of ${f(list.threads)} threads | ${f(list.firstPageMs, 2)} ms |`,
     `| \`thread/list\` all ${f(list.threads)} threads (limit 1000) | ${f(list.allThreadsMs, 2)} ms |`,
     `| server peak RSS with ${f(list.threads)} threads listed | ${f(list.peakRssMb, 1)} MB |`,

@@ -6,7 +6,7 @@ import { crx } from '@crxjs/vite-plugin';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { buildManifest, type TargetBrowser } from './manifest.config';
+import { buildManifest, type TargetBrowser } from './manifest.config.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 

@@ -117,5 +117,19 @@ describe('real Codex through tether host', () => {
     expect(streamedText(second, next.from)).toBe('You said: And again');
     const missing = await second.request('thread/read', { threadId: '00000000-0000-7000-8000-000000000000' });
     expect(missing.error.code).toBe(-32020);
+    second.closeInput();
+    await second.exited;
+
+    // A client that goes straight to turn/start on an old thread gets it loaded by the adapter.
+    const third = codexHost();
+    await initialize(third);
+    const direct = await startTurn(third, thread.id, 'Straight in');
+    expect((await turnCompleted(third, direct.turnId, direct.from)).params.turn.status).toBe('completed');
+    const read = await call(third, 'thread/read', { threadId: thread.id });
+    expect(read.items.filter((i: { type: string }) => i.type === 'userMessage').map((i: { content: { text: string } }) => i.content.text)).toEqual([
+      'Remember tether-restart',
+      'And again',
+      'Straight in',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
+import { launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
 import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
 
@@ -17,7 +17,7 @@ async function badgeOf(page: Page, tabId: number): Promise<string> {
   );
 }
 
-describe.skipIf(!hasChromium())('per-page approvals in Chromium', () => {
+describe('per-page approvals in Chromium', () => {
   let browser: LaunchedBrowser;
   let demo: DemoServer;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
+import { launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
 import { openSidePanel, openWebPage } from '../support/extension-pages';
 
-describe.skipIf(!hasChromium())('connection state without a registered host', () => {
+describe('connection state without a registered host', () => {
   let browser: LaunchedBrowser;
   let demo: DemoServer;
 

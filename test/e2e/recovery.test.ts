@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID, hasChromium, launchBrowser, REPO_ROOT, saveScreenshot, type LaunchedBrowser } from '../support/browser';
+import { EXTENSION_ID, launchBrowser, REPO_ROOT, saveScreenshot, type LaunchedBrowser } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
 import { openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
 
@@ -14,7 +14,7 @@ async function transcriptLines(panel: Page): Promise<string[]> {
   return panel.locator('.transcript > [data-item-id]').evaluateAll((els) => els.map((e) => `${e.className}: ${e.textContent}`));
 }
 
-describe.skipIf(!hasChromium())('interrupting and recovering in Chromium', () => {
+describe('interrupting and recovering in Chromium', () => {
   let browser: LaunchedBrowser;
   let demo: DemoServer;
 

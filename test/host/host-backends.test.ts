@@ -2,6 +2,7 @@
  * `tether host` as a real process with a command backend (a fake JSONL app-server): passthrough, coalescing, limits,
  * crashes, garbage, shutdown and the process table.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_ORIGIN, fakeBackendConfig, frame, type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
@@ -59,6 +60,21 @@ describe('tether host with a command backend', () => {
     expect(h.frames.length).toBeLessThan(count / 20);
     expect(Math.max(...arrays.map((f) => (JSON.parse(f.payload.toString()) as unknown[]).length))).toBeGreaterThanOrEqual(50);
     expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
+  });
+
+  it('stops reading a flooding backend while the browser is not reading, so its memory stays bounded', async () => {
+    const h = host({ config: fakeBackendConfig() });
+    await h.request('fake/echo', {});
+    h.child.stdout.pause();
+    const count = 100_000;
+    h.send({ id: 'flood', method: 'fake/flood', params: { count, size: 1000 } });
+    // Without flow control the host buffers the whole 100 MB: its RSS passed 180 MB within 4 s here.
+    await new Promise((r) => setTimeout(r, 5000));
+    const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${h.child.pid}/status`, 'utf8'))![1]) / 1024;
+    expect(rssMb).toBeLessThan(120);
+    h.child.stdout.resume();
+    await h.waitFor((m) => m.id === 'flood', 60_000);
+    expect(h.messages.filter((m) => m.method === 'fake/tick')).toHaveLength(count);
   });
 
   it('does not hold back a lone message: each answer of a request-response exchange is its own frame', async () => {

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,7 +149,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
 
 /** Pids whose environment carries `TETHER_E2E_TAG=tag` and whose command line contains `needle`. */
 async function findTaggedProcesses(tag: string, needle: string): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

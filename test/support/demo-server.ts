@@ -8,6 +8,8 @@ export interface DemoServer {
   readonly origin: string;
   /** Absolute URL of a page (`/article`, `/other`). */
   url(path: string): string;
+  /** Paths requested so far, in order. */
+  readonly requests: readonly string[];
   close(): Promise<void>;
 }
 
@@ -35,8 +37,10 @@ const PAGES: Record<string, string> = {
 
 /** Starts the demo server on a free port of 127.0.0.1 (a different host name, such as localhost, is another origin). */
 export async function startDemoServer(): Promise<DemoServer> {
+  const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push(path);
     const page = PAGES[path];
     if (!page) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -49,6 +53,7 @@ export async function startDemoServer(): Promise<DemoServer> {
   return {
     origin,
     url: (path) => `${origin}${path}`,
+    requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -78,9 +78,11 @@ export class HostLink {
   /** Closes and reconnects at once (the backend choice changed). */
   restart(): void {
     const old = this.current;
+    const wasReady = this.ready;
     this.current = undefined;
     this.ready = false;
     old?.close();
+    if (wasReady) this.deps.onLost('Switching backend.');
     this.attempt = 0;
     this.start();
   }

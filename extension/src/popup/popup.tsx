@@ -1,5 +1,6 @@
 /** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
 import { useEffect, useState } from 'preact/hooks';
+import browser from 'webextension-polyfill';
 import type { PendingApproval, WorkerState } from '../shared/messages';
 import { ApprovalCard } from '../shared/ui/approval-card';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
@@ -15,8 +16,7 @@ function openSidePanel(tabId: number): void {
     return;
   }
   // Firefox: the sidebar follows the active tab.
-  const sidebar = (globalThis as { browser?: { sidebarAction?: { open(): Promise<void> } } }).browser?.sidebarAction;
-  void sidebar?.open().then(() => window.close());
+  void browser.sidebarAction?.open().then(() => window.close());
 }
 
 /** The popup app. */

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   const fixedTab = param !== null && /^\d+$/.test(param) ? Number(param) : null;
   const client = new WorkerClient('sidepanel', fixedTab ?? (await activeTabId()));
   if (fixedTab === null) {
-    chrome.tabs.onActivated.addListener(({ tabId }) => client.setTab(tabId));
+    const own = await chrome.windows.getCurrent();
+    chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
+      if (windowId === own.id) client.setTab(tabId);
+    });
   }
   const root = document.getElementById('app');
   if (root) render(<SidePanel client={client} />, root);

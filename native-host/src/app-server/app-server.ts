@@ -4,6 +4,7 @@
  * are scheduled with `afterAnswer`, which runs once the answer has been written.
  */
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import {
   ErrorCode,
   RpcError,
@@ -92,6 +93,7 @@ export class AppServer {
     }
   }
 
+  /** `thread/start`: creates the thread (journal unless ephemeral), subscribes `peer`; `thread/started` follows. */
   startThread(peer: Peer, params: P<'thread/start'>): R<'thread/start'> {
     const now = this.now();
     const ephemeral = params.ephemeral ?? false;
@@ -104,13 +106,14 @@ export class AppServer {
       ephemeral,
       createdAtMs: now,
       updatedAtMs: now,
-      cwd: params.cwd ?? this.cwd,
+      cwd: params.cwd === undefined ? this.cwd : resolve(this.cwd, params.cwd),
     };
     this.createThread(thread, []).subscribers.add(peer);
     afterAnswer(() => this.broadcast('thread/started', { thread }, thread.id));
     return { thread };
   }
 
+  /** `thread/read`: metadata and items (those in progress included), optionally after an item. */
   readThread(params: P<'thread/read'>): R<'thread/read'> {
     const thread = this.meta(params.threadId);
     let items = this.items(params.threadId);
@@ -118,6 +121,7 @@ export class AppServer {
     return { thread, items };
   }
 
+  /** `thread/resume`: a snapshot plus the active turn; subscribes `peer` and re-sends pending approvals after the answer. */
   resumeThread(peer: Peer, params: P<'thread/resume'>): R<'thread/resume'> {
     const { thread, items } = this.readThread({ threadId: params.threadId });
     const id = thread.id;
@@ -140,18 +144,22 @@ export class AppServer {
     return activeTurn ? { thread, items, activeTurn } : { thread, items };
   }
 
+  /** `thread/list`: one page, newest first, from the index only. */
   listThreads(params: P<'thread/list'>): R<'thread/list'> {
     return listThreads(this.allThreads(), params);
   }
 
+  /** `thread/archive`: interrupts a running turn, archives; `thread/archived` follows. */
   archiveThread(params: P<'thread/archive'>): R<'thread/archive'> {
     return this.setArchived(params.threadId, true);
   }
 
+  /** `thread/unarchive`; `thread/unarchived` follows. */
   unarchiveThread(params: P<'thread/unarchive'>): R<'thread/unarchive'> {
     return this.setArchived(params.threadId, false);
   }
 
+  /** `thread/fork`: a new thread with the completed items up to `afterItemId` (all when absent). */
   forkThread(peer: Peer, params: P<'thread/fork'>): R<'thread/fork'> {
     const source = this.meta(params.threadId);
     let items = this.items(source.id).filter((i) => i.status !== 'inProgress');
@@ -171,6 +179,7 @@ export class AppServer {
     return { thread };
   }
 
+  /** `thread/unsubscribe`: `peer` stops receiving the thread's notifications. */
   unsubscribe(peer: Peer, params: P<'thread/unsubscribe'>): R<'thread/unsubscribe'> {
     this.meta(params.threadId);
     const state = this.hot.get(params.threadId);
@@ -181,6 +190,7 @@ export class AppServer {
     return {};
   }
 
+  /** `turn/start`: answers with the running turn; the model starts after the answer (-32020/-32021/-32022/-32001). */
   startTurn(peer: Peer, params: P<'turn/start'>): R<'turn/start'> {
     const thread = this.meta(params.threadId);
     if (thread.archived) throw RpcError.threadArchived(thread.id);
@@ -216,6 +226,7 @@ export class AppServer {
     return { turn: run.snapshot() };
   }
 
+  /** `turn/interrupt`: stops the turn now and answers it as `interrupted`; its final notifications follow the answer. */
   interruptTurn(params: P<'turn/interrupt'>): R<'turn/interrupt'> {
     const run = this.activeRun(params.threadId, params.turnId);
     const turn = run.requestInterrupt();
@@ -223,12 +234,14 @@ export class AppServer {
     return { turn };
   }
 
+  /** `turn/steer`: queues input for the running turn's next model step (-32030/-32031). */
   steerTurn(params: P<'turn/steer'>): R<'turn/steer'> {
     const run = this.activeRun(params.threadId, params.expectedTurnId);
     run.steer(params.input.map((i) => i.text).join('\n'));
     return { threadId: params.threadId, turnId: run.turn.id, queued: true };
   }
 
+  /** `approval/resolve`: decides a pending approval (-32040 when unknown or already decided). */
   resolveApproval(params: P<'approval/resolve'>): R<'approval/resolve'> {
     this.meta(params.threadId);
     this.approvals.resolve(params, params.decision);

@@ -74,8 +74,10 @@ export class TurnRun {
 
   /** Announces the turn and runs the model (call after the turn/start answer went out). */
   start(): void {
-    if (!this.live) return;
+    if (this.finished) return;
     this.state.emit('turn/started', { turn: this.snapshot() });
+    // Interrupted before it began: turn/completed follows right away, so clients still see started, then completed.
+    if (!this.live) return;
     this.env.setThreadStatus(this.state.id, 'running');
     void this.drive();
   }
@@ -208,7 +210,10 @@ export class TurnRun {
     const content = item.content as Record<string, unknown>;
     const builtin = builtinTool(name);
     let outcome: ToolOutcome;
-    if (builtin) {
+    const invalid = builtin?.invalid(args);
+    if (invalid !== undefined) {
+      outcome = { status: 'failed', text: invalid };
+    } else if (builtin) {
       if (builtin.needsApproval && !this.state.allowedTools.has(name)) {
         const decision = await this.askApproval(name, args, builtin.preview(args, this.cwd));
         if (!this.live) return { status: 'failed', text: 'The turn was interrupted.' };
@@ -302,7 +307,8 @@ export class TurnRun {
     this.env.approvals.cancelTurn(this.turn.id);
     for (const item of [...this.open.values()]) {
       if (item.type === 'toolCall') {
-        Object.assign(item.content, { status: 'failed', error: `The turn was ${status} before the tool finished.` });
+        const why = status === 'interrupted' ? 'The turn was interrupted' : `The turn ended (${status})`;
+        Object.assign(item.content, { status: 'failed', error: `${why} before the tool finished.` });
         this.completeItem(item, 'failed');
       } else {
         this.completeItem(item, 'completed');

@@ -34,6 +34,19 @@ describe('interrupting a turn', () => {
     expect(items.map((i) => i.type)).toEqual(['userMessage', 'agentMessage']);
   });
 
+  it('still sends turn/started, then turn/completed, for a turn interrupted right after its start answer', async () => {
+    const { tc, threadId } = await setup();
+    const { turn } = await tc.client.turnStart({ threadId, input: [{ text: '/stream 10' }] });
+    await tc.client.turnInterrupt({ threadId, turnId: turn.id });
+    await tc.rec.waitFor('turn/completed', (p) => p.turn.id === turn.id);
+    const turnEvents = tc.rec.notes.filter((n) => n.method.startsWith('turn/')).map((n) => [n.method, (n.params as { turn: { status: string } }).turn.status]);
+    expect(turnEvents).toEqual([
+      ['turn/started', 'running'],
+      ['turn/completed', 'interrupted'],
+    ]);
+    expect((await tc.client.threadRead({ threadId })).thread.status).toBe('idle');
+  });
+
   it('ends a slow stream (one delta a minute) as interrupted without waiting for the next delta', async () => {
     const { tc, threadId } = await setup();
     const { turn } = await tc.client.turnStart({ threadId, input: [{ text: '/stream 10 60000' }] });

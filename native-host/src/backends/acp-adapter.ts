@@ -19,8 +19,8 @@ import {
   RpcError,
   type Thread,
 } from '@tether/protocol';
-import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './adapter-core';
-import type { Reply } from './adapter-peer';
+import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './dialect-core';
+import type { Reply } from './dialect-peer';
 import { AcpTurn } from './acp-turn';
 import { ThreadJournal } from './journal';
 

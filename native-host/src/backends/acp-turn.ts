@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Item, ItemStatus, Turn, TurnStatus, UserInput } from '@tether/protocol';
-import { asRecord, str } from './adapter-core';
+import { asRecord, str } from './dialect-core';
 
 /** Where a turn's output goes. */
 export interface TurnSink {

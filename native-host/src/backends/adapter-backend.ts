@@ -4,7 +4,6 @@
  */
 import type { MessageTransport } from '@tether/protocol';
 import type { CommandBackendConfig } from '../config/schema';
-import { createJsonlTransport } from '../stdio-transport';
 import { type ForeignDialect, loadDialectAdapter } from './dialects';
 import { type ChildHandle, describeExit, spawnBackend } from './spawn';
 import { attachTransport } from './transport-backend';
@@ -59,6 +58,7 @@ export class AdapterBackend implements Backend {
       return;
     }
     this.handle = started;
+    const { createJsonlTransport } = await import('../stdio-transport');
     const upstream = createJsonlTransport(started.child.stdout, started.child.stdin, {
       maxLineBytes: this.context.maxLineBytes,
       name: `${this.id} backend`,
@@ -75,7 +75,8 @@ export class AdapterBackend implements Backend {
     });
   }
 
-  send(payload: Buffer): void {
+  send(parts: readonly Buffer[], length: number): void {
+    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts as Buffer[], length);
     if (this.sendToAdapter) this.sendToAdapter(payload);
     else this.queued.push(payload);
   }

@@ -3,8 +3,6 @@
  * Codex's thread/turn/item protocol (no `jsonrpc` field, server requests from id 0) on the other.
  */
 import {
-  type ApprovalDecision,
-  type ApprovalOutcome,
   type ClientRequestMethod,
   type ClientRequestParams,
   ErrorCode,
@@ -19,25 +17,22 @@ import {
   type Turn,
   type UserInput,
 } from '@tether/protocol';
-import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './adapter-core';
-import type { ApprovalSpec } from './adapter-approvals';
-import type { Reply } from './adapter-peer';
-import { historyItems, mapCodexError, mapItem, mapThread, mapThreadStatus, mapTurn } from './codex-map';
-
-/** What `initialize` tells the extension about a Codex backend. */
-export const CODEX_CAPABILITIES = {
-  thread: true,
-  turn: true,
-  itemStream: true,
-  approvalRequests: true,
-  eventReplay: true,
-  schemaExport: false,
-  steer: true,
-  fork: true,
-  archive: true,
-  modelList: true,
-  clientTools: true,
-} as const;
+import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './dialect-core';
+import type { ApprovalSpec } from './dialect-approvals';
+import type { Reply } from './dialect-peer';
+import {
+  after,
+  choicesFrom,
+  CODEX_CAPABILITIES,
+  codexDecision,
+  historyItems,
+  mapCodexError,
+  mapItem,
+  mapThread,
+  mapThreadStatus,
+  mapTurn,
+  policy,
+} from './codex-map';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -385,39 +380,4 @@ class CodexAdapter extends AdapterCore {
       fail: (error) => reply.fail(mapCodexError(error, { method, threadId })),
     });
   }
-}
-
-/** `{[key]: value}` from the client's value, else the config's (null there = leave it to Codex), else the default. */
-function policy(key: string, fromClient: unknown, fromConfig: unknown, fallback: string | undefined): Record<string, unknown> {
-  const value = fromClient ?? (fromConfig === undefined ? fallback : fromConfig);
-  return value === undefined || value === null ? {} : { [key]: value };
-}
-
-/** Which Tether choices a Codex command approval offers (deny is always possible: Codex accepts `decline`). */
-function choicesFrom(available: unknown): ApprovalDecision[] {
-  if (!Array.isArray(available)) return ['allow', 'allow_session', 'deny'];
-  const choices: ApprovalDecision[] = ['allow'];
-  if (available.includes('acceptForSession')) choices.push('allow_session');
-  choices.push('deny');
-  return choices;
-}
-
-/** Codex's answer for a Tether outcome. */
-export function codexDecision(outcome: ApprovalOutcome): 'accept' | 'acceptForSession' | 'decline' | 'cancel' {
-  switch (outcome) {
-    case 'allow':
-      return 'accept';
-    case 'allow_session':
-      return 'acceptForSession';
-    case 'deny':
-      return 'decline';
-    default:
-      return 'cancel';
-  }
-}
-
-function after<T extends { id: string }>(items: T[], afterItemId: string | undefined): T[] {
-  if (!afterItemId) return items;
-  const index = items.findIndex((i) => i.id === afterItemId);
-  return index < 0 ? items : items.slice(index + 1);
 }

@@ -2,8 +2,8 @@
  * Pure translations of Codex app-server objects (threads, turns, items, statuses, errors) into Tether's.
  * Everything from Codex is read defensively: unknown fields are ignored, missing ones get safe defaults.
  */
-import { ErrorCode, type Item, RpcError, type Thread, type ThreadStatus, type Turn, type TurnStatus, type UserInput } from '@tether/protocol';
-import { asRecord, secondsToMs, str } from './adapter-core';
+import { type ApprovalDecision, type ApprovalOutcome, ErrorCode, type Item, RpcError, type Thread, type ThreadStatus, type Turn, type TurnStatus, type UserInput } from '@tether/protocol';
+import { asRecord, secondsToMs, str } from './dialect-core';
 
 /** Tether thread status from Codex's `{type, activeFlags?}`. */
 export function mapThreadStatus(status: unknown): ThreadStatus {
@@ -236,4 +236,54 @@ export function mapCodexError(error: unknown, context: { method: string; threadI
     return tagged(ErrorCode.InvalidParams, `Invalid params for ${context.method}: ${m.replace(/^Invalid request: /i, '')}`);
   }
   return error;
+}
+
+/** What `initialize` tells the extension about a Codex backend. */
+export const CODEX_CAPABILITIES = {
+  thread: true,
+  turn: true,
+  itemStream: true,
+  approvalRequests: true,
+  eventReplay: true,
+  schemaExport: false,
+  steer: true,
+  fork: true,
+  archive: true,
+  modelList: true,
+  clientTools: true,
+} as const;
+
+/** `{[key]: value}` from the client's value, else the config's (null there = leave it to Codex), else the default. */
+export function policy(key: string, fromClient: unknown, fromConfig: unknown, fallback: string | undefined): Record<string, unknown> {
+  const value = fromClient ?? (fromConfig === undefined ? fallback : fromConfig);
+  return value === undefined || value === null ? {} : { [key]: value };
+}
+
+/** Which Tether choices a Codex command approval offers (deny is always possible: Codex accepts `decline`). */
+export function choicesFrom(available: unknown): ApprovalDecision[] {
+  if (!Array.isArray(available)) return ['allow', 'allow_session', 'deny'];
+  const choices: ApprovalDecision[] = ['allow'];
+  if (available.includes('acceptForSession')) choices.push('allow_session');
+  choices.push('deny');
+  return choices;
+}
+
+/** Codex's answer for a Tether outcome. */
+export function codexDecision(outcome: ApprovalOutcome): 'accept' | 'acceptForSession' | 'decline' | 'cancel' {
+  switch (outcome) {
+    case 'allow':
+      return 'accept';
+    case 'allow_session':
+      return 'acceptForSession';
+    case 'deny':
+      return 'decline';
+    default:
+      return 'cancel';
+  }
+}
+
+export function after<T extends { id: string }>(items: T[], afterItemId: string | undefined): T[] {
+  if (!afterItemId) return items;
+  const index = items.findIndex((i) => i.id === afterItemId);
+  return index < 0 ? items : items.slice(index + 1);
 }

@@ -74,9 +74,9 @@ export class CommandBackend implements Backend {
     });
   }
 
-  send(payload: Buffer): void {
+  send(parts: readonly Buffer[]): void {
     if (!this.handle) return;
-    this.gather.add(payload);
+    for (const part of parts) this.gather.add(part);
     this.gather.byte(NEWLINE);
     // Every frame of one stdin read is sent in one write, after the read has been split.
     if (!this.flushScheduled) {

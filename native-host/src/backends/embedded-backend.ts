@@ -2,7 +2,8 @@
  * The reference app-server inside the host process (no child), behind an in-memory transport pair. It starts in
  * microseconds and is what the host serves when nothing else is configured.
  */
-import { createMemoryTransportPair, type MessageTransport } from '@tether/protocol';
+import type { MessageTransport } from '@tether/protocol';
+import { createMemoryTransportPair } from '@tether/protocol/memory-transport';
 import type { AppServerSession } from '../app-server';
 import type { EmbeddedBackendConfig } from '../config/schema';
 import { attachTransport } from './transport-backend';
@@ -54,7 +55,8 @@ export class EmbeddedBackend implements Backend {
     );
   }
 
-  send(payload: Buffer): void {
+  send(parts: readonly Buffer[], length: number): void {
+    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts as Buffer[], length);
     this.sendToServer?.(payload);
   }
 

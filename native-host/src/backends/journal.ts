@@ -36,18 +36,7 @@ export class ThreadJournal {
   load(): Promise<void> {
     this.loaded ??= (async () => {
       await mkdir(join(this.dir, 'threads'), { recursive: true });
-      let text: string;
-      try {
-        text = await readFile(this.indexPath, 'utf8');
-      } catch {
-        return;
-      }
-      try {
-        const parsed = IndexFile.parse(JSON.parse(text));
-        for (const e of parsed.threads) this.entries.set(e.thread.id, e);
-      } catch (error) {
-        this.log(`journal index ${this.indexPath} is unreadable, starting a new one: ${String(error)}`);
-      }
+      for (const e of await this.readIndex()) if (!this.entries.has(e.thread.id)) this.entries.set(e.thread.id, e);
     })();
     return this.loaded;
   }
@@ -133,13 +122,31 @@ export class ThreadJournal {
   }
 
   private saveIndex(): void {
-    const threads = [...this.entries.values()].filter((e) => !e.thread.ephemeral);
-    const text = JSON.stringify({ version: 1, threads });
-    const tmp = `${this.indexPath}.tmp`;
     this.queue(async () => {
-      await writeFile(tmp, text);
+      // Another host process (a second browser window) may have added threads since we read the index: keep them.
+      const onDisk = await this.readIndex();
+      const merged = new Map(onDisk.map((e) => [e.thread.id, e]));
+      for (const e of this.entries.values()) if (!e.thread.ephemeral) merged.set(e.thread.id, e);
+      for (const [id, e] of merged) if (!this.entries.has(id)) this.entries.set(id, e);
+      const tmp = `${this.indexPath}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify({ version: 1, threads: [...merged.values()] }));
       await rename(tmp, this.indexPath);
     });
+  }
+
+  private async readIndex(): Promise<JournalEntry[]> {
+    let text: string;
+    try {
+      text = await readFile(this.indexPath, 'utf8');
+    } catch {
+      return [];
+    }
+    try {
+      return IndexFile.parse(JSON.parse(text)).threads;
+    } catch (error) {
+      this.log(`journal index ${this.indexPath} is unreadable, starting a new one: ${String(error)}`);
+      return [];
+    }
   }
 
   private queue(write: () => Promise<unknown>): void {

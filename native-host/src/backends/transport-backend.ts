@@ -2,7 +2,8 @@
  * The byte-level Backend interface over a MessageTransport that carries objects (the embedded app-server behind a
  * memory pair, or a dialect adapter). Each message is parsed once on the way in and serialised once on the way out.
  */
-import { ErrorCode, type MessageTransport } from '@tether/protocol';
+import type { MessageTransport } from '@tether/protocol';
+import { ErrorCode } from '@tether/protocol/errors';
 import type { BackendSink } from './types';
 
 /** Connects `transport` to `sink`; returns the function that sends one JSON text to the transport. */

@@ -37,8 +37,8 @@ export interface Backend {
   readonly pid: number | undefined;
   /** Starts it; failures are reported through `sink.exit` (never thrown). */
   start(sink: BackendSink): void;
-  /** Sends one message: the bytes of its JSON text, without newline (must not be modified afterwards). */
-  send(payload: Buffer): void;
+  /** Sends one message: the bytes of its JSON text in one or more buffers, without newline (not modified afterwards). */
+  send(parts: readonly Buffer[], length: number): void;
   /** Stops reading the backend's output (the browser is behind) or resumes it. */
   pauseOutput(paused: boolean): void;
   /** Stops it: end of input, then SIGTERM, then SIGKILL after a grace period; resolves once it is gone. */

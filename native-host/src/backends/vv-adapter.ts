@@ -5,7 +5,7 @@
  * output omits it). Ids, including server request ids, travel unchanged.
  */
 import type { MessageTransport, TransportHandlers } from '@tether/protocol';
-import type { AdapterOptions } from './adapter-core';
+import type { AdapterOptions } from './dialect-core';
 
 /** Creates the vv adapter (the host's dialect contract). */
 export function createVvAdapter(upstream: MessageTransport, options: AdapterOptions): MessageTransport {

@@ -7,33 +7,15 @@ import { posix, win32 } from 'node:path';
 import type { z } from 'zod';
 import { configFile, dataDir, type PathEnv } from '../paths';
 import { ConfigError, type ConfigIssue } from './config-error';
+import { builtinBackends, DEFAULT_LOG_MAX_BYTES, EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
 import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
 
-/** The id of the built-in backend, always configured unless the file redefines it. */
-export const EMBEDDED_BACKEND_ID = 'embedded';
-
-/** The validated configuration the host runs with. */
-export interface HostConfig {
-  /** The file this came from (whether or not it exists). */
-  readonly file: string;
-  /** `file` when the file was read, `default` when there was none. */
-  readonly source: 'file' | 'default';
-  readonly defaultBackend: string;
-  /** Backends by id, with `cwd` and `dataDir` made absolute. */
-  readonly backends: Readonly<Record<string, BackendConfig>>;
-  /** Extension ids from the file (the development id is added by the caller check, not here). */
-  readonly allowedExtensionIds: readonly string[];
-  /** Where the embedded backend stores threads unless its config says otherwise. */
-  readonly dataDir: string;
-  readonly logMaxBytes: number;
-}
+export { EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
 
 /** Options of loadConfig: the path environment plus an injectable file reader. */
 export interface LoadConfigOptions extends PathEnv {
   readonly readFile?: (file: string) => string;
 }
-
-const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
 
 /** Loads the config file (or the defaults); throws ConfigError. */
 export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
@@ -65,9 +47,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     const expanded = p === '~' || p.startsWith('~/') ? path.join(home ?? env['HOME'] ?? '~', p.slice(1)) : p;
     return path.resolve(base, expanded);
   };
-  const backends: Record<string, BackendConfig> = {
-    [EMBEDDED_BACKEND_ID]: { kind: 'embedded', dialect: 'tether', description: 'Reference app-server built into the host' },
-  };
+  const backends: Record<string, BackendConfig> = builtinBackends();
   for (const [id, backend] of Object.entries(data.backends ?? {})) {
     if (backend.kind === 'command') backends[id] = backend.cwd ? { ...backend, cwd: absolute(backend.cwd) } : backend;
     else backends[id] = backend.dataDir ? { ...backend, dataDir: absolute(backend.dataDir) } : backend;

@@ -20,8 +20,8 @@ class FakeBackend implements Backend {
   start(sink: BackendSink): void {
     this.sink = sink;
   }
-  send(payload: Buffer): void {
-    this.received.push(JSON.parse(payload.toString()));
+  send(parts: readonly Buffer[]): void {
+    this.received.push(JSON.parse(Buffer.concat(parts).toString()));
   }
   pauseOutput(): void {}
   async stop(): Promise<void> {

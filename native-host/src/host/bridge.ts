@@ -5,22 +5,20 @@
  * few of, and scans the backend's messages for a response id only while some request is pending, which is rare
  * during a stream of deltas (turn/start is answered before its deltas start).
  */
-import {
+import type {
+  BackendInfo,
+  BridgeBackendExitedNotification,
   BridgeHelloParams,
-  BROWSER_MAX_FRAME_BYTES,
-  BROWSER_MAX_INBOUND_BYTES,
-  type BackendInfo,
-  type BridgeBackendExitedNotification,
-  type BridgeHelloResult,
-  type BridgeLimits,
-  ErrorCode,
-  RpcError,
+  BridgeHelloResult,
+  BridgeLimits,
 } from '@tether/protocol';
+import { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
+import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
-import type { HostConfig } from '../config/load';
+import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
-import { type Envelope, mayNeedScan, scanEnvelope, shapeOf } from './envelope-scan';
+import { type Envelope, mayNeedScanParts, scanEnvelope, shapeOfParts } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
 
 /** Longest line a backend may write (a message the host then sends as bridge/chunk pieces). */
@@ -73,7 +71,7 @@ export class Bridge {
   private selected: string;
   private current: Run | undefined;
   private readonly pending = new Map<string, string>();
-  private queue: Buffer[] = [];
+  private queue: Array<{ parts: Buffer[]; length: number }> = [];
   private crashes = 0;
   private lastExitAt = 0;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -99,14 +97,14 @@ export class Bridge {
 
   /** One message from the browser, as the bytes of its JSON text. */
   fromBrowser(parts: Buffer[], length: number): void {
-    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
     // Fast path: without an "id" key anywhere the message is no request (nothing to track), and without "bridge/"
-    // it is none of the host's own: pass it on without a scan. (An id key spelt with escapes, e.g. "\u0069d",
-    // would go untracked: no JSON encoder writes that.)
-    if (!mayNeedScan(payload) && shapeOf(payload) === 'object') {
-      this.forward(payload, NOT_A_REQUEST);
+    // it is none of the host's own: pass its buffers on as they are, no scan, no copy. (An id key spelt with
+    // escapes, e.g. "\u0069d", would go untracked: no JSON encoder writes that.)
+    if (!mayNeedScanParts(parts) && shapeOfParts(parts, length) === 'object') {
+      this.forward(parts, length, NOT_A_REQUEST);
       return;
     }
+    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
     const envelope = scanEnvelope(payload);
     switch (envelope.shape) {
       case 'blank':
@@ -119,7 +117,7 @@ export class Bridge {
         return;
       case 'object':
         if (envelope.method?.startsWith('bridge/')) void this.handleBridge(payload, envelope);
-        else this.forward(payload, envelope);
+        else this.forward([payload], payload.length, envelope);
     }
   }
 
@@ -153,7 +151,7 @@ export class Bridge {
     }
   }
 
-  private forward(payload: Buffer, envelope: Envelope): void {
+  private forward(parts: Buffer[], length: number, envelope: Envelope): void {
     if (this.options.unavailable) {
       if (envelope.id !== undefined && envelope.method !== undefined) this.reply(envelope.id, { error: this.options.unavailable.toJSON() });
       return;
@@ -163,9 +161,9 @@ export class Bridge {
       if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
       this.pending.set(envelope.id, envelope.method);
     }
-    if (this.current && !this.transition) this.current.backend.send(payload);
+    if (this.current && !this.transition) this.current.backend.send(parts, length);
     else {
-      this.queue.push(payload);
+      this.queue.push({ parts, length });
       this.ensureStarted();
     }
   }
@@ -191,7 +189,7 @@ export class Bridge {
     backend.start(this.sinkFor(run));
     const queued = this.queue;
     this.queue = [];
-    for (const payload of queued) backend.send(payload);
+    for (const message of queued) backend.send(message.parts, message.length);
   }
 
   private sinkFor(run: Run): BackendSink {
@@ -314,7 +312,9 @@ export class Bridge {
       else if (message.method === 'bridge/backend/restart') result = await this.restart();
       else throw RpcError.methodNotFound(message.method);
       this.reply(rawId, { result });
-      if (message.method === 'bridge/hello') this.ensureStarted();
+      // Start the chosen backend now so its start-up overlaps the browser's next step, but only once the answer
+      // is out: loading the embedded app-server would otherwise delay the first frame.
+      if (message.method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.ensureStarted()));
     } catch (error) {
       const rpc = error instanceof RpcError ? error : RpcError.internal((error as Error).message, error);
       this.reply(rawId, { error: rpc.toJSON() });
@@ -322,9 +322,10 @@ export class Bridge {
   }
 
   private async hello(rawParams: unknown): Promise<BridgeHelloResult> {
-    const parsed = BridgeHelloParams.safeParse(rawParams ?? {});
-    if (!parsed.success) throw RpcError.invalidParams('bridge/hello', parsed.error);
-    const wanted = parsed.data.backend;
+    const params = checkHelloParams(rawParams);
+    const wanted = params.backend;
+    const client = params.clientInfo;
+    this.options.log(`bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`);
     const { backends, file } = this.options.config;
     if (wanted !== undefined && !backends[wanted]) {
       throw new RpcError(
@@ -404,21 +405,27 @@ export class Bridge {
   }
 }
 
-/** Shape of a message held in several buffers, looking only at its first and last non-blank bytes. */
-function shapeOfParts(parts: Buffer[], length: number): Envelope['shape'] {
-  if (parts.length === 1) return shapeOf(parts[0]!);
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  const a = shapeOf(first);
-  const b = shapeOf(last);
-  if (a === 'blank' || b === 'blank') return shapeOf(Buffer.concat(parts, length));
-  const open = first[first.findIndex((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)];
-  let j = last.length - 1;
-  while (j > 0 && (last[j] === 0x20 || last[j] === 0x09 || last[j] === 0x0a || last[j] === 0x0d)) j--;
-  const close = last[j];
-  if (open === 0x7b && close === 0x7d) return 'object';
-  if (open === 0x5b && close === 0x5d) return 'array';
-  return 'invalid';
+/**
+ * Checks the two fields of bridge/hello the host reads. Checked by hand rather than with the protocol's Zod schema:
+ * loading Zod would cost a third of the host's start-up before its first answer. Other fields pass through.
+ */
+function checkHelloParams(raw: unknown): BridgeHelloParams {
+  const invalid = (path: string, message: string): RpcError =>
+    new RpcError(ErrorCode.InvalidParams, `Invalid params for bridge/hello at ${path}: ${message}`, {
+      issues: [{ path: path.split('.'), message, code: 'invalid_type' }],
+    });
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('params', 'expected an object');
+  const params = raw as Record<string, unknown>;
+  if (params['backend'] !== undefined && typeof params['backend'] !== 'string') throw invalid('backend', 'expected a string');
+  const client = params['clientInfo'];
+  if (client !== undefined) {
+    if (typeof client !== 'object' || client === null) throw invalid('clientInfo', 'expected an object');
+    const { name, version } = client as Record<string, unknown>;
+    if (typeof name !== 'string') throw invalid('clientInfo.name', 'expected a string');
+    if (typeof version !== 'string') throw invalid('clientInfo.version', 'expected a string');
+  }
+  return params as BridgeHelloParams;
 }
 
 function preview(payload: Buffer): string {

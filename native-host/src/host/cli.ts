@@ -3,13 +3,15 @@
  * backend behind. On stdin EOF (the extension disconnected) it stops the backend and exits well inside the 2 s after
  * which Chromium sends SIGKILL.
  */
-import { BROWSER_MAX_INBOUND_BYTES, ErrorCode, RpcError } from '@tether/protocol';
+import { existsSync } from 'node:fs';
+import { BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
+import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import { createBackend } from '../backends/factory';
 import { allowedExtensionIds } from '../config/allowed-ids';
 import { ConfigError } from '../config/config-error';
-import { type HostConfig, loadConfig } from '../config/load';
+import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
-import { configFile, logFile } from '../paths';
+import { logFile } from '../paths';
 import { TETHER_VERSION } from '../version';
 import { Bridge, MAX_BACKEND_LINE_BYTES } from './bridge';
 import { checkCaller } from './caller';
@@ -33,15 +35,17 @@ const SHUTDOWN_BUDGET_MS = 1600;
 /** Runs the host with the browser's arguments; resolves with the exit code once it has stopped. */
 export async function main(args: string[]): Promise<number> {
   const started = performance.now();
-  let config: HostConfig;
+  let config: HostConfig = defaultHostConfig();
   let configError: ConfigError | undefined;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    configError = error;
-    // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
-    config = loadConfig({ readFile: () => '{}' });
+  // Without a config file nothing needs validating: Zod (a third of the start-up time) is not even loaded.
+  if (process.env['TETHER_CONFIG'] || existsSync(config.file)) {
+    try {
+      config = (await import('../config/load')).loadConfig();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
+      configError = error;
+    }
   }
   const fileLog = createFileLog({
     file: logFile(),
@@ -52,7 +56,7 @@ export async function main(args: string[]): Promise<number> {
   const log = fileLog.log;
   if (configError) log(configError.message);
 
-  const check = checkCaller(args, allowedExtensionIds(config), configError?.file ?? config.file ?? configFile());
+  const check = checkCaller(args, allowedExtensionIds(config), configError?.file ?? config.file);
   if (!check.ok) {
     log(`refused to start: ${check.reason}`);
     process.stderr.write(`tether host: refused: ${check.reason}\n`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanEnvelope, shapeOf } from './envelope-scan';
+import { mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 
 const scan = (text: string) => scanEnvelope(Buffer.from(text));
 
@@ -39,5 +39,25 @@ describe('shapeOf', () => {
     expect(shapeOf(Buffer.from('{"a":'))).toBe('invalid');
     expect(shapeOf(Buffer.from('Loading...'))).toBe('invalid');
     expect(shapeOf(Buffer.from(' \t'))).toBe('blank');
+  });
+});
+
+describe('mayNeedScan', () => {
+  it('lets plain notifications through and catches ids and bridge messages, even across buffer seams', () => {
+    expect(mayNeedScan(Buffer.from('{"method":"initialized","params":{"text":"idle"}}'))).toBe(false);
+    expect(mayNeedScan(Buffer.from('{"method":"x","id":1}'))).toBe(true);
+    expect(mayNeedScan(Buffer.from('{"method":"bridge/hello"}'))).toBe(true);
+    const text = '{"method":"bridge/chunk","params":{}}';
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(mayNeedScanParts([Buffer.from(text.slice(0, cut)), Buffer.from(text.slice(cut))])).toBe(true);
+    }
+    expect(mayNeedScanParts([Buffer.from('{"a":"'), Buffer.from('b"}')])).toBe(false);
+  });
+
+  it('reads the shape of a message split over buffers', () => {
+    expect(shapeOfParts([Buffer.from(' {"a"'), Buffer.from(':1} ')], 11)).toBe('object');
+    expect(shapeOfParts([Buffer.from('[1'), Buffer.from(',2]')], 5)).toBe('array');
+    expect(shapeOfParts([Buffer.from('  '), Buffer.from('{}')], 4)).toBe('object');
+    expect(shapeOfParts([Buffer.from('{"a"'), Buffer.from(':')], 5)).toBe('invalid');
   });
 });

@@ -118,6 +118,38 @@ export function mayNeedScan(b: Buffer): boolean {
   return false;
 }
 
+/** mayNeedScan over a message held in several buffers, including keys that straddle two of them. */
+export function mayNeedScanParts(parts: readonly Buffer[]): boolean {
+  if (parts.length === 1) return mayNeedScan(parts[0]!);
+  for (let k = 0; k < parts.length; k++) {
+    if (mayNeedScan(parts[k]!)) return true;
+    if (k > 0) {
+      // `"bridge/` is 8 bytes: any straddling occurrence lies within 8 bytes either side of the seam.
+      const prev = parts[k - 1]!;
+      const seam = Buffer.concat([prev.subarray(Math.max(0, prev.length - 8)), parts[k]!.subarray(0, 8)]);
+      if (mayNeedScan(seam)) return true;
+    }
+  }
+  return false;
+}
+
+/** shapeOf over a message held in several buffers, looking only at its first and last non-blank bytes. */
+export function shapeOfParts(parts: readonly Buffer[], length: number): Envelope['shape'] {
+  if (parts.length === 1) return shapeOf(parts[0]!);
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const i = skipSpace(first, 0, first.length);
+  let j = last.length - 1;
+  while (j >= 0 && isSpace(last[j])) j--;
+  // Blank edges (a buffer of only spaces): rare enough to look at the whole message.
+  if (i === first.length || j < 0) return shapeOf(Buffer.concat(parts as Buffer[], length));
+  const open = first[i];
+  const close = last[j];
+  if (open === OPEN_BRACE && close === CLOSE_BRACE) return 'object';
+  if (open === OPEN_BRACKET && close === CLOSE_BRACKET) return 'array';
+  return 'invalid';
+}
+
 /**
  * Scans the top-level members of the message in `b`. Stops early once the routing is decided: an id plus a method
  * (a request) or an id plus result/error (a response).

@@ -3,7 +3,7 @@
  * hands each payload over as the list of input chunks it spans: no copy, no JSON parsing. Keeping a list of pieces
  * (instead of concatenating on every read) is what keeps a 64 MiB message linear: the quadratic way took over 30 s.
  */
-import { FrameError, MessageTooLargeError } from '@tether/protocol';
+import { FrameError, MessageTooLargeError } from '@tether/protocol/errors';
 
 /** What a FrameReader delivers. */
 export interface FrameReaderSink {

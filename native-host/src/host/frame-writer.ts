@@ -5,7 +5,7 @@
  * the queue is flushed on setImmediate, and again whenever stdout drains. Messages over the browser's 1 MiB frame
  * limit are sent as `bridge/chunk` pieces.
  */
-import { BROWSER_MAX_FRAME_BYTES, splitIntoChunks } from '@tether/protocol';
+import { BROWSER_MAX_FRAME_BYTES, splitIntoChunks } from '@tether/protocol/codec';
 import { Gather, writeParts } from './gather';
 
 interface Queued {

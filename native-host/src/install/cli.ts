@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BACKEND_PRESETS } from '../backends/presets';
 import { TETHER_VERSION } from '../version';
 import { parseInstallArgs, UsageError, type CommandName } from './args';
 import { doctor as runDoctor } from './doctor';
@@ -113,7 +114,7 @@ export function doctor(args: string[]): Promise<number> {
       command: await commandName(sys),
       tetherVersion: TETHER_VERSION,
       timeoutMs: 15_000,
-      presets: [],
+      presets: BACKEND_PRESETS,
       out: (line) => process.stdout.write(line + '\n'),
     });
   });

@@ -127,8 +127,8 @@ export async function checkBrowser(
     }
   } else {
     report.fail(`started as ${browser.name} would (${probe.commandLine}): ${probe.message}`, {
-      browserSays: says(probe.kind ?? 'exited'),
-      details: probe.stderrTail.length > 0 ? ['host stderr:', ...probe.stderrTail] : [],
+      ...(probe.kind ? { browserSays: says(probe.kind) } : {}),
+      details: [...(probe.details ?? []), ...(probe.stderrTail.length > 0 ? ['host stderr:', ...probe.stderrTail] : [])],
       fix: `read ${ctx.logFile} and the Launcher checks below; reinstall with ${fix}`,
     });
   }

@@ -15,13 +15,15 @@ import { parseLauncher } from './launcher';
 import type { Scope } from './locations';
 import { readRecord, type InstallRecord } from './record';
 import type { System } from './system';
-import { findOnPath, fromUtf8 } from './system';
+import { findOnPath, fromUtf8, pathFor } from './system';
 
-/** A backend preset doctor looks for on PATH (the agents helper's table). */
+/** A backend preset doctor looks for on PATH (the shape of `BACKEND_PRESETS` in backends/presets.ts). */
 export interface PresetLike {
   readonly id: string;
+  readonly label?: string;
   readonly argv: readonly string[];
-  readonly description?: string;
+  /** How to get the command when it is missing. */
+  readonly install?: string;
 }
 
 /** What to check. */
@@ -116,9 +118,8 @@ async function checkConfig(sys: System, report: DoctorReport, manifestIds: Reado
   const config = await readHostConfig(sys);
   if (config instanceof ConfigError) {
     report.fail(`config ${config.file} is invalid`, {
-      browserSays: 'Native host has exited.',
-      details: config.message.split('\n').slice(1),
-      fix: 'correct the fields above (the host refuses to start with an invalid config)',
+      details: config.message.split('\n').slice(1).map((line) => line.trim()),
+      fix: 'correct the fields above; until then the host cannot start any backend',
     });
     return;
   }
@@ -142,10 +143,13 @@ async function checkPresets(sys: System, report: DoctorReport, presets: readonly
   for (const preset of presets) {
     const command = preset.argv[0];
     if (!command) continue;
+    const name = preset.label ? `${preset.id} (${preset.label})` : preset.id;
     const found = await findOnPath(sys, command);
-    if (found) report.ok(`${preset.id}: ${found} (${preset.argv.join(' ')})`);
-    else report.info(`${preset.id}: \`${command}\` not on PATH${preset.description ? ` (${preset.description})` : ''}`);
+    if (found) report.ok(`${name}: ${found}`);
+    else report.info(`${name}: \`${command}\` not on PATH${preset.install ? `; install with \`${preset.install}\`` : ''}`);
   }
+  // A browser started from the desktop may give the host a shorter PATH than this shell has.
+  report.info('a browser started from the desktop may pass a shorter PATH: give "argv" an absolute path in the config if the host cannot find a command');
 }
 
 /** Runs `tether doctor`; resolves with the exit status. */
@@ -154,7 +158,7 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
   options.out(`Tether doctor ${options.tetherVersion} (${sys.platform}, Node ${sys.execPath})`);
   const installed = await records(sys, report);
   const ids = allowedIds(options.extensionIds);
-  const udd = options.userDataDir;
+  const udd = options.userDataDir === undefined ? undefined : pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
   const fixCommand = (browser: Browser) =>
     [options.command, 'install', '--browser', browser.id, ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : [])].join(' ');
   const log = logFile({ platform: sys.platform, env: sys.env, homedir: sys.homedir });

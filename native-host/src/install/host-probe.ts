@@ -15,10 +15,12 @@ export const BROWSER_KILL_WINDOW_MS = 2_000;
 /** What the probe saw. */
 export interface ProbeResult {
   readonly ok: boolean;
-  /** On failure: what the browser would report. */
+  /** On failure: what the browser would report; undefined when the browser reports nothing (an error answer). */
   readonly kind?: FailureKind;
-  /** One sentence: what happened. */
+  /** One line: what happened. */
   readonly message: string;
+  /** More lines about it (e.g. the rest of a multi-line error message). */
+  readonly details?: readonly string[];
   readonly initializeMs?: number;
   /** Time from closing stdin to the host's exit; undefined when it had to be killed. */
   readonly exitMs?: number;
@@ -115,7 +117,9 @@ export async function probeHost(
   const exitMs = exited ? Math.round(performance.now() - closing) : undefined;
   const error = result.message.error as { code?: unknown; message?: unknown } | undefined;
   if (error) {
-    return { ...fail('exited', `the host answered initialize with error ${String(error.code)}: ${String(error.message)}`), initializeMs, exitMs };
+    // The port stays open and the extension receives this error, so there is no browser message to quote.
+    const [first = '', ...rest] = String(error.message).split('\n');
+    return { ok: false, message: `the host answered initialize with error ${String(error.code)}: ${first}`, details: rest, stderrTail: tail(stderr), commandLine, initializeMs, exitMs };
   }
   const info = (result.message.result as { serverInfo?: { name?: unknown; version?: unknown } } | undefined)?.serverInfo;
   const serverInfo = info && typeof info.name === 'string' && typeof info.version === 'string' ? { name: info.name, version: info.version } : undefined;

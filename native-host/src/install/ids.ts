@@ -40,7 +40,8 @@ export function parseExtensionId(raw: string): { family: Family; id: string } {
   const id = origin ? origin[1]! : value;
   if (CHROME_ID.test(id)) return { family: 'chrome', id };
   if (FIREFOX_UUID.test(id) || FIREFOX_EMAIL.test(id)) return { family: 'firefox', id };
-  if (origin || /^[a-zA-Z]{32}$/.test(id)) {
+  // A run of letters near 32 long was meant as a Chrome id: say what is off rather than "matches neither form".
+  if (origin || /^[a-zA-Z]{24,40}$/.test(id)) {
     const detail =
       id.length !== 32
         ? `a Chrome extension id has 32 letters, this has ${id.length}`

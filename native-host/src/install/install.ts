@@ -4,7 +4,7 @@
  */
 import type { Browser, BrowserId } from './browsers';
 import { browserById, BROWSERS } from './browsers';
-import { detectBrowsers } from './detect';
+import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
 import { ConfigError } from '../config/config-error';
 import { readHostConfig } from './config-view';
 import { allowedIds, chromeOrigin, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, type AllowedIds } from './ids';
@@ -62,9 +62,11 @@ async function chooseBrowsers(sys: System, options: InstallOptions): Promise<Bro
   if (options.userDataDir !== undefined) return [browserById('chromium')];
   const found = await detectBrowsers(sys);
   if (found.length === 0) {
+    const sandboxed = (await detectSandboxed(sys)).map((s) => ` ${explainSandboxed(s)}`).join('');
     throw new InstallError(
       'No supported browser found (looked for the profile folders and programs of ' +
-        `${BROWSERS.map((b) => b.name).join(', ')}). Name one with --browser, e.g. \`tether install --browser chrome\`.`,
+        `${BROWSERS.map((b) => b.name).join(', ')}). Name one with --browser, e.g. \`tether install --browser chrome\`.` +
+        sandboxed,
     );
   }
   return found.map((f) => f.browser);
@@ -91,6 +93,7 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   const path = pathFor(sys.platform);
   const browsers = await chooseBrowsers(sys, options);
   const tether = tetherPaths(sys, options.scope);
+  const userDataDir = options.userDataDir === undefined ? undefined : path.resolve(sys.cwd, options.userDataDir);
   const launcherText = utf8(renderLauncher(sys.platform, sys.execPath, options.hostScript));
   const actions: Action[] = [
     {
@@ -104,7 +107,7 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   // Browsers sharing a location (Chrome, Brave and Vivaldi share a system dir and a registry key) share one manifest.
   const groups = new Map<string, { location: Location; browsers: Browser[] }>();
   for (const browser of browsers) {
-    const location = installLocation(sys, browser, options.scope, options.userDataDir);
+    const location = installLocation(sys, browser, options.scope, userDataDir);
     const group = groups.get(locationKey(location)) ?? { location, browsers: [] };
     group.browsers.push(browser);
     groups.set(locationKey(location), group);
@@ -112,20 +115,20 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   for (const { location, browsers: served } of groups.values()) {
     const family = served[0]!.family;
     const text = utf8(renderManifest(family, tether.launcher, family === 'chrome' ? ids.chrome : ids.firefox));
-    const ids_ = served.map((b) => b.id);
+    const servedIds = served.map((b) => b.id);
     const entry: FileEntry = {
       type: 'manifest',
       path: location.manifestPath,
       sha256: sha256(text),
-      browsers: ids_,
+      browsers: servedIds,
       createdDirs: [],
-      ...(options.userDataDir !== undefined ? { userDataDir: path.resolve(sys.cwd, options.userDataDir) } : {}),
+      ...(userDataDir !== undefined ? { userDataDir } : {}),
     };
     actions.push({ kind: 'file', entry, content: text, mode: 0o644, status: await fileStatus(sys, entry.path, text, 0o644) });
     if (location.kind === 'registry') {
       const current = await readRegistryValue(sys, location.key);
       const status: Status = current === undefined ? 'create' : sameTarget(sys, current, location.manifestPath) ? 'unchanged' : 'update';
-      actions.push({ kind: 'registry', entry: { type: 'registry', key: location.key, value: location.manifestPath, browsers: ids_ }, status });
+      actions.push({ kind: 'registry', entry: { type: 'registry', key: location.key, value: location.manifestPath, browsers: servedIds }, status });
     }
   }
   return actions;
@@ -179,7 +182,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   };
   const hostExists = (await sys.fs.stat(options.hostScript))?.kind === 'file';
   const actions = await planInstall(sys, options, ids);
-  const dry = options.dryRun ? 0 : 1;
+  const tense = options.dryRun ? 0 : 1;
 
   out(`Tether install (${options.scope} scope${options.dryRun ? ', dry run: nothing is written' : ''})`);
   out(`  Node:  ${sys.execPath}`);
@@ -195,7 +198,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   const written: RecordEntry[] = [];
   let failure: unknown;
   for (const action of actions) {
-    const verb = VERBS[action.status][dry]!.padEnd(12);
+    const verb = VERBS[action.status][tense]!.padEnd(12);
     if (action.kind === 'registry') {
       out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry)})`);
       const args = regAddArgs(action.entry.key, action.entry.value);
@@ -255,6 +258,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
     out(`  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`);
   }
   await noteConfigIds(sys, ids, out);
+  for (const sandboxed of await detectSandboxed(sys)) out(`Note: ${explainSandboxed(sandboxed)}`);
   out(options.dryRun ? 'Dry run: nothing was written.' : 'Done. Reload the extension, then check everything with `tether doctor`.');
   return actions;
 }

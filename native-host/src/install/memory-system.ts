@@ -91,6 +91,7 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       if (node.kind === 'file' && !isWindows) node.mode = mode;
     },
     async mkdirp(p) {
+      if (!path.isAbsolute(p)) throw new Error(`memory file system: relative path ${p}`);
       const missing: string[] = [];
       for (let dir = path.normalize(p); !nodes.has(key(dir)); dir = path.dirname(dir)) missing.unshift(dir);
       for (const dir of missing) {

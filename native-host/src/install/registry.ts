@@ -28,7 +28,8 @@ export function formatRegCommand(args: readonly string[]): string {
 export function parseRegQuery(stdout: string): string | undefined {
   for (const line of stdout.split(/\r?\n/)) {
     const match = /^\s+\S.*?\s{2,}REG_(?:EXPAND_)?SZ\s{2,}(.*?)\s*$/.exec(line);
-    if (match) return match[1]!;
+    // A key without a default value lists it as "(value not set)" (English Windows; other languages translate it).
+    if (match) return match[1] === '(value not set)' ? undefined : match[1]!;
   }
   return undefined;
 }

@@ -73,7 +73,17 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
       out(`  ${'left in place'.padEnd(15)} ${entry.path} (${what}: changed since install; delete it yourself if unwanted)`);
       return;
     } else {
-      if (!options.dryRun) await sys.fs.removeFile(entry.path);
+      if (!options.dryRun) {
+        try {
+          await sys.fs.removeFile(entry.path);
+        } catch (error) {
+          const hint =
+            options.scope === 'system' ? 'System scope needs root or an administrator prompt.' : 'Check the permissions of its folder.';
+          throw new UninstallError(`Could not remove ${entry.path}: ${(error as Error).message}. ${hint} Nothing after it was removed.`, {
+            cause: error,
+          });
+        }
+      }
       out(`  ${verb('removed')} ${entry.path} (${what})`);
       removed.push(entry.path);
     }
@@ -134,7 +144,7 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
   }
   if (!options.dryRun) {
     // Deepest first, and only when empty: a folder that now holds anything else is not ours alone.
-    const dirs = [...new Set(everythingGone ? orphanDirs : orphanDirs)].sort((a, b) => b.length - a.length);
+    const dirs = [...new Set(orphanDirs)].sort((a, b) => b.length - a.length);
     for (const dir of dirs) {
       if (await sys.fs.removeEmptyDir(dir)) out(`  ${'removed'.padEnd(15)} ${dir}${path.sep} (empty folder created by install)`);
     }

@@ -64,6 +64,9 @@ function envelopeBytes(id: string, digits: number): number {
   );
 }
 
+/** jsonStringCost of each ASCII character, looked up in the hot loop of cut(). */
+const ASCII_JSON_COST = Uint8Array.from({ length: 0x80 }, (_, c) => jsonStringCost(c));
+
 /** Start indexes of pieces of `text` whose JSON-escaped UTF-8 size is at most `budget` each. */
 function cut(text: string, budget: number): number[] {
   const starts = [0];
@@ -73,7 +76,8 @@ function cut(text: string, budget: number): number[] {
     const c = text.charCodeAt(i);
     let units = 1;
     let cost: number;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    if (c < 0x80) cost = ASCII_JSON_COST[c]!;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const d = text.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
         units = 2;

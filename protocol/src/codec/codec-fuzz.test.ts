@@ -250,26 +250,31 @@ describe('codec fuzzing (seeded)', () => {
   it.each(SEEDS.slice(0, 20))('chunking splits random texts within the limit and reassembles them interleaved (seed %i)', (seed) => {
     const r = new Random(seed);
     const max = 120 + r.int(400);
-    const texts = Array.from({ length: 1 + r.int(5) }, () => JSON.stringify(r.string(1 + r.int(3000))));
-    const queues = texts.map((t, i) =>
-      splitIntoChunks(t, { maxFrameBytes: max, id: `m${i}` }).map((piece) => {
-        expect(enc.encode(piece).length).toBeLessThanOrEqual(max);
-        return piece;
-      }),
-    );
+    // JSON texts, and raw strings with control characters and lone surrogates (splitting takes any string).
+    const texts = Array.from({ length: 1 + r.int(5) }, () => {
+      const raw = r.string(1 + r.int(3000));
+      return r.next() < 0.5 ? JSON.stringify(raw) : raw;
+    });
     const assembler = new ChunkAssembler({ maxPending: texts.length });
     const done = new Map<number, string>();
-    while (queues.some((q) => q.length > 0)) {
-      const i = r.int(queues.length);
-      const piece = queues[i]!.shift();
-      if (piece === undefined) continue;
-      const parsed = JSON.parse(piece) as unknown;
-      if (typeof parsed === 'string') {
-        done.set(i, piece);
-        continue;
+    const queues = texts.map((t, i) => {
+      const pieces = splitIntoChunks(t, { maxFrameBytes: max, id: `m${i}` });
+      if (pieces.length === 1) {
+        // It fits: the text itself goes out as one frame.
+        expect(pieces[0]).toBe(t);
+        done.set(i, t);
+        return [];
       }
-      const whole = assembler.accept((parsed as { params: BridgeChunkNotification }).params);
-      if (whole !== undefined) done.set(i, whole);
+      for (const piece of pieces) expect(enc.encode(piece).length).toBeLessThanOrEqual(max);
+      return pieces;
+    });
+    while (queues.some((q) => q.length > 0)) {
+      const piece = queues[r.int(queues.length)]!.shift();
+      if (piece === undefined) continue;
+      const { method, params } = JSON.parse(piece) as { method: string; params: BridgeChunkNotification };
+      expect(method).toBe('bridge/chunk');
+      const whole = assembler.accept(params);
+      if (whole !== undefined) done.set(Number(params.id.slice(1)), whole);
     }
     texts.forEach((t, i) => expect(done.get(i)).toBe(t));
     expect(assembler.pendingBytes).toBe(0);

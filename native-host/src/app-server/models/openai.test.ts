@@ -84,6 +84,28 @@ describe('the openai model', () => {
     expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_abc', content: expect.stringContaining('from-tool') });
   });
 
+  it('fails a bash call with broken arguments without asking for approval, and tells the model why', async () => {
+    mock.handle((_req, res, index) =>
+      index === 0
+        ? streamChunks(res, [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command": "ls' } }] }], 'tool_calls')
+        : streamChunks(res, [{ content: 'sorry' }]),
+    );
+    const { tc, threadId } = await connect();
+    let asked = 0;
+    tc.client.handle('approval/request', () => {
+      asked++;
+      return { decision: 'allow' };
+    });
+    const { items } = await runTurn(tc, threadId, 'list files');
+    expect(asked).toBe(0);
+    expect(items[1]).toMatchObject({ status: 'failed', content: { toolName: 'bash', arguments: '{"command": "ls', error: 'The bash tool needs {"command": "<shell command>"}.' } });
+    expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'The bash tool needs {"command": "<shell command>"}.',
+    });
+  });
+
   it('offers client tools as functions and routes their calls to the client', async () => {
     const pageRead = { name: 'page_read', description: 'Reads the page', inputSchema: { type: 'object', properties: {} } };
     mock.handle((_req, res, index) =>

@@ -1,5 +1,5 @@
 /** Append-only JSONL files that survive `kill -9`: whole lines are appended, a torn last line is cut off on read. */
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 
 /** What reading a JSONL file found. */
 export interface JsonlReadResult {
@@ -78,15 +78,26 @@ export function toJsonlLines(records: readonly unknown[]): string {
 export class JsonlAppender {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {}
+  /**
+   * With `followReplacement`, each append first checks that the path still names the open file and reopens it when
+   * another process replaced it (compaction writes a new file and renames it over the old one).
+   */
+  constructor(
+    readonly path: string,
+    private readonly options: { followReplacement?: boolean } = {},
+  ) {}
 
-  /** Appends records, one line each, in one write. */
-  append(...records: unknown[]): void {
+  /** Appends records, one line each, in one write; returns the number of bytes written. */
+  append(...records: unknown[]): number {
+    if (this.fd !== undefined && this.options.followReplacement) {
+      const onDisk = statSync(this.path, { throwIfNoEntry: false });
+      if (!onDisk || onDisk.ino !== fstatSync(this.fd).ino) this.close();
+    }
     this.fd ??= openSync(this.path, 'a');
-    const text = toJsonlLines(records);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(toJsonlLines(records), 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
+    return bytes.length;
   }
 
   /** Closes the file descriptor; a later append reopens it. */

@@ -92,6 +92,35 @@ describe('the thread store', () => {
     expect(existsSync(join(dir, 'threads', 't5.jsonl'))).toBe(false);
   });
 
+  it('sees threads another process sharing the data dir adds, and follows its compaction', () => {
+    const dir = tempDir();
+    const a = new ThreadStore(dir, noLog);
+    const b = new ThreadStore(dir, noLog);
+    a.create(thread('from-a'));
+    b.create(thread('from-b'));
+    expect(a.values().map((t) => t.id).sort()).toEqual(['from-a', 'from-b']);
+    expect(b.get('from-a')?.id).toBe('from-a');
+    for (let i = 0; i < 100; i++) a.put(thread('from-a', { updatedAtMs: i }));
+    new ThreadStore(dir, noLog).close(); // a third process starts and compacts the index
+    b.put(thread('from-b', { title: 'after compaction' }));
+    const fresh = new ThreadStore(dir, noLog);
+    expect(fresh.get('from-b')?.title).toBe('after compaction');
+    expect(fresh.get('from-a')?.updatedAtMs).toBe(99);
+    expect(a.values().find((t) => t.id === 'from-b')?.title).toBe('after compaction');
+  });
+
+  it('leaves alone a turn that another live process is running', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1'));
+    store.appendTurn('t1', { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }] });
+    store.close();
+    writeFileSync(join(dir, 'threads', 'index.jsonl'), JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid }) + '\n');
+    const other = new ThreadStore(dir, noLog);
+    expect(other.get('t1')?.status).toBe('running');
+    expect(readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')).not.toContain('interrupted');
+  });
+
   it('refuses a thread id that could name another file', () => {
     const store = new ThreadStore(tempDir(), noLog);
     expect(() => store.load('../../etc/passwd', { closeOpenTurns: false })).toThrow(/Unsafe thread id/);

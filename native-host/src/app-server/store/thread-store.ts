@@ -43,7 +43,8 @@ export class ThreadStore {
     mkdirSync(this.dir, { recursive: true });
     this.index = new ThreadIndex(this.dir, log);
     this.adoptOrphanJournals();
-    for (const thread of [...this.index.values()]) {
+    for (const thread of this.index.values()) {
+      if (this.inUseElsewhere(thread.id)) continue;
       if (thread.status === 'running' || thread.status === 'waitingOnApproval') {
         this.load(thread.id, { closeOpenTurns: true });
         this.index.put({ ...thread, status: 'idle', updatedAtMs: this.now() });
@@ -59,7 +60,7 @@ export class ThreadStore {
   }
 
   /** Every persistent thread's metadata (no particular order). */
-  values(): IterableIterator<Thread> {
+  values(): Thread[] {
     return this.index.values();
   }
 
@@ -118,7 +119,7 @@ export class ThreadStore {
         allowed.add(r.toolName);
       }
     }
-    if (opts.closeOpenTurns) {
+    if (opts.closeOpenTurns && !this.inUseElsewhere(threadId)) {
       for (const turn of turns.values()) {
         if (turn.status !== 'running') continue;
         this.appendTurn(threadId, {
@@ -130,6 +131,12 @@ export class ThreadStore {
       }
     }
     return { items, allowedTools: [...allowed] };
+  }
+
+  /** True when another live process (a second host sharing this data dir) last wrote the thread: its turns are not crashes. */
+  private inUseElsewhere(threadId: string): boolean {
+    const writer = this.index.writerOf(threadId);
+    return writer !== undefined && writer !== 0 && writer !== process.pid && isAlive(writer);
   }
 
   /** Closes the thread's journal file (it reopens on the next append). */
@@ -174,6 +181,16 @@ export class ThreadStore {
         this.log(`thread ${id}: journal had no index entry; restored it from the journal header`);
       }
     }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

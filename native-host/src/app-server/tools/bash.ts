@@ -43,7 +43,7 @@ export class BashToolError extends Error {
 
 /** Extracts the command from model-provided arguments, or throws BashToolError saying what is wrong. */
 export function bashCommandOf(args: unknown): string {
-  const command = typeof args === 'string' ? args : (args as { command?: unknown } | null)?.command;
+  const command = typeof args === 'object' && args !== null ? (args as { command?: unknown }).command : undefined;
   if (typeof command !== 'string' || command.trim() === '') {
     throw new BashToolError('The bash tool needs {"command": "<shell command>"}.');
   }

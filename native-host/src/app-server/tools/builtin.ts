@@ -12,6 +12,8 @@ export interface BuiltinTool extends ToolSpec {
   readonly needsApproval: boolean;
   /** One line for the approval prompt. */
   preview(args: unknown, cwd: string): string;
+  /** Why `args` cannot be run (asked before any approval), or undefined when they are fine. */
+  invalid(args: unknown): string | undefined;
 }
 
 /** Every built-in tool. */
@@ -19,11 +21,13 @@ export const builtinTools: readonly BuiltinTool[] = [
   {
     ...BASH_TOOL,
     needsApproval: true,
-    preview: (args, cwd) => {
+    preview: (args, cwd) => `Run \`${bashCommandOf(args)}\` in ${cwd}`,
+    invalid: (args) => {
       try {
-        return `Run \`${bashCommandOf(args)}\` in ${cwd}`;
-      } catch {
-        return `Run a shell command in ${cwd}`;
+        bashCommandOf(args);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
       }
     },
   },

@@ -13,7 +13,7 @@ import {
   RpcError,
   TransportError,
 } from '@tether/protocol';
-import type { RpcPeer } from './adapter-peer';
+import type { RpcPeer } from './dialect-peer';
 
 /** What to ask the user. */
 export interface ApprovalSpec {

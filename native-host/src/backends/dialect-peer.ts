@@ -3,7 +3,7 @@
  * synchronously when the response is read, so an adapter can answer its own client before it translates the next
  * message from the agent: order across the two wires is kept (e.g. the `turn/start` answer precedes `turn/started`).
  */
-import { ErrorCode, ErrorObject, type MessageTransport, RequestId, RpcError, TransportClosedError } from '@tether/protocol';
+import { ErrorCode, ErrorObject, type MessageTransport, type RequestId, RpcError, TransportClosedError } from '@tether/protocol';
 
 /** Settles one outgoing request: exactly one of the two is called, synchronously on the read of the response. */
 export interface Settle {
@@ -122,24 +122,24 @@ export class RpcPeer {
       return;
     }
     const m = message as Record<string, unknown>;
-    const id = RequestId.safeParse(m.id);
+    const id = m.id;
     if (typeof m.method === 'string') {
       // `id: 0` is a real id (Codex and ACP agents start their own requests at 0).
-      if (m.id === undefined || m.id === null) this.handlers?.onNotification(m.method, m.params);
-      else if (id.success) this.handlers?.onRequest(m.method, m.params, this.replyFor(id.data, m.method));
+      if (id === undefined || id === null) this.handlers?.onNotification(m.method, m.params);
+      else if (isRequestId(id)) this.handlers?.onRequest(m.method, m.params, this.replyFor(id, m.method));
       else this.write({ id: null, error: RpcError.invalidRequest('"id" must be an integer or a string').toJSON() });
       return;
     }
-    if (!id.success) {
+    if (!isRequestId(id)) {
       this.options.log(`${this.options.name}: message without a usable id ignored: ${JSON.stringify(m).slice(0, 300)}`);
       return;
     }
-    const pending = this.pending.get(id.data);
+    const pending = this.pending.get(id);
     if (!pending) {
-      this.options.log(`${this.options.name}: answer to unknown or forgotten request ${JSON.stringify(id.data)} ignored`);
+      this.options.log(`${this.options.name}: answer to unknown or forgotten request ${JSON.stringify(id)} ignored`);
       return;
     }
-    this.pending.delete(id.data);
+    this.pending.delete(id);
     if ('error' in m) {
       const e = ErrorObject.safeParse(m.error);
       pending.settle.fail(
@@ -181,4 +181,9 @@ export class RpcPeer {
     for (const p of pending) p.settle.fail(reason);
     this.handlers?.onClose(error);
   }
+}
+
+/** An integer or a string: what JSON-RPC ids may be here (checked by hand: this runs for every message). */
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }

@@ -6,15 +6,15 @@
 import {
   clientRequests,
   type ClientRequestMethod,
-  createMemoryTransportPair,
   InitializeParams,
   type InitializeResult,
   type MessageTransport,
   RpcError,
   type ServerNotificationMethod,
 } from '@tether/protocol';
-import { ApprovalBroker } from './adapter-approvals';
-import { type Reply, RpcPeer } from './adapter-peer';
+import { ApprovalBroker } from './dialect-approvals';
+import { createEndpointPair } from './dialect-endpoint';
+import { type Reply, RpcPeer } from './dialect-peer';
 import type { DialectAdapterOptions } from './dialects';
 
 /** Options every adapter factory takes (the host's contract). */
@@ -45,7 +45,7 @@ export abstract class AdapterCore {
     wire: { readonly jsonrpc: boolean; readonly agentName: string },
   ) {
     this.log = options.log;
-    const [outer, inner] = createMemoryTransportPair();
+    const [outer, inner] = createEndpointPair();
     this.transport = outer;
     this.client = new RpcPeer(inner, { jsonrpc: false, name: 'client', log: this.log });
     this.agent = new RpcPeer(upstream, { jsonrpc: wire.jsonrpc, name: wire.agentName, log: this.log });

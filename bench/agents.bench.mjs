@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// What the dialect adapters cost on a streamed answer: a turn of N text deltas from a scripted agent (Codex's wire,
+// then ACP's) through the codex and acp adapters to a Tether client, next to the same N messages passed through an
+// in-memory transport with no adapter. In-process, so it measures translation only (no pipes, no model).
+// Usage: node bench/agents.bench.mjs [--quick]   (writes bench/results/agents.json and the "Agents" section of
+// BENCHMARKS.md)
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const DELTAS = quick ? 20_000 : 100_000;
+const RUNS = quick ? 1 : 5;
+
+const tmp = join(root, 'bench/results/tmp');
+mkdirSync(tmp, { recursive: true });
+const bundle = join(tmp, 'agents.mjs');
+await build({
+  stdin: {
+    contents: [
+      "export { createCodexAdapter } from './native-host/src/backends/codex-adapter';",
+      "export { createAcpAdapter } from './native-host/src/backends/acp-adapter';",
+      "export { createMemoryTransportPair } from './protocol/src/index';",
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: bundle,
+  logLevel: 'error',
+});
+const { createCodexAdapter, createAcpAdapter, createMemoryTransportPair } = await import(pathToFileURL(bundle).href);
+
+/** A fake agent on `transport`: `answer(method, params, id, send)` handles each request. */
+function fakeAgent(transport, answer, jsonrpc) {
+  const send = (m) => transport.send(jsonrpc ? { jsonrpc: '2.0', ...m } : m);
+  transport.start({ onClose() {}, onMessage: (m) => (m.method && m.id !== undefined ? answer(m.method, m.params, m.id, send) : undefined) });
+}
+
+function codexAgent(n) {
+  const threadId = '01a22bcb-195a-7101-a36a-06272c42029a';
+  const thread = { id: threadId, preview: '', ephemeral: false, model: 'mock-model', createdAt: 1, updatedAt: 1, status: { type: 'idle' }, cwd: '/tmp', turns: [] };
+  return (method, params, id, send) => {
+    if (method === 'initialize') return send({ id, result: { userAgent: 'tether/0.171.0 (bench)' } });
+    if (method === 'thread/start') return send({ id, result: { thread, model: 'mock-model' } });
+    if (method !== 'turn/start') return send({ id, result: {} });
+    const turnId = 'turn-1';
+    const at = Date.now();
+    send({ id, result: { turn: { id: turnId, items: [], status: 'inProgress', error: null } } });
+    send({ method: 'turn/started', params: { threadId, turn: { id: turnId, items: [], status: 'inProgress', startedAt: 1 } }, emittedAtMs: at });
+    const item = { type: 'agentMessage', id: 'msg-1', text: '', phase: null, startedAtMs: at, completedAtMs: null };
+    send({ method: 'item/started', params: { item, threadId, turnId, startedAtMs: at }, emittedAtMs: at });
+    for (let i = 0; i < n; i++) send({ method: 'item/agentMessage/delta', params: { threadId, turnId, itemId: 'msg-1', delta: 'token ' }, emittedAtMs: at });
+    send({ method: 'item/completed', params: { item: { ...item, text: 'done', completedAtMs: at }, threadId, turnId }, emittedAtMs: at });
+    send({ method: 'turn/completed', params: { threadId, turn: { id: turnId, items: [], status: 'completed', completedAt: 2 } }, emittedAtMs: at });
+  };
+}
+
+function acpAgent(n) {
+  return (method, params, id, send) => {
+    if (method === 'initialize') return send({ id, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'bench', version: '1' } } });
+    if (method === 'session/new') return send({ id, result: { sessionId: 'sess-1' } });
+    if (method !== 'session/prompt') return send({ id, result: {} });
+    for (let i = 0; i < n; i++) send({ method: 'session/update', params: { sessionId: 'sess-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'token ' } } } });
+    send({ id, result: { stopReason: 'end_turn' } });
+  };
+}
+
+/** Runs one turn through `adapter` and resolves with [ms, messages received]. */
+async function throughAdapter(create, agent, jsonrpc) {
+  const [agentSide, upstream] = createMemoryTransportPair();
+  fakeAgent(agentSide, agent, jsonrpc);
+  const adapter = create(upstream, { backendId: 'bench', dataDir: join(tmp, `journal-${Date.now()}-${Math.random()}`), log() {} });
+  let received = 0;
+  const waiters = new Map();
+  let done;
+  const finished = new Promise((r) => (done = r));
+  adapter.start({
+    onClose() {},
+    onMessage(m) {
+      received++;
+      if (m.id !== undefined && waiters.has(m.id)) waiters.get(m.id)(m);
+      if (m.method === 'turn/completed') done();
+    },
+  });
+  const request = (id, method, params) => new Promise((r) => (waiters.set(id, r), adapter.send({ id, method, params })));
+  await request(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
+  adapter.send({ method: 'initialized' });
+  const { result } = await request(2, 'thread/start', { cwd: tmp });
+  const start = performance.now();
+  received = 0;
+  adapter.send({ id: 3, method: 'turn/start', params: { threadId: result.thread.id, input: [{ text: 'go' }] } });
+  await finished;
+  const ms = performance.now() - start;
+  adapter.close();
+  return [ms, received];
+}
+
+/** The same number of delta messages through a bare in-memory transport. */
+async function passthrough(n) {
+  const [a, b] = createMemoryTransportPair();
+  let received = 0;
+  let done;
+  const finished = new Promise((r) => (done = r));
+  b.start({ onClose() {}, onMessage: (m) => (received++, m.method === 'turn/completed' && done()) });
+  a.start({ onClose() {}, onMessage() {} });
+  const start = performance.now();
+  for (let i = 0; i < n; i++) a.send({ method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'token ' } });
+  a.send({ method: 'turn/completed', params: { turn: { id: 'u' } } });
+  await finished;
+  return [performance.now() - start, received];
+}
+
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+async function measure(label, run) {
+  const times = [];
+  let count = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const [ms, received] = await run();
+    times.push(ms);
+    count = received;
+  }
+  const ms = median(times);
+  const row = { label, deltas: DELTAS, messages: count, ms: Math.round(ms), deltasPerSecond: Math.round(DELTAS / (ms / 1000)) };
+  console.log(`${label.padEnd(44)} ${String(row.ms).padStart(6)} ms  ${row.deltasPerSecond.toLocaleString('en').padStart(12)} deltas/s`);
+  return row;
+}
+
+const rows = [
+  await measure('in-memory transport, no adapter', () => passthrough(DELTAS)),
+  await measure('codex adapter (Codex wire -> Tether)', () => throughAdapter(createCodexAdapter, codexAgent(DELTAS), false)),
+  await measure('acp adapter (ACP session/update -> Tether)', () => throughAdapter(createAcpAdapter, acpAgent(DELTAS), true)),
+];
+const meta = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, runs: RUNS, quick };
+writeFileSync(join(root, 'bench/results/agents.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+
+const section = [
+  '## Agents',
+  '',
+  `One streamed turn of ${DELTAS.toLocaleString('en')} text deltas from a scripted agent through each dialect adapter to a Tether`,
+  'client, in-process (in-memory transports on both sides, so this is the cost of translation alone), next to the same',
+  `number of messages through a bare in-memory transport. Median of ${RUNS} run(s); ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}.`,
+  '`node bench/agents.bench.mjs` writes this section.',
+  '',
+  '| path | time | deltas/s | messages to the client |',
+  '|---|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.label} | ${r.ms} ms | ${r.deltasPerSecond.toLocaleString('en')} | ${r.messages.toLocaleString('en')} |`),
+  '',
+  'Real agents are far slower than either (a model streams tens to hundreds of deltas a second), so the adapters do not',
+  'limit streaming; the real-agent tests (`test/agents/`) check behaviour, not speed.',
+  '',
+].join('\n');
+writeSection(join(root, 'BENCHMARKS.md'), 'Agents', section);
+console.log('\nwrote bench/results/agents.json and the "Agents" section of BENCHMARKS.md');
+
+function writeSection(file, title, text) {
+  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const lines = current.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
+  if (start === -1) {
+    writeFileSync(file, `${current.replace(/\n*$/, '\n\n')}${text}`);
+    return;
+  }
+  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end === -1) end = lines.length;
+  const before = lines.slice(0, start).join('\n');
+  const after = lines.slice(end).join('\n');
+  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${text}${after ? `\n${after}` : ''}`);
+}

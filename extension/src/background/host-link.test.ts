@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConnectionState } from '../shared/messages';
+import { HostLink, type HostLinkDeps } from './host-link';
+import type { PortLike } from './native-port';
+
+/** A native port whose "host" answers the handshake (or disconnects at once, like a missing host). */
+class ScriptedPort implements PortLike {
+  readonly sent: Array<{ id?: number; method?: string; params?: unknown }> = [];
+  private onMsg: ((m: unknown) => void) | undefined;
+  private onDrop: (() => void) | undefined;
+  constructor(private readonly behaviour: 'answer' | 'missing') {}
+  readonly onMessage = { addListener: (l: (m: unknown) => void) => void (this.onMsg = l) };
+  readonly onDisconnect = {
+    addListener: (l: () => void) => {
+      this.onDrop = l;
+      if (this.behaviour === 'missing') queueMicrotask(() => l());
+    },
+  };
+  postMessage(m: { id?: number; method?: string; params?: unknown }): void {
+    this.sent.push(m);
+    if (m.id === undefined) return;
+    const result =
+      m.method === 'bridge/hello'
+        ? { hostVersion: '9.9.9', backend: 'embedded', backends: [], limits: { maxOutboundFrameBytes: 1, maxInboundMessageBytes: 1, maxChunkedMessageBytes: 1 } }
+        : { serverInfo: { name: 's', version: '1' }, protocolVersion: 'p', supportedTransports: ['stdio'], capabilities: { steer: true } };
+    queueMicrotask(() => this.onMsg?.([{ id: m.id, result }]));
+  }
+  disconnect(): void {}
+  drop(): void {
+    this.onDrop?.();
+  }
+}
+
+function setup(behaviours: Array<'answer' | 'missing'>, lastError = 'Specified native messaging host not found.') {
+  const ports: ScriptedPort[] = [];
+  const states: ConnectionState[] = [];
+  const ready: string[] = [];
+  const lost: string[] = [];
+  let now = 1_000;
+  const deps: HostLinkDeps = {
+    connect: () => {
+      const port = new ScriptedPort(behaviours[ports.length] ?? 'answer');
+      ports.push(port);
+      return port;
+    },
+    lastError: () => lastError,
+    clientInfo: { name: 'test', version: '0' },
+    clientTools: [],
+    backend: () => undefined,
+    onBatch: (m) => m,
+    attach: () => {},
+    onState: (s) => states.push(s),
+    onReady: (_c, info) => ready.push(info.hello?.hostVersion ?? 'none'),
+    onLost: (reason) => lost.push(reason),
+    now: () => now,
+    random: () => 0.5,
+    log: () => {},
+  };
+  return { link: new HostLink(deps), ports, states, ready, lost, advance: (ms: number) => (now += ms) };
+}
+
+describe('HostLink', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('reports connected only after bridge/hello and initialize were answered, then sends initialized', async () => {
+    const { link, ports, states, ready } = setup(['answer']);
+    link.start();
+    expect(link.state.status).toBe('connecting');
+    await vi.runAllTimersAsync();
+    expect(states.map((s) => s.status)).toEqual(['connecting', 'connected']);
+    expect(ready).toEqual(['9.9.9']);
+    expect(ports[0]!.sent.map((m) => m.method)).toEqual(['bridge/hello', 'initialize', 'initialized']);
+    expect(link.client).toBeDefined();
+  });
+
+  it("keeps the browser's reason and retries with backoff until the host answers", async () => {
+    const { link, ports, states } = setup(['missing', 'missing', 'answer']);
+    link.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.state).toMatchObject({ status: 'disconnected', reason: 'Specified native messaging host not found.', attempt: 1, retryAtMs: 1_500 });
+    expect(ports).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(ports).toHaveLength(2);
+    expect(link.state).toMatchObject({ status: 'disconnected', attempt: 2 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await vi.runAllTimersAsync();
+    expect(ports).toHaveLength(3);
+    expect(link.state.status).toBe('connected');
+    // While retrying, "connecting" still says what went wrong last.
+    expect(states.filter((s) => s.status === 'connecting').at(-1)?.reason).toBe('Specified native messaging host not found.');
+  });
+
+  it('reconnects after a connected port drops, reporting the loss', async () => {
+    const { link, ports, lost } = setup(['answer', 'answer'], 'Native host has exited.');
+    link.start();
+    await vi.runAllTimersAsync();
+    ports[0]!.drop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(lost).toEqual(['Native host has exited.']);
+    expect(link.state).toMatchObject({ status: 'disconnected', reason: 'Native host has exited.' });
+    await vi.runAllTimersAsync();
+    expect(ports).toHaveLength(2);
+    expect(link.state.status).toBe('connected');
+  });
+
+  it('redoes the handshake on the same port after the backend exited', async () => {
+    const { link, ports, ready, lost } = setup(['answer']);
+    link.start();
+    await vi.runAllTimersAsync();
+    link.backendExited('The "child" backend was killed by SIGKILL', 250);
+    expect(link.state).toMatchObject({ status: 'connecting', reason: 'The "child" backend was killed by SIGKILL' });
+    expect(link.client).toBeUndefined();
+    expect(lost).toHaveLength(1);
+    await vi.runAllTimersAsync();
+    expect(ports).toHaveLength(1);
+    expect(ready).toHaveLength(2);
+    expect(link.state.status).toBe('connected');
+    expect(ports[0]!.sent.filter((m) => m.method === 'initialize')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkerToView } from '../shared/messages';
+import { PersistentState } from './persistent-state';
+import { MemoryStorageArea } from './test-helpers';
+import { runViewOp, ViewCallError } from './view-ops';
+import type { View } from './views';
+import { TetherWorker } from './worker';
+
+async function setup() {
+  const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
+  await state.load();
+  const worker = new TetherWorker({
+    state,
+    connectNative: () => {
+      throw new Error('not used');
+    },
+    lastError: () => undefined,
+    tab: async () => ({ url: 'https://a.example/', title: 'A' }),
+    setBadge: () => {},
+    pageTools: {
+      readPage: async () => {
+        throw new Error('not used');
+      },
+      listTabs: async () => [],
+      capture: async () => '',
+    },
+    clientInfo: { name: 'test', version: '0' },
+    extensionId: 'x',
+    os: 'linux',
+    now: () => 5,
+    random: () => 0.5,
+    newId: () => 'id',
+    log: () => {},
+  });
+  const sent: WorkerToView[] = [];
+  const view = (kind: View['kind'], tabId: number | null): View => {
+    const v: View = { id: 1, kind, tabId, send: (m) => sent.push(m) };
+    worker.views.add(v);
+    return v;
+  };
+  return { state, worker, view, sent };
+}
+
+describe('runViewOp', () => {
+  it('rejects an operation that is not in the table', async () => {
+    const { worker, view } = await setup();
+    await expect(runViewOp(worker, view('sidepanel', 1), 'eval', {})).rejects.toThrow('Unknown operation "eval"');
+  });
+
+  it('rejects malformed params before any handler runs', async () => {
+    const { worker, view } = await setup();
+    await expect(runViewOp(worker, view('sidepanel', 1), 'approval/decide', { key: 'k', choice: 'allow_forever' })).rejects.toThrow(
+      /Invalid parameters for approval\/decide/,
+    );
+  });
+
+  it('refuses tab-scoped operations from the options page', async () => {
+    const { worker, view } = await setup();
+    await expect(runViewOp(worker, view('options', null), 'thread/new', {})).rejects.toBeInstanceOf(ViewCallError);
+    await expect(runViewOp(worker, view('options', null), 'approval/decide', { key: 'k', choice: 'allow' })).rejects.toThrow(/no longer pending/);
+  });
+
+  it('says the host is not connected instead of failing silently', async () => {
+    const { worker, view } = await setup();
+    await expect(runViewOp(worker, view('sidepanel', 1), 'turn/send', { text: 'hi' })).rejects.toThrow(/Not connected to the Tether host/);
+  });
+
+  it('revokes a site rule and returns the remaining ones', async () => {
+    const { state, worker, view } = await setup();
+    await state.setRules([
+      { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
+      { id: 'r2', origin: 'https://b.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
+    ]);
+    const result = (await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })) as { rules: { id: string }[] };
+    expect(result.rules.map((r) => r.id)).toEqual(['r2']);
+    await expect(runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })).rejects.toThrow(/no longer exists/);
+  });
+
+  it('unbinds the tab on "new thread" and tells its pages', async () => {
+    const { state, worker, view, sent } = await setup();
+    await state.setBinding(3, { threadId: 't' });
+    await runViewOp(worker, view('sidepanel', 3), 'thread/new', {});
+    expect(state.binding(3)).toBeUndefined();
+    expect(sent).toContainEqual({ type: 'snapshot', thread: null, items: [] });
+  });
+});

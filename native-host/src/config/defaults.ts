@@ -1,0 +1,45 @@
+/**
+ * The configuration without a config file: the embedded backend only. Kept apart from the Zod schema so a host
+ * started without a config file never loads Zod before its first answer (it is a third of the start-up time).
+ */
+import { dataDir, type PathEnv, configFile } from '../paths';
+import type { BackendConfig } from './schema';
+
+/** The id of the built-in backend, always configured unless the file redefines it. */
+export const EMBEDDED_BACKEND_ID = 'embedded';
+/** Size at which host.log is rotated unless the config file says otherwise. */
+export const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+
+/** The validated configuration the host runs with. */
+export interface HostConfig {
+  /** The file this came from (whether or not it exists). */
+  readonly file: string;
+  /** `file` when the file was read, `default` when there was none. */
+  readonly source: 'file' | 'default';
+  readonly defaultBackend: string;
+  /** Backends by id, with `cwd` and `dataDir` made absolute. */
+  readonly backends: Readonly<Record<string, BackendConfig>>;
+  /** Extension ids from the file (the development id is added by the caller check, not here). */
+  readonly allowedExtensionIds: readonly string[];
+  /** Where the embedded backend stores threads unless its config says otherwise. */
+  readonly dataDir: string;
+  readonly logMaxBytes: number;
+}
+
+/** The built-in backends, present in every configuration. */
+export function builtinBackends(): Record<string, BackendConfig> {
+  return { [EMBEDDED_BACKEND_ID]: { kind: 'embedded', dialect: 'tether', description: 'Reference app-server built into the host' } };
+}
+
+/** The configuration used when there is no config file. */
+export function defaultHostConfig(options: PathEnv = {}): HostConfig {
+  return {
+    file: configFile(options),
+    source: 'default',
+    defaultBackend: EMBEDDED_BACKEND_ID,
+    backends: builtinBackends(),
+    allowedExtensionIds: [],
+    dataDir: dataDir(options),
+    logMaxBytes: DEFAULT_LOG_MAX_BYTES,
+  };
+}

@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import { doctor } from './doctor';
+import { install } from './install';
+import { scriptedHost } from './memory-system';
+import { utf8 } from './system';
+import { darwinMachine, DARWIN, doctorOptions, installOptions, LINUX, linuxMachine, WIN, windowsMachine } from './test-machines';
+
+const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+const LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
+const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json';
+
+/** A host that answers initialize the way the reference app-server does. */
+function goodHost(): ReturnType<typeof scriptedHost> {
+  return scriptedHost((message) =>
+    message.method === 'initialize'
+      ? { id: message.id, result: { serverInfo: { name: 'tether-app-server', version: '0.1.0' }, protocolVersion: '1', supportedTransports: ['stdio'], capabilities: {} } }
+      : undefined,
+  );
+}
+
+async function installedLinux(extra: Parameters<typeof linuxMachine>[0] = {}) {
+  const sys = linuxMachine({ spawn: () => goodHost(), ...extra });
+  await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium', 'firefox'] }));
+  return sys;
+}
+
+async function runDoctor(sys: Parameters<typeof doctor>[0], options: Parameters<typeof doctorOptions>[1] = {}) {
+  const lines: string[] = [];
+  const code = await doctor(sys, doctorOptions(lines, options));
+  return { code, lines, text: lines.join('\n') };
+}
+
+describe('tether doctor on Linux', () => {
+  it('passes after install for every browser found', async () => {
+    const sys = linuxMachine({ spawn: () => goodHost() });
+    await install(sys, installOptions(LINUX.host, []));
+    const { code, lines, text } = await runDoctor(sys);
+
+    expect(code).toBe(0);
+    expect(sys.spawns.length).toBe(3);
+    expect(lines).toContain(`  ✓ manifest ${CHROMIUM} (valid JSON, name matches the file)`);
+    expect(lines).toContain(`  ✓ allowed_origins allows gkplngjhinednckbmppipofijkaplcpm`);
+    expect(text).toMatch(/✓ started as Chromium would \(\/home\/ada\/\.local\/share\/tether\/bin\/tether-host chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms from tether-app-server 0\.1\.0/);
+    expect(text).toMatch(/✓ the host exited \d+ ms after stdin closed/);
+    expect(lines).toContain(`  ✓ Node ${LINUX.node} v20.20.2`);
+    expect(lines).toContain(`  ✓ host script ${LINUX.host}`);
+    expect(lines).toContain('  · host log: /home/ada/.local/state/tether/host.log (not written yet)');
+    expect(lines.at(-1)).toBe('All checks passed.');
+  });
+
+  it('fails for a browser found on the machine that has no manifest', async () => {
+    const sys = await installedLinux();
+    const { code, lines } = await runDoctor(sys);
+    expect(code).toBe(1);
+    expect(lines).toContain('Google Chrome');
+    expect(lines).toContain('      fix: tether install --browser chrome');
+  });
+
+  it('starts Chromium\'s host with the origin and Firefox\'s with the manifest path and add-on id', async () => {
+    const sys = await installedLinux({ dirs: [] });
+    await runDoctor(sys);
+    expect(sys.spawns).toEqual([
+      { file: LAUNCHER, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' },
+      { file: LAUNCHER, args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'tether@tether.dev'], cwd: '/home/ada/.local/share/tether/bin' },
+    ]);
+  });
+
+  it('reports a missing manifest with the browser\'s own error text and the install command', async () => {
+    const sys = linuxMachine();
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      `  ✗ no manifest: looked at ${CHROMIUM}, /etc/chromium/native-messaging-hosts/dev.tether.bridge.json`,
+    );
+    expect(lines).toContain('      the browser says: "Specified native messaging host not found."');
+    expect(lines).toContain('      fix: tether install --browser chromium');
+    expect(lines.at(-1)).toBe('1 problem found.');
+  });
+
+  it('uses Firefox\'s wording for Firefox', async () => {
+    const { lines } = await runDoctor(linuxMachine(), { browsers: ['firefox'] });
+    expect(lines).toContain('      the browser says: "No such native application dev.tether.bridge"');
+  });
+
+  it('explains each broken manifest rule with the error the browser shows for it', async () => {
+    const sys = await installedLinux();
+    const bad = { name: 'dev.tether.bridge', description: '', path: 'bin/tether-host', type: 'stdio', allowed_origins: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm', 'chrome-extension://*/'] };
+    await sys.fs.writeFile(CHROMIUM, utf8(JSON.stringify(bad)));
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(lines).toContain(`  ✗ ${CHROMIUM}: "description" is missing or empty`);
+    expect(lines).toContain(`  ✗ ${CHROMIUM}: "path" (bin/tether-host) is not absolute`);
+    expect(lines).toContain(`  ✗ ${CHROMIUM}: origin chrome-extension://gkplngjhinednckbmppipofijkaplcpm lacks its trailing slash`);
+    expect(lines).toContain(`  ✗ ${CHROMIUM}: "allowed_origins" holds a wildcard (chrome-extension://*/); list each extension`);
+    expect(lines).toContain('  ✗ allowed_origins lacks gkplngjhinednckbmppipofijkaplcpm');
+    expect(lines).toContain('      the browser says: "Access to the specified native messaging host is forbidden."');
+    expect(sys.spawns).toEqual([]);
+  });
+
+  it('reports invalid JSON and a bad host name', async () => {
+    const sys = await installedLinux();
+    await sys.fs.writeFile(CHROMIUM, utf8('{"name": "Dev-Tether",'));
+    const broken = await runDoctor(sys, { browsers: ['chromium'] });
+    expect(broken.text).toMatch(/✗ .*: the manifest is not valid JSON/);
+
+    await sys.fs.writeFile(CHROMIUM, utf8(JSON.stringify({ name: 'Dev-Tether', description: 'x', path: LAUNCHER, type: 'stdio', allowed_origins: [DEV_ORIGIN] })));
+    const named = await runDoctor(sys, { browsers: ['chromium'] });
+    expect(named.lines).toContain('      the browser says: "Invalid native messaging host name specified."');
+  });
+
+  it('reports a launcher that is not executable, with the chmod that fixes it', async () => {
+    const sys = await installedLinux();
+    await sys.fs.chmod(LAUNCHER, 0o644);
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(lines).toContain(`  ✗ the host ${LAUNCHER} is not executable`);
+    expect(lines).toContain('      the browser says: "Native host has exited."');
+    expect(lines).toContain(`      fix: chmod 755 "${LAUNCHER}" (or tether install --browser chromium)`);
+  });
+
+  it('reports a launcher whose Node is too old or gone', async () => {
+    const old = await installedLinux({ commands: { [LINUX.node]: () => ({ code: 0, stdout: 'v18.19.0\n', stderr: '' }) } });
+    expect((await runDoctor(old, { browsers: ['chromium'] })).lines).toContain(`  ✗ Node ${LINUX.node} is v18.19.0; Tether needs 20 or newer`);
+
+    const gone = await installedLinux();
+    await gone.fs.removeFile(LINUX.node);
+    const { lines } = await runDoctor(gone, { browsers: ['chromium'] });
+    expect(lines).toContain(`  ✗ Node ${LINUX.node} is missing or not executable (moved, or removed by a version manager such as nvm)`);
+  });
+
+  it('reports a host that exits before answering, with the tail of its stderr', async () => {
+    const sys = await installedLinux({
+      spawn: () => {
+        const child = scriptedHost(() => undefined, 'tether host: Invalid Tether config file\n');
+        queueMicrotask(() => child.kill());
+        return child;
+      },
+    });
+    const { code, lines, text } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(text).toMatch(/✗ started as Chromium would \(.*\): the host was killed by SIGKILL before answering initialize/);
+    expect(lines).toContain('      | tether host: Invalid Tether config file');
+    expect(lines).toContain('      the browser says: "Native host has exited."');
+  });
+
+  it('reports an error answer to initialize without a browser message, with every line of it', async () => {
+    const sys = await installedLinux({
+      spawn: () => scriptedHost((m) => ({ id: m.id, error: { code: -32050, message: 'Backend unavailable: vv-agent not found\nFix: install it' } })),
+    });
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(lines.find((l) => l.startsWith('  ✗ started as Chromium would'))).toMatch(/: the host answered initialize with error -32050: Backend unavailable: vv-agent not found$/);
+    expect(lines).toContain('      | Fix: install it');
+    expect(lines.some((l) => l.includes('the browser says'))).toBe(false);
+  });
+
+  it('reports an invalid config file with the field and the fix', async () => {
+    const sys = await installedLinux({ files: { '/home/ada/.config/tether/config.json': '{"backends": {"x": {"kind": "command"}}}' } });
+    const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(1);
+    expect(text).toContain('✗ config /home/ada/.config/tether/config.json is invalid');
+    expect(text).toMatch(/\| - backends\.x\.argv: .*Fix:/);
+  });
+
+  it('warns when a manifest allows an id that the host config does not', async () => {
+    const sys = linuxMachine({ spawn: () => goodHost() });
+    await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: ['abcdefghijklmnopabcdefghijklmnop'] }));
+    const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(0);
+    expect(text).toContain('! the manifests allow abcdefghijklmnopabcdefghijklmnop but "allowedExtensionIds" in /home/ada/.config/tether/config.json does not');
+  });
+
+  it('explains Flatpak and Snap browsers', async () => {
+    const sys = await installedLinux({ dirs: ['/home/ada/.var/app/org.chromium.Chromium', '/snap/firefox/current'] });
+    const { text } = await runDoctor(sys);
+
+    expect(text).toContain('! Chromium is installed as a Flatpak (/home/ada/.var/app/org.chromium.Chromium).');
+    expect(text).toContain('! Firefox is installed as a Snap (/snap/firefox).');
+  });
+
+  it('checks the manifest in --user-data-dir and names it in the fix', async () => {
+    const { lines } = await runDoctor(linuxMachine(), { userDataDir: '/tmp/profile' });
+    expect(lines).toContain('  ✗ no manifest: looked at /tmp/profile/NativeMessagingHosts/dev.tether.bridge.json, /etc/chromium/native-messaging-hosts/dev.tether.bridge.json');
+    expect(lines).toContain('      fix: tether install --browser chromium --user-data-dir /tmp/profile');
+  });
+
+  it('lists the backend presets found on PATH', async () => {
+    const sys = await installedLinux({ files: { '/usr/local/bin/codex': { text: '', mode: 0o755 } } });
+    const { code, lines } = await runDoctor(sys, {
+      browsers: ['chromium'],
+      presets: [
+        { id: 'codex', label: 'OpenAI Codex', argv: ['codex', 'app-server'], install: 'npm install -g @openai/codex' },
+        { id: 'copilot', label: 'GitHub Copilot CLI', argv: ['copilot', '--acp'], install: 'npm install -g @github/copilot' },
+      ],
+    });
+    expect(code).toBe(0);
+    expect(lines).toContain('  ✓ codex (OpenAI Codex): /usr/local/bin/codex');
+    expect(lines).toContain('  · copilot (GitHub Copilot CLI): `copilot` not on PATH; install with `npm install -g @github/copilot`');
+  });
+});
+
+describe('tether doctor on macOS and Windows', () => {
+  it('passes after install on macOS', async () => {
+    const sys = darwinMachine({ spawn: () => goodHost() });
+    await install(sys, installOptions(DARWIN.host, []));
+    const { code } = await runDoctor(sys);
+    expect(code).toBe(0);
+    expect(sys.spawns.map((s) => s.cwd)).toEqual([
+      '/Users/ada/Library/Application Support/tether/data/bin',
+      '/Users/ada/Library/Application Support/tether/data/bin',
+    ]);
+  });
+
+  it('finds the manifest through the HKCU key and starts the .cmd through cmd.exe as Chrome does', async () => {
+    const sys = windowsMachine({ spawn: () => goodHost() });
+    await install(sys, installOptions(WIN.host, [], { browsers: ['chrome'] }));
+    sys.regCalls.length = 0;
+    const { code, lines } = await runDoctor(sys, { browsers: ['chrome'] });
+
+    const launcher = `${WIN.local}\\tether\\data\\bin\\tether-host.cmd`;
+    const manifest = `${WIN.local}\\tether\\data\\NativeMessagingHosts\\chrome\\dev.tether.bridge.json`;
+    expect(code).toBe(0);
+    expect(sys.regCalls[0]).toEqual(['query', 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge', '/ve']);
+    expect(lines).toContain(`  ✓ registry key HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge -> ${manifest}`);
+    expect(sys.spawns).toEqual([
+      {
+        file: 'C:\\Windows\\System32\\cmd.exe',
+        args: ['/d', '/s', '/c', `""${launcher}" ${DEV_ORIGIN} --parent-window=0"`],
+        cwd: `${WIN.local}\\tether\\data\\bin`,
+        verbatimArguments: true,
+      },
+    ]);
+  });
+
+  it('reports a missing registry key with the reg.exe keys it looked at', async () => {
+    const { code, lines } = await runDoctor(windowsMachine(), { browsers: ['edge'] });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      '  ✗ no registry key: looked at HKCU\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\dev.tether.bridge, HKLM\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\dev.tether.bridge',
+    );
+    expect(lines).toContain('      the browser says: "Specified native messaging host not found."');
+  });
+});

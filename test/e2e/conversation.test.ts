@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type LaunchedBrowser } from '../support/browser';
+import { startDemoServer, type DemoServer } from '../support/demo-server';
+import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+
+describe('conversation controls in Chromium', () => {
+  let browser: LaunchedBrowser;
+  let demo: DemoServer;
+
+  beforeAll(async () => {
+    demo = await startDemoServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it('steers a running turn from the composer', async () => {
+    const { tabId } = await openWebPage(browser, demo.url('/'));
+    const panel = await openSidePanel(browser, tabId);
+    await waitConnected(panel);
+    await sendPrompt(panel, '/stream 200 20');
+    await panel.locator('button[data-action="stop"]').waitFor();
+    expect(await panel.locator('button[data-action="send"]').textContent()).toBe('Steer');
+    await sendPrompt(panel, 'mention the tides');
+    await panel.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 60_000 });
+    expect((await agentTexts(panel)).at(-1)).toContain('(steered: mention the tides)');
+    await panel.close();
+  });
+
+  it('opens a past thread from history in another tab, starts a new one, and archives', async () => {
+    const a = await openWebPage(browser, demo.url('/other'));
+    const panelA = await openSidePanel(browser, a.tabId);
+    await waitConnected(panelA);
+    await sendPrompt(panelA, 'remember the lighthouse');
+    await panelA.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 30_000 });
+    const threadId = await panelA.locator('.transcript').getAttribute('data-thread-id');
+    expect(threadId).toBeTruthy();
+
+    const b = await openWebPage(browser, demo.url('/'));
+    const panelB = await openSidePanel(browser, b.tabId);
+    await waitConnected(panelB);
+    await panelB.locator('button[data-action="history"]').click();
+    await panelB.locator(`.history li[data-thread-id="${threadId}"] button.link`).click();
+    await expect.poll(() => panelB.locator('.transcript').getAttribute('data-thread-id')).toBe(threadId);
+    expect(await panelB.locator('.transcript .item.userMessage').first().textContent()).toBe('remember the lighthouse');
+
+    await panelB.locator('button[data-action="new-thread"]').click();
+    await expect.poll(() => panelB.locator('.transcript .item').count()).toBe(0);
+
+    await panelB.locator('button[data-action="history"]').click();
+    const row = panelB.locator(`.history li[data-thread-id="${threadId}"]`);
+    await row.locator('button', { hasText: 'Archive' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    // Archiving detaches the thread from the tab that showed it.
+    await expect.poll(() => panelA.locator('.transcript').getAttribute('data-thread-id')).toBe('');
+  });
+});
