@@ -95,7 +95,8 @@ describe('real Codex through tether host', () => {
   it('lists and resumes a thread after the host restarts', async () => {
     const first = codexHost();
     await initialize(first);
-    const { thread } = await call(first, 'thread/start', {});
+    const { thread } = await call(first, 'thread/start', { title: 'Named by the user' });
+    expect(thread.title).toBe('Named by the user');
     const t = await startTurn(first, thread.id, 'Remember tether-restart');
     await turnCompleted(first, t.turnId, t.from);
     first.closeInput();
@@ -105,7 +106,7 @@ describe('real Codex through tether host', () => {
     await initialize(second);
     const list = await call(second, 'thread/list', {});
     expect(list.threads.map((x: { id: string }) => x.id)).toContain(thread.id);
-    expect(list.threads.find((x: { id: string }) => x.id === thread.id).title).toBe('Remember tether-restart');
+    expect(list.threads.find((x: { id: string }) => x.id === thread.id).title).toBe('Named by the user');
     const resumed = await call(second, 'thread/resume', { threadId: thread.id });
     expect(resumed.items.map((i: { type: string; content: { text: string } }) => [i.type, i.content.text])).toEqual([
       ['userMessage', 'Remember tether-restart'],

@@ -29,6 +29,23 @@ describe('conversation controls in Chromium', () => {
     await panel.close();
   });
 
+  it('gives a panel opened in the middle of a streaming answer every delta exactly once', async () => {
+    const { tabId } = await openWebPage(browser, demo.url('/'));
+    const first = await openSidePanel(browser, tabId);
+    await waitConnected(first);
+    await sendPrompt(first, '/stream 400 8');
+    const stream = first.locator('.transcript .item.agentMessage .body').last();
+    await expect.poll(async () => (await stream.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(100);
+    const second = await openSidePanel(browser, tabId);
+    await second.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 60_000 });
+    const expected = Array.from({ length: 400 }, (_, i) => i + 1);
+    for (const panel of [first, second]) {
+      const text = (await agentTexts(panel)).at(-1) ?? '';
+      expect(text.trim().split(/\s+/).map(Number)).toEqual(expected);
+    }
+    await Promise.all([first.close(), second.close()]);
+  });
+
   it('opens a past thread from history in another tab, starts a new one, and archives', async () => {
     const a = await openWebPage(browser, demo.url('/other'));
     const panelA = await openSidePanel(browser, a.tabId);

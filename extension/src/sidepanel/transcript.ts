@@ -59,7 +59,11 @@ export class Transcript {
   reset(items: readonly Item[]): void {
     this.entries.clear();
     this.list.replaceChildren();
-    for (const item of items) this.completeItem(item);
+    for (const item of items) {
+      // An item still being written (a running turn) keeps streaming: its later deltas append to it.
+      if (item.status === 'inProgress') this.entries.set(item.id, this.create(item));
+      else this.completeItem(item);
+    }
     this.stick = true;
     this.queueScroll();
   }

@@ -59,7 +59,7 @@ export class AppServer {
     this.newId = config.newId ?? createIdFactory();
     this.cwd = config.cwd ?? safeCwd();
     this.maxRunningTurns = config.maxRunningTurns ?? 256;
-    this.store = options.dataDir === null ? undefined : new ThreadStore(options.dataDir, this.log, this.now);
+    this.store = options.dataDir === null ? undefined : openStore(options.dataDir, this.log, this.now);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
     this.approvals = new ApprovalRegistry((params, decision) => {
@@ -355,6 +355,22 @@ export class AppServer {
 
   private broadcast<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>, threadId: string): void {
     for (const peer of this.peers) peer.notify(method, params, threadId);
+  }
+}
+
+/** The data dir cannot be used (not writable, not a folder, ...). */
+export class DataDirError extends Error {
+  override name = 'DataDirError';
+}
+
+function openStore(dataDir: string, log: (line: string) => void, now: () => number): ThreadStore {
+  try {
+    return new ThreadStore(dataDir, log, now);
+  } catch (error) {
+    throw new DataDirError(
+      `Cannot use the data dir ${dataDir}: ${(error as Error).message}. Fix its permissions, or choose another (--data-dir DIR, or --memory).`,
+      { cause: error },
+    );
   }
 }
 

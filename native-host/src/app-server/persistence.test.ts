@@ -1,5 +1,5 @@
 /** Persistence through the protocol: restarts keep threads and items; ephemeral threads never touch disk. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,5 +70,16 @@ describe('persistence', () => {
     await runTurn(tc, thread.id, 'hello');
     expect((await tc.client.threadList({})).threads.map((t) => t.id)).toEqual([thread.id]);
     expect((await tc.client.threadRead({ threadId: thread.id })).items).toHaveLength(2);
+  });
+});
+
+describe('an unusable data dir', () => {
+  it('refuses to start with a message naming the folder and what to do', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tether-persist-')), 'not-a-dir');
+    dirs.push(join(file, '..'));
+    writeFileSync(file, 'x');
+    expect(() => createHarness({ dataDir: file })).toThrow(
+      new RegExp(`^Cannot use the data dir ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*choose another \\(--data-dir DIR, or --memory\\)\\.$`),
+    );
   });
 });

@@ -95,8 +95,10 @@ class CodexAdapter extends AdapterCore {
         ...(this.dynamicTools.length > 0 ? { dynamicTools: this.dynamicTools } : {}),
       };
       this.forward('thread/start', params, reply, undefined, (r) => {
-        const thread = mapThread(r.thread, false);
-        return { thread: this.remember(p.title ? { ...thread, title: p.title } : { ...thread, model: thread.model || (str(r.model) ?? '') }) };
+        const mapped = mapThread(r.thread, false);
+        const thread = { ...mapped, model: mapped.model || (str(r.model) ?? '') };
+        if (p.title) this.nameThread(thread.id, p.title);
+        return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
       });
     },
     'thread/read': (p: P<'thread/read'>, reply: Reply) =>
@@ -141,6 +143,7 @@ class CodexAdapter extends AdapterCore {
       if (p.afterItemId) throw new RpcError(-32013, `thread/fork with afterItemId is not supported by the ${this.options.backendId} backend: Codex forks whole threads`, { method: 'thread/fork', backend: this.options.backendId });
       this.forward('thread/fork', { threadId: p.threadId }, reply, p.threadId, (r) => {
         const thread: Thread = mapThread(r.thread, false);
+        if (p.title) this.nameThread(thread.id, p.title);
         return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
       });
     },
@@ -340,6 +343,11 @@ class CodexAdapter extends AdapterCore {
       },
       fail: (error) => failed(`The browser could not run ${params.tool}: ${error.message}`),
     });
+  }
+
+  /** Codex keeps a title only through `thread/name/set`; a failure costs the title, not the thread. */
+  private nameThread(threadId: string, name: string): void {
+    this.agent.call('thread/name/set', { threadId, name }, { ok: () => undefined, fail: (e) => this.log(`codex: thread/name/set failed: ${e.message}`) });
   }
 
   private remember(thread: Thread): Thread {

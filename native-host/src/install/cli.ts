@@ -11,6 +11,7 @@ import { parseInstallArgs, UsageError, type CommandName } from './args';
 import { doctor as runDoctor } from './doctor';
 import { InvalidExtensionIdError } from './ids';
 import { install as runInstall, InstallError } from './install';
+import { LauncherPathError } from './launcher';
 import { createNodeSystem } from './node-system';
 import type { System } from './system';
 import { findOnPath, UnsupportedPlatformError } from './system';
@@ -56,7 +57,7 @@ async function commandName(sys: System): Promise<string> {
   return (await findOnPath(sys, 'tether')) ? 'tether' : 'npx tether';
 }
 
-const EXPECTED_ERRORS = [InstallError, UninstallError, InstallRecordError, InvalidExtensionIdError, UnsupportedPlatformError];
+const EXPECTED_ERRORS = [LauncherPathError, InstallError, UninstallError, InstallRecordError, InvalidExtensionIdError, UnsupportedPlatformError];
 
 async function main(command: CommandName, args: string[], run: (sys: System) => Promise<number>): Promise<number> {
   const out = (line: string) => process.stdout.write(line + '\n');

@@ -201,8 +201,8 @@ describe('tether doctor on Linux', () => {
       ],
     });
     expect(code).toBe(0);
-    expect(lines).toContain('  ✓ codex (OpenAI Codex): /usr/local/bin/codex');
-    expect(lines).toContain('  · copilot (GitHub Copilot CLI): `copilot` not on PATH; install with `npm install -g @github/copilot`');
+    expect(lines).toContain('  ✓ codex - OpenAI Codex: /usr/local/bin/codex');
+    expect(lines).toContain('  · copilot - GitHub Copilot CLI: `copilot` not on PATH; install with `npm install -g @github/copilot`');
   });
 });
 

@@ -76,7 +76,7 @@ async function chooseBrowsers(sys: System, options: DoctorOptions, installed: re
 async function checkLauncher(sys: System, report: DoctorReport, hostPath: string, fix: string): Promise<void> {
   report.section(`Launcher ${hostPath}`);
   const bytes = await sys.fs.readFile(hostPath);
-  const launcher = bytes && parseLauncher(sys.platform, fromUtf8(bytes));
+  const launcher = bytes && parseLauncher(sys.platform, fromUtf8(bytes), sys.env);
   if (!launcher) {
     report.info('not a launcher written by `tether install`; Node and the host script cannot be checked');
     return;
@@ -143,7 +143,7 @@ async function checkPresets(sys: System, report: DoctorReport, presets: readonly
   for (const preset of presets) {
     const command = preset.argv[0];
     if (!command) continue;
-    const name = preset.label ? `${preset.id} (${preset.label})` : preset.id;
+    const name = preset.label ? `${preset.id} - ${preset.label}` : preset.id;
     const found = await findOnPath(sys, command);
     if (found) report.ok(`${name}: ${found}`);
     else report.info(`${name}: \`${command}\` not on PATH${preset.install ? `; install with \`${preset.install}\`` : ''}`);

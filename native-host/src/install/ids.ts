@@ -1,11 +1,8 @@
 /** Extension ids: the development ids from manifests/dev-key.json, and validation of the ones users add. */
-import devKey from '../../../manifests/dev-key.json';
+import { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID } from '../config/allowed-ids';
 import type { Family } from './browsers';
 
-/** The unpacked development extension's id (fixed by the public key in manifests/dev-key.json). */
-export const DEV_EXTENSION_ID: string = devKey.extensionId;
-/** The development Firefox add-on id. */
-export const DEV_FIREFOX_ADDON_ID: string = devKey.firefoxAddonId;
+export { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID };
 
 const CHROME_ID = /^[a-p]{32}$/;
 // addons.mozilla.org accepts a {GUID} or an email-like id.

@@ -111,6 +111,17 @@ describe('tether install on Linux', () => {
     expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(true);
   });
 
+  it('allows the ids listed in the host config too, so browser and host agree', async () => {
+    const sys = linuxMachine({ files: { '/home/ada/.config/tether/config.json': JSON.stringify({ allowedExtensionIds: [STORE_ID] }) } });
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines, { browsers: ['chromium'] }));
+
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER, [DEV_ORIGIN, `chrome-extension://${STORE_ID}/`]),
+    );
+    expect(lines.some((l) => l.startsWith('Note:'))).toBe(false);
+  });
+
   it('rejects an invalid --extension-id before writing anything', async () => {
     const sys = linuxMachine();
     const before = snapshot(sys);

@@ -6,6 +6,7 @@ import type { Browser, BrowserId } from './browsers';
 import { browserById, BROWSERS } from './browsers';
 import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
 import { ConfigError } from '../config/config-error';
+import type { HostConfig } from '../config/load';
 import { readHostConfig } from './config-view';
 import { allowedIds, chromeOrigin, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, type AllowedIds } from './ids';
 import { renderLauncher } from './launcher';
@@ -94,7 +95,7 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   const browsers = await chooseBrowsers(sys, options);
   const tether = tetherPaths(sys, options.scope);
   const userDataDir = options.userDataDir === undefined ? undefined : path.resolve(sys.cwd, options.userDataDir);
-  const launcherText = utf8(renderLauncher(sys.platform, sys.execPath, options.hostScript));
+  const launcherText = utf8(renderLauncher(sys.platform, sys.execPath, options.hostScript, sys.env));
   const actions: Action[] = [
     {
       kind: 'file',
@@ -174,7 +175,10 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   const { out } = options;
   const tether = tetherPaths(sys, options.scope);
   const previous = await readRecord(sys, options.scope);
-  const requested = allowedIds(options.extensionIds);
+  // The host allows the config's ids too; its manifests must list them or the browser refuses before the host sees it.
+  const config = await readHostConfig(sys);
+  const configIds = config instanceof ConfigError ? [] : config.allowedExtensionIds;
+  const requested = allowedIds([...options.extensionIds, ...configIds]);
   const kept = previous?.allowedExtensionIds ?? { chrome: [], firefox: [] };
   const ids: AllowedIds = {
     chrome: [...new Set([...requested.chrome, ...kept.chrome])],
@@ -257,21 +261,19 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   if (keptChrome.length + keptFirefox.length > 0) {
     out(`  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`);
   }
-  await noteConfigIds(sys, ids, out);
+  noteConfigIds(config, ids, out);
   for (const sandboxed of await detectSandboxed(sys)) out(`Note: ${explainSandboxed(sandboxed)}`);
   out(options.dryRun ? 'Dry run: nothing was written.' : 'Done. Reload the extension, then check everything with `tether doctor`.');
   return actions;
 }
 
 /** The host checks callers against the config's list too: say so when an allowed id is missing there. */
-async function noteConfigIds(sys: System, ids: AllowedIds, out: (line: string) => void): Promise<void> {
-  const extra = [...ids.chrome, ...ids.firefox].filter((id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID);
-  if (extra.length === 0) return;
-  const config = await readHostConfig(sys);
+function noteConfigIds(config: HostConfig | ConfigError, ids: AllowedIds, out: (line: string) => void): void {
   if (config instanceof ConfigError) {
-    out(`Note: the config file ${config.file} is invalid; run \`tether doctor\` for details.`);
+    out(`Note: the config file ${config.file} is invalid, so its "allowedExtensionIds" were not read; run \`tether doctor\` for details.`);
     return;
   }
+  const extra = [...ids.chrome, ...ids.firefox].filter((id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID);
   const missing = extra.filter((id) => !config.allowedExtensionIds.includes(id));
   if (missing.length > 0) {
     out(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLauncher, renderLauncher } from './launcher';
+import { LauncherPathError, parseLauncher, renderLauncher } from './launcher';
 
 describe('launcher', () => {
   it('quotes every character POSIX sh treats specially inside double quotes', () => {
@@ -26,6 +26,21 @@ describe('launcher', () => {
 
   it('refuses a Windows path holding a double quote instead of writing a broken launcher', () => {
     expect(() => renderLauncher('win32', 'C:\\a"b\\node.exe', 'C:\\t.mjs')).toThrow(/double quote/);
+  });
+
+  it('writes a non-ASCII Windows path through %LOCALAPPDATA%, because cmd.exe does not read .cmd files as UTF-8', () => {
+    const env = { LOCALAPPDATA: 'C:\\Users\\José\\AppData\\Local', USERPROFILE: 'C:\\Users\\José' };
+    const node = 'C:\\Users\\José\\AppData\\Local\\nvm\\v20\\node.exe';
+    const script = 'C:\\Users\\José\\src\\tether\\dist\\tether.mjs';
+    const text = renderLauncher('win32', node, script, env);
+    expect(text.split('\r\n')[1]).toBe('@"%LOCALAPPDATA%\\nvm\\v20\\node.exe" "%USERPROFILE%\\src\\tether\\dist\\tether.mjs" host %*');
+    expect(/[^\x00-\x7f]/.test(text)).toBe(false);
+    expect(parseLauncher('win32', text, env)).toEqual({ nodePath: node, hostScript: script });
+  });
+
+  it('refuses a non-ASCII Windows path outside the user profile, saying what to do', () => {
+    expect(() => renderLauncher('win32', 'D:\\Outils\\Nœud\\node.exe', 'C:\\t.mjs', {})).toThrow(LauncherPathError);
+    expect(() => renderLauncher('win32', 'D:\\Outils\\Nœud\\node.exe', 'C:\\t.mjs', {})).toThrow(/plain ASCII/);
   });
 
   it('does not mistake another script for a Tether launcher', () => {

@@ -13,21 +13,53 @@ function shUnquote(quoted: string): string {
   return quoted.replace(/\\([\\"$`])/g, '$1');
 }
 
+/** Thrown when no launcher could run reliably from this path. */
+export class LauncherPathError extends Error {
+  override name = 'LauncherPathError';
+}
+
+// cmd.exe decodes a .cmd file in the console's OEM code page, not UTF-8, so a non-ASCII path (a user named José)
+// would be garbled. Variables are expanded as Unicode, so such a path is written relative to one of these.
+const PATH_VARIABLES = ['LOCALAPPDATA', 'APPDATA', 'USERPROFILE', 'ProgramFiles', 'ProgramData'] as const;
+
+function envValue(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const key = Object.keys(env).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : env[key];
+}
+
 /** Quotes for a .cmd line: Windows paths cannot hold `"`; `%` must be doubled or cmd expands it. */
-function cmdQuote(value: string): string {
-  if (value.includes('"')) throw new Error(`cannot write a launcher for a path containing a double quote: ${value}`);
-  return `"${value.replace(/%/g, '%%')}"`;
+function cmdQuote(value: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (value.includes('"')) throw new LauncherPathError(`cannot write a launcher for a path containing a double quote: ${value}`);
+  let text = value.replace(/%/g, '%%');
+  if (/[^\x20-\x7e]/.test(value)) {
+    const base = PATH_VARIABLES.map((name) => ({ name, dir: envValue(env, name) })).find(
+      ({ dir }) => dir !== undefined && !/[^\x20-\x7e]/.test(value.slice(dir.length)) && value.toLowerCase().startsWith(dir.toLowerCase() + '\\'),
+    );
+    if (!base) {
+      throw new LauncherPathError(
+        `cannot write a Windows launcher for ${value}: cmd.exe misreads non-ASCII characters in .cmd files. ` +
+          'Move Node or the Tether checkout to a folder whose path is plain ASCII (or one under your user profile), then install again.',
+      );
+    }
+    text = `%${base.name}%${value.slice(base.dir!.length).replace(/%/g, '%%')}`;
+  }
+  return `"${text}"`;
 }
 
 /**
  * The launcher's text: a POSIX sh script (install makes it mode 755) or a .cmd file with CRLF line ends.
  * The browser's arguments (origin, or manifest path and add-on id; `--parent-window` on Windows) pass through.
  */
-export function renderLauncher(platform: Platform, nodePath: string, hostScript: string): string {
+export function renderLauncher(
+  platform: Platform,
+  nodePath: string,
+  hostScript: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
   if (platform === 'win32') {
     return [
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
-      `@${cmdQuote(nodePath)} ${cmdQuote(hostScript)} host %*`,
+      `@${cmdQuote(nodePath, env)} ${cmdQuote(hostScript, env)} host %*`,
       '',
     ].join('\r\n');
   }
@@ -41,10 +73,16 @@ export function renderLauncher(platform: Platform, nodePath: string, hostScript:
 }
 
 /** The Node and script a Tether launcher runs, or undefined when the text is not a Tether launcher. */
-export function parseLauncher(platform: Platform, text: string): { nodePath: string; hostScript: string } | undefined {
+export function parseLauncher(
+  platform: Platform,
+  text: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): { nodePath: string; hostScript: string } | undefined {
   if (platform === 'win32') {
     const match = /^@"([^"]*)" "([^"]*)" host %\*\r?$/m.exec(text);
-    return match ? { nodePath: match[1]!.replace(/%%/g, '%'), hostScript: match[2]!.replace(/%%/g, '%') } : undefined;
+    const expand = (value: string) =>
+      value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) => (name === undefined ? '%' : (envValue(env, name) ?? whole)));
+    return match ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!) } : undefined;
   }
   const match = /^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host "\$@"$/m.exec(text);
   return match ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!) } : undefined;

@@ -1,10 +1,9 @@
 /**
  * The install record: a JSON file beside the launcher listing every file, directory and registry key `tether install`
  * created, so `tether uninstall` removes exactly those and nothing else. It also lists the extension ids the install
- * allowed, which the host may read to check its caller.
+ * allowed, so a later install keeps the ones added with --extension-id.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { BrowserId } from './browsers';
 import { isBrowserId } from './browsers';
 import { tetherPaths, type Scope } from './locations';
@@ -120,17 +119,4 @@ export async function readRecord(sys: System, scope: Scope): Promise<InstallReco
 /** The record's bytes as written (stable key order, two-space indent). */
 export function serializeRecord(record: InstallRecord): Uint8Array {
   return utf8(JSON.stringify(record, null, 2) + '\n');
-}
-
-/**
- * Extension ids a user-scope install allowed, read synchronously (for the host's caller check); empty when nothing
- * was installed or the record is unreadable. `recordFile` is `tetherPaths(sys, 'user').record`.
- */
-export function installedExtensionIds(recordFile: string): { chrome: string[]; firefox: string[] } {
-  try {
-    const record = parseRecord(recordFile, readFileSync(recordFile, 'utf8'));
-    return { chrome: [...record.allowedExtensionIds.chrome], firefox: [...record.allowedExtensionIds.firefox] };
-  } catch {
-    return { chrome: [], firefox: [] };
-  }
 }

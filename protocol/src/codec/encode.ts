@@ -26,10 +26,18 @@ export function encodeWithHeadroom(text: string, head: number, tail?: number): U
     poolUsed = end;
     return pool.subarray(start, end);
   }
-  // Encoding then copying once beats encoding a padded copy of the text: that flattens a 2-byte string first.
-  const body = encoder.encode(text);
-  const out = new Uint8Array(extra + body.length);
-  out.set(body, head);
-  if (tail !== undefined) out[out.length - 1] = tail;
-  return out;
+  // Most JSON is ASCII or close to it: encode straight into a buffer with 1/8 to spare (one allocation, no copy).
+  // Text that needs more room continues into a larger buffer; only then is the encoded prefix copied.
+  const room = text.length + (text.length >>> 3);
+  let out = new Uint8Array(extra + room);
+  let { read, written } = encoder.encodeInto(text, out.subarray(head, head + room));
+  if (read < text.length) {
+    const rest = text.slice(read);
+    const bigger = new Uint8Array(extra + written + rest.length * 3);
+    bigger.set(out.subarray(0, head + written));
+    written += encoder.encodeInto(rest, bigger.subarray(head + written, bigger.length - (extra - head))).written;
+    out = bigger;
+  }
+  if (tail !== undefined) out[head + written] = tail;
+  return out.subarray(0, extra + written);
 }

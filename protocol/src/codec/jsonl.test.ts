@@ -154,10 +154,11 @@ describe('encodeJsonl', () => {
     expect(JSON.parse(text)).toEqual({ text: 'a\nb', emoji: '👋' });
   });
 
-  it('encodes long messages (outside the small-message pool) the same way', () => {
-    const message = { text: 'é"\n'.repeat(5000) };
-    const text = dec.decode(encodeJsonl(message));
-    expect(text).toBe(`${JSON.stringify(message)}\n`);
+  it('encodes long messages (outside the small-message pool) exactly, whether ASCII or not', () => {
+    for (const s of ['a'.repeat(9000), 'é"\n'.repeat(5000), `${'a'.repeat(9000)}😀日`, '😀'.repeat(4000)]) {
+      const message = { text: s };
+      expect(dec.decode(encodeJsonl(message))).toBe(`${JSON.stringify(message)}\n`);
+    }
   });
 
   it('refuses a value that has no JSON form', () => {

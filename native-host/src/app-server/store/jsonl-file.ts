@@ -22,13 +22,12 @@ export function readJsonlFile(path: string): JsonlReadResult {
   if (!existsSync(path)) return { records: [], badLines: 0, repairedTail: false };
   const bytes = readFileSync(path);
   const lastNewline = bytes.lastIndexOf(NEWLINE);
-  const body = bytes.subarray(0, lastNewline + 1).toString('utf8');
   const records: unknown[] = [];
   let badLines = 0;
-  let start = 0;
-  while (start < body.length) {
-    const end = body.indexOf('\n', start);
-    const line = body.slice(start, end);
+  // Line by line from the bytes: no copy of the whole file as one string next to the parsed records.
+  for (let start = 0; start <= lastNewline; ) {
+    const end = bytes.indexOf(NEWLINE, start);
+    const line = bytes.toString('utf8', start, end);
     start = end + 1;
     if (line.trim() === '') continue;
     try {

@@ -44,8 +44,8 @@ export class ThreadStore {
     this.index = new ThreadIndex(this.dir, log);
     this.adoptOrphanJournals();
     for (const thread of this.index.values()) {
-      if (this.inUseElsewhere(thread.id)) continue;
       if (thread.status === 'running' || thread.status === 'waitingOnApproval') {
+        if (this.inUseElsewhere(thread.id)) continue;
         this.load(thread.id, { closeOpenTurns: true });
         this.index.put({ ...thread, status: 'idle', updatedAtMs: this.now() });
         this.release(thread.id);

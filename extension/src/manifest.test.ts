@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import devKey from '../../manifests/dev-key.json' with { type: 'json' };
+import { buildManifest } from '../manifest.config.ts';
+
+describe('buildManifest', () => {
+  it('gives the Chrome build the development key, so its id is the one host manifests allow', () => {
+    const m = buildManifest('chrome');
+    const der = Buffer.from(String(m.key), 'base64');
+    const id = [...createHash('sha256').update(der).digest('hex').slice(0, 32)]
+      .map((c) => String.fromCharCode('a'.charCodeAt(0) + parseInt(c, 16)))
+      .join('');
+    expect(id).toBe(devKey.extensionId);
+  });
+
+  it('asks only for what the features need and lets no web page talk to the extension', () => {
+    const m = buildManifest('chrome');
+    expect(m.permissions).toEqual(['nativeMessaging', 'sidePanel', 'storage', 'tabs', 'scripting', 'activeTab']);
+    expect(m).not.toHaveProperty('externally_connectable');
+    expect(m).not.toHaveProperty('content_scripts');
+    expect(m.background).toEqual({ service_worker: 'src/background/index.ts', type: 'module' });
+  });
+
+  it('builds Firefox with background scripts, a sidebar and the gecko id', () => {
+    const m = buildManifest('firefox');
+    expect(m.background).toEqual({ scripts: ['src/background/index.ts'], type: 'module' });
+    expect(m.sidebar_action).toMatchObject({ default_panel: 'src/sidepanel/index.html' });
+    expect(m.browser_specific_settings).toMatchObject({ gecko: { id: 'tether@tether.dev' } });
+    expect(m).not.toHaveProperty('side_panel');
+    expect(m.permissions).not.toContain('sidePanel');
+  });
+});
