@@ -6,7 +6,7 @@
 // Usage: node bench/sidepanel.bench.mjs [--quick]   (needs `npm run build`; writes bench/results/sidepanel.json and
 // the "Extension" section of BENCHMARKS.md)
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport, root } from '../test/scripts/load-support.mjs';
 
@@ -123,6 +123,7 @@ const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
+  const loadAtStart = loadavg()[0];
   const { mod, cleanup } = await loadSupport();
   const { launchBrowser, startDemoServer, openWebPage, openSidePanel, waitConnected, sendPrompt } = mod;
   const demo = await startDemoServer();
@@ -154,7 +155,7 @@ async function main() {
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, 'bench/results/sidepanel.json'), JSON.stringify({ deltas: DELTAS, runs: RUNS, ...results }, null, 2));
 
-  const machine = `${cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = `${cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start`;
   const section = [
     '## Extension',
     '',

@@ -2,14 +2,15 @@
 import type { Page } from 'playwright-core';
 import type { LaunchedBrowser } from './browser';
 
-/** The tab id of the (first) tab showing `url`, asked through an extension page. */
+/** The tab id of the newest tab showing `url` (tab ids only grow), asked through an extension page. */
 export async function tabIdOf(browser: LaunchedBrowser, url: string): Promise<number> {
   const helper = await browser.openExtensionPage('src/options/index.html');
   try {
     const id = await helper.evaluate(async (u) => {
       type Tabs = { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
       const tabs = await (globalThis as unknown as { chrome: { tabs: Tabs } }).chrome.tabs.query({});
-      return tabs.find((t) => t.url === u)?.id;
+      const ids = tabs.filter((t) => t.url === u && t.id !== undefined).map((t) => t.id as number);
+      return ids.length ? Math.max(...ids) : undefined;
     }, url);
     if (id === undefined) throw new Error(`no tab shows ${url}`);
     return id;

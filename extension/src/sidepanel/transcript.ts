@@ -72,43 +72,52 @@ export class Transcript {
   apply(events: readonly WireEvent[]): { started?: Turn; completed?: Turn } {
     const seen: { started?: Turn; completed?: Turn } = {};
     for (const e of events) {
-      const p = e.params as Record<string, unknown> | undefined;
-      switch (e.method) {
-        case 'item/agentMessage/delta':
-        case 'item/reasoning/delta':
-          this.appendDelta(String(p?.itemId), String(p?.delta ?? ''), e.method === 'item/reasoning/delta');
-          break;
-        case 'item/started':
-          this.startItem(p?.item as Item);
-          break;
-        case 'item/completed':
-          this.completeItem(p?.item as Item);
-          break;
-        case 'turn/started':
-          seen.started = p?.turn as Turn;
-          break;
-        case 'turn/completed': {
-          const turn = p?.turn as Turn;
-          seen.completed = turn;
-          if (turn?.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
-          if (turn?.status === 'interrupted') this.addNote('note', 'Stopped.');
-          break;
-        }
-        case 'approval/resolved': {
-          const outcome = String(p?.decision);
-          if (outcome === 'cancelled' || outcome === 'timeout') this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
-          break;
-        }
-        case 'error':
-          this.addNote('error', String(p?.message ?? 'Error'));
-          break;
-        case 'warning':
-          this.addNote('note', String(p?.message ?? ''));
-          break;
+      try {
+        this.applyOne(e, seen);
+      } catch (error) {
+        // A malformed event from a backend must not stop the rest of the stream.
+        this.addNote('error', `Could not show ${e.method}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     this.queueScroll();
     return seen;
+  }
+
+  private applyOne(e: WireEvent, seen: { started?: Turn; completed?: Turn }): void {
+    const p = e.params as Record<string, unknown> | undefined;
+    switch (e.method) {
+      case 'item/agentMessage/delta':
+      case 'item/reasoning/delta':
+        this.appendDelta(String(p?.itemId), String(p?.delta ?? ''), e.method === 'item/reasoning/delta');
+        break;
+      case 'item/started':
+        this.startItem(p?.item as Item);
+        break;
+      case 'item/completed':
+        this.completeItem(p?.item as Item);
+        break;
+      case 'turn/started':
+        seen.started = p?.turn as Turn;
+        break;
+      case 'turn/completed': {
+        const turn = p?.turn as Turn;
+        seen.completed = turn;
+        if (turn?.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
+        if (turn?.status === 'interrupted') this.addNote('note', 'Stopped.');
+        break;
+      }
+      case 'approval/resolved': {
+        const outcome = String(p?.decision);
+        if (outcome === 'cancelled' || outcome === 'timeout') this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
+        break;
+      }
+      case 'error':
+        this.addNote('error', String(p?.message ?? 'Error'));
+        break;
+      case 'warning':
+        this.addNote('note', String(p?.message ?? ''));
+        break;
+    }
   }
 
   /** Adds a line that is not part of the thread (a rule decision, an error). */

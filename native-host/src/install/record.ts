@@ -52,7 +52,7 @@ export class InstallRecordError extends Error {
   override name = 'InstallRecordError';
   constructor(readonly file: string, detail: string, options?: { cause?: unknown }) {
     super(
-      `The install record ${file} is unreadable (${detail}). Nothing was removed. ` +
+      `The install record ${file} is unreadable (${detail}), so \`tether uninstall\` cannot tell what install wrote. ` +
         'Remove the files it lists by hand, or delete it and run `tether install` again to rewrite it.',
       options,
     );

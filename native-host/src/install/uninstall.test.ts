@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { install } from './install';
+import { InstallRecordError } from './record';
 import { utf8 } from './system';
 import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, snapshot, uninstallOptions, WIN, windowsMachine } from './test-machines';
 import { uninstall } from './uninstall';
@@ -73,6 +74,16 @@ describe('tether uninstall', () => {
     const lines: string[] = [];
     expect(await uninstall(linuxMachine(), uninstallOptions(lines))).toEqual([]);
     expect(lines).toContain(`  Nothing to remove: no install record at ${RECORD}.`);
+  });
+
+  it('refuses to guess when the record is corrupt, and removes nothing', async () => {
+    const sys = linuxMachine();
+    await install(sys, installOptions(LINUX.host, []));
+    await sys.fs.writeFile(RECORD, utf8('{"version": 1, "entries": [{"type": "file"}]}'));
+    const before = snapshot(sys);
+
+    await expect(uninstall(sys, uninstallOptions([]))).rejects.toThrow(InstallRecordError);
+    expect(snapshot(sys)).toEqual(before);
   });
 
   it('with --user-data-dir removes only that profile\'s manifest', async () => {
