@@ -16,6 +16,9 @@ const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
 const manifest = chrome.runtime.getManifest();
 const extensionOrigin = chrome.runtime.getURL('');
 
+let platformOs = 'linux';
+void chrome.runtime.getPlatformInfo().then((info) => (platformOs = info.os));
+
 const state = new PersistentState({ local: chrome.storage.local, session: chrome.storage.session });
 const worker = new TetherWorker({
   state,
@@ -56,7 +59,7 @@ const worker = new TetherWorker({
   },
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,
-  os: navigator.userAgent.includes('Windows') ? 'win' : navigator.userAgent.includes('Mac') ? 'mac' : 'linux',
+  os: () => platformOs,
   now: () => Date.now(),
   random: () => Math.random(),
   newId: () => crypto.randomUUID(),

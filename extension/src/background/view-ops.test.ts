@@ -26,7 +26,7 @@ async function setup() {
     },
     clientInfo: { name: 'test', version: '0' },
     extensionId: 'x',
-    os: 'linux',
+    os: () => 'linux',
     now: () => 5,
     random: () => 0.5,
     newId: () => 'id',

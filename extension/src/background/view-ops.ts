@@ -109,7 +109,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     errors: w.deps.state.connectionLog(),
     extensionId: w.deps.extensionId,
     extensionVersion: w.deps.clientInfo.version,
-    os: w.deps.os,
+    os: w.deps.os(),
   }),
 };
 

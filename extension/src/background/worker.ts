@@ -25,7 +25,7 @@ export interface WorkerDeps {
   readonly clientInfo: { name: string; version: string };
   readonly extensionId: string;
   /** The user's OS as chrome.runtime.getPlatformInfo names it (mac, win, linux, ...). */
-  readonly os: string;
+  os(): string;
   now(): number;
   random(): number;
   newId(): string;

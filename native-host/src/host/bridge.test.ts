@@ -129,7 +129,7 @@ describe('Bridge', () => {
     expect(exited.map((m) => m.params.restartInMs)).toEqual([0, 250]);
   });
 
-  it('switches backend on bridge/hello and reports the backends and limits', async () => {
+  it('switches backend on bridge/hello, reports the backends and limits, then starts the chosen one', async () => {
     const t = setup();
     t.send({ id: 1, method: 'bridge/hello', params: { backend: 'b' } });
     await tick();
@@ -143,6 +143,9 @@ describe('Bridge', () => {
         limits: { maxOutboundFrameBytes: 1_048_576 },
       },
     });
+    // The chosen backend starts right after the answer has been written.
+    await tick();
+    await tick();
     expect(t.backends.map((b) => b.id)).toEqual(['b']);
   });
 

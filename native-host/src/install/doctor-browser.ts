@@ -4,7 +4,7 @@
  */
 import type { Browser } from './browsers';
 import type { DoctorReport } from './doctor-report';
-import { probeHost } from './host-probe';
+import { BROWSER_KILL_WINDOW_MS, probeHost } from './host-probe';
 import { browserErrorText, checkManifest, type FailureKind } from './manifest';
 import { lookupLocations } from './locations';
 import { readRegistryValue } from './registry';
@@ -19,6 +19,7 @@ export interface BrowserCheckContext {
   /** The command that reinstalls for this browser. */
   readonly fixCommand: (browser: Browser) => string;
   readonly timeoutMs: number;
+  readonly exitWaitMs?: number;
   readonly tetherVersion: string;
   readonly logFile: string;
 }
@@ -113,14 +114,16 @@ export async function checkBrowser(
     browser,
     manifestPath: found.manifestPath,
     timeoutMs: ctx.timeoutMs,
+    ...(ctx.exitWaitMs !== undefined ? { exitWaitMs: ctx.exitWaitMs } : {}),
     clientVersion: ctx.tetherVersion,
   });
   if (probe.ok) {
     const server = probe.serverInfo ? ` from ${probe.serverInfo.name} ${probe.serverInfo.version}` : '';
     report.ok(`started as ${browser.name} would (${probe.commandLine}): initialize answered in ${probe.initializeMs} ms${server}`);
-    if (probe.exitMs === undefined) {
-      report.fail(`the host did not exit within 2 s of stdin closing: ${browser.name} would kill it and strand its backend`, {
-        fix: `see ${ctx.logFile}`,
+    if (probe.exitMs === undefined || probe.exitMs > BROWSER_KILL_WINDOW_MS) {
+      const when = probe.exitMs === undefined ? 'had not exited' : `exited only ${probe.exitMs} ms`;
+      report.fail(`the host ${when} after stdin closed: ${browser.name} kills it after 2000 ms, stranding its backend`, {
+        fix: `see ${ctx.logFile} for what it was waiting on`,
       });
     } else {
       report.ok(`the host exited ${probe.exitMs} ms after stdin closed (browsers allow 2000 ms)`);

@@ -159,6 +159,19 @@ describe('tether doctor on Linux', () => {
     expect(lines.some((l) => l.includes('the browser says'))).toBe(false);
   });
 
+  it('fails when the host does not exit after stdin closes, as Chromium would then kill it', async () => {
+    const sys = await installedLinux({
+      spawn: () => {
+        const host = goodHost();
+        return { ...host, endInput: () => {} };
+      },
+    });
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'], exitWaitMs: 0 });
+
+    expect(code).toBe(1);
+    expect(lines).toContain('  ✗ the host had not exited after stdin closed: Chromium kills it after 2000 ms, stranding its backend');
+  });
+
   it('reports an invalid config file with the field and the fix', async () => {
     const sys = await installedLinux({ files: { '/home/ada/.config/tether/config.json': '{"backends": {"x": {"kind": "command"}}}' } });
     const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });

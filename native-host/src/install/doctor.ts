@@ -37,6 +37,8 @@ export interface DoctorOptions {
   readonly tetherVersion: string;
   /** How long the host may take to answer `initialize`. */
   readonly timeoutMs: number;
+  /** How long to wait for the host to exit once stdin is closed (default: 3 s). */
+  readonly exitWaitMs?: number;
   readonly presets: readonly PresetLike[];
   readonly out: (line: string) => void;
 }
@@ -178,6 +180,7 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
       requiredIds: ids,
       fixCommand,
       timeoutMs: options.timeoutMs,
+      ...(options.exitWaitMs !== undefined ? { exitWaitMs: options.exitWaitMs } : {}),
       tetherVersion: options.tetherVersion,
       logFile: log,
     });

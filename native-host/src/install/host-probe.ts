@@ -54,7 +54,16 @@ function tail(text: string, lines = 8): string[] {
 /** Runs the probe; never throws (every failure is a result). */
 export async function probeHost(
   sys: System,
-  options: { hostPath: string; browser: Browser; manifestPath: string; timeoutMs: number; clientVersion: string },
+  options: {
+    hostPath: string;
+    browser: Browser;
+    manifestPath: string;
+    /** How long the host may take to answer `initialize`. */
+    timeoutMs: number;
+    /** How long to wait for the exit after closing stdin before killing it (default: the kill window plus 1 s). */
+    exitWaitMs?: number;
+    clientVersion: string;
+  },
 ): Promise<ProbeResult> {
   const args = browserArgs(options.browser, options.manifestPath, sys.platform);
   const request = browserSpawnRequest(sys, options.hostPath, args);
@@ -110,7 +119,7 @@ export async function probeHost(
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
   const exited = await Promise.race([
     child.exited.then(() => true),
-    new Promise<false>((resolve) => (exitTimer = setTimeout(() => resolve(false), BROWSER_KILL_WINDOW_MS + 1_000))),
+    new Promise<false>((resolve) => (exitTimer = setTimeout(() => resolve(false), options.exitWaitMs ?? BROWSER_KILL_WINDOW_MS + 1_000))),
   ]);
   clearTimeout(exitTimer);
   if (!exited) child.kill();
