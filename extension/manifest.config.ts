@@ -21,8 +21,9 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     icons,
     action: { default_title: 'Tether', default_popup: 'src/popup/index.html', default_icon: icons },
     options_ui: { page: 'src/options/index.html', open_in_tab: true },
-    // page_read and page_screenshot need to reach the page the user asks about; each use is approved per site.
-    host_permissions: ['http://*/*', 'https://*/*'],
+    // page_read needs the page the user asks about and captureVisibleTab accepts only <all_urls> (or activeTab,
+    // which a side panel never grants); every use is approved per site by the user or a site rule.
+    host_permissions: ['<all_urls>'],
   };
   if (browser === 'firefox') {
     return {

@@ -16,6 +16,7 @@ describe('buildManifest', () => {
   it('asks only for what the features need and lets no web page talk to the extension', () => {
     const m = buildManifest('chrome');
     expect(m.permissions).toEqual(['nativeMessaging', 'sidePanel', 'storage', 'tabs', 'scripting', 'activeTab']);
+    expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m).not.toHaveProperty('externally_connectable');
     expect(m).not.toHaveProperty('content_scripts');
     expect(m.background).toEqual({ service_worker: 'src/background/index.ts', type: 'module' });

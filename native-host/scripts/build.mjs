@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Bundles the `tether` command into one ESM file (dist/tether.mjs): Node starts it in about 100 ms,
-// where a TypeScript loader costs 300-900 ms on every browser connection.
+// Bundles the `tether` command into ESM (dist/tether.mjs plus lazily loaded dist/chunks/): Node starts it in about
+// 100 ms, where a TypeScript loader costs 300-900 ms on every browser connection.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,12 +24,20 @@ const zodEnglishOnly = {
   },
 };
 
-/** Builds dist/tether.mjs from src/main.ts. */
+/**
+ * Builds dist/tether.mjs from src/main.ts. Modules that commands import lazily (the app-server, the installer, the
+ * dialect adapters) go to dist/chunks/, so `tether host`, started on every browser connection, parses only its own
+ * code: its first answer came about 45 ms sooner than from one 800 KB file. dist/ is used in place, never copied.
+ */
 export async function buildHost({ quiet = false } = {}) {
   const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
-  await build({
-    entryPoints: [join(here, 'src/main.ts')],
-    outfile: join(here, 'dist/tether.mjs'),
+  const result = await build({
+    entryPoints: { tether: join(here, 'src/main.ts') },
+    outdir: join(here, 'dist'),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -41,7 +49,21 @@ export async function buildHost({ quiet = false } = {}) {
     banner: { js: "import { createRequire as __tetherCreateRequire } from 'node:module'; const require = __tetherCreateRequire(import.meta.url);" },
     plugins: [zodEnglishOnly],
   });
+  pruneChunks(new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f))));
   if (!quiet) console.log('native-host: built dist/tether.mjs');
+}
+
+/**
+ * Removes chunks of earlier builds, once they are 10 minutes old: a host started just before this build may still
+ * import the chunks its entry names.
+ */
+function pruneChunks(current) {
+  const dir = join(here, 'dist/chunks');
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (!current.has(file) && Date.now() - statSync(file).mtimeMs > 10 * 60 * 1000) rmSync(file, { force: true });
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -36,7 +36,7 @@ const commands: Record<string, Command> = {
     run: async (args) => (await import('./install/cli')).uninstall(args),
   },
   doctor: {
-    usage: 'tether doctor [--browser NAME|all] [--user-data-dir DIR]',
+    usage: 'tether doctor [--browser NAME|all] [--extension-id ID]... [--user-data-dir DIR]',
     summary: 'Check every install and start the host as a browser would; explains each failure and its fix.',
     run: async (args) => (await import('./install/cli')).doctor(args),
   },

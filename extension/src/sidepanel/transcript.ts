@@ -71,7 +71,23 @@ export class Transcript {
   /** Applies one batch of events, in order. Returns the turn changes seen (for the composer's state). */
   apply(events: readonly WireEvent[]): { started?: Turn; completed?: Turn } {
     const seen: { started?: Turn; completed?: Turn } = {};
+    // Consecutive deltas of one item (most of a host batch) become one append: one DOM write per batch, not per delta.
+    let run: { itemId: string; reasoning: boolean; parts: string[] } | undefined;
+    const flush = (): void => {
+      if (run) this.appendDelta(run.itemId, run.parts.join(''), run.reasoning);
+      run = undefined;
+    };
     for (const e of events) {
+      if (e.method === 'item/agentMessage/delta' || e.method === 'item/reasoning/delta') {
+        const p = e.params as { itemId?: unknown; delta?: unknown } | undefined;
+        const itemId = String(p?.itemId);
+        const reasoning = e.method === 'item/reasoning/delta';
+        if (run && (run.itemId !== itemId || run.reasoning !== reasoning)) flush();
+        run ??= { itemId, reasoning, parts: [] };
+        run.parts.push(typeof p?.delta === 'string' ? p.delta : '');
+        continue;
+      }
+      flush();
       try {
         this.applyOne(e, seen);
       } catch (error) {
@@ -79,6 +95,7 @@ export class Transcript {
         this.addNote('error', `Could not show ${e.method}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    flush();
     this.queueScroll();
     return seen;
   }
@@ -86,10 +103,6 @@ export class Transcript {
   private applyOne(e: WireEvent, seen: { started?: Turn; completed?: Turn }): void {
     const p = e.params as Record<string, unknown> | undefined;
     switch (e.method) {
-      case 'item/agentMessage/delta':
-      case 'item/reasoning/delta':
-        this.appendDelta(String(p?.itemId), String(p?.delta ?? ''), e.method === 'item/reasoning/delta');
-        break;
       case 'item/started':
         this.startItem(p?.item as Item);
         break;

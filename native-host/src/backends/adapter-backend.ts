@@ -75,6 +75,10 @@ export class AdapterBackend implements Backend {
     });
   }
 
+  sendRange(chunk: Buffer, start: number, end: number): void {
+    this.send([chunk.subarray(start, end)], end - start);
+  }
+
   send(parts: readonly Buffer[], length: number): void {
     const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts as Buffer[], length);
     if (this.sendToAdapter) this.sendToAdapter(payload);

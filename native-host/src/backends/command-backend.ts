@@ -45,7 +45,8 @@ export class CommandBackend implements Backend {
     const { child } = started;
     const reader = new LineReader(
       {
-        line: (parts, length) => sink.message(parts, length),
+        line: (chunk, start, end) => sink.message(chunk, start, end),
+        lineParts: (parts, length) => sink.messageParts(parts, length),
         oversized: (head, limit) =>
           sink.problem(
             `The "${this.id}" backend wrote a line of more than ${limit} bytes; it was dropped ` +
@@ -78,6 +79,17 @@ export class CommandBackend implements Backend {
     if (!this.handle) return;
     for (const part of parts) this.gather.add(part);
     this.gather.byte(NEWLINE);
+    this.scheduleFlush();
+  }
+
+  sendRange(chunk: Buffer, start: number, end: number): void {
+    if (!this.handle) return;
+    this.gather.addRange(chunk, start, end);
+    this.gather.byte(NEWLINE);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     // Every frame of one stdin read is sent in one write, after the read has been split.
     if (!this.flushScheduled) {
       this.flushScheduled = true;

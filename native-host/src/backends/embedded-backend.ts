@@ -55,6 +55,10 @@ export class EmbeddedBackend implements Backend {
     );
   }
 
+  sendRange(chunk: Buffer, start: number, end: number): void {
+    this.send([chunk.subarray(start, end)], end - start);
+  }
+
   send(parts: readonly Buffer[], length: number): void {
     const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts as Buffer[], length);
     this.sendToServer?.(payload);

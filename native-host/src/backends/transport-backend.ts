@@ -14,7 +14,7 @@ export function attachTransport(
 ): (payload: Buffer) => void {
   const emit = (message: unknown): void => {
     const bytes = Buffer.from(JSON.stringify(message), 'utf8');
-    sink.message([bytes], bytes.length);
+    sink.message(bytes, 0, bytes.length);
   };
   transport.start({
     onMessage: emit,

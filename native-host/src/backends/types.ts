@@ -19,8 +19,10 @@ export interface BackendExit {
 
 /** Where a backend delivers what it produces. */
 export interface BackendSink {
-  /** One message: the bytes of its JSON text (no newline), possibly spread over several buffers. */
-  message(parts: Buffer[], length: number): void;
+  /** One message: the bytes of its JSON text (no newline) are `chunk[start, end)`. */
+  message(chunk: Buffer, start: number, end: number): void;
+  /** One message whose bytes are spread over several buffers; `length` is their total size. */
+  messageParts(parts: Buffer[], length: number): void;
   /** The backend wrote something that is not a message (garbage, an oversized line); said for people. */
   problem(message: string): void;
   /** The backend can take no more input for now (true) or can again (false). */
@@ -39,6 +41,8 @@ export interface Backend {
   start(sink: BackendSink): void;
   /** Sends one message: the bytes of its JSON text in one or more buffers, without newline (not modified afterwards). */
   send(parts: readonly Buffer[], length: number): void;
+  /** Sends one message whose bytes are `chunk[start, end)` (the hot path: no view is created). */
+  sendRange(chunk: Buffer, start: number, end: number): void;
   /** Stops reading the backend's output (the browser is behind) or resumes it. */
   pauseOutput(paused: boolean): void;
   /** Stops it: end of input, then SIGTERM, then SIGKILL after a grace period; resolves once it is gone. */

@@ -56,6 +56,24 @@ describe('loadConfig', () => {
     expect(config.allowedExtensionIds).toEqual(['abcdefghijklmnopabcdefghijklmnop', 'me@example.org']);
   });
 
+  it('accepts the example of native-host/README.md', () => {
+    const config = load(
+      JSON.stringify({
+        defaultBackend: 'vv',
+        backends: {
+          vv: { kind: 'command', argv: ['vv-agent', 'app-server', '--listen', 'stdio'] },
+          devbox: { kind: 'command', argv: ['ssh', 'devbox', 'vv-agent', 'app-server', '--listen', 'stdio'] },
+          codex: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', cwd: '~/src' },
+          embedded: { kind: 'embedded', model: 'scripted', dataDir: null },
+        },
+        allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop'],
+      }),
+    );
+    expect(Object.keys(config.backends)).toEqual(['embedded', 'vv', 'devbox', 'codex']);
+    expect(config.backends['codex']).toMatchObject({ dialect: 'codex', cwd: '/home/ada/src' });
+    expect(config.backends['embedded']).toMatchObject({ kind: 'embedded', dataDir: null });
+  });
+
   it('names the file, the field and the fix for a bad argv', () => {
     const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argv: 'vv-agent' } } })));
     expect(error.file).toBe(FILE);

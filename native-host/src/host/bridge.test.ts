@@ -23,14 +23,18 @@ class FakeBackend implements Backend {
   send(parts: readonly Buffer[]): void {
     this.received.push(JSON.parse(Buffer.concat(parts).toString()));
   }
+  sendRange(chunk: Buffer, start: number, end: number): void {
+    this.received.push(JSON.parse(chunk.toString('utf8', start, end)));
+  }
   pauseOutput(): void {}
   async stop(): Promise<void> {
     this.stopped = true;
     this.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
   }
   emit(message: unknown): void {
-    const bytes = Buffer.from(JSON.stringify(message));
-    this.sink.message([bytes], bytes.length);
+    // Inside a larger chunk, as a backend's line arrives.
+    const bytes = Buffer.from(`xx${JSON.stringify(message)}\n`);
+    this.sink.message(bytes, 2, bytes.length - 1);
   }
   crash(info: Partial<BackendExit> = {}): void {
     this.sink.exit({ code: 1, signal: null, stderrTail: ['boom'], message: `The "${this.id}" backend exited with code 1`, ...info });
@@ -69,8 +73,8 @@ function setup() {
     now: () => now,
   });
   const send = (message: unknown) => {
-    const bytes = Buffer.from(JSON.stringify(message));
-    bridge.fromBrowser([bytes], bytes.length);
+    const bytes = Buffer.from(`....${JSON.stringify(message)}`);
+    bridge.fromBrowserRange(bytes, 4, bytes.length);
   };
   const received = async (): Promise<Array<Record<string, any>>> => {
     await writer.whenIdle();
@@ -147,6 +151,16 @@ describe('Bridge', () => {
     await tick();
     await tick();
     expect(t.backends.map((b) => b.id)).toEqual(['b']);
+  });
+
+  it('rejects malformed bridge/hello params with -32602 naming the field', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'bridge/hello', params: { backend: 7 } });
+    t.send({ id: 2, method: 'bridge/hello', params: { clientInfo: { name: 'x' } } });
+    await tick();
+    const [a, b] = await t.received();
+    expect(a).toMatchObject({ id: 1, error: { code: -32602, message: 'Invalid params for bridge/hello at backend: expected a string' } });
+    expect(b).toMatchObject({ id: 2, error: { code: -32602, data: { issues: [{ path: ['clientInfo', 'version'] }] } } });
   });
 
   it('answers bridge/backend/restart after stopping the running backend', async () => {

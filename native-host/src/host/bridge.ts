@@ -5,31 +5,15 @@
  * few of, and scans the backend's messages for a response id only while some request is pending, which is rare
  * during a stream of deltas (turn/start is answered before its deltas start).
  */
-import type {
-  BackendInfo,
-  BridgeBackendExitedNotification,
-  BridgeHelloParams,
-  BridgeHelloResult,
-  BridgeLimits,
-} from '@tether/protocol';
-import { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
-import { ErrorCode, RpcError } from '@tether/protocol/errors';
+import type { BridgeBackendExitedNotification, BridgeHelloResult } from '@tether/protocol';
+import { RpcError } from '@tether/protocol/errors';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
-import { type Envelope, mayNeedScanParts, scanEnvelope, shapeOfParts } from './envelope-scan';
+import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
+import { BRIDGE_LIMITS, backendInfos, checkHelloParams, unknownBackend } from './bridge-hello';
 import type { FrameWriter } from './frame-writer';
-
-/** Longest line a backend may write (a message the host then sends as bridge/chunk pieces). */
-export const MAX_BACKEND_LINE_BYTES = 64 * 1024 * 1024;
-
-/** The sizes the host enforces, as `bridge/hello` reports them. */
-export const BRIDGE_LIMITS: BridgeLimits = {
-  maxOutboundFrameBytes: BROWSER_MAX_FRAME_BYTES,
-  maxInboundMessageBytes: BROWSER_MAX_INBOUND_BYTES,
-  maxChunkedMessageBytes: MAX_BACKEND_LINE_BYTES,
-};
 
 /** A backend that ran at least this long before crashing starts its crash count afresh. */
 const STABLE_RUN_MS = 10_000;
@@ -85,26 +69,31 @@ export class Bridge {
     this.now = options.now ?? Date.now;
   }
 
-  /** The backend that serves (or will serve) requests. */
-  get backendId(): string {
-    return this.selected;
-  }
-
-  /** Requests sent to the backend and not yet answered. */
-  get pendingCount(): number {
-    return this.pending.size;
-  }
-
-  /** One message from the browser, as the bytes of its JSON text. */
-  fromBrowser(parts: Buffer[], length: number): void {
+  /** One message from the browser whose bytes are `chunk[start, end)` (the common case: the hot path). */
+  fromBrowserRange(chunk: Buffer, start: number, end: number): void {
     // Fast path: without an "id" key anywhere the message is no request (nothing to track), and without "bridge/"
-    // it is none of the host's own: pass its buffers on as they are, no scan, no copy. (An id key spelt with
-    // escapes, e.g. "\u0069d", would go untracked: no JSON encoder writes that.)
+    // it is none of the host's own: pass it on as it is, no scan, no copy. (An id key spelt with escapes, e.g.
+    // "\u0069d", would go untracked: no JSON encoder writes that.)
+    if (!mayNeedScan(chunk, start, end) && shapeOf(chunk, start, end) === 'object') {
+      if (this.current && !this.transition && !this.closing && !this.options.unavailable) {
+        this.current.backend.sendRange(chunk, start, end);
+      } else this.forward([chunk.subarray(start, end)], end - start, NOT_A_REQUEST);
+      return;
+    }
+    this.route(chunk.subarray(start, end));
+  }
+
+  /** One message from the browser whose bytes are spread over several buffers. */
+  fromBrowser(parts: Buffer[], length: number): void {
     if (!mayNeedScanParts(parts) && shapeOfParts(parts, length) === 'object') {
       this.forward(parts, length, NOT_A_REQUEST);
       return;
     }
-    const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+    this.route(parts.length === 1 ? parts[0]! : Buffer.concat(parts, length));
+  }
+
+  /** Routes a message that may be a request or a bridge message, after reading its envelope. */
+  private route(payload: Buffer): void {
     const envelope = scanEnvelope(payload);
     switch (envelope.shape) {
       case 'blank':
@@ -194,7 +183,10 @@ export class Bridge {
 
   private sinkFor(run: Run): BackendSink {
     return {
-      message: (parts, length) => {
+      message: (chunk, start, end) => {
+        if (this.current === run) this.fromBackendRange(chunk, start, end);
+      },
+      messageParts: (parts, length) => {
         if (this.current === run) this.fromBackend(parts, length);
       },
       problem: (message) => {
@@ -203,6 +195,15 @@ export class Bridge {
       inputPressure: (high) => this.options.setInputPaused(high),
       exit: (info) => this.backendExited(run, info),
     };
+  }
+
+  private fromBackendRange(chunk: Buffer, start: number, end: number): void {
+    const shape = shapeOf(chunk, start, end);
+    if (shape === 'object' && this.pending.size === 0) {
+      this.options.writer.enqueueRange(chunk, start, end);
+      return;
+    }
+    this.fromBackend([chunk.subarray(start, end)], end - start);
   }
 
   private fromBackend(parts: Buffer[], length: number): void {
@@ -326,14 +327,7 @@ export class Bridge {
     const wanted = params.backend;
     const client = params.clientInfo;
     this.options.log(`bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`);
-    const { backends, file } = this.options.config;
-    if (wanted !== undefined && !backends[wanted]) {
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Unknown backend "${wanted}": the configured backends are ${Object.keys(backends).join(', ')}. Fix: pick one of them, or add "${wanted}" under "backends" in ${file}`,
-        { backend: wanted, backends: Object.keys(backends) },
-      );
-    }
+    if (wanted !== undefined && !this.options.config.backends[wanted]) throw unknownBackend(wanted, this.options.config);
     if (wanted !== undefined && wanted !== this.selected) {
       const run = this.current;
       this.selected = wanted;
@@ -344,7 +338,7 @@ export class Bridge {
     return {
       hostVersion: this.options.hostVersion,
       backend: this.selected,
-      backends: this.backendInfos(),
+      backends: backendInfos(this.options.config),
       limits: BRIDGE_LIMITS,
     };
   }
@@ -358,17 +352,6 @@ export class Bridge {
     if (run) await this.stopRun(run, 'restarted at the browser\'s request');
     if (!this.current && !this.closing) this.startBackend();
     return { backend: this.selected };
-  }
-
-  private backendInfos(): BackendInfo[] {
-    const { backends, defaultBackend } = this.options.config;
-    return Object.entries(backends).map(([id, b]) => ({
-      id,
-      kind: b.kind,
-      dialect: b.dialect,
-      ...(b.description ? { description: b.description } : {}),
-      ...(id === defaultBackend ? { isDefault: true } : {}),
-    }));
   }
 
   private reportGarbage(parts: Buffer[], length: number): void {
@@ -403,29 +386,6 @@ export class Bridge {
     const rest = JSON.stringify(body);
     this.options.writer.enqueueText(`{"id":${rawId},${rest.slice(1)}`);
   }
-}
-
-/**
- * Checks the two fields of bridge/hello the host reads. Checked by hand rather than with the protocol's Zod schema:
- * loading Zod would cost a third of the host's start-up before its first answer. Other fields pass through.
- */
-function checkHelloParams(raw: unknown): BridgeHelloParams {
-  const invalid = (path: string, message: string): RpcError =>
-    new RpcError(ErrorCode.InvalidParams, `Invalid params for bridge/hello at ${path}: ${message}`, {
-      issues: [{ path: path.split('.'), message, code: 'invalid_type' }],
-    });
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('params', 'expected an object');
-  const params = raw as Record<string, unknown>;
-  if (params['backend'] !== undefined && typeof params['backend'] !== 'string') throw invalid('backend', 'expected a string');
-  const client = params['clientInfo'];
-  if (client !== undefined) {
-    if (typeof client !== 'object' || client === null) throw invalid('clientInfo', 'expected an object');
-    const { name, version } = client as Record<string, unknown>;
-    if (typeof name !== 'string') throw invalid('clientInfo.name', 'expected a string');
-    if (typeof version !== 'string') throw invalid('clientInfo.version', 'expected a string');
-  }
-  return params as BridgeHelloParams;
 }
 
 function preview(payload: Buffer): string {

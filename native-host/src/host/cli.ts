@@ -13,7 +13,8 @@ import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
 import { logFile } from '../paths';
 import { TETHER_VERSION } from '../version';
-import { Bridge, MAX_BACKEND_LINE_BYTES } from './bridge';
+import { Bridge } from './bridge';
+import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
 import { checkCaller } from './caller';
 import { FrameReader } from './frame-reader';
 import { FrameWriter } from './frame-writer';
@@ -130,7 +131,8 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
 
     const reader = new FrameReader(
       {
-        frame: (parts, length) => bridge?.fromBrowser(parts, length),
+        frame: (chunk, start, end) => bridge?.fromBrowserRange(chunk, start, end),
+        frameParts: (parts, length) => bridge?.fromBrowser(parts, length),
         fatal: (error) => {
           log(error.message);
           writer.enqueueText(JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }));

@@ -107,13 +107,13 @@ export function shapeOf(b: Buffer, start = 0, end = b.length): Envelope['shape']
  * True when the message may be a request or one of the host's own: it holds a `"id"` or a `"bridge/` somewhere.
  * False means it can be passed on without a scan. One walk over the quotes, no allocation.
  */
-export function mayNeedScan(b: Buffer): boolean {
-  let i = findByte(b, QUOTE, 0);
+export function mayNeedScan(b: Buffer, start = 0, end = b.length): boolean {
+  let i = findByte(b, QUOTE, start, end);
   while (i >= 0) {
     const c = b[i + 1];
-    if (c === 0x69 /* i */ && b[i + 2] === 0x64 /* d */ && b[i + 3] === QUOTE) return true;
-    if (c === 0x62 /* b */ && isKey(b, i + 1, 7, 'bridge/')) return true;
-    i = findByte(b, QUOTE, i + 1);
+    if (c === 0x69 /* i */ && b[i + 2] === 0x64 /* d */ && b[i + 3] === QUOTE && i + 3 < end) return true;
+    if (c === 0x62 /* b */ && i + 8 <= end && isKey(b, i + 1, 7, 'bridge/')) return true;
+    i = findByte(b, QUOTE, i + 1, end);
   }
   return false;
 }

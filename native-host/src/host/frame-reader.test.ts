@@ -15,7 +15,11 @@ function collect(max = 1024) {
   const errors: Error[] = [];
   const reader = new FrameReader(
     {
-      frame: (p, length) => {
+      frame: (chunk, start, end) => {
+        frames.push(chunk.toString('utf8', start, end));
+        parts.push(1);
+      },
+      frameParts: (p, length) => {
         const whole = Buffer.concat(p);
         expect(whole.length).toBe(length);
         frames.push(whole.toString());

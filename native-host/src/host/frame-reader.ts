@@ -7,8 +7,10 @@ import { FrameError, MessageTooLargeError } from '@tether/protocol/errors';
 
 /** What a FrameReader delivers. */
 export interface FrameReaderSink {
-  /** One payload, as views into the input chunks (in order); `length` is their total size. */
-  frame(parts: Buffer[], length: number): void;
+  /** One payload held in one chunk: `chunk[start, end)` (no view is created: the hot path). */
+  frame(chunk: Buffer, start: number, end: number): void;
+  /** One payload spread over several chunks, as views of them (in order); `length` is their total size. */
+  frameParts(parts: Buffer[], length: number): void;
   /** The stream cannot be read any further (oversized or zero length); nothing else will be delivered. */
   fatal(error: FrameError | MessageTooLargeError): void;
 }
@@ -70,7 +72,13 @@ export class FrameReader {
         this.remaining = length;
       }
       const take = Math.min(this.remaining, n - at);
-      // Whole frames inside one chunk (the common case for small messages) are one view, no list growth.
+      if (take === this.expected) {
+        // The whole payload is inside this chunk (the common case for small messages): no view, no list.
+        at += take;
+        this.remaining = -1;
+        this.sink.frame(chunk, at - take, at);
+        continue;
+      }
       this.parts.push(take === n && at === 0 ? chunk : chunk.subarray(at, at + take));
       at += take;
       this.remaining -= take;
@@ -78,7 +86,7 @@ export class FrameReader {
         const parts = this.parts;
         this.parts = [];
         this.remaining = -1;
-        this.sink.frame(parts, this.expected);
+        this.sink.frameParts(parts, this.expected);
       }
     }
   }

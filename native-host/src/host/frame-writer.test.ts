@@ -54,6 +54,32 @@ describe('FrameWriter', () => {
     expect(writer.stats).toMatchObject({ frames: 1, messages: 5, batchedFrames: 1 });
   });
 
+  it('takes messages as ranges of a larger buffer, mixed with whole buffers, in order', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out);
+    const chunk = Buffer.from(`${msg(0)}\n${msg(1)}\n`);
+    writer.enqueueRange(chunk, 0, msg(0).length);
+    writer.enqueue(bytes(msg(9)), msg(9).length);
+    writer.enqueueRange(chunk, msg(0).length + 1, chunk.length - 1);
+    await writer.whenIdle();
+    expect(s.frames()).toEqual([`[${msg(0)},${msg(9)},${msg(1)}]`]);
+  });
+
+  it('joins consecutive lines of one read into one batch without copying them, and keeps the count of messages', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out);
+    const lines = [0, 1, 2].map(msg);
+    const chunk = Buffer.from(`${lines.join('\n')}\n`);
+    let at = 0;
+    for (const line of lines) {
+      writer.enqueueRange(chunk, at, at + line.length);
+      at += line.length + 1;
+    }
+    await writer.whenIdle();
+    expect(s.frames()).toEqual([`[${lines.join(',')}]`]);
+    expect(writer.stats).toMatchObject({ frames: 1, messages: 3, batchedFrames: 1 });
+  });
+
   it('never lets a packed frame pass the frame limit', async () => {
     const s = sink();
     const writer = new FrameWriter(s.out, { maxFrameBytes: 200 });

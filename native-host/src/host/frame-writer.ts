@@ -8,13 +8,6 @@
 import { BROWSER_MAX_FRAME_BYTES, splitIntoChunks } from '@tether/protocol/codec';
 import { Gather, writeParts } from './gather';
 
-interface Queued {
-  /** The message's bytes; for a batch (a JSON array) only what lies between its brackets. */
-  readonly parts: Buffer[];
-  readonly length: number;
-  readonly batch: boolean;
-}
-
 /** Options of FrameWriter. */
 export interface FrameWriterOptions {
   /** Largest frame payload (default 1,048,576: the browser's limit). */
@@ -43,12 +36,20 @@ const LARGE_FRAME_BYTES = 256 * 1024;
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
 const COMMA = 0x2c;
+const NEWLINE = 0x0a;
 
 /** Coalescing, chunking frame writer over a byte stream (the host's stdout). */
 export class FrameWriter {
   private readonly maxFrameBytes: number;
   private readonly highWater: number;
-  private queue: Queued[] = [];
+  // The queue as parallel arrays (no object per message): message k is bytes[k][starts[k], ends[k]) when bytes[k]
+  // is a Buffer, or the concatenation of bytes[k] when it is a list; for a batch, only what lies between its brackets.
+  private bytes: Array<Buffer | Buffer[]> = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+  private batches: boolean[] = [];
+  /** Messages in each item (more than one when consecutive lines were joined). */
+  private counts: number[] = [];
   private head = 0;
   private queuedBytes = 0;
   private scheduled = false;
@@ -73,11 +74,6 @@ export class FrameWriter {
     out.on('error', (error: Error) => this.fail(error));
   }
 
-  /** Bytes waiting to be written. */
-  get pendingBytes(): number {
-    return this.queuedBytes;
-  }
-
   /**
    * Queues one message given as the bytes of its JSON text (the buffers must not be modified afterwards).
    * `batch` says the text is a JSON array of messages, which is merged into a neighbouring batch frame.
@@ -89,10 +85,40 @@ export class FrameWriter {
       return;
     }
     if (batch) {
-      const inner = stripBrackets(parts, length);
-      if (!inner) return;
-      this.push({ parts: inner.parts, length: inner.length, batch: true });
-    } else this.push({ parts, length, batch: false });
+      const inner = stripBrackets(parts.length === 1 ? parts[0]! : Buffer.concat(parts, length));
+      if (inner) this.push(inner, 0, inner.length, true);
+    } else if (parts.length === 1) this.push(parts[0]!, 0, length, false);
+    else this.push(parts, 0, length, false);
+  }
+
+  /**
+   * Queues one message held in `chunk[start, end)` (the hot path: no view, no copy until it is written). When it
+   * directly follows the previous queued message in the same chunk, separated by one newline (consecutive lines of
+   * one read from a backend), that newline is overwritten with a comma and the two become one batch item: a whole
+   * read of deltas then goes out as one array frame without copying a message.
+   */
+  enqueueRange(chunk: Buffer, start: number, end: number, batch = false): void {
+    if (this.broken) return;
+    if (end - start > this.maxFrameBytes || batch) {
+      this.enqueue([chunk.subarray(start, end)], end - start, batch);
+      return;
+    }
+    const last = this.bytes.length - 1;
+    if (
+      last >= this.head &&
+      this.bytes[last] === chunk &&
+      this.ends[last] === start - 1 &&
+      chunk[start - 1] === NEWLINE &&
+      end - this.starts[last]! <= this.maxFrameBytes - 2
+    ) {
+      chunk[start - 1] = COMMA;
+      this.ends[last] = end;
+      this.batches[last] = true;
+      this.counts[last]!++;
+      this.queuedBytes += end - start + 1;
+      return;
+    }
+    this.push(chunk, start, end, false);
   }
 
   /** Queues one message given as JSON text (the host's own messages, or a backend's that arrived as an object). */
@@ -100,12 +126,12 @@ export class FrameWriter {
     if (this.broken) return;
     const bytes = Buffer.from(json, 'utf8');
     if (bytes.length > this.maxFrameBytes) this.enqueueChunked(json);
-    else this.push({ parts: [bytes], length: bytes.length, batch: false });
+    else this.push(bytes, 0, bytes.length, false);
   }
 
   /** Resolves once everything queued has been handed to the stream (or the stream failed). */
   whenIdle(): Promise<void> {
-    if (this.broken || (this.queue.length === this.head && !this.blocked)) return Promise.resolve();
+    if (this.broken || (this.bytes.length === this.head && !this.blocked)) return Promise.resolve();
     if (!this.scheduled && !this.blocked) this.flush();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -114,13 +140,17 @@ export class FrameWriter {
     this.stats.chunkedMessages++;
     for (const piece of splitIntoChunks(json, { maxFrameBytes: this.maxFrameBytes })) {
       const bytes = Buffer.from(piece, 'utf8');
-      this.push({ parts: [bytes], length: bytes.length, batch: false });
+      this.push(bytes, 0, bytes.length, false);
     }
   }
 
-  private push(item: Queued): void {
-    this.queue.push(item);
-    this.queuedBytes += item.length;
+  private push(bytes: Buffer | Buffer[], start: number, end: number, batch: boolean): void {
+    this.bytes.push(bytes);
+    this.starts.push(start);
+    this.ends.push(end);
+    this.batches.push(batch);
+    this.counts.push(1);
+    this.queuedBytes += end - start;
     if (!this.pressured && this.queuedBytes > this.highWater) {
       this.pressured = true;
       this.options.onPressure?.(true);
@@ -135,34 +165,35 @@ export class FrameWriter {
 
   private flush(): void {
     this.scheduled = false;
-    const queue = this.queue;
-    while (this.head < queue.length && !this.blocked && !this.broken) {
+    const { bytes, starts, ends } = this;
+    while (this.head < bytes.length && !this.blocked && !this.broken) {
       // Take as many messages as fit in one frame: `[` + each + `,` between + `]`.
       const first = this.head;
-      let payload = queue[first]!.length + 2;
+      let payload = ends[first]! - starts[first]! + 2;
       let end = first + 1;
-      while (end < queue.length && payload + 1 + queue[end]!.length <= this.maxFrameBytes) {
-        payload += 1 + queue[end]!.length;
+      while (end < bytes.length && payload + 1 + ends[end]! - starts[end]! <= this.maxFrameBytes) {
+        payload += 1 + ends[end]! - starts[end]!;
         end++;
       }
       const g = this.gather;
-      if (end - first === 1 && !queue[first]!.batch) {
-        const m = queue[first]!;
-        g.uint32le(m.length);
-        for (const p of m.parts) g.add(p);
+      if (end - first === 1 && !this.batches[first]) {
+        g.uint32le(ends[first]! - starts[first]!);
+        this.append(first);
       } else {
         g.uint32le(payload);
         g.byte(OPEN);
         for (let k = first; k < end; k++) {
           if (k > first) g.byte(COMMA);
-          for (const p of queue[k]!.parts) g.add(p);
+          this.append(k);
         }
         g.byte(CLOSE);
         this.stats.batchedFrames++;
       }
       this.stats.frames++;
-      this.stats.messages += end - first;
-      for (let k = first; k < end; k++) this.queuedBytes -= queue[k]!.length;
+      for (let k = first; k < end; k++) {
+        this.stats.messages += this.counts[k]!;
+        this.queuedBytes -= ends[k]! - starts[k]!;
+      }
       this.head = end;
       // Past Node's high-water mark, small frames stop here so the messages behind them coalesce into one frame;
       // large frames keep a few MiB in flight, because waiting for 'drain' after each would idle the pipe meanwhile.
@@ -171,25 +202,42 @@ export class FrameWriter {
         this.blocked = true;
       }
     }
-    if (this.head === queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024) {
-      this.queue = queue.slice(this.head);
+    if (this.head === this.bytes.length) this.clearQueue();
+    else if (this.head > 1024) {
+      this.bytes = this.bytes.slice(this.head);
+      this.starts = this.starts.slice(this.head);
+      this.ends = this.ends.slice(this.head);
+      this.batches = this.batches.slice(this.head);
+      this.counts = this.counts.slice(this.head);
       this.head = 0;
     }
     if (this.pressured && this.queuedBytes < this.highWater / 4) {
       this.pressured = false;
       this.options.onPressure?.(false);
     }
-    if (this.head === this.queue.length && !this.blocked) this.resolveIdle();
+    if (this.head === this.bytes.length && !this.blocked) this.resolveIdle();
+  }
+
+  /** Appends queued message `k` to the frame being built. */
+  private append(k: number): void {
+    const b = this.bytes[k]!;
+    if (Array.isArray(b)) for (const part of b) this.gather.add(part);
+    else this.gather.addRange(b, this.starts[k]!, this.ends[k]!);
+  }
+
+  private clearQueue(): void {
+    this.bytes = [];
+    this.starts = [];
+    this.ends = [];
+    this.batches = [];
+    this.counts = [];
+    this.head = 0;
   }
 
   private fail(error: Error): void {
     if (this.broken) return;
     this.broken = true;
-    this.queue = [];
-    this.head = 0;
+    this.clearQueue();
     this.queuedBytes = 0;
     this.resolveIdle();
     this.options.onError?.(error);
@@ -207,11 +255,8 @@ function outLength(out: NodeJS.WritableStream): number {
 }
 
 /** The bytes between the outer brackets of a JSON array; undefined when it is empty. */
-function stripBrackets(parts: Buffer[], length: number): { parts: Buffer[]; length: number } | undefined {
-  const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
-  const open = whole.indexOf(OPEN);
-  const close = whole.lastIndexOf(CLOSE);
-  const inner = whole.subarray(open + 1, close);
+function stripBrackets(whole: Buffer): Buffer | undefined {
+  const inner = whole.subarray(whole.indexOf(OPEN) + 1, whole.lastIndexOf(CLOSE));
   if (inner.length < 64 && inner.toString('latin1').trim() === '') return undefined;
-  return { parts: [inner], length: inner.length };
+  return inner;
 }

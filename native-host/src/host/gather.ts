@@ -29,6 +29,20 @@ export class Gather {
     }
   }
 
+  /** Appends `buffer[start, end)`: copied when small (without creating a view), referenced when large. */
+  addRange(buffer: Buffer, start: number, end: number): void {
+    const n = end - start;
+    if (n > COPY_LIMIT) {
+      this.add(buffer.subarray(start, end));
+      return;
+    }
+    if (n === 0) return;
+    this.room(n);
+    buffer.copy(this.stage, this.used, start, end);
+    this.used += n;
+    this.bytes += n;
+  }
+
   /** Appends a copy of `piece`. */
   copy(piece: Uint8Array): void {
     const n = piece.length;

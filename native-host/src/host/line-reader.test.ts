@@ -6,7 +6,8 @@ function collect(max = 100) {
   const oversized: string[] = [];
   const reader = new LineReader(
     {
-      line: (parts, length) => {
+      line: (chunk, start, end) => lines.push(chunk.toString('utf8', start, end)),
+      lineParts: (parts, length) => {
         const whole = Buffer.concat(parts);
         expect(whole.length).toBe(length);
         lines.push(whole.toString());

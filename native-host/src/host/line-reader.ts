@@ -9,8 +9,10 @@ import { findByte } from './bytes';
 
 /** What a LineReader delivers. */
 export interface LineReaderSink {
-  /** One line without its newline, as views into the input chunks; `length` is their total size. */
-  line(parts: Buffer[], length: number): void;
+  /** One line held in one chunk, without its newline: `chunk[start, end)` (no view is created: the hot path). */
+  line(chunk: Buffer, start: number, end: number): void;
+  /** One line spread over several chunks, as views of them; `length` is their total size. */
+  lineParts(parts: Buffer[], length: number): void;
   /** A line passed `maxLineBytes`: it is skipped up to its newline; `head` is its first bytes. */
   oversized(head: Buffer, limit: number): void;
 }
@@ -42,7 +44,7 @@ export class LineReader {
           this.length = 0;
           this.skipping = true;
         } else if (nl >= 0 && this.parts.length === 0) {
-          if (size > 0) this.sink.line([chunk.subarray(at, nl)], size);
+          if (size > 0) this.sink.line(chunk, at, nl);
         } else if (size > 0) {
           this.parts.push(chunk.subarray(at, end));
           this.length += size;
@@ -68,6 +70,6 @@ export class LineReader {
     const length = this.length;
     this.parts = [];
     this.length = 0;
-    this.sink.line(parts, length);
+    this.sink.lineParts(parts, length);
   }
 }
