@@ -98,6 +98,14 @@ describe('tether host with a command backend', () => {
     expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
   });
 
+  it('reads a 40 MiB browser message and returns its 40 MiB echo in pieces', async () => {
+    const h = host({ config: fakeBackendConfig() });
+    const text = 'ü'.repeat(20 * 1024 * 1024);
+    const answer = await h.request('fake/echo', { text }, 60_000);
+    expect(answer.result.text === text).toBe(true);
+    expect(h.chunkedTexts).toHaveLength(1);
+  });
+
   it('sends a 3 MB answer as bridge/chunk pieces of at most 1 MiB that reassemble byte for byte', async () => {
     const h = host({ config: fakeBackendConfig() });
     const answer = await h.request('fake/big', { bytes: 3_000_000 }, 20_000);

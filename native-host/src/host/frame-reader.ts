@@ -1,7 +1,8 @@
 /**
  * Splits the browser's stdin into native-messaging frames (4-byte little-endian length, then that many bytes) and
- * hands each payload over as the list of input chunks it spans: no copy, no JSON parsing. Keeping a list of pieces
- * (instead of concatenating on every read) is what keeps a 64 MiB message linear: the quadratic way took over 30 s.
+ * hands each payload over without copying or parsing it: as a range of the input chunk when it lies in one, else as
+ * the list of chunks it spans. Keeping a list of pieces (instead of concatenating on every read) is what keeps a
+ * 64 MiB message linear: the quadratic way took over 30 s.
  */
 import { FrameError, MessageTooLargeError } from '@tether/protocol/errors';
 

@@ -1,10 +1,9 @@
 /**
- * Splits a backend's stdout into lines without parsing them; each line is handed over as the list of chunks it spans
- * (no copy). JSON text never holds a raw newline, so one line is one message. A line over the limit is dropped
+ * Splits a backend's stdout into lines without parsing or copying them: a range of the input chunk when the line lies
+ * in one, else the list of chunks it spans. JSON text never holds a raw newline, so one line is one message. A line over the limit is dropped
  * (reported once, with its first bytes) and reading resumes after its newline: a backend writing a runaway line
  * never makes the host buffer without bound.
  */
-
 import { findByte } from './bytes';
 
 /** What a LineReader delivers. */
