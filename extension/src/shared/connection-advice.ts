@@ -1,6 +1,7 @@
 /**
  * What each native-messaging failure means for the user and what they can do about it. Texts on the left are the
- * browser's own `lastError` messages (see the native-messaging reference); the advice is shown verbatim in the UI.
+ * browser's own messages (Chrome's `lastError`, Firefox's `port.error`; see the native-messaging reference); the advice
+ * is shown verbatim in the UI.
  */
 
 /** A reason the connection is not up, with a next step for the user. */
@@ -13,11 +14,26 @@ export interface ConnectionAdvice {
   readonly command?: string;
 }
 
+const unreadable: ConnectionAdvice = {
+  title: 'The host sent a message the browser could not read.',
+  action: 'A message was too large or corrupt (something printed to stdout?). Check the host with:',
+  command: 'npx tether doctor',
+};
+
 const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
   [
     'Specified native messaging host not found.',
     {
       title: 'The Tether host is not installed for this browser.',
+      action: 'Register it by running this in a terminal, then press Retry.',
+      command: 'npx tether install',
+    },
+  ],
+  [
+    // Firefox's one text for a host that is not registered, not allowed for this add-on id, or has a broken manifest.
+    'No such native application',
+    {
+      title: 'The Tether host is not registered for this browser (or not for this add-on).',
       action: 'Register it by running this in a terminal, then press Retry.',
       command: 'npx tether install',
     },
@@ -47,12 +63,13 @@ const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
     },
   ],
   [
+    // Firefox: a frame over its 1 MiB limit from the host.
+    'Native application tried to send a message of',
+    unreadable,
+  ],
+  [
     'Error when communicating with the native messaging host.',
-    {
-      title: 'The host sent a message the browser could not read.',
-      action: 'A message was too large or corrupt (something printed to stdout?). Check the host with:',
-      command: 'npx tether doctor',
-    },
+    unreadable,
   ],
 ];
 

@@ -65,7 +65,8 @@ export class AdapterBackend implements Backend {
     });
     const adapter = factory(upstream, { backendId: this.id, dataDir: this.context.dataDir, log: (line) => log(`${this.id}: ${line}`), backend: this.config });
     this.adapter = adapter;
-    this.sendToAdapter = attachTransport(adapter, sink, () => undefined);
+    // An adapter that gives up (closes its side) leaves nothing to talk to: stop the agent, whose exit is reported.
+    this.sendToAdapter = attachTransport(adapter, sink, () => void started.stop());
     for (const payload of this.queued) this.sendToAdapter(payload);
     this.queued = [];
     void started.exited.then(({ code, signal, error }) => {

@@ -39,11 +39,12 @@ describe('spawnBackend', () => {
     expect(await handle.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('keeps the last stderr lines', async () => {
+  it('keeps the last stderr lines and copies them to the log', async () => {
+    const logged: string[] = [];
     const handle = spawnBackend(
       'sh',
       { kind: 'command', argv: ['sh', '-c', 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo "line $i" >&2; done; exit 4'], dialect: 'tether' },
-      options,
+      { ...options, log: (line) => logged.push(line) },
     );
     if (!('child' in handle)) throw new Error(handle.message);
     const { code } = await handle.exited;
@@ -52,6 +53,7 @@ describe('spawnBackend', () => {
     const tail = handle.stderrTail();
     expect(tail).toHaveLength(20);
     expect(tail.at(-1)).toBe('line 22');
+    expect(logged).toContain('backend sh stderr: line 1');
     expect(describeExit('sh', code, null)).toBe('The "sh" backend exited with code 4');
     expect(describeExit('sh', null, 'SIGKILL')).toBe('The "sh" backend was killed by SIGKILL');
   });

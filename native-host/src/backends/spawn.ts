@@ -13,6 +13,8 @@ import type { BackendExit } from './types';
 /** Last stderr lines kept for `bridge/backend/exited`. */
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 400;
+/** Stderr lines of one run copied to the host's log. */
+const STDERR_LOG_LINES = 500;
 /** After closing its stdin, how long a backend may take to exit on its own before SIGTERM; then before SIGKILL. */
 const EOF_GRACE_MS = 300;
 const TERM_GRACE_MS = 600;
@@ -106,6 +108,7 @@ export function spawnBackend(
 
   const tail: string[] = [];
   let partial = '';
+  let logged = 0;
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
     const lines = (partial + text).split('\n');
@@ -113,8 +116,13 @@ export function spawnBackend(
     for (const line of lines) {
       const clean = line.replace(/\r$/, '');
       if (clean.trim() === '') continue;
-      tail.push(clean.length > STDERR_LINE_CHARS ? `${clean.slice(0, STDERR_LINE_CHARS)}...` : clean);
+      const kept = clean.length > STDERR_LINE_CHARS ? `${clean.slice(0, STDERR_LINE_CHARS)}...` : clean;
+      tail.push(kept);
       if (tail.length > STDERR_TAIL_LINES) tail.shift();
+      // The log keeps what a backend says on stderr (its own diagnostics), up to a cap per run.
+      logged++;
+      if (logged <= STDERR_LOG_LINES) options.log(`backend ${id} stderr: ${kept}`);
+      else if (logged === STDERR_LOG_LINES + 1) options.log(`backend ${id}: more stderr lines are not logged (the last ${STDERR_TAIL_LINES} are reported when it exits)`);
     }
   });
   // Writes to a dead child fail with EPIPE; the exit is reported through `exited`.

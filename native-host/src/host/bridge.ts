@@ -250,7 +250,7 @@ export class Bridge {
     this.lastExitAt = now;
     const last = info.stderrTail.at(-1);
     const detail = `${info.message}${last ? ` (its last stderr line: ${JSON.stringify(last)})` : ''}`;
-    this.options.log(`backend ${id}: ${info.message}${info.stderrTail.length ? `\n  stderr: ${info.stderrTail.join('\n  stderr: ')}` : ''}`);
+    this.options.log(`backend ${id}: ${info.message}`);
     const params: BridgeBackendExitedNotification = {
       backend: id,
       code: info.code,

@@ -136,13 +136,16 @@ function helpText(said: string): string {
   const quoted = said.length > 200 ? `${said.slice(0, 200)}...` : said;
   return [
     `Hello! This is Tether's scripted model: offline and deterministic. You said: "${quoted}".`,
+    '',
     'Try one of these commands:',
+    '',
     '- `/bash <command>` runs a shell command in the thread folder (asks for your approval first)',
     '- `/page` (or ask about "this page") reads the page in this tab and summarises it',
     '- `/stream N [delayMs]` streams N small deltas',
     '- `/big BYTES` answers with one message of that many bytes',
     '- `/think TEXT` shows reasoning, then answers',
     '- `/fail` fails the turn with an error',
+    '',
     'Set an OpenAI-compatible endpoint (TETHER_OPENAI_BASE_URL, TETHER_OPENAI_MODEL) to talk to a real model.',
   ].join('\n');
 }

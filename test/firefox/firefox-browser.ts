@@ -1,0 +1,180 @@
+/**
+ * Launching Debian's Firefox ESR with the built Firefox extension for end-to-end tests: a private HOME (so
+ * `~/.mozilla/native-messaging-hosts` is ours), the host registered there with the real `tether install --browser
+ * firefox`, a fresh profile, puppeteer-core over WebDriver BiDi, and the add-on installed as a temporary add-on.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import devKey from '../../manifests/dev-key.json' with { type: 'json' };
+import { REPO_ROOT } from '../support/browser';
+
+const run = promisify(execFile);
+
+/** Where Debian puts Firefox ESR (`apt-get install firefox-esr`). */
+export const FIREFOX_PATH = process.env.TETHER_FIREFOX ?? '/usr/bin/firefox-esr';
+/** The Firefox build of the extension. */
+export const FIREFOX_DIST = join(REPO_ROOT, 'extension/dist/firefox');
+/** The add-on id fixed by the manifest's browser_specific_settings.gecko.id. */
+export const ADDON_ID: string = devKey.firefoxAddonId;
+/** The moz-extension:// host is a per-profile random UUID; a preference fixes it so tests know the pages' URLs. */
+const ADDON_UUID = '7e7be7e7-0000-4000-8000-7e7be7e7e7e7';
+/** Origin of the extension's pages in the test profile. */
+export const EXTENSION_BASE = `moz-extension://${ADDON_UUID}/`;
+
+/** The raw WebDriver BiDi connection puppeteer's Firefox browser carries (not in its public types). */
+interface BidiConnection {
+  send(method: string, params: object): Promise<{ result: unknown }>;
+}
+
+/** A running Firefox with the add-on installed. */
+export interface LaunchedFirefox {
+  readonly browser: Browser;
+  /** Private HOME; also holds the XDG config/data/state dirs the host uses. */
+  readonly homeDir: string;
+  /** The host manifest `tether install` wrote for Firefox. */
+  readonly hostManifest: string;
+  /** What `tether install --browser firefox` printed ('' when not registered). */
+  readonly installOutput: string;
+  /** The id Firefox reported for the installed add-on. */
+  readonly installedId: string;
+  /** Everything Firefox wrote to stderr so far (manifest warnings, extension errors). */
+  stderr(): string;
+  /** The host's log file (`$XDG_STATE_HOME/tether/host.log`), empty when not written yet. */
+  hostLog(): Promise<string>;
+  /** Running processes whose command line names this profile's host manifest (the hosts Firefox started). */
+  hostProcesses(): Promise<Array<{ pid: string; argv: string[] }>>;
+  /** Opens `moz-extension://<uuid>/<path>` in a new tab once its document has loaded. */
+  openExtensionPage(path: string): Promise<Page>;
+  /** Opens a web page in a new tab; returns it with its WebExtension tab id. */
+  openWebPage(url: string): Promise<{ page: Page; tabId: number }>;
+  close(): Promise<void>;
+}
+
+/** True when Firefox ESR is installed. */
+export function hasFirefox(): boolean {
+  return existsSync(FIREFOX_PATH);
+}
+
+/** Options of launchFirefox. */
+export interface FirefoxOptions {
+  /** Skip `tether install` (to see what Firefox says when the host is missing). */
+  readonly registerHost?: boolean;
+}
+
+/** Launches Firefox ESR with the Firefox build installed and (unless told not to) the host registered in a private HOME. */
+export async function launchFirefox(options: FirefoxOptions = {}): Promise<LaunchedFirefox> {
+  if (!hasFirefox()) {
+    throw new Error(`Firefox ESR not found at ${FIREFOX_PATH}: apt-get install -y firefox-esr (.ci/run does it), or set TETHER_FIREFOX`);
+  }
+  if (!existsSync(join(FIREFOX_DIST, 'manifest.json'))) throw new Error('Build the extension first: npm run build -w extension');
+  const homeDir = await mkdtemp(join(tmpdir(), 'tether-firefox-'));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    HOME: homeDir,
+    XDG_CONFIG_HOME: join(homeDir, 'config'),
+    XDG_DATA_HOME: join(homeDir, 'data'),
+    XDG_STATE_HOME: join(homeDir, 'state'),
+    XDG_CACHE_HOME: join(homeDir, 'cache'),
+  };
+  delete env.TETHER_CONFIG;
+  const hostManifest = join(homeDir, '.mozilla/native-messaging-hosts/dev.tether.bridge.json');
+  let installOutput = '';
+  if (options.registerHost !== false) {
+    const install = await run(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--browser', 'firefox'], {
+      env,
+      cwd: REPO_ROOT,
+      timeout: 120_000,
+    });
+    installOutput = install.stdout;
+    if (!existsSync(hostManifest)) throw new Error(`tether install did not write ${hostManifest}:\n${install.stdout}\n${install.stderr}`);
+  }
+
+  const profileDir = join(homeDir, 'profile');
+  await mkdir(profileDir);
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    userDataDir: profileDir,
+    env,
+    // Without it Firefox's BiDi refuses every navigation to moz-extension:// ("not allowed in this context"), and
+    // the side panel, popup and options pages could not be driven at all.
+    args: ['--remote-allow-system-access'],
+    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: ADDON_UUID }) },
+  });
+  let stderr = '';
+  browser.process()?.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const connection = (browser as unknown as { connection: BidiConnection }).connection;
+  try {
+    const installedId = await browser.installExtension(FIREFOX_DIST);
+    return {
+      browser,
+      homeDir,
+      hostManifest,
+      installOutput,
+      installedId,
+      stderr: () => stderr,
+      hostLog: async () => readFile(join(homeDir, 'state/tether/host.log'), 'utf8').catch(() => ''),
+      hostProcesses: () => processesNaming(hostManifest),
+      openExtensionPage: (path) => openExtensionPage(browser, connection, path),
+      openWebPage: async (url) => {
+        const page = await browser.newPage();
+        await page.goto(url);
+        return { page, tabId: await tabIdOf(browser, connection, url) };
+      },
+      close: async () => {
+        await browser.close();
+        await rm(homeDir, { recursive: true, force: true }).catch(() => {});
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+async function openExtensionPage(browser: Browser, connection: BidiConnection, path: string): Promise<Page> {
+  const page = await browser.newPage();
+  const context = (page.mainFrame() as unknown as { _id: string })._id;
+  // Firefox's BiDi never reports the load of a page that moves into the extension process (puppeteer's goto
+  // times out), so navigate without waiting and watch the document instead.
+  await connection.send('browsingContext.navigate', { context, url: `${EXTENSION_BASE}${path}`, wait: 'none' });
+  await page.waitForFunction((base: string) => location.href.startsWith(base) && document.readyState === 'complete', { timeout: 30_000 }, EXTENSION_BASE);
+  return page;
+}
+
+/** The tab id of the newest tab showing `url`, asked through an extension page. */
+async function tabIdOf(browser: Browser, connection: BidiConnection, url: string): Promise<number> {
+  const helper = await openExtensionPage(browser, connection, 'src/options/index.html');
+  try {
+    const id = await helper.evaluate(async (u: string) => {
+      type Tabs = { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
+      const tabs = await (globalThis as unknown as { browser: { tabs: Tabs } }).browser.tabs.query({});
+      const ids = tabs.filter((t) => t.url === u && t.id !== undefined).map((t) => t.id as number);
+      return ids.length ? Math.max(...ids) : undefined;
+    }, url);
+    if (id === undefined) throw new Error(`no tab shows ${url}`);
+    return id;
+  } finally {
+    await helper.close();
+  }
+}
+
+async function processesNaming(needle: string): Promise<Array<{ pid: string; argv: string[] }>> {
+  const found: Array<{ pid: string; argv: string[] }> = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split('\0').filter((a) => a !== '');
+      if (argv.includes(needle)) found.push({ pid: entry, argv });
+    } catch {
+      // The process ended or is not ours to read.
+    }
+  }
+  return found;
+}
