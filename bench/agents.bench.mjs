@@ -4,37 +4,21 @@
 // in-memory transport with no adapter. In-process, so it measures translation only (no pipes, no model).
 // Usage: node bench/agents.bench.mjs [--quick]   (writes bench/results/agents.json and the "Agents" section of
 // BENCHMARKS.md)
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { fmt, importTypeScript, machine, median, tmp, writeResults, writeSection } from './support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const DELTAS = quick ? 20_000 : 100_000;
 const RUNS = quick ? 1 : 5;
 
-const tmp = join(root, 'bench/results/tmp');
-mkdirSync(tmp, { recursive: true });
-const bundle = join(tmp, 'agents.mjs');
-await build({
-  stdin: {
-    contents: [
-      "export { createCodexAdapter } from './native-host/src/backends/codex-adapter';",
-      "export { createAcpAdapter } from './native-host/src/backends/acp-adapter';",
-      "export { createMemoryTransportPair } from './protocol/src/index';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: bundle,
-  logLevel: 'error',
-});
-const { createCodexAdapter, createAcpAdapter, createMemoryTransportPair } = await import(pathToFileURL(bundle).href);
+const { createCodexAdapter, createAcpAdapter, createMemoryTransportPair } = await importTypeScript(
+  'agents',
+  [
+    "export { createCodexAdapter } from './native-host/src/backends/codex-adapter';",
+    "export { createAcpAdapter } from './native-host/src/backends/acp-adapter';",
+    "export { createMemoryTransportPair } from './protocol/src/index';",
+  ].join('\n'),
+);
 
 /** A fake agent on `transport`: `answer(method, params, id, send)` handles each request. */
 function fakeAgent(transport, answer, jsonrpc) {
@@ -116,7 +100,6 @@ async function passthrough(n) {
   return [performance.now() - start, received];
 }
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 async function measure(label, run) {
   const times = [];
   let count = 0;
@@ -127,7 +110,7 @@ async function measure(label, run) {
   }
   const ms = median(times);
   const row = { label, deltas: DELTAS, messages: count, ms: Math.round(ms), deltasPerSecond: Math.round(DELTAS / (ms / 1000)) };
-  console.log(`${label.padEnd(44)} ${String(row.ms).padStart(6)} ms  ${row.deltasPerSecond.toLocaleString('en').padStart(12)} deltas/s`);
+  console.log(`${label.padEnd(44)} ${String(row.ms).padStart(6)} ms  ${fmt(row.deltasPerSecond).padStart(12)} deltas/s`);
   return row;
 }
 
@@ -136,40 +119,26 @@ const rows = [
   await measure('codex adapter (Codex wire -> Tether)', () => throughAdapter(createCodexAdapter, codexAgent(DELTAS), false)),
   await measure('acp adapter (ACP session/update -> Tether)', () => throughAdapter(createAcpAdapter, acpAgent(DELTAS), true)),
 ];
-const meta = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, runs: RUNS, quick };
-writeFileSync(join(root, 'bench/results/agents.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+const { cpu, cores, node } = machine();
+const meta = { date: new Date().toISOString(), node, cpu, cores, runs: RUNS, quick };
+writeResults('agents', { meta, rows });
 
 const section = [
   '## Agents',
   '',
-  `One streamed turn of ${DELTAS.toLocaleString('en')} text deltas from a scripted agent through each dialect adapter to a Tether`,
+  `One streamed turn of ${fmt(DELTAS)} text deltas from a scripted agent through each dialect adapter to a Tether`,
   'client, in-process (in-memory transports on both sides, so this is the cost of translation alone), next to the same',
-  `number of messages through a bare in-memory transport. Median of ${RUNS} run(s); ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}.`,
+  'number of messages through a bare in-memory transport (each adapter row includes that same hop from the scripted',
+  `agent, so the difference is the adapter). Median of ${RUNS} run(s); ${meta.cpu}, ${meta.cores} cores, Node ${meta.node}.`,
   '`node bench/agents.bench.mjs` writes this section.',
   '',
   '| path | time | deltas/s | messages to the client |',
   '|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.label} | ${r.ms} ms | ${r.deltasPerSecond.toLocaleString('en')} | ${r.messages.toLocaleString('en')} |`),
+  ...rows.map((r) => `| ${r.label} | ${r.ms} ms | ${fmt(r.deltasPerSecond)} | ${fmt(r.messages)} |`),
   '',
   'Real agents are far slower than either (a model streams tens to hundreds of deltas a second), so the adapters do not',
   'limit streaming; the real-agent tests (`test/agents/`) check behaviour, not speed.',
   '',
 ].join('\n');
-writeSection(join(root, 'BENCHMARKS.md'), 'Agents', section);
+writeSection('Agents', section);
 console.log('\nwrote bench/results/agents.json and the "Agents" section of BENCHMARKS.md');
-
-function writeSection(file, title, text) {
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const lines = current.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (start === -1) {
-    writeFileSync(file, `${current.replace(/\n*$/, '\n\n')}${text}`);
-    return;
-  }
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (end === -1) end = lines.length;
-  const before = lines.slice(0, start).join('\n');
-  const after = lines.slice(end).join('\n');
-  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${text}${after ? `\n${after}` : ''}`);
-}

@@ -6,57 +6,28 @@
 // Usage: node bench/app-server.bench.mjs [--quick]   (writes bench/results/app-server.json and the "App-server"
 // section of BENCHMARKS.md)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureHostBundle, fmt as f, importTypeScript, machine, median, writeResults, writeSection } from './support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const STREAM_DELTAS = quick ? 20_000 : 100_000;
 const READ_ITEMS = quick ? 20_000 : 100_000;
 const LIST_THREADS = 1000;
 const RUNS = quick ? 1 : 3;
-const dist = join(root, 'native-host/dist/tether.mjs');
 
 // ---------------------------------------------------------------- the code under test
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-if (!existsSync(dist) || Math.max(newestSource(join(root, 'native-host/src')), newestSource(join(root, 'protocol/src'))) > statSync(dist).mtimeMs) {
-  const { buildHost } = await import(join(root, 'native-host/scripts/build.mjs'));
-  await buildHost({ quiet: true });
-}
+const dist = await ensureHostBundle();
 // The store (to lay down big threads fast) and the engine (for the in-process case) are TypeScript: bundle them.
-const tmp = join(root, 'bench/results/tmp');
-mkdirSync(tmp, { recursive: true });
-const bundle = join(tmp, 'app-server.mjs');
-await build({
-  stdin: {
-    contents: [
-      "export { ThreadStore } from './native-host/src/app-server/store/thread-store';",
-      "export { createAppServer } from './native-host/src/app-server/index';",
-      "export { createMemoryTransportPair } from '@tether/protocol';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: bundle,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'error',
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-});
-const { ThreadStore, createAppServer, createMemoryTransportPair } = await import(pathToFileURL(bundle).href);
+const { ThreadStore, createAppServer, createMemoryTransportPair } = await importTypeScript(
+  'app-server',
+  [
+    "export { ThreadStore } from './native-host/src/app-server/store/thread-store';",
+    "export { createAppServer } from './native-host/src/app-server/index';",
+    "export { createMemoryTransportPair } from '@tether/protocol';",
+  ].join('\n'),
+);
 
 const work = mkdtempSync(join(tmpdir(), 'tether-as-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -128,7 +99,6 @@ function until(proc, test) {
 }
 
 const best = (xs) => Math.max(...xs);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---------------------------------------------------------------- /stream N over stdio
 async function streamOverStdio() {
@@ -302,23 +272,21 @@ const emptyStartMs = await startEmpty();
 const bestStdio = stdio.reduce((a, b) => (b.deltasPerSecond > a.deltasPerSecond ? b : a));
 const results = {
   date: new Date().toISOString(),
-  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform, loadAverage: loadavg()[0] },
+  machine: { ...machine(), loadAverage: loadavg()[0] },
   stream: { deltas: STREAM_DELTAS, stdio: bestStdio, inProcess: { deltasPerSecond: best(inProcess.map((r) => r.deltasPerSecond)) }, peakRssMb: Math.max(...stdio.map((r) => r.peakRssMb)) },
   interrupt,
   read,
   list: { ...list, emptyStartToInitializeMs: emptyStartMs },
 };
 console.log(JSON.stringify(results, null, 2));
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/app-server.json'), JSON.stringify(results, null, 2) + '\n');
+writeResults('app-server', results);
 
-const f = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 if (!quick) {
   const m = results.machine;
   const section = [
     '## App-server',
     '',
-    `Measured ${results.date.slice(0, 10)} on ${m.cpu?.split(' ').slice(0, 2).join(' ') ?? 'unknown CPU'}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} by \`node bench/app-server.bench.mjs\` (figures also in \`bench/results/app-server.json\`).`,
+    `Measured ${results.date.slice(0, 10)} on ${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} by \`node bench/app-server.bench.mjs\` (figures also in \`bench/results/app-server.json\`).`,
     'Times are taken at the client: from sending the request to reading (and JSON-parsing) the last message it waits for.',
     `The server is \`tether app-server --listen stdio\` (the bundled \`dist/tether.mjs\`); "in-process" is the same engine behind`,
     "`createMemoryTransportPair()`, as the host's embedded backend runs it. Best of " + RUNS + ' interleaved runs; medians for latencies.',
@@ -341,23 +309,7 @@ if (!quick) {
     'read, resumed or run, and dropped when its turn ends, so memory does not grow with the number of threads or items.',
     '',
   ].join('\n');
-  writeSection(join(root, 'BENCHMARKS.md'), 'App-server', section);
+  writeSection('App-server', section);
   console.log('\nwrote bench/results/app-server.json and the "App-server" section of BENCHMARKS.md');
 }
 
-/** Replaces (or appends) one "## title" section, leaving the other helpers' sections alone. */
-function writeSection(file, title, section) {
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (start === -1) {
-    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
-    return;
-  }
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (end === -1) end = lines.length;
-  const before = lines.slice(0, start).join('\n');
-  const after = lines.slice(end).join('\n');
-  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
-}

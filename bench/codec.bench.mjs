@@ -4,14 +4,10 @@
 // Usage: node bench/codec.bench.mjs [--quick] [--only=TEXT]
 // A full run writes bench/results/codec.json and the "Codecs" section of BENCHMARKS.md; --quick (smaller inputs) and
 // --only (cases whose name contains TEXT) only print.
-import { build } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadavg } from 'node:os';
+import { fmt, importTypeScript, machine as machineOf, writeResults, writeSection } from './support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const loadBefore = loadavg()[0];
@@ -19,19 +15,7 @@ const require = createRequire(import.meta.url);
 const { Input, Output } = require('chrome-native-messaging');
 
 // The protocol package is TypeScript source and Node 20 cannot strip types: bundle the codec once, then import it.
-const tmp = join(root, 'bench/results/tmp');
-mkdirSync(tmp, { recursive: true });
-const bundle = join(tmp, 'codec.mjs');
-await build({
-  entryPoints: [join(root, 'protocol/src/codec/index.ts')],
-  outfile: bundle,
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'node20',
-  logLevel: 'error',
-});
-const codec = await import(pathToFileURL(bundle).href);
+const codec = await importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
 
 // ---------------------------------------------------------------- inputs
 const PIPE_CHUNK = 64 * 1024; // what a Node pipe read delivers
@@ -280,9 +264,6 @@ for (const s of sizes) {
   }
 }
 
-function fmt(n) {
-  return Math.round(n).toLocaleString('en-US');
-}
 function get(name, size) {
   const r = results.find((x) => x.case === name && x.size === size);
   if (!r) throw new Error(`no result for ${name} ${size}`);
@@ -332,7 +313,8 @@ targets.push({
 for (const t of targets) t.met = t.ratio >= t.need;
 
 // ---------------------------------------------------------------- report
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+const m = machineOf();
+const machine = `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
 const load = `${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
 const date = new Date().toISOString().slice(0, 10);
 const table = [
@@ -348,11 +330,7 @@ const targetTable = [
 console.log(`\n${table}\n\n${targetTable}`);
 
 if (!quick) {
-  mkdirSync(join(root, 'bench/results'), { recursive: true });
-  writeFileSync(
-    join(root, 'bench/results/codec.json'),
-    `${JSON.stringify({ date, machine, loadAverage: load, pipeChunkBytes: PIPE_CHUNK, runs: RUNS, results, targets }, null, 2)}\n`,
-  );
+  writeResults('codec', { date, machine, loadAverage: load, pipeChunkBytes: PIPE_CHUNK, runs: RUNS, results, targets });
   const section = [
     '## Codecs',
     '',
@@ -383,23 +361,7 @@ if (!quick) {
     "the host's frame writer can use `Buffer.from` where that last few percent matters.",
     '',
   ].join('\n');
-  writeSection(join(root, 'BENCHMARKS.md'), 'Codecs', section);
+  writeSection('Codecs', section);
   console.log('\nwrote bench/results/codec.json and the "Codecs" section of BENCHMARKS.md');
 }
 
-/** Replaces (or appends) one "## title" section, leaving the other helpers' sections alone. */
-function writeSection(file, title, section) {
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (start === -1) {
-    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
-    return;
-  }
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (end === -1) end = lines.length;
-  const before = lines.slice(0, start).join('\n');
-  const after = lines.slice(end).join('\n');
-  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
-}

@@ -5,30 +5,14 @@
 // itself, so its figures are the host's reframing (frames -> lines -> frames) plus one more pipe hop.
 // Usage: node bench/host.bench.mjs [--quick]   (writes bench/results/host.json and the "Host" section of BENCHMARKS.md)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureHostBundle, fmt, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
-const dist = join(root, 'native-host/dist/tether.mjs');
-
-// ---------------------------------------------------------------- the bundle under test
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-if (!existsSync(dist) || Math.max(newestSource(join(root, 'native-host/src')), newestSource(join(root, 'protocol/src'))) > statSync(dist).mtimeMs) {
-  const { buildHost } = await import(join(root, 'native-host/scripts/build.mjs'));
-  await buildHost({ quiet: true });
-}
+const dist = await ensureHostBundle();
 
 const work = mkdtempSync(join(tmpdir(), 'tether-host-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -49,14 +33,6 @@ const subjects = {
 };
 
 // ---------------------------------------------------------------- helpers
-const frameOf = (text) => {
-  const body = Buffer.from(text);
-  const h = Buffer.alloc(4);
-  h.writeUInt32LE(body.length);
-  return Buffer.concat([h, body]);
-};
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A JSON message of exactly `size` bytes. */
@@ -73,7 +49,7 @@ function messageOfSize(size, method) {
 function echoRun(subject, message, count) {
   return new Promise((resolve, reject) => {
     const L = Buffer.byteLength(message);
-    const one = frameOf(message);
+    const one = nativeFrame(message);
     const perBlock = Math.max(1, Math.floor((256 * 1024) / one.length));
     const block = Buffer.concat(Array(perBlock).fill(one));
     const child = spawn(subject.argv[0], subject.argv.slice(1), { cwd: root, env: subject.env, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -142,7 +118,7 @@ function coldStart(method) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdin.write(frameOf(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })));
+    child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })));
     let got = Buffer.alloc(0);
     child.stdout.on('data', (c) => {
       got = Buffer.concat([got, c]);
@@ -166,7 +142,7 @@ function nodeBaseline() {
 
 async function idleRss() {
   const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin.write(frameOf(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
+  child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
   await new Promise((r) => child.stdout.once('data', r));
   await sleep(1500);
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -177,7 +153,8 @@ async function idleRss() {
 }
 
 // ---------------------------------------------------------------- measurements
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const m = machineOf();
+const machine = `${m.cores} x ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}`;
 const date = new Date().toISOString().slice(0, 10);
 const COLD_RUNS = quick ? 5 : 15;
 const SMALL = { size: 120, count: quick ? 20_000 : 200_000 };
@@ -238,11 +215,7 @@ const targetTable = ['| target | measured | met |', '|---|---:|---|', ...targets
 console.log(`\n${table}\n\n${targetTable}`);
 
 if (!quick) {
-  mkdirSync(join(root, 'bench/results'), { recursive: true });
-  writeFileSync(
-    join(root, 'bench/results/host.json'),
-    `${JSON.stringify({ date, machine, loadAverage: load, coldStartHelloMs: coldMs, coldStartInitializeMs: coldInitMs, nodeStartMs: nodeMs, idleRssMb: rssMb, small, large, targets }, null, 2)}\n`,
-  );
+  writeResults('host', { date, machine, loadAverage: load, coldStartHelloMs: coldMs, coldStartInitializeMs: coldInitMs, nodeStartMs: nodeMs, idleRssMb: rssMb, small, large, targets });
   const section = [
     '## Host',
     '',
@@ -273,23 +246,7 @@ if (!quick) {
     'Absolute figures vary 20-30% between runs on this shared 2-core machine: compare ratios within one run.',
     '',
   ].join('\n');
-  writeSection(join(root, 'BENCHMARKS.md'), 'Host', section);
+  writeSection('Host', section);
   console.log('\nwrote bench/results/host.json and the "Host" section of BENCHMARKS.md');
 }
 
-/** Replaces (or appends) one "## title" section, leaving the other sections alone. */
-function writeSection(file, title, section) {
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (start === -1) {
-    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
-    return;
-  }
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (end === -1) end = lines.length;
-  const before = lines.slice(0, start).join('\n');
-  const after = lines.slice(end).join('\n');
-  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
-}

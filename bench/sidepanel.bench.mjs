@@ -7,10 +7,11 @@
 // Usage: node bench/sidepanel.bench.mjs [--quick]   (needs `npm run build`; writes bench/results/sidepanel.json and
 // the "Extension" section of BENCHMARKS.md)
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSupport, root } from '../test/scripts/load-support.mjs';
+import { loadSupport } from '../test/scripts/load-support.mjs';
+import { fmt, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const DELTAS = quick ? 5_000 : 20_000;
@@ -79,8 +80,6 @@ process.stdin.on('data', (chunk) => {
 
 /** Lone deltas: host-side write time to page arrival, through the real extension. */
 async function loneDeltaLatency(launchBrowser, demo, openWebPage, waitConnected, sendPrompt) {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'tether-probe-'));
   writeFileSync(join(dir, 'probe.cjs'), PROBE_BACKEND);
   const browser = await launchBrowser({
@@ -123,12 +122,7 @@ async function hostAlone(homeDir) {
     env: { ...process.env, XDG_CONFIG_HOME: join(homeDir, 'c'), XDG_DATA_HOME: join(homeDir, 'd'), XDG_STATE_HOME: join(homeDir, 's') },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
-  const send = (msg) => {
-    const body = Buffer.from(JSON.stringify(msg));
-    const head = Buffer.alloc(4);
-    head.writeUInt32LE(body.length);
-    child.stdin.write(Buffer.concat([head, body]));
-  };
+  const send = (msg) => child.stdin.write(nativeFrame(JSON.stringify(msg)));
   const waiters = new Map();
   let deltas = 0;
   let t0 = 0;
@@ -268,9 +262,6 @@ async function roundTrips(panel) {
   }, ROUND_TRIPS);
 }
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main() {
   const loadAtStart = loadavg()[0];
   const { mod, cleanup } = await loadSupport();
@@ -306,10 +297,10 @@ async function main() {
   const longest = Math.max(...results.rendered.map((r) => r.longestTaskMs));
   const whole = results.rendered.every((r) => r.whole);
   const oneWay = results.lone.p50;
-  mkdirSync(join(root, 'bench/results'), { recursive: true });
-  writeFileSync(join(root, 'bench/results/sidepanel.json'), JSON.stringify({ deltas: DELTAS, runs: RUNS, loadAtStart, ...results }, null, 2));
+  writeResults('sidepanel', { deltas: DELTAS, runs: RUNS, loadAtStart, ...results });
 
-  const machine = `${cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start`;
+  const m = machineOf();
+  const machine = `${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, load average ${loadAtStart.toFixed(1)} at the start`;
   const section = [
     '## Extension',
     '',
@@ -337,25 +328,8 @@ async function main() {
     'of the path (host, browser, renderers) compete for the cores, so the spread between runs is large; compare ratios.',
     '',
   ].join('\n');
-  writeSection(join(root, 'BENCHMARKS.md'), 'Extension', section);
+  writeSection('Extension', section);
   console.log(`\n${section}\nwrote bench/results/sidepanel.json and the "Extension" section of BENCHMARKS.md`);
-}
-
-/** Replaces (or appends) one "## title" section, leaving the other helpers' sections alone. */
-function writeSection(file, title, section) {
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (start === -1) {
-    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
-    return;
-  }
-  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (end === -1) end = lines.length;
-  const before = lines.slice(0, start).join('\n');
-  const after = lines.slice(end).join('\n');
-  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
 }
 
 main().catch((error) => {

@@ -1,4 +1,4 @@
-/** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection. */
+/** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection; byte joining. */
 import { Connection, clientInbound, serverInbound } from './connection';
 import { createMemoryTransportPair } from './memory-transport';
 import type { ApprovalRequestParams } from './schema/approval';
@@ -90,4 +90,15 @@ export function clientWithRawServer(options: { requestTimeoutMs?: number; backlo
   const logs: string[] = [];
   const client = new Connection(a, { inbound: clientInbound, outbound: serverInbound, log: (l) => logs.push(l), ...options });
   return { client, server: rawPeer(b), logs };
+}
+
+/** The bytes of `parts`, one after the other, in a new array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

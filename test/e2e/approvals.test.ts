@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot, type LaunchedBrowser } from '../support/browser';
-import { startDemoServer, type DemoServer } from '../support/demo-server';
-import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { agentTexts, completedAnswers, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
 
 /** Waits until the panel shows `count` completed answers and returns the last one. */
 async function answer(panel: Page, count: number): Promise<string> {
-  await expect.poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 30_000 }).toBe(count);
+  await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(count);
   return (await agentTexts(panel)).at(-1) ?? '';
 }
 
@@ -18,19 +18,10 @@ async function badgeOf(page: Page, tabId: number): Promise<string> {
 }
 
 describe('per-page approvals in Chromium', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
-
-  beforeAll(async () => {
-    demo = await startDemoServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
+  const suite = useBrowserSuite();
 
   it('asks for page_read only in the tab whose thread asked; a site rule answers the next time until revoked', async () => {
+    const { browser, demo } = suite;
     const a = await openWebPage(browser, demo.url('/'));
     const b = await openWebPage(browser, demo.url('/other'));
     const panelA = await openSidePanel(browser, a.tabId);
@@ -82,6 +73,7 @@ describe('per-page approvals in Chromium', () => {
   });
 
   it("routes the backend's bash approval to the asking tab and runs the command once allowed", async () => {
+    const { browser, demo } = suite;
     const a = await openWebPage(browser, demo.url('/'));
     const b = await openWebPage(browser, demo.url('/other'));
     const panelA = await openSidePanel(browser, a.tabId);

@@ -1,43 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from '../support/browser';
-import { startDemoServer, type DemoServer } from '../support/demo-server';
-import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../support/browser-suite';
+import { agentTexts, completedAnswers, openConnectedPanel, openSidePanel, sendPrompt } from '../support/extension-pages';
 
 describe('conversation controls in Chromium', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
-
-  beforeAll(async () => {
-    demo = await startDemoServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
+  const suite = useBrowserSuite();
 
   it('steers a running turn from the composer', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
-    await waitConnected(panel);
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     await sendPrompt(panel, '/stream 200 20');
     await panel.locator('button[data-action="stop"]').waitFor();
     expect(await panel.locator('button[data-action="send"]').textContent()).toBe('Steer');
     await sendPrompt(panel, 'mention the tides');
-    await panel.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 60_000 });
+    await completedAnswers(panel).waitFor({ timeout: 60_000 });
     expect((await agentTexts(panel)).at(-1)).toContain('(steered: mention the tides)');
     await panel.close();
   });
 
   it('gives a panel opened in the middle of a streaming answer every delta exactly once', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const first = await openSidePanel(browser, tabId);
-    await waitConnected(first);
+    const { tabId, panel: first } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     await sendPrompt(first, '/stream 400 8');
     const stream = first.locator('.transcript .item.agentMessage .body').last();
     await expect.poll(async () => (await stream.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(100);
-    const second = await openSidePanel(browser, tabId);
-    await second.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 60_000 });
+    const second = await openSidePanel(suite.browser, tabId);
+    await completedAnswers(second).waitFor({ timeout: 60_000 });
     const expected = Array.from({ length: 400 }, (_, i) => i + 1);
     for (const panel of [first, second]) {
       const text = (await agentTexts(panel)).at(-1) ?? '';
@@ -47,17 +32,13 @@ describe('conversation controls in Chromium', () => {
   });
 
   it('opens a past thread from history in another tab, starts a new one, and archives', async () => {
-    const a = await openWebPage(browser, demo.url('/other'));
-    const panelA = await openSidePanel(browser, a.tabId);
-    await waitConnected(panelA);
+    const { panel: panelA } = await openConnectedPanel(suite.browser, suite.demo.url('/other'));
     await sendPrompt(panelA, 'remember the lighthouse');
-    await panelA.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 30_000 });
+    await completedAnswers(panelA).waitFor({ timeout: 30_000 });
     const threadId = await panelA.locator('.transcript').getAttribute('data-thread-id');
     expect(threadId).toBeTruthy();
 
-    const b = await openWebPage(browser, demo.url('/'));
-    const panelB = await openSidePanel(browser, b.tabId);
-    await waitConnected(panelB);
+    const { panel: panelB } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     await panelB.locator('button[data-action="history"]').click();
     await panelB.locator(`.history li[data-thread-id="${threadId}"] button.link`).click();
     await expect.poll(() => panelB.locator('.transcript').getAttribute('data-thread-id')).toBe(threadId);

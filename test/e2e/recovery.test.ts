@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID, launchBrowser, REPO_ROOT, saveScreenshot, type LaunchedBrowser } from '../support/browser';
-import { startDemoServer, type DemoServer } from '../support/demo-server';
-import { openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import { describe, expect, it } from 'vitest';
+import { EXTENSION_ID, REPO_ROOT, saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { completedAnswers, openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
 
 /** The browser starts the host with the calling origin as its argument. */
 const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
-const completedAnswers = (panel: Page) => panel.locator('.transcript .item.agentMessage.completed');
 
 /** The transcript as text lines, one per item. */
 async function transcriptLines(panel: Page): Promise<string[]> {
@@ -15,34 +14,22 @@ async function transcriptLines(panel: Page): Promise<string[]> {
 }
 
 describe('interrupting and recovering in Chromium', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
-
-  beforeAll(async () => {
-    demo = await startDemoServer();
-    browser = await launchBrowser({
-      hostConfig: {
-        defaultBackend: 'child',
-        backends: {
-          child: {
-            kind: 'command',
-            argv: [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio'],
-            dialect: 'tether',
-            description: 'the reference app-server as a child process',
-          },
+  const suite = useBrowserSuite({
+    hostConfig: {
+      defaultBackend: 'child',
+      backends: {
+        child: {
+          kind: 'command',
+          argv: [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio'],
+          dialect: 'tether',
+          description: 'the reference app-server as a child process',
         },
       },
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
+    },
   });
 
   it('stops a running turn with Stop', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
-    await waitConnected(panel);
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     await sendPrompt(panel, '/stream 100000 2');
     const stream = panel.locator('.transcript .item.agentMessage .body').last();
     await expect.poll(async () => (await stream.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(40);
@@ -56,14 +43,12 @@ describe('interrupting and recovering in Chromium', () => {
   });
 
   it('shows why when the backend is killed, then recovers with the history', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/other'));
-    const panel = await openSidePanel(browser, tabId);
-    await waitConnected(panel);
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/other'));
     await sendPrompt(panel, 'hello before the crash');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
     const before = await transcriptLines(panel);
 
-    const backends = await browser.findProcesses('app-server');
+    const backends = await suite.browser.findProcesses('app-server');
     expect(backends.length).toBeGreaterThan(0);
     for (const pid of backends) process.kill(pid, 'SIGKILL');
 
@@ -73,25 +58,23 @@ describe('interrupting and recovering in Chromium', () => {
     await expect.poll(() => transcriptLines(panel)).toEqual(before);
     await sendPrompt(panel, 'hello after the crash');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(2);
-    expect(await browser.findProcesses('app-server')).not.toEqual(backends);
+    expect(await suite.browser.findProcesses('app-server')).not.toEqual(backends);
     await panel.close();
   });
 
   it('reconnects after the service worker is stopped and shows the full history', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
-    await waitConnected(panel);
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     await sendPrompt(panel, '/stream 50');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
     await sendPrompt(panel, 'second turn');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(2);
     const before = await transcriptLines(panel);
-    const hostsBefore = await browser.findProcesses(HOST_ARG);
+    const hostsBefore = await suite.browser.findProcesses(HOST_ARG);
 
-    await browser.stopServiceWorkers();
+    await suite.browser.stopServiceWorkers();
     // A new host process proves the worker restarted and reconnected.
     await expect.poll(async () => {
-      const now = await browser.findProcesses(HOST_ARG);
+      const now = await suite.browser.findProcesses(HOST_ARG);
       return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
     }, { timeout: 30_000 }).toBe(true);
     await waitConnected(panel);

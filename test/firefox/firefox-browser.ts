@@ -42,8 +42,8 @@ export interface LaunchedFirefox {
   readonly installOutput: string;
   /** The id Firefox reported for the installed add-on. */
   readonly installedId: string;
-  /** Everything Firefox wrote to stderr so far (manifest warnings, extension errors). */
-  stderr(): string;
+  /** The warnings Firefox's manifest parser recorded for the add-on (read from the browser's privileged scope). */
+  manifestWarnings(): Promise<string[]>;
   /** The host's log file (`$XDG_STATE_HOME/tether/host.log`), empty when not written yet. */
   hostLog(): Promise<string>;
   /** Running processes whose command line names this profile's host manifest (the hosts Firefox started). */
@@ -102,23 +102,27 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     headless: true,
     userDataDir: profileDir,
     env,
-    // Without it Firefox's BiDi refuses every navigation to moz-extension:// ("not allowed in this context"), and
-    // the side panel, popup and options pages could not be driven at all.
+    // Without it Firefox's BiDi refuses every navigation to moz-extension:// ("not allowed in this context"), so
+    // the side panel, popup and options pages could not be driven at all; it also lets the test read the add-on's
+    // manifest warnings from the browser's privileged scope.
     args: ['--remote-allow-system-access'],
     extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: ADDON_UUID }) },
   });
-  let stderr = '';
-  browser.process()?.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
   try {
-    const installedId = await browser.installExtension(FIREFOX_DIST);
+    const installedId = await browser.installExtension(FIREFOX_DIST).catch((error: unknown) => {
+      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${(error as Error).message}`, { cause: error });
+    });
     return {
       browser,
       homeDir,
       hostManifest,
       installOutput,
       installedId,
-      stderr: () => stderr,
+      manifestWarnings: async () => {
+        const json = await chromeEval(connection, `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(ADDON_ID)}).extension.warnings)`);
+        return JSON.parse(String(json)) as string[];
+      },
       hostLog: async () => readFile(join(homeDir, 'state/tether/host.log'), 'utf8').catch(() => ''),
       hostProcesses: () => processesNaming(hostManifest),
       openExtensionPage: (path) => openExtensionPage(browser, connection, path),
@@ -134,8 +138,20 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     };
   } catch (error) {
     await browser.close();
+    await rm(homeDir, { recursive: true, force: true }).catch(() => {});
     throw error;
   }
+}
+
+/** Evaluates `expression` in the browser window's privileged (chrome) scope; needs --remote-allow-system-access. */
+async function chromeEval(connection: BidiConnection, expression: string): Promise<unknown> {
+  const tree = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as { contexts: Array<{ context: string }> };
+  const context = tree.contexts[0]?.context;
+  if (!context) throw new Error('Firefox listed no browser window in its chrome scope');
+  const { result } = (await connection.send('script.evaluate', { expression, target: { context }, awaitPromise: true })).result as {
+    result?: { value?: unknown };
+  };
+  return result?.value;
 }
 
 async function openExtensionPage(browser: Browser, connection: BidiConnection, path: string): Promise<Page> {

@@ -64,6 +64,28 @@ export function hasChromium(): boolean {
   return existsSync(CHROMIUM_PATH);
 }
 
+/** Throws, saying what to do, when Chromium or the built extension is missing. */
+export function requireChromiumAndExtension(): void {
+  if (!hasChromium()) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  if (!existsSync(join(EXTENSION_DIST, 'manifest.json'))) throw new Error('Build the extension first: npm run build');
+}
+
+/** Chromium switches that load the built extension and keep a test browser quiet; headless unless `headed`. */
+export function chromiumArgs(headed = false): string[] {
+  const args = [
+    `--disable-extensions-except=${EXTENSION_DIST}`,
+    `--load-extension=${EXTENSION_DIST}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
+  return headed ? args : ['--headless=new', ...args];
+}
+
 /** Registers the native host for a profile with the real installer. */
 export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await run(
@@ -78,8 +100,7 @@ export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv):
 
 /** Launches Chromium with the built extension and a private host environment. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
-  if (!hasChromium()) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
-  if (!existsSync(join(EXTENSION_DIST, 'manifest.json'))) throw new Error('Build the extension first: npm run build');
+  requireChromiumAndExtension();
   const homeDir = await mkdtemp(join(tmpdir(), 'tether-e2e-'));
   const userDataDir = options.userDataDir ?? join(homeDir, 'profile');
   await mkdir(userDataDir, { recursive: true });
@@ -98,21 +119,10 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     env.TETHER_CONFIG = file;
   }
   if (options.registerHost !== false) await registerHost(userDataDir, env);
-  const args = [
-    `--disable-extensions-except=${EXTENSION_DIST}`,
-    `--load-extension=${EXTENSION_DIST}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: false,
-    args: options.headed ? args : ['--headless=new', ...args],
+    args: chromiumArgs(options.headed),
     env,
     viewport: { width: 1200, height: 800 },
   });

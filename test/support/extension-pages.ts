@@ -1,5 +1,5 @@
 /** Helpers to drive the extension's pages in end-to-end tests. */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { LaunchedBrowser } from './browser';
 
 /** The tab id of the newest tab showing `url` (tab ids only grow), asked through an extension page. */
@@ -33,6 +33,14 @@ export async function openSidePanel(browser: LaunchedBrowser, tabId: number): Pr
   return panel;
 }
 
+/** Opens `url` in a new tab and that tab's side panel, and waits until the panel is connected. */
+export async function openConnectedPanel(browser: LaunchedBrowser, url: string): Promise<{ page: Page; tabId: number; panel: Page }> {
+  const { page, tabId } = await openWebPage(browser, url);
+  const panel = await openSidePanel(browser, tabId);
+  await waitConnected(panel);
+  return { page, tabId, panel };
+}
+
 /** Waits until a page's banner says connected. */
 export async function waitConnected(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.locator('.banner[data-status="connected"]').waitFor({ timeout: timeoutMs });
@@ -43,6 +51,11 @@ export async function sendPrompt(panel: Page, text: string): Promise<void> {
   const box = panel.locator('textarea[name="prompt"]');
   await box.fill(text);
   await box.press('Enter');
+}
+
+/** The completed agent answers in a panel's transcript. */
+export function completedAnswers(panel: Page): Locator {
+  return panel.locator('.transcript .item.agentMessage.completed');
 }
 
 /** Text of the agent messages in the transcript. */

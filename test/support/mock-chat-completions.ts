@@ -3,7 +3,7 @@
  * streaming) so that the real Copilot CLI runs offline in ACP mode. Scripts choose streamed text, a tool call (which
  * makes Copilot ask for permission), or a slow stream to cancel.
  */
-import { pause, type RecordedRequest, SseWriter, splitText, startLoopbackServer } from './sse-server';
+import { pause, type ScriptedModelServer, type SseWriter, splitText, startScriptedModelServer, textPacing } from './sse-server';
 
 /** What the mock model answers to one request. */
 export type ChatTurn =
@@ -25,14 +25,8 @@ export interface ChatRequestBody {
 export type ChatScript = (request: { body: ChatRequestBody; index: number }) => ChatTurn;
 
 /** A running mock; `baseUrl` ends in `/v1`. */
-export interface MockChatCompletions {
+export interface MockChatCompletions extends ScriptedModelServer<ChatTurn, ChatRequestBody> {
   readonly baseUrl: string;
-  readonly port: number;
-  readonly requests: RecordedRequest[];
-  /** Answers to the next completion requests, used before the script. */
-  enqueue(...turns: ChatTurn[]): void;
-  setScript(script: ChatScript): void;
-  close(): Promise<void>;
 }
 
 /** The text of a message's content, whether a string or an array of parts. */
@@ -55,38 +49,13 @@ export const defaultChatScript: ChatScript = ({ body }) => {
 
 /** Starts the mock on 127.0.0.1 with a random port. */
 export async function startMockChatCompletions(script: ChatScript = defaultChatScript): Promise<MockChatCompletions> {
-  const requests: RecordedRequest[] = [];
-  const queue: ChatTurn[] = [];
-  let current = script;
-  let count = 0;
-  const server = await startLoopbackServer(async (req, res, body) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-    if (req.method === 'GET' && path.endsWith('/models')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: MODELS }));
-      return;
-    }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `mock has no ${req.method} ${path}` } }));
-      return;
-    }
-    const request = (body ?? {}) as ChatRequestBody;
-    const index = count++;
-    const turn = queue.shift() ?? current({ body: request, index });
-    await streamTurn(new SseWriter(res), turn, `chatcmpl-${index + 1}`, request.model ?? 'gpt-4.1');
+  const server = await startScriptedModelServer<ChatTurn, ChatRequestBody>({
+    streamPath: '/chat/completions',
+    models: { object: 'list', data: MODELS },
+    script,
+    stream: (sse, turn, index, body) => streamTurn(sse, turn, `chatcmpl-${index + 1}`, body.model ?? 'gpt-4.1'),
   });
-  return {
-    baseUrl: `${server.origin}/v1`,
-    port: server.port,
-    requests,
-    enqueue: (...turns) => queue.push(...turns),
-    setScript: (s) => {
-      current = s;
-    },
-    close: () => server.close(),
-  };
+  return { ...server, baseUrl: `${server.origin}/v1` };
 }
 
 const MODELS = ['gpt-4.1', 'gpt-5-mini'].map((id) => ({
@@ -113,11 +82,9 @@ async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: str
     sse.send(chunk({ tool_calls: [call] }));
     sse.send(chunk({}, 'tool_calls'));
   } else {
-    const slow = turn.kind === 'slow';
-    const pieces = splitText(turn.text, turn.chunks ?? (slow ? 200 : 3));
-    const delay = turn.chunkDelayMs ?? (slow ? 100 : 0);
-    for (const piece of pieces) {
-      if (delay > 0) await pause(delay, () => sse.closed);
+    const { chunks, delayMs } = textPacing(turn, turn.kind === 'slow');
+    for (const piece of splitText(turn.text, chunks)) {
+      if (delayMs > 0) await pause(delayMs, () => sse.closed);
       if (sse.closed) return;
       sse.send(chunk({ content: piece }));
     }

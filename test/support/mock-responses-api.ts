@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pause, type RecordedRequest, SseWriter, splitText, startLoopbackServer } from './sse-server';
+import { pause, type ScriptedModelServer, type SseWriter, splitText, startScriptedModelServer, textPacing } from './sse-server';
 
 /** What the mock model answers to one request. */
 export type MockModelTurn =
@@ -26,17 +26,8 @@ export interface ResponsesRequestBody {
 }
 
 /** A running mock; `baseUrl` ends in `/v1`. */
-export interface MockResponsesApi {
+export interface MockResponsesApi extends ScriptedModelServer<MockModelTurn, ResponsesRequestBody> {
   readonly baseUrl: string;
-  readonly origin: string;
-  readonly port: number;
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[];
-  /** Answers to the next requests, used before the script. */
-  enqueue(...turns: MockModelTurn[]): void;
-  /** Replaces the fallback script. */
-  setScript(script: MockModelScript): void;
-  close(): Promise<void>;
 }
 
 /** The default: a message answering a tool result, else an echo of the last user text. */
@@ -61,38 +52,13 @@ export function lastUserText(body: ResponsesRequestBody): string | undefined {
 
 /** Starts the mock on 127.0.0.1 with a random port. */
 export async function startMockResponsesApi(script: MockModelScript = defaultResponsesScript): Promise<MockResponsesApi> {
-  const requests: RecordedRequest[] = [];
-  const queue: MockModelTurn[] = [];
-  let current = script;
-  let responseCount = 0;
-  const server = await startLoopbackServer(async (req, res, body) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-    if (req.method === 'GET' && path.endsWith('/models')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ models: [] }));
-      return;
-    }
-    if (req.method !== 'POST' || !path.endsWith('/responses')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `mock has no ${req.method} ${path}` } }));
-      return;
-    }
-    const index = responseCount++;
-    const turn = queue.shift() ?? current({ body: (body ?? {}) as ResponsesRequestBody, index });
-    await streamTurn(new SseWriter(res), turn, `resp_${index + 1}`);
+  const server = await startScriptedModelServer<MockModelTurn, ResponsesRequestBody>({
+    streamPath: '/responses',
+    models: { models: [] },
+    script,
+    stream: (sse, turn, index) => streamTurn(sse, turn, `resp_${index + 1}`),
   });
-  return {
-    baseUrl: `${server.origin}/v1`,
-    origin: server.origin,
-    port: server.port,
-    requests,
-    enqueue: (...turns) => queue.push(...turns),
-    setScript: (s) => {
-      current = s;
-    },
-    close: () => server.close(),
-  };
+  return { ...server, baseUrl: `${server.origin}/v1` };
 }
 
 async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: string): Promise<void> {
@@ -100,11 +66,8 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
   sse.send({ type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }, 'response.created');
   let outputIndex = 0;
   if (turn.kind === 'text' || turn.kind === 'slow' || (turn.kind === 'functionCall' && turn.text)) {
-    const text = turn.text ?? '';
-    const slow = turn.kind === 'slow';
-    const chunks = turn.kind === 'functionCall' ? 1 : (turn.chunks ?? (slow ? 200 : 3));
-    const delay = turn.kind === 'functionCall' ? 0 : (turn.chunkDelayMs ?? (slow ? 100 : 0));
-    await streamMessage(sse, `msg_${responseId}`, outputIndex++, splitText(text, chunks), delay);
+    const { chunks, delayMs } = turn.kind === 'functionCall' ? { chunks: 1, delayMs: 0 } : textPacing(turn, turn.kind === 'slow');
+    await streamMessage(sse, `msg_${responseId}`, outputIndex++, splitText(turn.text ?? '', chunks), delayMs);
     if (sse.closed) return;
   }
   if (turn.kind === 'functionCall') {

@@ -56,6 +56,65 @@ export async function startLoopbackServer(
   };
 }
 
+/** A running scripted model server (the common part of the mock model APIs). */
+export interface ScriptedModelServer<Turn, Body> extends LoopbackServer {
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Answers to the next streaming requests, used before the script. */
+  enqueue(...turns: Turn[]): void;
+  /** Replaces the fallback script. */
+  setScript(script: (request: { body: Body; index: number }) => Turn): void;
+}
+
+/** How a mock model API differs from another: where it streams, what it lists, how it writes a turn. */
+export interface ScriptedModelOptions<Turn, Body> {
+  /** The path suffix of the streaming POST endpoint (e.g. `/responses`). */
+  readonly streamPath: string;
+  /** The JSON answer to `GET .../models`. */
+  readonly models: unknown;
+  /** Decides a turn when the queue is empty; `index` counts streaming requests from 0. */
+  readonly script: (request: { body: Body; index: number }) => Turn;
+  /** Writes one turn as server-sent events and ends the stream. */
+  stream(sse: SseWriter, turn: Turn, index: number, body: Body): Promise<void>;
+}
+
+/**
+ * Starts a loopback mock model: records every request, answers `GET .../models`, streams a turn for each POST to
+ * `streamPath` (queued turns first, then the script) and answers anything else with 404.
+ */
+export async function startScriptedModelServer<Turn, Body>(options: ScriptedModelOptions<Turn, Body>): Promise<ScriptedModelServer<Turn, Body>> {
+  const requests: RecordedRequest[] = [];
+  const queue: Turn[] = [];
+  let script = options.script;
+  let count = 0;
+  const server = await startLoopbackServer(async (req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(options.models));
+      return;
+    }
+    if (req.method !== 'POST' || !path.endsWith(options.streamPath)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock has no ${req.method} ${path}` } }));
+      return;
+    }
+    const request = (body ?? {}) as Body;
+    const index = count++;
+    const turn = queue.shift() ?? script({ body: request, index });
+    await options.stream(new SseWriter(res), turn, index, request);
+  });
+  return {
+    ...server,
+    requests,
+    enqueue: (...turns) => queue.push(...turns),
+    setScript: (next) => {
+      script = next;
+    },
+  };
+}
+
 /** Writes SSE frames; `closed` tells a slow stream to stop when the client went away. */
 export class SseWriter {
   private ended = false;
@@ -91,6 +150,11 @@ export async function pause(ms: number, stop: () => boolean = () => false): Prom
   while (Date.now() < until && !stop()) {
     await new Promise((r) => setTimeout(r, Math.min(20, until - Date.now())));
   }
+}
+
+/** How a text turn is streamed: 3 pieces at once by default, a slow one 200 pieces 100 ms apart. */
+export function textPacing(turn: { chunks?: number; chunkDelayMs?: number }, slow: boolean): { chunks: number; delayMs: number } {
+  return { chunks: turn.chunks ?? (slow ? 200 : 3), delayMs: turn.chunkDelayMs ?? (slow ? 100 : 0) };
 }
 
 /** Splits `text` into about `count` pieces (at least one), keeping every character. */

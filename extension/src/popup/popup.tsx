@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import type { PendingApproval, WorkerState } from '../shared/messages';
-import { ApprovalCard } from '../shared/ui/approval-card';
+import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import type { WorkerClient } from '../shared/worker-client';
 
@@ -59,17 +59,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => void client.call('connection/retry', {})} />
       <div class="popup-body">
         {approvals.length > 0 ? (
-          <div class="approvals">
-            {approvals.map((a) => (
-              <ApprovalCard
-                key={a.key}
-                approval={a}
-                onDecide={async (choice) => {
-                  await client.call('approval/decide', { key: a.key, choice });
-                }}
-              />
-            ))}
-          </div>
+          <ApprovalList client={client} approvals={approvals} />
         ) : (
           <div class="muted">No approvals waiting on this tab.</div>
         )}

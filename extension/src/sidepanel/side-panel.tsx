@@ -5,7 +5,7 @@
 import type { ModelInfo, Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PendingApproval, WorkerState } from '../shared/messages';
-import { ApprovalCard } from '../shared/ui/approval-card';
+import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
@@ -111,19 +111,7 @@ export function SidePanel(props: { client: WorkerClient }) {
       <div class="scroller" ref={scroller}>
         <div class="transcript" ref={list} data-thread-id={thread?.id ?? ''} />
       </div>
-      {approvals.length > 0 ? (
-        <div class="approvals" aria-live="polite">
-          {approvals.map((a) => (
-            <ApprovalCard
-              key={a.key}
-              approval={a}
-              onDecide={async (choice) => {
-                await client.call('approval/decide', { key: a.key, choice });
-              }}
-            />
-          ))}
-        </div>
-      ) : null}
+      {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}
       {error ? (
         <div class="error-text" role="alert">
           {error}

@@ -1,7 +1,11 @@
 /**
  * The two ends between an adapter and the host: like `createMemoryTransportPair` (in order, delivered on a microtask
- * so no call re-enters its caller) but without structured cloning, because every message here is a fresh object that
- * neither side changes after sending; cloning cost a third of the adapter's time on long streams (bench/agents).
+ * so no call re-enters its caller) with two differences that make it a separate class, not a reuse:
+ * - no structured cloning, because every message here is a fresh object that neither side changes after sending;
+ *   cloning cost a third of the adapter's time on long streams (bench/agents);
+ * - a close first delivers what was already sent, on both ends, where the memory pair drops it: an agent's last
+ *   answers and its exit arrive together, and the host must still see those answers.
+ * Should `createMemoryTransportPair` ever take options for both, this file can become a call to it.
  */
 import { type MessageTransport, TransportClosedError, type TransportHandlers } from '@tether/protocol';
 

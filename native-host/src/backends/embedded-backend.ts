@@ -1,19 +1,17 @@
 /**
- * The reference app-server inside the host process (no child), behind an in-memory transport pair. It starts in
- * microseconds and is what the host serves when nothing else is configured.
+ * The reference app-server inside the host process (no child), connected by `connectInProcess`: nothing is cloned,
+ * each message is serialised once straight into the frame writer's input. It starts in microseconds and is what the
+ * host serves when nothing else is configured.
  */
-import type { MessageTransport } from '@tether/protocol';
-import { createMemoryTransportPair } from '@tether/protocol/memory-transport';
 import type { AppServerSession } from '../app-server';
 import type { EmbeddedBackendConfig } from '../config/schema';
-import { attachTransport } from './transport-backend';
+import { connectInProcess, type InProcessLink } from './transport-backend';
 import type { Backend, BackendContext, BackendSink } from './types';
 
 /** In-process backend running `startAppServer`. */
 export class EmbeddedBackend implements Backend {
   readonly pid = undefined;
-  private hostSide: MessageTransport | undefined;
-  private sendToServer: ((payload: Buffer) => void) | undefined;
+  private link: InProcessLink | undefined;
   private session: Promise<AppServerSession | undefined> = Promise.resolve(undefined);
   private stopping = false;
 
@@ -24,9 +22,7 @@ export class EmbeddedBackend implements Backend {
   ) {}
 
   start(sink: BackendSink): void {
-    const [hostSide, serverSide] = createMemoryTransportPair();
-    this.hostSide = hostSide;
-    this.sendToServer = attachTransport(hostSide, sink, (error) => {
+    const link = connectInProcess(sink, (error) => {
       sink.exit({
         code: null,
         signal: null,
@@ -36,20 +32,21 @@ export class EmbeddedBackend implements Backend {
           : `The "${this.id}" backend (built into the host) closed its connection${error ? `: ${error.message}` : ''}`,
       });
     });
+    this.link = link;
     const log = this.context.log;
     // Imported on first use: a host serving a command backend never loads the app-server's modules.
     this.session = import('../app-server').then(
       ({ startAppServer }) =>
         this.stopping
           ? undefined
-          : startAppServer(serverSide, {
+          : startAppServer(link.server, {
               dataDir: this.config.dataDir === undefined ? this.context.dataDir : this.config.dataDir,
               ...(this.config.model ? { model: this.config.model } : {}),
               log: (line) => log(`embedded: ${line}`),
             }),
       (error: unknown) => {
         log(`backend ${this.id}: the built-in app-server failed to start: ${(error as Error).stack ?? String(error)}`);
-        hostSide.close();
+        link.close();
         return undefined;
       },
     );
@@ -61,11 +58,12 @@ export class EmbeddedBackend implements Backend {
 
   send(parts: readonly Buffer[], length: number): void {
     const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts as Buffer[], length);
-    this.sendToServer?.(payload);
+    this.link?.send(payload);
   }
 
-  pauseOutput(): void {
-    // In-process messages arrive as objects, a few at a time; there is no stream to pause.
+  pauseOutput(paused: boolean): void {
+    // The app-server's fast streams await `flushed()` every few hundred deltas: that is where they wait.
+    this.link?.pause(paused);
   }
 
   async stop(): Promise<void> {
@@ -77,6 +75,6 @@ export class EmbeddedBackend implements Backend {
     } catch (error) {
       this.context.log(`backend ${this.id}: error while closing the built-in app-server: ${(error as Error).message}`);
     }
-    this.hostSide?.close();
+    this.link?.close();
   }
 }

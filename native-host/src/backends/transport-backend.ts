@@ -1,10 +1,13 @@
 /**
- * The byte-level Backend interface over a MessageTransport that carries objects (the embedded app-server behind a
- * memory pair, or a dialect adapter). Each message is parsed once on the way in and serialised once on the way out.
+ * The byte-level Backend interface over something that carries objects: a MessageTransport (a dialect adapter), or
+ * an in-process server (the embedded app-server) through `connectInProcess`. Each message is parsed once on the way
+ * in and serialised once on the way out.
  */
-import type { MessageTransport } from '@tether/protocol';
-import { ErrorCode } from '@tether/protocol/errors';
+import type { MessageTransport, TransportHandlers } from '@tether/protocol';
+import { ErrorCode, TransportClosedError } from '@tether/protocol/errors';
 import type { BackendSink } from './types';
+
+const NEWLINE = 0x0a;
 
 /** Connects `transport` to `sink`; returns the function that sends one JSON text to the transport. */
 export function attachTransport(
@@ -22,17 +25,168 @@ export function attachTransport(
     onClose,
   });
   return (payload) => {
-    let message: unknown;
-    try {
-      message = JSON.parse(payload.toString('utf8'));
-    } catch (error) {
-      emit({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` } });
-      return;
-    }
+    const message = parsePayload(payload, emit);
+    if (message === undefined) return;
     try {
       transport.send(message);
     } catch {
       // Closed: the close is reported through onClose, and pending requests are failed by the bridge.
     }
   };
+}
+
+/** A server's transport that can also say when the host can take more output (see `Peer.flushed`). */
+export interface InProcessServerTransport extends MessageTransport {
+  /** Resolves at once, or, while the host's output to the browser is over its high-water mark, once it is not. */
+  flushed(): Promise<void>;
+}
+
+/** The host's end of an in-process connection made by `connectInProcess`. */
+export interface InProcessLink {
+  /** The transport to start the in-process server on (its only consumer). */
+  readonly server: InProcessServerTransport;
+  /** Hands one message from the browser (the bytes of its JSON text) to the server, parsed once. */
+  send(payload: Buffer): void;
+  /** The browser is (true) or is no longer (false) behind: `server.flushed()` waits meanwhile. */
+  pause(paused: boolean): void;
+  /** Closes both ends: what the server sent so far still reaches the sink, then `onClose` fires once. */
+  close(): void;
+}
+
+/**
+ * Connects an in-process server (whose transport carries objects) to `sink` without cloning anything. What the server
+ * sends is serialised at once, inside `send`, so a later change to the object cannot alter what was sent and the
+ * server keeps ownership of its objects. The texts sent in one tick are encoded into one buffer, separated by
+ * newlines, and handed to the sink as one range each, which the frame writer packs into one array frame without
+ * copying a message (see `FrameWriter.enqueueRange`). Messages from the browser are parsed once and delivered on a
+ * microtask, in order, as a pipe would; each parsed object is owned by the server from then on.
+ */
+export function connectInProcess(sink: BackendSink, onClose: (error?: Error) => void): InProcessLink {
+  return new InProcessConnection(sink, onClose);
+}
+
+class InProcessConnection implements InProcessLink {
+  readonly server: InProcessServerTransport = {
+    start: (handlers) => {
+      this.handlers = handlers;
+      this.scheduleIn();
+    },
+    send: (message) => this.fromServer(message),
+    close: () => this.close(),
+    flushed: () => (!this.paused || this.closed ? Promise.resolve() : new Promise((resolve) => this.resumeWaiters.push(resolve))),
+  };
+  private handlers: TransportHandlers | undefined;
+  private closed = false;
+  // Server -> host: JSON texts of this tick, and how many UTF-16 units they hold (to find the ranges when all ASCII).
+  private outTexts: string[] = [];
+  private outUnits = 0;
+  private outScheduled = false;
+  // Host -> server: parsed messages not yet delivered.
+  private inbox: unknown[] = [];
+  private inScheduled = false;
+  private paused = false;
+  private resumeWaiters: Array<() => void> = [];
+  private readonly deliverOut = (): void => this.flushOut();
+  private readonly deliverIn = (): void => this.flushIn();
+
+  constructor(
+    private readonly sink: BackendSink,
+    private readonly onClose: (error?: Error) => void,
+  ) {}
+
+  send(payload: Buffer): void {
+    if (this.closed) return;
+    const message = parsePayload(payload, (error) => this.fromServer(error));
+    if (message === undefined) return;
+    if (Array.isArray(message)) for (const item of message) this.inbox.push(item);
+    else this.inbox.push(message);
+    this.scheduleIn();
+  }
+
+  pause(paused: boolean): void {
+    this.paused = paused;
+    if (!paused) this.resume();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.flushOut();
+    this.closed = true;
+    this.inbox = [];
+    this.resume();
+    this.handlers?.onClose();
+    this.onClose();
+  }
+
+  private fromServer(message: unknown): void {
+    if (this.closed) throw new TransportClosedError('The in-process connection to the host is closed');
+    const json = JSON.stringify(message) as string | undefined;
+    if (json === undefined) throw new TypeError(`Cannot send ${String(message)} to the host: a message must be a JSON value`);
+    this.outTexts.push(json);
+    this.outUnits += json.length + 1;
+    if (!this.outScheduled) {
+      this.outScheduled = true;
+      queueMicrotask(this.deliverOut);
+    }
+  }
+
+  /** Hands the texts of this tick to the sink: one buffer, one range per message. */
+  private flushOut(): void {
+    this.outScheduled = false;
+    const texts = this.outTexts;
+    if (texts.length === 0 || this.closed) return;
+    const units = this.outUnits;
+    this.outTexts = [];
+    this.outUnits = 0;
+    const bytes = Buffer.from(texts.length === 1 ? texts[0]! : texts.join('\n'), 'utf8');
+    if (bytes.length === units - 1) {
+      // All ASCII (the usual case): byte offsets are the string offsets.
+      let start = 0;
+      for (const text of texts) {
+        const end = start + text.length;
+        this.sink.message(bytes, start, end);
+        start = end + 1;
+      }
+      return;
+    }
+    // JSON text never holds a raw newline (JSON.stringify escapes it), so each newline ends one message.
+    let start = 0;
+    for (let k = 0; k < texts.length; k++) {
+      const end = k === texts.length - 1 ? bytes.length : bytes.indexOf(NEWLINE, start);
+      this.sink.message(bytes, start, end);
+      start = end + 1;
+    }
+  }
+
+  private scheduleIn(): void {
+    if (this.inScheduled || !this.handlers || this.inbox.length === 0) return;
+    this.inScheduled = true;
+    queueMicrotask(this.deliverIn);
+  }
+
+  private flushIn(): void {
+    this.inScheduled = false;
+    const batch = this.inbox;
+    this.inbox = [];
+    for (const message of batch) {
+      if (this.closed) return;
+      this.handlers?.onMessage(message);
+    }
+  }
+
+  private resume(): void {
+    const waiters = this.resumeWaiters;
+    this.resumeWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/** The message in `payload`, or undefined after answering a parse error through `reply`. */
+function parsePayload(payload: Buffer, reply: (error: unknown) => void): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8')) as unknown;
+  } catch (error) {
+    reply({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` } });
+    return undefined;
+  }
 }

@@ -7,31 +7,22 @@ const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
 const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
 const DESCRIPTION = 'Tether: connects the Tether browser extension to a local AI agent';
 
-function chromeManifest(path: string, origins = [DEV_ORIGIN]): string {
+/** The exact manifest text install writes: `listKey` is allowed_origins (Chromium) or allowed_extensions (Firefox). */
+function manifestText(path: string, listKey: string, entries: string[]): string {
   return (
     '{\n' +
     '  "name": "dev.tether.bridge",\n' +
     `  "description": "${DESCRIPTION}",\n` +
     `  "path": ${JSON.stringify(path)},\n` +
     '  "type": "stdio",\n' +
-    '  "allowed_origins": [\n' +
-    origins.map((o) => `    "${o}"`).join(',\n') +
+    `  "${listKey}": [\n` +
+    entries.map((o) => `    "${o}"`).join(',\n') +
     '\n  ]\n}\n'
   );
 }
 
-function firefoxManifest(path: string, ids = ['tether@tether.dev']): string {
-  return (
-    '{\n' +
-    '  "name": "dev.tether.bridge",\n' +
-    `  "description": "${DESCRIPTION}",\n` +
-    `  "path": ${JSON.stringify(path)},\n` +
-    '  "type": "stdio",\n' +
-    '  "allowed_extensions": [\n' +
-    ids.map((o) => `    "${o}"`).join(',\n') +
-    '\n  ]\n}\n'
-  );
-}
+const chromeManifest = (path: string, origins = [DEV_ORIGIN]): string => manifestText(path, 'allowed_origins', origins);
+const firefoxManifest = (path: string, ids = ['tether@tether.dev']): string => manifestText(path, 'allowed_extensions', ids);
 
 const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 

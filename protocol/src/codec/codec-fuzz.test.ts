@@ -6,6 +6,7 @@ import type { BridgeChunkNotification } from '../schema/bridge';
 import { ChunkAssembler, splitIntoChunks } from './chunking';
 import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
 import { encodeNativeFrame, FrameSplitter, frameHeader, NativeFrameDecoder } from './native-frame';
+import { concatBytes } from '../test-support';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
 function mulberry32(seed: number): () => number {
@@ -80,15 +81,6 @@ class Random {
   }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const enc = new TextEncoder();
 const SEEDS = Array.from({ length: 40 }, (_, i) => 0x7e7e + i * 7919);
@@ -117,15 +109,15 @@ describe('codec fuzzing (seeded)', () => {
     );
     const expected = sent.flat();
     const wire = (m: unknown[]) => (m.length === 1 ? m[0] : m);
-    const jsonl = concat(
+    const jsonl = concatBytes(
       sent.map((m) => {
         const line = encodeJsonl(wire(m));
         // Sometimes CRLF, sometimes blank lines around the message.
-        const crlf = r.next() < 0.3 ? concat([line.subarray(0, line.length - 1), enc.encode('\r\n')]) : line;
-        return r.next() < 0.2 ? concat([enc.encode(r.pick(['\n', '\r\n', '  \n'])), crlf]) : crlf;
+        const crlf = r.next() < 0.3 ? concatBytes([line.subarray(0, line.length - 1), enc.encode('\r\n')]) : line;
+        return r.next() < 0.2 ? concatBytes([enc.encode(r.pick(['\n', '\r\n', '  \n'])), crlf]) : crlf;
       }),
     );
-    const frames = concat(sent.map((m) => encodeNativeFrame(wire(m))));
+    const frames = concatBytes(sent.map((m) => encodeNativeFrame(wire(m))));
     const fromJsonl = run((s) => new JsonlDecoder(s, { maxLineBytes: 1 << 20 }), r.chunks(jsonl), 1 << 20);
     expect(fromJsonl).toEqual({ messages: expected, errors: [] });
     const fromFrames = run((s) => new NativeFrameDecoder(s, { maxFrameBytes: 1 << 20 }), r.chunks(frames), (1 << 20) + 4);
@@ -135,12 +127,12 @@ describe('codec fuzzing (seeded)', () => {
   it.each(SEEDS)('the raw splitters pass random payloads through unchanged, whole or as parts (seed %i)', (seed) => {
     const r = new Random(seed);
     // Raw payloads need not be JSON; lines must hold no newline and not be blank.
-    const payloads = Array.from({ length: 1 + r.int(20) }, () => concat([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]));
+    const payloads = Array.from({ length: 1 + r.int(20) }, () => concatBytes([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]));
     const dec = new TextDecoder('latin1');
     const collect = (out: string[]) => ({
       whole: (p: Uint8Array) => out.push(dec.decode(p)),
       parts: (parts: Uint8Array[], length: number) => {
-        const joined = concat(parts);
+        const joined = concatBytes(parts);
         expect(joined.length).toBe(length);
         out.push(dec.decode(joined));
       },
@@ -149,13 +141,13 @@ describe('codec fuzzing (seeded)', () => {
     const fromFrames: string[] = [];
     const f = collect(fromFrames);
     const frames = new FrameSplitter(f.whole, { onParts: f.parts, maxFrameBytes: 400 });
-    for (const c of r.chunks(concat(payloads.flatMap((p) => [frameHeader(p.length), p])))) frames.push(c);
+    for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [frameHeader(p.length), p])))) frames.push(c);
     frames.end();
     expect(fromFrames).toEqual(expected);
     const fromLines: string[] = [];
     const l = collect(fromLines);
     const lines = new LineSplitter(l.whole, { onParts: l.parts, maxLineBytes: 400 });
-    for (const c of r.chunks(concat(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')])))) lines.push(c);
+    for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')])))) lines.push(c);
     lines.end();
     expect(fromLines).toEqual(expected);
   });
@@ -188,7 +180,7 @@ describe('codec fuzzing (seeded)', () => {
       expected.push(m);
       return line;
     });
-    const { messages, errors } = run((s) => new JsonlDecoder(s, { maxLineBytes: max }), r.chunks(concat(lines)), max);
+    const { messages, errors } = run((s) => new JsonlDecoder(s, { maxLineBytes: max }), r.chunks(concatBytes(lines)), max);
     expect(messages).toEqual(expected);
     expect(errors).toHaveLength(expectedErrors);
   });
@@ -211,7 +203,7 @@ describe('codec fuzzing (seeded)', () => {
         expectedErrors++;
       } else if (roll < 0.2 || frame.length - 4 > max) {
         // An oversized length: reported from the header, and nothing after it is decoded.
-        frames.push(frame.length - 4 > max ? frame : concat([frameHeader(max + 1 + r.int(1 << 30)), r.bytes(r.int(50))]));
+        frames.push(frame.length - 4 > max ? frame : concatBytes([frameHeader(max + 1 + r.int(1 << 30)), r.bytes(r.int(50))]));
         expectedErrors++;
         stopped = true;
         break;
@@ -230,7 +222,7 @@ describe('codec fuzzing (seeded)', () => {
         expectedErrors++;
       }
     }
-    const { messages, errors } = run((s) => new NativeFrameDecoder(s, { maxFrameBytes: max }), r.chunks(concat(frames)), max + 4);
+    const { messages, errors } = run((s) => new NativeFrameDecoder(s, { maxFrameBytes: max }), r.chunks(concatBytes(frames)), max + 4);
     expect(messages).toEqual(expected);
     expect(errors).toHaveLength(expectedErrors);
   });
@@ -238,7 +230,7 @@ describe('codec fuzzing (seeded)', () => {
   it.each(SEEDS)('random bytes never crash a decoder nor grow its buffer past the limit (seed %i)', (seed) => {
     const r = new Random(seed);
     const max = 1 + r.int(2000);
-    const garbage = concat(
+    const garbage = concatBytes(
       Array.from({ length: 1 + r.int(20) }, () =>
         r.next() < 0.5 ? r.bytes(r.int(500)) : enc.encode(r.pick(['{"a":1}\n', '[]\n', '\n', '[1,2]\r\n', r.string(40)])),
       ),

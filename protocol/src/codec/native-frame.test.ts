@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
+import { concatBytes } from '../test-support';
 import { encodeNativeFrame, FrameSplitter, frameHeader, frameJson, NativeFrameDecoder } from './native-frame';
 
 const enc = new TextEncoder();
@@ -13,15 +14,6 @@ function frame(payload: string | Uint8Array): Uint8Array {
   return out;
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function decodeAll(chunks: Uint8Array[], opts?: { maxFrameBytes?: number }) {
   const messages: unknown[] = [];
@@ -36,7 +28,7 @@ describe('NativeFrameDecoder', () => {
   it('decodes frames split at every byte, including inside the header and inside multi-byte characters', () => {
     const a = { id: 0, result: { text: 'naïve 日本 🎉' } };
     const b = { method: 'turn/started', params: {} };
-    const bytes = concat(encodeNativeFrame(a), encodeNativeFrame(b));
+    const bytes = concatBytes([encodeNativeFrame(a), encodeNativeFrame(b)]);
     for (let i = 0; i <= bytes.length; i++) {
       for (const j of [i, Math.min(bytes.length, i + 3)]) {
         const chunks = [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)];
@@ -51,14 +43,14 @@ describe('NativeFrameDecoder', () => {
   });
 
   it('rejects an empty batch with a FrameError and decodes the next frame', () => {
-    const { messages, errors } = decodeAll([concat(frame('[]'), frame('{"a":1}'))]);
+    const { messages, errors } = decodeAll([concatBytes([frame('[]'), frame('{"a":1}')])]);
     expect(messages).toEqual([{ a: 1 }]);
     expect(errors[0]).toBeInstanceOf(FrameError);
     expect(errors[0]!.message).toContain('empty batch');
   });
 
   it('rejects a length above the limit from the 4 header bytes and stops decoding for good', () => {
-    const { messages, errors, failed } = decodeAll([concat(frameHeader(101)), frame('{"a":1}')], { maxFrameBytes: 100 });
+    const { messages, errors, failed } = decodeAll([concatBytes([frameHeader(101)]), frame('{"a":1}')], { maxFrameBytes: 100 });
     expect(messages).toEqual([]);
     expect(failed).toBe(true);
     expect(errors).toHaveLength(1);
@@ -84,7 +76,7 @@ describe('NativeFrameDecoder', () => {
   });
 
   it('reports a zero-length frame as a FrameError and goes on', () => {
-    const { messages, errors } = decodeAll([concat(frameHeader(0), frame('7'))]);
+    const { messages, errors } = decodeAll([concatBytes([frameHeader(0), frame('7')])]);
     expect(messages).toEqual([7]);
     expect(errors[0]).toBeInstanceOf(FrameError);
     expect(errors[0]!.message).toContain('Zero-length');
@@ -103,7 +95,7 @@ describe('NativeFrameDecoder', () => {
   });
 
   it('reports invalid JSON and invalid UTF-8 as FrameErrors and goes on', () => {
-    const { messages, errors } = decodeAll([concat(frame('{nope'), frame(Uint8Array.of(0xc3)), frame('true'))]);
+    const { messages, errors } = decodeAll([concatBytes([frame('{nope'), frame(Uint8Array.of(0xc3)), frame('true')])]);
     expect(messages).toEqual([true]);
     expect(errors.map((e) => e.name)).toEqual(['FrameError', 'FrameError']);
   });
@@ -113,7 +105,7 @@ describe('FrameSplitter', () => {
   it('delivers raw payloads without parsing them', () => {
     const payloads: string[] = [];
     const s = new FrameSplitter((p) => payloads.push(dec.decode(p)));
-    const bytes = concat(frame('not json'), frame('{"a":1}'));
+    const bytes = concatBytes([frame('not json'), frame('{"a":1}')]);
     s.push(bytes.subarray(0, 5));
     s.push(bytes.subarray(5));
     s.end();
@@ -129,7 +121,7 @@ describe('FrameSplitter', () => {
         parts.push(views.map((v) => dec.decode(v)));
       },
     });
-    const bytes = concat(frame('{"long":true}'), frame('2'));
+    const bytes = concatBytes([frame('{"long":true}'), frame('2')]);
     s.push(bytes.subarray(0, 8));
     s.push(bytes.subarray(8, 12));
     s.push(bytes.subarray(12));
@@ -148,7 +140,7 @@ describe('FrameSplitter', () => {
     const payloads: Uint8Array[] = [];
     const errors: Error[] = [];
     const s = new FrameSplitter((p) => payloads.push(p), { maxFrameBytes: 8, onError: (e) => errors.push(e) });
-    s.push(concat(frameHeader(9), frame('1'), frame('2')));
+    s.push(concatBytes([frameHeader(9), frame('1'), frame('2')]));
     s.push(frame('3'));
     s.end();
     expect(payloads).toEqual([]);
@@ -165,7 +157,7 @@ describe('encodeNativeFrame', () => {
 
   it('gives every small message its own bytes, even though they share a pool', () => {
     const encoded = Array.from({ length: 2000 }, (_, i) => encodeNativeFrame({ i, text: 'é'.repeat(i % 40) }));
-    const d = decodeAll([concat(...encoded)]);
+    const d = decodeAll([concatBytes(encoded)]);
     expect(d.messages).toEqual(Array.from({ length: 2000 }, (_, i) => ({ i, text: 'é'.repeat(i % 40) })));
   });
 

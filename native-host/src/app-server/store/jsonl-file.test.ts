@@ -1,18 +1,13 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
+import { useTempDirs } from '../../testing/temp-dirs';
 
-const dirs: string[] = [];
-function tempFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-jsonl-'));
-  dirs.push(dir);
-  return join(dir, 'f.jsonl');
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempFileDir = useTempDirs('tether-jsonl-');
+/** A path to a file that does not exist yet, in a fresh directory. */
+const tempFile = (): string => join(tempFileDir(), 'f.jsonl');
 
 describe('JSONL files', () => {
   it('reads back what was appended, one record per line', () => {

@@ -1,0 +1,81 @@
+// What every benchmark in bench/ shares: the repository paths, the host bundle, TypeScript bundling, summary
+// statistics and number formatting, and writing its figures to bench/results/ and its section of BENCHMARKS.md.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, platform, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The repository root. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Scratch space of the benchmarks (git-ignored): bundles, data directories. */
+export const tmp = join(root, 'bench/results/tmp');
+
+/** Builds native-host/dist/tether.mjs when it is older than its sources; resolves with its path. */
+export { ensureHostBundle } from '../native-host/scripts/host-bundle.mjs';
+
+/**
+ * Bundles TypeScript `contents` (import paths relative to the repository root) into bench/results/tmp/NAME.mjs and
+ * imports it: Node 20 cannot strip types. `options` are passed on to esbuild.
+ */
+export async function importTypeScript(name, contents, options = {}) {
+  const { build } = await import('esbuild');
+  mkdirSync(tmp, { recursive: true });
+  const outfile = join(tmp, `${name}.mjs`);
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    // Bundled CommonJS dependencies call require(), which an ES module does not have.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    ...options,
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+/** The middle value of `xs` (the upper one of the two middles for an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** `n` with thousands separators and exactly `digits` decimals (en-US). */
+export const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A native-messaging frame: 4-byte little-endian length, then the UTF-8 of `text`. */
+export function nativeFrame(text) {
+  const body = Buffer.from(text);
+  const header = Buffer.alloc(4);
+  header.writeUInt32LE(body.length);
+  return Buffer.concat([header, body]);
+}
+
+/** The machine a benchmark runs on. */
+export function machine() {
+  return { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: platform() };
+}
+
+/** Writes `data` as bench/results/NAME.json. */
+export function writeResults(name, data) {
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, `bench/results/${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** Replaces (or appends) the "## TITLE" section of BENCHMARKS.md with `section`, leaving the other sections alone. */
+export function writeSection(title, section) {
+  const file = join(root, 'BENCHMARKS.md');
+  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${title}`);
+  if (start === -1) {
+    writeFileSync(file, `${text.replace(/\n*$/, '\n\n')}${section}`);
+    return;
+  }
+  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end === -1) end = lines.length;
+  const before = lines.slice(0, start).join('\n');
+  const after = lines.slice(end).join('\n');
+  writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
+}

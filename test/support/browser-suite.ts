@@ -1,0 +1,43 @@
+/**
+ * The setup every Chromium end-to-end file shares: one demo server and one browser with the extension for the file's
+ * tests. Kept apart from browser.ts and extension-pages.ts because it registers vitest hooks, and those two are also
+ * bundled for plain Node scripts (`npm start`, benchmarks).
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
+import { startDemoServer, type DemoServer } from './demo-server';
+
+/** The browser and demo server of a suite; readable inside tests and hooks that run after the suite's beforeAll. */
+export interface BrowserSuite {
+  readonly browser: LaunchedBrowser;
+  readonly demo: DemoServer;
+}
+
+/**
+ * Registers hooks, in the calling describe block, that start the demo server and Chromium (launched with `options`)
+ * before its tests and close both after them.
+ */
+export function useBrowserSuite(options?: LaunchOptions): BrowserSuite {
+  let browser: LaunchedBrowser | undefined;
+  let demo: DemoServer | undefined;
+  beforeAll(async () => {
+    demo = await startDemoServer();
+    browser = await launchBrowser(options);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The suite's ${what} is not started: read it inside a test, not while the file is collected`);
+    return value;
+  };
+  return {
+    get browser() {
+      return started(browser, 'browser');
+    },
+    get demo() {
+      return started(demo, 'demo server');
+    },
+  };
+}
