@@ -22,6 +22,8 @@ interface LinuxPaths {
   readonly executables: readonly string[];
   /** A profile dir relative to home whose presence means the browser has been used. */
   readonly profileDir: string;
+  /** A profile dir relative to XDG_CONFIG_HOME that means the same (newer Firefox keeps its profiles there). */
+  readonly xdgProfileDir?: string;
   readonly flatpakIds: readonly string[];
   readonly snapNames: readonly string[];
 }
@@ -149,6 +151,7 @@ export const BROWSERS: readonly Browser[] = [
       systemDirs: ['/usr/lib/mozilla/native-messaging-hosts', '/usr/lib64/mozilla/native-messaging-hosts'],
       executables: ['firefox', 'firefox-esr', 'firefox-developer-edition', 'firefox-nightly'],
       profileDir: '.mozilla/firefox',
+      xdgProfileDir: 'mozilla/firefox',
       flatpakIds: ['org.mozilla.firefox'],
       snapNames: ['firefox'],
     },

@@ -2,6 +2,7 @@
 import type { Browser } from './browsers';
 import { BROWSERS } from './browsers';
 import type { System } from './system';
+import { linuxConfigHome } from './locations';
 import { findOnPath, pathFor } from './system';
 
 /** A browser found on the machine and what gave it away. */
@@ -31,8 +32,10 @@ async function isFile(sys: System, path: string): Promise<boolean> {
 async function evidenceFor(sys: System, browser: Browser): Promise<string | undefined> {
   const path = pathFor(sys.platform);
   if (sys.platform === 'linux') {
-    const profile = path.join(sys.homedir, browser.linux.profileDir);
-    if (await isDir(sys, profile)) return profile;
+    const { profileDir, configDir, xdgProfileDir } = browser.linux;
+    const profiles = [path.join(sys.homedir, profileDir)];
+    for (const dir of [configDir, xdgProfileDir]) if (dir) profiles.push(path.join(linuxConfigHome(sys), dir));
+    for (const profile of profiles) if (await isDir(sys, profile)) return profile;
     for (const exe of browser.linux.executables) {
       const found = await findOnPath(sys, exe);
       if (found) return found;

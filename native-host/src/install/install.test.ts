@@ -230,6 +230,20 @@ describe('tether install on macOS', () => {
   });
 });
 
+describe('browser detection on Linux', () => {
+  it('finds Firefox and Chromium by the profiles they keep under XDG_CONFIG_HOME', async () => {
+    const sys = linuxMachine({
+      env: { PATH: '/nowhere', HOME: LINUX.home, XDG_CONFIG_HOME: '/home/ada/.cfg' },
+      dirs: ['/home/ada/.cfg/mozilla/firefox', '/home/ada/.cfg/chromium/Default', '/etc', '/usr/lib'],
+    });
+    await install(sys, installOptions(LINUX.host, []));
+    expect(sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))).toEqual([
+      '/home/ada/.cfg/chromium/NativeMessagingHosts/dev.tether.bridge.json',
+      '/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json',
+    ]);
+  });
+});
+
 describe('tether install on Windows', () => {
   const root = `${WIN.local}\\tether\\data`;
   const launcher = `${root}\\bin\\tether-host.cmd`;

@@ -39,7 +39,8 @@ export function tetherPaths(sys: System, scope: Scope): TetherPaths {
 }
 
 /** `$XDG_CONFIG_HOME` when absolute, else `~/.config` (Chromium on Linux puts its user data dir there). */
-function linuxConfigHome(sys: System): string {
+/** `$XDG_CONFIG_HOME` when it is absolute, else `~/.config` (where Chromium and Firefox 147+ keep their profiles). */
+export function linuxConfigHome(sys: System): string {
   const path = pathFor(sys.platform);
   const xdg = sys.env.XDG_CONFIG_HOME;
   return xdg && path.isAbsolute(xdg) ? xdg : path.join(sys.homedir, '.config');
