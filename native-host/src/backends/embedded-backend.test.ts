@@ -42,7 +42,7 @@ describe('EmbeddedBackend', () => {
     let completed = false;
     backend.start({
       message: (chunk, start, end) => {
-        const m = JSON.parse(chunk.toString('utf8', start, end)) as { id?: number; method?: string };
+        const m = JSON.parse(chunk.toString('utf8', start, end)) as { id?: number; method?: string; result?: { thread?: { id: string } } };
         if (m.id !== undefined) answers.set(m.id, m);
         if (m.method === 'item/agentMessage/delta') deltas++;
         if (m.method === 'turn/completed') completed = true;
