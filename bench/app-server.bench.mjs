@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The reference app-server measured at its client: a `/stream 100000` turn over stdio (deltas per second, server peak
-// RSS) next to the same turn in-process behind an in-memory transport (what the host's embedded backend uses);
+// RSS) next to the same turn in-process behind an in-memory transport (the engine's own cost, no pipe);
 // interrupt latency mid-stream; `thread/read` of a thread with 100,000 items (time, server peak RSS); `thread/list`
 // over 1,000 threads (time, and server start-up with that many).
 // Usage: node bench/app-server.bench.mjs [--quick]   (writes bench/results/app-server.json and the "App-server"
@@ -120,7 +120,7 @@ async function streamOverStdio() {
   return { deltasPerSecond: STREAM_DELTAS / seconds, seconds, peakRssMb: rss };
 }
 
-// ---------------------------------------------------------------- the same turn in-process (embedded backend)
+// ---------------------------------------------------------------- the same turn in-process (engine only, no pipe)
 async function streamInProcess() {
   const server = createAppServer({ dataDir: null });
   const [client, serverSide] = createMemoryTransportPair();
@@ -289,7 +289,7 @@ if (!quick) {
     `Measured ${results.date.slice(0, 10)} on ${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} by \`node bench/app-server.bench.mjs\` (figures also in \`bench/results/app-server.json\`).`,
     'Times are taken at the client: from sending the request to reading (and JSON-parsing) the last message it waits for.',
     `The server is \`tether app-server --listen stdio\` (the bundled \`dist/tether.mjs\`); "in-process" is the same engine behind`,
-    "`createMemoryTransportPair()`, as the host's embedded backend runs it. Best of " + RUNS + ' interleaved runs; medians for latencies.',
+    "`createMemoryTransportPair()`, the engine without any pipe (the host's embedded backend uses a cheaper link that does not clone messages: see the Extension section's host-alone row). Best of " + RUNS + ' interleaved runs; medians for latencies.',
     `Absolute figures vary 20-30% between runs on this shared machine (load average ${f(m.loadAverage, 1)} at the end of this run).`,
     '',
     '| case | figure |',
