@@ -65,8 +65,10 @@ async function main() {
   const demo = await startDemoServer();
   const browser = await launchBrowser({ headed: !runHeadless, ...(userDataDir ? { userDataDir } : {}) });
   try {
+    const blankTabs = browser.context.pages().filter((p) => p.url() === 'about:blank');
     const { page, tabId } = await openWebPage(browser, demo.url('/'));
     if (!runHeadless) {
+      for (const blank of blankTabs) await blank.close().catch(() => {});
       // chrome.sidePanel.open needs a user gesture: a click in the popup page counts.
       const popup = await browser.openExtensionPage(`src/popup/index.html?tab=${tabId}`);
       await popup.locator('button[data-action="open-panel"]').click();

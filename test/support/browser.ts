@@ -124,7 +124,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     headless: false,
     args: chromiumArgs(options.headed),
     env,
-    viewport: { width: 1200, height: 800 },
+    // A person's window sizes its own pages; headless runs get a fixed viewport so screenshots are comparable.
+    viewport: options.headed ? null : { width: 1200, height: 800 },
   });
   const serviceWorker = async (): Promise<Worker> => {
     const found = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`));
