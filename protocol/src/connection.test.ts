@@ -296,6 +296,32 @@ describe('Connection malformed input', () => {
     await expect(two).rejects.toMatchObject({ code: -32603 });
   });
 
+  it('answers a batch nested in a batch with -32600 instead of recursing into it, and handles the rest', async () => {
+    const transport = new ScriptedTransport();
+    const conn = new Connection(transport);
+    conn.onRequest('a', () => 'A');
+    let nested: unknown = { id: 7, method: 'a' };
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    transport.handlers?.onMessage([nested, { id: 1, method: 'a' }]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(transport.sent).toEqual([
+      { id: null, error: { code: -32600, message: 'Invalid request: a batch cannot contain a batch' } },
+      { id: 1, result: 'A' },
+    ]);
+  });
+
+  it('finds no row for method names that are Object.prototype members, so they cannot crash dispatch', async () => {
+    const { client, server, logs } = serverWithRawClient();
+    const seen: string[] = [];
+    server.onNotification('*', (_params, method) => seen.push(method));
+    server.onRequest('hasOwnProperty', (params) => ({ echo: params }));
+    for (const method of ['toString', '__proto__', 'constructor']) client.send({ method });
+    client.send({ id: 1, method: 'hasOwnProperty', params: { x: 1 } });
+    expect(await client.next()).toEqual({ id: 1, result: { echo: { x: 1 } } });
+    expect(seen).toEqual(['toString', '__proto__', 'constructor']);
+    expect(logs.filter((l) => l.includes('failed'))).toEqual([]);
+  });
+
   it('handles a batch array that reaches it message by message, in order', async () => {
     const transport = new ScriptedTransport();
     const conn = new Connection(transport);

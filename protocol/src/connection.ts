@@ -232,7 +232,11 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     if (Array.isArray(message)) {
       // Transports split batches; one that arrives whole is handled message by message, in order.
       if (message.length === 0) this.answerError(null, RpcError.invalidRequest('empty batch'));
-      for (const m of message) this.receive(m);
+      for (const m of message) {
+        // A batch inside a batch is invalid JSON-RPC; recursing into it would let deep nesting overflow the stack.
+        if (Array.isArray(m)) this.answerError(null, RpcError.invalidRequest('a batch cannot contain a batch'));
+        else this.receive(m);
+      }
       return;
     }
     if (typeof message !== 'object' || message === null) {
@@ -292,7 +296,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     try {
       let result: unknown;
       if (handler) {
-        const row = this.options.inbound?.requests[method];
+        const row = rowOf(this.options.inbound?.requests, method);
         result = await handler(row ? parseParams(method, row.params, rawParams) : rawParams, ctx);
       } else {
         result = await fallback!(method, rawParams, ctx);
@@ -311,7 +315,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   private dispatchNotification(method: string, rawParams: unknown): void {
-    const schema = this.options.inbound?.notifications[method];
+    const schema = rowOf(this.options.inbound?.notifications, method);
     let params = rawParams;
     if (schema) {
       const parsed = schema.safeParse(rawParams);
@@ -342,7 +346,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   private parseResult(method: string, result: unknown): unknown {
-    const row = this.options.outbound?.requests[method];
+    const row = rowOf(this.options.outbound?.requests, method);
     return row ? parseResult(method, row.result, result) : result;
   }
 }
@@ -372,6 +376,11 @@ function asTransportError(error: unknown, method: string): Error {
   // Transport errors (closed, too large) keep their class so callers can tell them apart.
   if (error instanceof Error) return error;
   return new TransportError(`Could not send ${method}: ${String(error)}`, { cause: error });
+}
+
+/** The row for a wire method name; own keys only, so names like "toString" or "__proto__" find no row. */
+function rowOf<T>(table: Readonly<Record<string, T>> | undefined, method: string): T | undefined {
+  return table && Object.hasOwn(table, method) ? table[method] : undefined;
 }
 
 /** Same rule as the RequestId schema (an integer or a string), without a Zod call on every message. */

@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from '@tether/protocol';
+import { RpcError, type ApprovalDecision } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import type { Notice, PendingApproval } from '../shared/messages';
 import { ApprovalBroker, ApprovalDecisionError, type ApprovalAsk } from './approval-broker';
@@ -116,6 +116,21 @@ describe('ApprovalBroker', () => {
     expect(await Promise.race([broker.ask(ask({ threadId: 't1', toolName: 'page_screenshot', requestId: 'c3' })), settle().then(() => 'waiting')])).toBe('waiting');
   });
 
+  it('lets an "always deny on this site" rule win over "allow for this thread" when the tab moves to that site', async () => {
+    const tabs: Record<number, string> = { 1: 'https://a.example/page' };
+    const { state, broker } = await setup(tabs);
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([{ id: 'r', origin: 'https://bank.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 }]);
+    const first = broker.ask(ask());
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
+    expect(await first).toBe('allow_session');
+    tabs[1] = 'https://bank.example/accounts';
+    expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('deny');
+    tabs[1] = 'https://a.example/other';
+    expect(await broker.ask(ask({ requestId: 'c3' }))).toBe('allow');
+  });
+
   it('denies at once when no tab shows the thread', async () => {
     const { broker } = await setup();
     expect(await broker.ask(ask({ threadId: 'nobody' }))).toBe('deny');
@@ -146,6 +161,34 @@ describe('ApprovalBroker', () => {
     expect(p).toMatchObject({ requestId: 'a1', toolName: 'bash' });
     await broker2.decide(p!.key, 'allow', 1);
     expect(restarted.remote).toMatchObject([{ approval: { requestId: 'a1' }, decision: 'allow' }]);
+    expect(broker2.pendingForTab(1)).toEqual([]);
+  });
+
+  it('keeps a server approval pending when approval/resolve cannot reach the host, so the user can decide again', async () => {
+    const { state, broker, deps } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a2' }));
+    await settle();
+    await broker.forgetConnection();
+
+    const sent: string[] = [];
+    const failures = [new Error('Not connected to the Tether host'), RpcError.approvalNotFound('a2')];
+    const broker2 = new ApprovalBroker({
+      ...deps,
+      resolveRemote: async (approval, decision) => {
+        const failure = failures.shift();
+        if (failure) throw failure;
+        sent.push(`${approval.requestId}:${decision}`);
+      },
+    });
+    const [a1, a2] = broker2.pendingForTab(1);
+    await expect(broker2.decide(a1!.key, 'allow', 1)).rejects.toThrow(/Not connected/);
+    expect(broker2.pendingForTab(1).map((a) => a.requestId)).toEqual(['a1', 'a2']);
+    await expect(broker2.decide(a2!.key, 'deny', 1)).rejects.toThrow(/not found or already resolved/);
+    expect(broker2.pendingForTab(1).map((a) => a.requestId)).toEqual(['a1']);
+    expect(await broker2.decide(a1!.key, 'allow', 1)).toBe('allow');
+    expect(sent).toEqual(['a1:allow']);
     expect(broker2.pendingForTab(1)).toEqual([]);
   });
 

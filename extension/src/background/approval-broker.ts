@@ -4,7 +4,7 @@
  * otherwise decided by a user action in that tab's side panel or popup. Pending approvals survive a worker restart;
  * a server approval whose request died with an old connection is then answered through `approval/resolve`.
  */
-import type { ApprovalDecision } from '@tether/protocol';
+import { ErrorCode, RpcError, type ApprovalDecision } from '@tether/protocol';
 import type { ApprovalChoice, Notice, PendingApproval } from '../shared/messages';
 import type { PersistentState } from './persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
@@ -58,8 +58,10 @@ export class ApprovalBroker {
     const tabId = this.deps.tabForThread(req.threadId);
     if (tabId === undefined) return 'deny';
     const origin = ruleOrigin(await this.deps.tabUrl(tabId)) ?? NO_SITE;
-    if (req.source === 'client-tool' && state.sessionAllows(req.threadId).includes(req.toolName)) return 'allow';
     const rule = origin === NO_SITE ? undefined : matchRule(state.rules(), origin, req.toolName);
+    // "Allow for this thread" follows the thread to other sites, but never past the user's "always deny on this site".
+    const allowedForThread = req.source === 'client-tool' && state.sessionAllows(req.threadId).includes(req.toolName);
+    if (allowedForThread && rule?.decision !== 'deny') return 'allow';
     if (rule) {
       this.deps.onNotice(tabId, { kind: 'rule-decided', rule, toolName: req.toolName, threadId: req.threadId });
       return rule.decision;
@@ -91,12 +93,21 @@ export class ApprovalBroker {
     if (!p) throw new ApprovalDecisionError('This approval is no longer pending (it was answered, withdrawn or expired).');
     if (fromTabId !== p.tabId) throw new ApprovalDecisionError('An approval can only be decided from the tab that asked for it.');
     const decision = await this.applyChoice(p, choice);
+    if (!this.waiters.has(key) && p.source === 'server') {
+      // Answer the server before forgetting the approval: if the host cannot be reached now (reconnecting), the
+      // approval stays pending and the user can decide again, unless the server says it no longer waits for it.
+      try {
+        await this.deps.resolveRemote(p, decision);
+      } catch (error) {
+        if (error instanceof RpcError && error.code === ErrorCode.ApprovalNotFound) await this.drop([p]);
+        throw error;
+      }
+    }
     await state.updatePending([], [key]);
     this.deps.onChange(p.tabId);
     const waiter = this.waiters.get(key);
     this.waiters.delete(key);
-    if (waiter) waiter(decision);
-    else if (p.source === 'server') await this.deps.resolveRemote(p, decision);
+    waiter?.(decision);
     return decision;
   }
 

@@ -233,7 +233,8 @@ export class TetherWorker {
     if (!PAGE_TOOL_NAMES.has(params.tool)) return fail(`The extension has no tool named "${params.tool}".`);
     const tabId = this.deps.state.tabsForThread(params.threadId)[0];
     if (tabId === undefined) return fail('No browser tab shows this conversation any more, so no page can be read.');
-    const origin = ruleOrigin((await this.deps.tab(tabId))?.url) ?? 'this page';
+    const askedOrigin = ruleOrigin((await this.deps.tab(tabId))?.url);
+    const origin = askedOrigin ?? 'this page';
     const decision: ApprovalDecision = await this.broker.ask({
       source: 'client-tool',
       threadId: params.threadId,
@@ -247,6 +248,10 @@ export class TetherWorker {
     if (decision === 'deny') return fail(`The user did not allow ${params.tool} on ${origin}.`);
     // Bindings can change while the user decides: read only the tab bound now, and only if it is the same one.
     if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId) return fail('The tab of this conversation changed; ask again.');
+    // The decision covers the site the tab showed when asked; a tab that navigated meanwhile shows another site.
+    if (ruleOrigin((await this.deps.tab(tabId))?.url) !== askedOrigin) {
+      return fail(`The tab left ${origin} before ${params.tool} could run, so it did not run; ask again.`);
+    }
     return runPageTool(params.tool, params.arguments, tabId, this.deps.pageTools);
   }
 }

@@ -59,6 +59,23 @@ describe('thread journal', () => {
     expect(await a.history('eph')).toHaveLength(1);
   });
 
+  it('keeps the first item appended after a crash that left a torn last line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-journal-'));
+    const a = new ThreadJournal(dir, () => undefined);
+    await a.load();
+    a.put({ thread: thread('t', 1), sessionId: 's' });
+    a.append('t', item('i1', 'before the crash'));
+    await a.flush();
+    appendFileSync(join(dir, 'threads', 't.jsonl'), '{"id":"i2","type":"agentMess');
+    const b = new ThreadJournal(dir, () => undefined);
+    await b.load();
+    b.append('t', item('i3', 'after the restart'));
+    await b.flush();
+    const c = new ThreadJournal(dir, () => undefined);
+    await c.load();
+    expect((await c.history('t')).map((i) => i.id)).toEqual(['i1', 'i3']);
+  });
+
   it('keeps threads another host process added to the index meanwhile', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-journal-'));
     const a = new ThreadJournal(dir, () => undefined);

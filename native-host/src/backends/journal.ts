@@ -4,7 +4,7 @@
  * answered from it, so history survives host and agent restarts whether or not the agent can replay a session.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Item, Thread } from '@tether/protocol';
 import { z } from 'zod';
@@ -26,6 +26,8 @@ export class ThreadJournal {
   private readonly items = new Map<string, Item[]>();
   private writes: Promise<void> = Promise.resolve();
   private loaded: Promise<void> | undefined;
+  /** Item files whose end this process has checked for a torn line (see endsMidLine). */
+  private readonly checkedEnds = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -78,7 +80,12 @@ export class ThreadJournal {
       return;
     }
     const file = this.itemsPath(threadId);
-    this.queue(() => appendFile(file, `${JSON.stringify(item)}\n`));
+    this.queue(async () => {
+      // A crash may have left a torn last line: appending to it would glue this item onto it and lose it too.
+      const start = this.checkedEnds.has(file) ? '' : (await endsMidLine(file)) ? '\n' : '';
+      this.checkedEnds.add(file);
+      await appendFile(file, `${start}${JSON.stringify(item)}\n`);
+    });
   }
 
   /** The finished items of a thread, oldest first. */
@@ -157,5 +164,24 @@ export class ThreadJournal {
         () => undefined,
         (error: unknown) => this.log(`journal write in ${this.dir} failed: ${String(error)}`),
       );
+  }
+}
+
+/** True when the file exists, is not empty and does not end with a newline. */
+async function endsMidLine(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
   }
 }

@@ -176,6 +176,30 @@ describe('Bridge', () => {
     expect(messages.some((m) => m.method === 'bridge/backend/exited')).toBe(false);
   });
 
+  it('sends a request that arrives while backends are being switched to the new one, and fails only the old one\'s', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'x' });
+    const old = t.backends[0]!;
+    let finishStop!: () => void;
+    old.stop = () =>
+      new Promise<void>((resolve) => {
+        finishStop = () => {
+          old.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
+          resolve();
+        };
+      });
+    t.send({ id: 2, method: 'bridge/hello', params: { backend: 'b' } });
+    t.send({ id: 3, method: 'initialize' });
+    finishStop();
+    for (let k = 0; k < 4; k++) await tick();
+    expect(t.backends.map((b) => b.id)).toEqual(['a', 'b']);
+    expect(t.backends[1]!.received).toEqual([{ id: 3, method: 'initialize' }]);
+    t.backends[1]!.emit({ id: 3, result: {} });
+    const messages = await t.received();
+    expect(messages.find((m) => m.id === 1)?.error.code).toBe(-32050);
+    expect(messages.filter((m) => m.id === 3)).toEqual([{ id: 3, result: {} }]);
+  });
+
   it('answers unknown bridge requests with -32601 and non-JSON with -32700', async () => {
     const t = setup();
     t.send({ id: 5, method: 'bridge/nope' });
@@ -185,5 +209,13 @@ describe('Bridge', () => {
     expect(messages).toContainEqual(expect.objectContaining({ id: 5, error: expect.objectContaining({ code: -32601 }) }));
     expect(messages).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }));
     expect(t.backends).toHaveLength(0);
+  });
+
+  it('answers a request whose method holds an invalid escape with -32700 instead of throwing', async () => {
+    const t = setup();
+    const bytes = Buffer.from('{"id":1,"method":"bridge/\\q"}');
+    expect(() => t.bridge.fromBrowserRange(bytes, 0, bytes.length)).not.toThrow();
+    const messages = await t.received();
+    expect(messages).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) })]);
   });
 });

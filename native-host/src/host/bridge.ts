@@ -55,7 +55,7 @@ export class Bridge {
   private selected: string;
   private current: Run | undefined;
   private readonly pending = new Map<string, string>();
-  private queue: Array<{ parts: Buffer[]; length: number }> = [];
+  private queue: Array<{ parts: Buffer[]; length: number; envelope: Envelope }> = [];
   private crashes = 0;
   private lastExitAt = 0;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -99,7 +99,7 @@ export class Bridge {
       case 'blank':
         return;
       case 'invalid':
-        this.reply('null', { error: RpcError.parseError(`a message must be a JSON object or array; got ${preview(payload)}`).toJSON() });
+        this.reply('null', { error: RpcError.parseError(`a message must be one valid JSON object or array; got ${preview(payload)}`).toJSON() });
         return;
       case 'array':
         this.fromBrowserBatch(payload);
@@ -146,15 +146,21 @@ export class Bridge {
       return;
     }
     if (this.closing) return;
-    if (envelope.id !== undefined && envelope.method !== undefined) {
-      if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-      this.pending.set(envelope.id, envelope.method);
-    }
-    if (this.current && !this.transition) this.current.backend.send(parts, length);
-    else {
-      this.queue.push({ parts, length });
+    if (this.current && !this.transition) {
+      this.track(envelope);
+      this.current.backend.send(parts, length);
+    } else {
+      // Tracked only once sent: the backend being stopped meanwhile must not fail a request it never saw.
+      this.queue.push({ parts, length, envelope });
       this.ensureStarted();
     }
+  }
+
+  /** Remembers a request sent to the current backend, to fail it with -32050 if that backend goes away. */
+  private track(envelope: Envelope): void {
+    if (envelope.id === undefined || envelope.method === undefined) return;
+    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+    this.pending.set(envelope.id, envelope.method);
   }
 
   private ensureStarted(): void {
@@ -178,7 +184,10 @@ export class Bridge {
     backend.start(this.sinkFor(run));
     const queued = this.queue;
     this.queue = [];
-    for (const message of queued) backend.send(message.parts, message.length);
+    for (const message of queued) {
+      this.track(message.envelope);
+      backend.send(message.parts, message.length);
+    }
   }
 
   private sinkFor(run: Run): BackendSink {

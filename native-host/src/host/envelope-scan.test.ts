@@ -21,6 +21,10 @@ describe('scanEnvelope', () => {
     expect(scan('{"method":"bridge\\/hello","id":1}').method).toBe('bridge/hello');
   });
 
+  it('classifies a method holding an invalid escape as garbage instead of throwing', () => {
+    expect(scan('{"id":1,"method":"bad\\q"}').shape).toBe('invalid');
+  });
+
   it('classifies blanks, arrays and garbage', () => {
     expect(scan('  \n').shape).toBe('blank');
     expect(scan('[{"id":1}]').shape).toBe('array');

@@ -181,7 +181,14 @@ export function scanEnvelope(b: Buffer): Envelope {
     } else if (isKey(b, keyStart, keyLength, 'method')) {
       if (b[valueStart] !== QUOTE) return INVALID;
       const raw = b.toString('utf8', valueStart + 1, after - 1);
-      method = raw.includes('\\') ? (JSON.parse(b.toString('utf8', valueStart, after)) as string) : raw;
+      if (raw.includes('\\')) {
+        // A broken escape makes the message unparsable JSON: garbage to reject, not a reason to throw.
+        try {
+          method = JSON.parse(b.toString('utf8', valueStart, after)) as string;
+        } catch {
+          return INVALID;
+        }
+      } else method = raw;
     } else if (isKey(b, keyStart, keyLength, 'result') || isKey(b, keyStart, keyLength, 'error')) {
       isResponse = true;
     }
