@@ -104,6 +104,14 @@ describe('ChunkAssembler', () => {
     expect(assembler.pendingCount).toBe(0);
   });
 
+  it('drops a message with an empty piece, which would otherwise grow its piece list for free', () => {
+    const assembler = new ChunkAssembler();
+    assembler.accept({ id: 'm', index: 0, count: 1_000_000, data: 'x' });
+    expect(() => assembler.accept({ id: 'm', index: 1, count: 1_000_000, data: '' })).toThrow(/piece 1 of 1000000 is empty/);
+    expect(assembler.pendingCount).toBe(0);
+    expect(assembler.pendingBytes).toBe(0);
+  });
+
   it('reports a duplicate piece', () => {
     const p = pieces('a'.repeat(500), 100);
     const assembler = new ChunkAssembler();

@@ -169,6 +169,8 @@ export class ChunkAssembler {
       const what = index < partial.next ? `duplicate piece ${index}` : `gap: expected piece ${partial.next}, got ${index}`;
       throw this.drop(id, new FrameError(`bridge/chunk ${id}: ${what} of ${count}; the message is dropped`));
     }
+    // splitIntoChunks never sends an empty piece; counting them as free would let a peer grow the piece list unbounded.
+    if (data.length === 0) throw this.drop(id, new FrameError(`bridge/chunk ${id}: piece ${index} of ${count} is empty; the message is dropped`));
     const bytes = utf8ByteLength(data);
     if (this.totalBytes + bytes > this.maxTotalBytes) {
       const size = this.totalBytes + bytes;
