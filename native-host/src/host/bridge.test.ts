@@ -211,6 +211,13 @@ describe('Bridge', () => {
     expect(t.backends).toHaveLength(0);
   });
 
+  it('answers an empty batch from the browser with -32600 instead of dropping it silently', async () => {
+    const t = setup();
+    t.send([]);
+    const messages = await t.received();
+    expect(messages).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) })]);
+  });
+
   it('answers a request whose method holds an invalid escape with -32700 instead of throwing', async () => {
     const t = setup();
     const bytes = Buffer.from('{"id":1,"method":"bridge/\\q"}');

@@ -133,6 +133,10 @@ export class Bridge {
       this.reply('null', { error: RpcError.parseError((error as Error).message).toJSON() });
       return;
     }
+    if ((items as unknown[]).length === 0) {
+      this.reply('null', { error: RpcError.invalidRequest('an empty batch ([]) holds no message; send at least one').toJSON() });
+      return;
+    }
     // Batches from the browser are rare; each member is routed on its own so any JSONL backend can read it.
     for (const item of items as unknown[]) {
       const bytes = Buffer.from(JSON.stringify(item), 'utf8');
