@@ -1,5 +1,9 @@
-/** Append-only JSONL files that survive `kill -9`: whole lines are appended, a torn last line is cut off on read. */
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+/**
+ * Append-only JSONL files that survive `kill -9`: whole lines are appended, and a torn last line is skipped on read.
+ * Readers never write: several processes may share a data dir, and a line that looks torn may be another process's
+ * append still in progress. The appender starts its first line on a fresh line instead.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 
 /** What reading a JSONL file found. */
 export interface JsonlReadResult {
@@ -7,19 +11,18 @@ export interface JsonlReadResult {
   readonly records: unknown[];
   /** Lines that did not parse (not counting a torn last line), for a log line. */
   readonly badLines: number;
-  /** True when the file ended in a partial line, which was cut off (the file now ends at the last newline). */
-  readonly repairedTail: boolean;
+  /** True when the file ended in a partial line (a write cut by a crash, or one still in progress): it was skipped. */
+  readonly tornTail: boolean;
 }
 
 const NEWLINE = 0x0a;
 
 /**
- * Reads every JSON line of `path` (an absent file reads as empty). A last line without its newline is the trace of a
- * write cut by a crash: it is dropped and the file truncated to the last complete line, so the next append starts
- * clean. A last line that parses but lacks its newline gets the newline.
+ * Reads every JSON line of `path` (an absent file reads as empty) without modifying it. A last line without its
+ * newline is kept when it parses (only the newline was lost) and skipped otherwise.
  */
 export function readJsonlFile(path: string): JsonlReadResult {
-  if (!existsSync(path)) return { records: [], badLines: 0, repairedTail: false };
+  if (!existsSync(path)) return { records: [], badLines: 0, tornTail: false };
   const bytes = readFileSync(path);
   const lastNewline = bytes.lastIndexOf(NEWLINE);
   const records: unknown[] = [];
@@ -36,31 +39,24 @@ export function readJsonlFile(path: string): JsonlReadResult {
       badLines++;
     }
   }
-  let repairedTail = false;
+  let tornTail = false;
   if (lastNewline + 1 < bytes.length) {
-    const tail = bytes.subarray(lastNewline + 1).toString('utf8');
-    let parsed: unknown;
-    let complete = false;
     try {
-      parsed = JSON.parse(tail);
-      complete = true;
+      records.push(JSON.parse(bytes.toString('utf8', lastNewline + 1)));
     } catch {
-      complete = false;
-    }
-    const fd = openSync(path, 'r+');
-    try {
-      if (complete) {
-        records.push(parsed);
-        writeSync(fd, '\n', bytes.length);
-      } else {
-        ftruncateSync(fd, lastNewline + 1);
-        repairedTail = true;
-      }
-    } finally {
-      closeSync(fd);
+      tornTail = true;
     }
   }
-  return { records, badLines, repairedTail };
+  return { records, badLines, tornTail };
+}
+
+/** True when the open file is not empty and does not end in a newline (its last line is torn or lost its newline). */
+function endsMidLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== NEWLINE;
 }
 
 /** Serialises records as JSONL text (one line each, newline-terminated). */
@@ -92,8 +88,13 @@ export class JsonlAppender {
       const onDisk = statSync(this.path, { throwIfNoEntry: false });
       if (!onDisk || onDisk.ino !== fstatSync(this.fd).ino) this.close();
     }
-    this.fd ??= openSync(this.path, 'a');
-    const bytes = Buffer.from(toJsonlLines(records), 'utf8');
+    let lead = '';
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, 'a+');
+      // A torn line left by a crash must not swallow the first record of this run.
+      if (endsMidLine(this.fd)) lead = '\n';
+    }
+    const bytes = Buffer.from(lead + toJsonlLines(records), 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
     return bytes.length;

@@ -87,7 +87,7 @@ export class ThreadIndex {
 
   private reload(): void {
     const stat = this.statFile();
-    const { records, badLines, repairedTail } = readJsonlFile(this.appender.path);
+    const { records, badLines, tornTail } = readJsonlFile(this.appender.path);
     const threads = new Map<string, IndexLine>();
     for (const record of records) {
       const r = record as Partial<IndexLine> | null;
@@ -96,9 +96,9 @@ export class ThreadIndex {
     }
     this.threads = threads;
     this.lines = records.length;
-    this.known = repairedTail ? (this.statFile() ?? { size: 0, ino: 0 }) : (stat ?? { size: 0, ino: 0 });
-    if (badLines > 0 || repairedTail) {
-      this.log(`thread index ${this.appender.path}: skipped ${badLines} unreadable line(s)${repairedTail ? ', cut a torn last line' : ''}`);
+    this.known = stat ?? { size: 0, ino: 0 };
+    if (badLines > 0 || tornTail) {
+      this.log(`thread index ${this.appender.path}: skipped ${badLines} unreadable line(s)${tornTail ? ' and a torn last line' : ''}`);
     }
   }
 

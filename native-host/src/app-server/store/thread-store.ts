@@ -101,9 +101,9 @@ export class ThreadStore {
    */
   load(threadId: string, opts: { closeOpenTurns: boolean }): LoadedThread {
     const path = this.journalPath(threadId);
-    const { records, badLines, repairedTail } = readJsonlFile(path);
-    if (badLines > 0 || repairedTail) {
-      this.log(`journal ${path}: skipped ${badLines} unreadable line(s)${repairedTail ? ', cut a torn last line' : ''}`);
+    const { records, badLines, tornTail } = readJsonlFile(path);
+    if (badLines > 0 || tornTail) {
+      this.log(`journal ${path}: skipped ${badLines} unreadable line(s)${tornTail ? ' and a torn last line' : ''}`);
     }
     const items: Item[] = [];
     const allowed = new Set<string>();
