@@ -1,6 +1,6 @@
 /** A real `tether app-server` process: crash recovery after `kill -9`, clean exit on EOF, and the debug command. */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,31 @@ describe('a real app-server process', () => {
     const journal = readFileSync(join(dataDir, 'threads', `${thread.id}.jsonl`), 'utf8');
     expect(journal).toContain('"status":"interrupted"');
     expect(p.stderr()).toContain('serving on stdio');
+  });
+
+  it.runIf(process.platform === 'linux')('kills a running bash command when the server itself is killed with SIGKILL', async () => {
+    const p = await start(tempDir());
+    p.client.handle('approval/request', () => ({ decision: 'allow' }));
+    const { thread } = await p.client.threadStart({ title: 'orphan' });
+    const marker = `sleep 31.${process.pid}`;
+    await p.client.turnStart({ threadId: thread.id, input: [{ text: `/bash ${marker}` }] });
+    const pidsRunning = (): number[] =>
+      readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((d) => {
+          try {
+            return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ').includes(marker);
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    for (let i = 0; i < 100 && pidsRunning().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pidsRunning().length).toBeGreaterThan(0);
+    p.child.kill('SIGKILL');
+    await p.exited;
+    for (let i = 0; i < 40 && pidsRunning().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pidsRunning()).toEqual([]);
   });
 
   it('prints every message of one scripted turn for `tether debug app-server send-message`', async () => {

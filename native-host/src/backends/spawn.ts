@@ -5,9 +5,12 @@
  * every JSONL app-server treats as "exit". The child leads its own process group so a stop reaches its helpers too.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import type { CommandBackendConfig } from '../config/schema';
+import { diesWithParent, findSetpriv, isExecutable } from '../parent-death';
+
+export { findSetpriv } from '../parent-death';
 import type { BackendExit } from './types';
 
 /** Last stderr lines kept for `bridge/backend/exited`. */
@@ -18,25 +21,6 @@ const STDERR_LOG_LINES = 500;
 /** After closing its stdin, how long a backend may take to exit on its own before SIGTERM; then before SIGKILL. */
 const EOF_GRACE_MS = 300;
 const TERM_GRACE_MS = 600;
-
-const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
-let setprivPath: string | null | undefined;
-
-/** The setpriv binary used for the parent-death signal (Linux), or null when there is none. */
-export function findSetpriv(): string | null {
-  if (setprivPath !== undefined) return setprivPath;
-  setprivPath = process.platform === 'linux' ? (SETPRIV_CANDIDATES.find(isExecutable) ?? null) : null;
-  return setprivPath;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Resolves a command like a shell would (PATH lookup, or relative to cwd when it holds a slash). */
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
@@ -96,7 +80,7 @@ export function spawnBackend(
     );
   }
   const setpriv = findSetpriv();
-  const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', executable, ...args]] : [executable, args];
+  const [file, argv] = diesWithParent(executable, args);
   const child = spawn(file, argv, {
     cwd,
     env,

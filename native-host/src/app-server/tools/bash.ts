@@ -2,6 +2,8 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { ToolSpec } from '../models/model';
+import { delimiter, join } from 'node:path';
+import { diesWithParent, isExecutable } from '../../parent-death';
 
 /** How the tool is offered to models. */
 export const BASH_TOOL: ToolSpec = {
@@ -50,6 +52,13 @@ export function bashCommandOf(args: unknown): string {
   return command;
 }
 
+function findOnPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && isExecutable(join(dir, command))) return join(dir, command);
+  }
+  return undefined;
+}
+
 /** Runs `command` and resolves with its output; rejects with BashToolError only when it cannot start. */
 export async function runBash(command: string, options: BashOptions): Promise<BashResult> {
   // spawn reports a missing cwd as ENOENT on the shell, which would read as "bash is not installed".
@@ -59,18 +68,20 @@ export async function runBash(command: string, options: BashOptions): Promise<Ba
   const noShell = (error: unknown): never => {
     throw new BashToolError(`Cannot run the command: no shell found (${(error as Error).message}).`, { cause: error });
   };
-  return spawnShell(process.platform === 'win32' ? 'cmd.exe' : 'bash', command, options).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    if (process.platform === 'win32') return noShell(error);
-    return spawnShell('sh', command, options).catch(noShell);
-  });
+  if (process.platform === 'win32') return spawnShell('cmd.exe', command, options).catch(noShell);
+  // Resolved up front: through setpriv a missing shell is setpriv's exit code, not an ENOENT to fall back on.
+  const shell = findOnPath('bash') ?? findOnPath('sh');
+  if (!shell) return noShell(new Error(`neither bash nor sh is on PATH (${process.env.PATH ?? ''})`));
+  return spawnShell(shell, command, options).catch(noShell);
 }
 
 function spawnShell(shell: string, command: string, options: BashOptions): Promise<BashResult> {
   const limit = options.maxOutputBytes ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
     const args = shell === 'cmd.exe' ? ['/d', '/s', '/c', command] : ['-c', command];
-    const child = spawn(shell, args, {
+    // A command must not outlive a host that the browser SIGKILLs in the middle of it.
+    const [file, argv] = diesWithParent(shell, args);
+    const child = spawn(file, argv, {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
