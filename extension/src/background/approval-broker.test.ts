@@ -164,6 +164,25 @@ describe('ApprovalBroker', () => {
     expect(broker2.pendingForTab(1)).toEqual([]);
   });
 
+  it('denies a closed tab\'s approvals, through approval/resolve when the original request died with an old worker', async () => {
+    const { storage, state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+
+    const restarted = await setup();
+    const state2 = new PersistentState(storage);
+    await state2.load();
+    const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2, tabForThread: (threadId) => state2.tabsForThread(threadId)[0] });
+    const live = broker2.ask(ask({ requestId: 'c2' }));
+    await settle();
+    expect(broker2.pendingForTab(1).map((p) => p.requestId)).toEqual(['a1', 'c2']);
+    await broker2.tabClosed(1);
+    expect(await live).toBe('deny');
+    expect(restarted.remote).toMatchObject([{ approval: { requestId: 'a1' }, decision: 'deny' }]);
+    expect(broker2.pendingForTab(1)).toEqual([]);
+  });
+
   it('keeps a server approval pending when approval/resolve cannot reach the host, so the user can decide again', async () => {
     const { state, broker, deps } = await setup();
     await state.setBinding(1, { threadId: 't1' });

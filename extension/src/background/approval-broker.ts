@@ -124,6 +124,21 @@ export class ApprovalBroker {
     await this.drop(gone);
   }
 
+  /**
+   * The tab closed: nobody can decide its approvals any more, so they are denied. A server approval whose request
+   * died with an old worker is denied through `approval/resolve`, or the backend would wait for it forever.
+   */
+  async tabClosed(tabId: number): Promise<void> {
+    const gone = this.pendingForTab(tabId);
+    for (const p of gone) {
+      if (this.waiters.has(p.key) || p.source !== 'server') continue;
+      await this.deps.resolveRemote(p, 'deny').catch(() => {
+        // Unreachable or already resolved: either way the server is not left waiting on this tab.
+      });
+    }
+    await this.drop(gone);
+  }
+
   /** The connection these requests came on is gone: client-tool calls died with it; server ones can still be resolved. */
   async forgetConnection(): Promise<void> {
     await this.drop(this.deps.state.pendingApprovals().filter((p) => p.source === 'client-tool'));

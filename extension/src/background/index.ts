@@ -153,8 +153,7 @@ chrome.tabs.onUpdated.addListener((tabId, info) => {
 chrome.tabs.onRemoved.addListener((tabId) => {
   void ready.then(async () => {
     await state.setBinding(tabId, undefined);
-    const gone = worker.broker.pendingForTab(tabId);
-    for (const p of gone) await worker.broker.withdraw({ threadId: p.threadId, requestId: p.requestId });
+    await worker.broker.tabClosed(tabId);
   });
 });
 chrome.runtime.onInstalled.addListener(() => {
