@@ -108,6 +108,14 @@ describe('loadConfig', () => {
     expect(error.message).toContain('trailing commas');
   });
 
+  it('never quotes the file in a JSON syntax error, since the file may hold API keys', () => {
+    const error = errorOf(() => load('{\n  "backends": { "x": { "kind": "command", "argv": ["a"], "env": { "KEY": sk-secret123 } } }\n}'));
+    expect(error.message).toMatch(/not valid JSON/);
+    expect(error.message).toContain("Unexpected token 's'");
+    expect(error.message).not.toContain('secret');
+    expect(errorOf(() => load('{"k": sk-1}')).message).not.toContain('sk-1');
+  });
+
   it('rejects an id that is neither a Chrome nor a Firefox id', () => {
     const error = errorOf(() => load(JSON.stringify({ allowedExtensionIds: ['chrome-extension://abc/'] })));
     expect(error.issues[0]?.field).toBe('allowedExtensionIds.0');

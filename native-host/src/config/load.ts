@@ -89,13 +89,22 @@ function parseJson(file: string, text: string): unknown {
       [
         {
           field: '',
-          message: `not valid JSON${where} (${(error as Error).message})`,
+          message: `not valid JSON${where} (${describeJsonError((error as Error).message)})`,
           fix: 'correct the JSON syntax (no comments or trailing commas), or delete the file to use the defaults',
         },
       ],
       { cause: error },
     );
   }
+}
+
+/**
+ * Node's JSON error without the excerpt of the file that some of its messages quote: a config file holds API keys,
+ * and this text reaches the log and the extension.
+ */
+function describeJsonError(message: string): string {
+  const excerpt = message.search(/, (\.\.\.)?".*is not valid JSON$/s);
+  return excerpt >= 0 ? message.slice(0, excerpt) : message.replace(/ in JSON at position \d+.*$/s, '');
 }
 
 function toIssue(issue: z.core.$ZodIssue): ConfigIssue {
