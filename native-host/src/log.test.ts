@@ -49,4 +49,10 @@ describe('redactSecrets', () => {
     expect(redactSecrets('{"password": "p\\"w"}')).toBe('{"password": "***"}');
     expect(redactSecrets('backend vv exited with code 1')).toBe('backend vv exited with code 1');
   });
+
+  it('masks the values of secret-looking command-line flags', () => {
+    expect(redactSecrets('started pid 7: agent --api-key abc123 --model m')).toBe('started pid 7: agent --api-key *** --model m');
+    expect(redactSecrets('agent --auth-token=xyz --password hunter2')).toBe('agent --auth-token=*** --password ***');
+    expect(redactSecrets('agent --listen stdio')).toBe('agent --listen stdio');
+  });
 });

@@ -36,6 +36,8 @@ const SECRET_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***'],
   [/("[A-Za-z0-9_-]*(?:token|secret|password|passwd|api_?key|apikey|authorization|cookie)[A-Za-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, '$1"***"'],
   [/\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|APIKEY)[A-Z0-9_]*)=\S+/g, '$1=***'],
+  // Command-line flags of a backend's argv: `--api-key VALUE`, `--token=VALUE`, `--password VALUE`.
+  [/(--?[A-Za-z0-9-]*(?:token|secret|password|passwd|api-?key|apikey)[A-Za-z0-9-]*)(=|\s+)\S+/gi, '$1$2***'],
 ];
 
 /** Replaces API keys, bearer tokens and secret-looking fields with `***`. */
