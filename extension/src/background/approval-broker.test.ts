@@ -42,6 +42,22 @@ const ask = (over: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
 /** Lets the broker's storage writes settle. */
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/**
+ * A server approval (`a1`, tab 1) asked before a worker restart, and a new broker over the same storage: the
+ * original request died with the old worker.
+ */
+async function restartWithServerApproval() {
+  const { storage, state, broker } = await setup();
+  await state.setBinding(1, { threadId: 't1' });
+  void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+  await settle();
+  const restarted = await setup();
+  const state2 = new PersistentState(storage);
+  await state2.load();
+  const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2, tabForThread: (threadId) => state2.tabsForThread(threadId)[0] });
+  return { restarted, broker2 };
+}
+
 describe('ApprovalBroker', () => {
   it('shows an approval only to the tab bound to the asking thread', async () => {
     const { state, broker, changes } = await setup();
@@ -148,15 +164,7 @@ describe('ApprovalBroker', () => {
   });
 
   it('answers a server approval through approval/resolve after a worker restart', async () => {
-    const { storage, state, broker } = await setup();
-    await state.setBinding(1, { threadId: 't1' });
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
-    await settle();
-
-    const restarted = await setup();
-    const state2 = new PersistentState(storage);
-    await state2.load();
-    const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2 });
+    const { restarted, broker2 } = await restartWithServerApproval();
     const [p] = broker2.pendingForTab(1);
     expect(p).toMatchObject({ requestId: 'a1', toolName: 'bash' });
     await broker2.decide(p!.key, 'allow', 1);
@@ -165,15 +173,7 @@ describe('ApprovalBroker', () => {
   });
 
   it('denies a closed tab\'s approvals, through approval/resolve when the original request died with an old worker', async () => {
-    const { storage, state, broker } = await setup();
-    await state.setBinding(1, { threadId: 't1' });
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
-    await settle();
-
-    const restarted = await setup();
-    const state2 = new PersistentState(storage);
-    await state2.load();
-    const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2, tabForThread: (threadId) => state2.tabsForThread(threadId)[0] });
+    const { restarted, broker2 } = await restartWithServerApproval();
     const live = broker2.ask(ask({ requestId: 'c2' }));
     await settle();
     expect(broker2.pendingForTab(1).map((p) => p.requestId)).toEqual(['a1', 'c2']);
