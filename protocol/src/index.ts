@@ -18,7 +18,7 @@ export {
   NotificationTimeoutError,
 } from './errors';
 export type { MessageTransport, TransportHandlers } from './transport';
-export { createMemoryTransportPair } from './memory-transport';
+export { createMemoryTransportPair, type MemoryTransportOptions } from './memory-transport';
 export { Connection, serverInbound, clientInbound, hostClientInbound, hostServerInbound } from './connection';
 export type {
   Side,

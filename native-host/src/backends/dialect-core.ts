@@ -8,12 +8,12 @@ import {
   type ClientRequestMethod,
   InitializeParams,
   type InitializeResult,
+  createMemoryTransportPair,
   type MessageTransport,
   RpcError,
   type ServerNotificationMethod,
 } from '@tether/protocol';
 import { ApprovalBroker } from './dialect-approvals';
-import { createEndpointPair } from './dialect-endpoint';
 import { type Reply, RpcPeer } from './dialect-peer';
 import type { DialectAdapterOptions } from './dialects';
 
@@ -45,7 +45,7 @@ export abstract class AdapterCore {
     wire: { readonly jsonrpc: boolean; readonly agentName: string },
   ) {
     this.log = options.log;
-    const [outer, inner] = createEndpointPair();
+    const [outer, inner] = createMemoryTransportPair({ clone: false });
     this.transport = outer;
     this.client = new RpcPeer(inner, { jsonrpc: false, name: 'client', log: this.log });
     this.agent = new RpcPeer(upstream, { jsonrpc: wire.jsonrpc, name: wire.agentName, log: this.log });

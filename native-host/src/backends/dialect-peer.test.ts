@@ -1,6 +1,5 @@
 import { createMemoryTransportPair, RpcError, TransportClosedError } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { createEndpointPair } from './dialect-endpoint';
 import { RpcPeer } from './dialect-peer';
 
 function pair(jsonrpc = false) {
@@ -65,7 +64,7 @@ describe('dialect peer', () => {
 
 describe('adapter endpoints', () => {
   it('deliver in order on a microtask, and deliver what was sent before a close', async () => {
-    const [a, b] = createEndpointPair();
+    const [a, b] = createMemoryTransportPair({ clone: false });
     const got: unknown[] = [];
     let closed = false;
     b.start({ onMessage: (m) => got.push(m), onClose: () => (closed = true) });
