@@ -1,5 +1,6 @@
-/** Fakes of browser storage for unit tests of the worker's pure modules. */
-import type { StorageAreaLike } from './persistent-state';
+/** Fakes of browser storage and of the worker's browser APIs, for unit tests without a browser. */
+import { PersistentState, type StorageAreaLike } from './persistent-state';
+import { TetherWorker, type WorkerDeps } from './worker';
 
 /** An in-memory chrome.storage area that round-trips values through JSON, as the real one does. */
 export class MemoryStorageArea implements StorageAreaLike {
@@ -17,4 +18,38 @@ export class MemoryStorageArea implements StorageAreaLike {
   async set(items: Record<string, unknown>): Promise<void> {
     for (const [k, v] of Object.entries(items)) this.data.set(k, JSON.stringify(v));
   }
+}
+
+/**
+ * A worker over in-memory storage with inert browser APIs (no native port: a test attaches its own client);
+ * `overrides` replaces any of them.
+ */
+export async function fakeWorker(overrides: Partial<WorkerDeps> = {}): Promise<{ worker: TetherWorker; state: PersistentState }> {
+  const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
+  await state.load();
+  const worker = new TetherWorker({
+    state,
+    connectNative: () => {
+      throw new Error('not used: the test attaches its own client');
+    },
+    lastError: () => undefined,
+    tab: async () => ({ url: 'https://a.example/', title: 'A' }),
+    setBadge: () => {},
+    pageTools: {
+      readPage: async () => {
+        throw new Error('not used');
+      },
+      listTabs: async () => [],
+      capture: async () => '',
+    },
+    clientInfo: { name: 'test', version: '0' },
+    extensionId: 'x',
+    os: () => 'linux',
+    now: () => 5,
+    random: () => 0.5,
+    newId: () => 'id',
+    log: () => {},
+    ...overrides,
+  });
+  return { worker, state };
 }

@@ -1,37 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerToView } from '../shared/messages';
-import { PersistentState } from './persistent-state';
-import { MemoryStorageArea } from './test-helpers';
+import { fakeWorker } from './test-helpers';
 import { runViewOp, ViewCallError } from './view-ops';
 import type { View } from './views';
-import { TetherWorker } from './worker';
 
 async function setup() {
-  const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
-  await state.load();
-  const worker = new TetherWorker({
-    state,
-    connectNative: () => {
-      throw new Error('not used');
-    },
-    lastError: () => undefined,
-    tab: async () => ({ url: 'https://a.example/', title: 'A' }),
-    setBadge: () => {},
-    pageTools: {
-      readPage: async () => {
-        throw new Error('not used');
-      },
-      listTabs: async () => [],
-      capture: async () => '',
-    },
-    clientInfo: { name: 'test', version: '0' },
-    extensionId: 'x',
-    os: () => 'linux',
-    now: () => 5,
-    random: () => 0.5,
-    newId: () => 'id',
-    log: () => {},
-  });
+  const { worker, state } = await fakeWorker();
   const sent: WorkerToView[] = [];
   const view = (kind: View['kind'], tabId: number | null): View => {
     const v: View = { id: 1, kind, tabId, send: (m) => sent.push(m) };

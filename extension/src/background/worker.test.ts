@@ -1,23 +1,13 @@
 import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { PersistentState } from './persistent-state';
-import { MemoryStorageArea } from './test-helpers';
-import { TetherWorker } from './worker';
+import { fakeWorker } from './test-helpers';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */
 async function setup() {
-  const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
-  await state.load();
   const tab = { url: 'https://a.example/article' };
   const reads: number[] = [];
-  const worker = new TetherWorker({
-    state,
-    connectNative: () => {
-      throw new Error('not used: the test attaches its own client');
-    },
-    lastError: () => undefined,
+  const { worker, state } = await fakeWorker({
     tab: async () => ({ url: tab.url, title: 'A' }),
-    setBadge: () => {},
     pageTools: {
       readPage: async (tabId) => {
         reads.push(tabId);
@@ -26,13 +16,6 @@ async function setup() {
       listTabs: async () => [],
       capture: async () => 'data:image/png;base64,AAAA',
     },
-    clientInfo: { name: 'test', version: '0' },
-    extensionId: 'x',
-    os: () => 'linux',
-    now: () => 5,
-    random: () => 0.5,
-    newId: () => 'id',
-    log: () => {},
   });
   const [hostSide, workerSide] = createMemoryTransportPair();
   const answers: Array<{ id: unknown; result?: ToolCallResult }> = [];
