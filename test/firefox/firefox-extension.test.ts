@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
-import { ADDON_ID, FIREFOX_DIST, launchFirefox, type LaunchedFirefox } from './firefox-browser';
+import { ADDON_ID, FIREFOX_DIST, type FirefoxOptions, launchFirefox, type LaunchedFirefox } from './firefox-browser';
 
 /** The manifest keys this file checks. */
 interface FirefoxManifest {
@@ -58,6 +58,29 @@ async function sidebarText(from: Page): Promise<string | undefined> {
   });
 }
 
+/**
+ * Launches Firefox before a describe block's tests and closes it after. A Firefox that cannot start or load the add-on
+ * fails every test with its reason (a failing beforeAll would only mark them skipped).
+ */
+function useFirefox(options: FirefoxOptions = {}): () => LaunchedFirefox {
+  let firefox: LaunchedFirefox | undefined;
+  let launchError: unknown;
+  beforeAll(async () => {
+    try {
+      firefox = await launchFirefox(options);
+    } catch (error) {
+      launchError = error;
+    }
+  });
+  beforeEach(() => {
+    if (launchError) throw launchError;
+  });
+  afterAll(async () => {
+    await firefox?.close();
+  });
+  return () => firefox!;
+}
+
 describe('the Firefox build', () => {
   it('builds a Firefox manifest with sidebar_action, background scripts and the gecko id', async () => {
     const manifest = JSON.parse(await readFile(join(FIREFOX_DIST, 'manifest.json'), 'utf8')) as FirefoxManifest;
@@ -77,25 +100,15 @@ describe('the Firefox build', () => {
 });
 
 describe('the extension in Firefox ESR', () => {
+  const launched = useFirefox();
   let firefox: LaunchedFirefox;
   let demo: DemoServer;
-  let launchError: unknown;
 
   beforeAll(async () => {
+    firefox = launched();
     demo = await startDemoServer();
-    try {
-      firefox = await launchFirefox();
-    } catch (error) {
-      launchError = error;
-    }
-  });
-  // A Firefox that cannot start or load the add-on fails every test with its reason (a failing beforeAll would
-  // only mark them skipped).
-  beforeEach(() => {
-    if (launchError) throw launchError;
   });
   afterAll(async () => {
-    await firefox?.close();
     await demo?.close();
   });
 
@@ -206,21 +219,9 @@ describe('the extension in Firefox ESR', () => {
 
 describe('Firefox ESR without the host registered', () => {
   let firefox: LaunchedFirefox;
-
-  let launchError: unknown;
-
-  beforeAll(async () => {
-    try {
-      firefox = await launchFirefox({ registerHost: false });
-    } catch (error) {
-      launchError = error;
-    }
-  });
-  beforeEach(() => {
-    if (launchError) throw launchError;
-  });
-  afterAll(async () => {
-    await firefox?.close();
+  const launched = useFirefox({ registerHost: false });
+  beforeAll(() => {
+    firefox = launched();
   });
 
   it("shows Firefox's reason and tells the user to run npx tether install", async () => {
