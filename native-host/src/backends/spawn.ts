@@ -5,12 +5,11 @@
  * every JSONL app-server treats as "exit". The child leads its own process group so a stop reaches its helpers too.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import type { CommandBackendConfig } from '../config/schema';
-import { diesWithParent, findSetpriv, isExecutable } from '../parent-death';
+import { diesWithParent, findSetpriv, resolveCommand } from '../child-process';
 
-export { findSetpriv } from '../parent-death';
+export { findSetpriv, resolveCommand } from '../child-process';
 import type { BackendExit } from './types';
 
 /** Last stderr lines kept for `bridge/backend/exited`. */
@@ -21,21 +20,6 @@ const STDERR_LOG_LINES = 500;
 /** After closing its stdin, how long a backend may take to exit on its own before SIGTERM; then before SIGKILL. */
 const EOF_GRACE_MS = 300;
 const TERM_GRACE_MS = 600;
-
-/** Resolves a command like a shell would (PATH lookup, or relative to cwd when it holds a slash). */
-export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  if (process.platform === 'win32') return command; // PATHEXT and .cmd shims: leave it to spawn.
-  if (command.includes('/')) {
-    const full = isAbsolute(command) ? command : resolve(cwd, command);
-    return isExecutable(full) ? full : undefined;
-  }
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const full = join(dir, command);
-    if (isExecutable(full)) return full;
-  }
-  return undefined;
-}
 
 /** A started child with its pipes, its stderr tail and its end. */
 export interface ChildHandle {

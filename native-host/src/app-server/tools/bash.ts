@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { ToolSpec } from '../models/model';
-import { delimiter, join } from 'node:path';
-import { diesWithParent, isExecutable } from '../../parent-death';
+import { diesWithParent, resolveCommand } from '../../child-process';
 
 /** How the tool is offered to models. */
 export const BASH_TOOL: ToolSpec = {
@@ -52,13 +51,6 @@ export function bashCommandOf(args: unknown): string {
   return command;
 }
 
-function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && isExecutable(join(dir, command))) return join(dir, command);
-  }
-  return undefined;
-}
-
 /** Runs `command` and resolves with its output; rejects with BashToolError only when it cannot start. */
 export async function runBash(command: string, options: BashOptions): Promise<BashResult> {
   // spawn reports a missing cwd as ENOENT on the shell, which would read as "bash is not installed".
@@ -70,7 +62,7 @@ export async function runBash(command: string, options: BashOptions): Promise<Ba
   };
   if (process.platform === 'win32') return spawnShell('cmd.exe', command, options).catch(noShell);
   // Resolved up front: through setpriv a missing shell is setpriv's exit code, not an ENOENT to fall back on.
-  const shell = findOnPath('bash') ?? findOnPath('sh');
+  const shell = resolveCommand('bash', process.env, options.cwd) ?? resolveCommand('sh', process.env, options.cwd);
   if (!shell) return noShell(new Error(`neither bash nor sh is on PATH (${process.env.PATH ?? ''})`));
   return spawnShell(shell, command, options).catch(noShell);
 }
