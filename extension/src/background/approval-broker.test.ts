@@ -114,11 +114,68 @@ describe('ApprovalBroker', () => {
   it('applies "always deny on this site" as deny, now and next time', async () => {
     const { state, broker } = await setup();
     await state.setBinding(1, { threadId: 't1' });
-    const first = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    const first = broker.ask(ask());
     await settle();
     await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_deny_site', 1);
     expect(await first).toBe('deny');
-    expect(await broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a2' }))).toBe('deny');
+    expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('deny');
+  });
+
+  it('never lets a site rule decide a server approval: a forged rule for bash, or a rule matching its tool name, is ignored', async () => {
+    const { storage, state, broker } = await setup();
+    const rule = (id: string, toolName: string) => ({ id, origin: 'https://a.example', toolName, decision: 'allow', createdAtMs: 0 });
+    // Written into storage by hand, as anything with access to the profile could, then loaded by a restarted worker.
+    await storage.local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('page', 'page_read')] });
+    await state.load();
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    // A backend may give a machine tool a page tool's name; the source decides, not the name.
+    void broker.ask(ask({ source: 'server', toolName: 'page_read', requestId: 'a2' }));
+    await settle();
+    expect(broker.pendingForTab(1).map((p) => p.requestId)).toEqual(['a1', 'a2']);
+  });
+
+  it('refuses "always allow/deny on this site" for a server approval, stores no rule and keeps it pending', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const pending = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    await settle();
+    const [p] = broker.pendingForTab(1);
+    for (const choice of ['always_allow_site', 'always_deny_site'] as const) {
+      const refused = broker.decide(p!.key, choice, 1);
+      await expect(refused).rejects.toBeInstanceOf(ApprovalDecisionError);
+      await expect(refused).rejects.toThrow(/"bash" acts on your computer, not on a site, so no site rule can cover it/);
+    }
+    expect(state.rules()).toEqual([]);
+    expect(broker.pendingForTab(1)).toHaveLength(1);
+    await broker.decide(p!.key, 'deny', 1);
+    expect(await pending).toBe('deny');
+  });
+
+  it('limits "allow for this thread" of a page tool to the origin it was granted on', async () => {
+    const tabs: Record<number, string> = { 1: 'https://a.example/page' };
+    const { state, broker } = await setup(tabs);
+    await state.setBinding(1, { threadId: 't1' });
+    const first = broker.ask(ask());
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
+    expect(await first).toBe('allow_session');
+    tabs[1] = 'https://b.example/elsewhere';
+    void broker.ask(ask({ requestId: 'c2' }));
+    await settle();
+    expect(broker.pendingForTab(1)).toMatchObject([{ requestId: 'c2', origin: 'https://b.example' }]);
+    tabs[1] = 'https://a.example/other';
+    expect(await broker.ask(ask({ requestId: 'c3' }))).toBe('allow');
+  });
+
+  it('asks again on every site when a thread grant was stored without an origin (before grants were limited to one)', async () => {
+    const { storage, state, broker } = await setup();
+    await storage.session.set({ 'tether.sessionAllows': { t1: ['page_read'] } });
+    await state.load();
+    await state.setBinding(1, { threadId: 't1' });
+    void broker.ask(ask());
+    await settle();
+    expect(broker.pendingForTab(1)).toHaveLength(1);
   });
 
   it('allows a client tool for the rest of the thread after "allow for this thread"', async () => {
@@ -222,7 +279,7 @@ describe('ApprovalBroker', () => {
     expect(broker.pendingForTab(1).map((p) => p.source)).toEqual(['server']);
   });
 
-  it('refuses a site rule for a page without a web origin', async () => {
+  it('refuses a site rule or a thread grant for a page without a web origin', async () => {
     const { state, broker } = await setup({ 1: 'chrome://settings' });
     await state.setBinding(1, { threadId: 't1' });
     void broker.ask(ask());
@@ -230,5 +287,6 @@ describe('ApprovalBroker', () => {
     const [p] = broker.pendingForTab(1);
     expect(p!.origin).toBe('(no site)');
     await expect(broker.decide(p!.key, 'always_allow_site', 1)).rejects.toThrow(/no web origin/);
+    await expect(broker.decide(p!.key, 'allow_session', 1)).rejects.toThrow(/no web origin, so a grant for the thread could not be limited/);
   });
 });

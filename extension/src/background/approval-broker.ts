@@ -1,11 +1,13 @@
 /**
  * The approval broker: every approval (the backend's `approval/request`, and the extension's own gate in front of
- * its page tools) is shown only to the tab whose thread asked, answered at once by a matching site rule, and
- * otherwise decided by a user action in that tab's side panel or popup. Pending approvals survive a worker restart;
- * a server approval whose request died with an old connection is then answered through `approval/resolve`.
+ * its page tools) is shown only to the tab whose thread asked and decided by a user action in that tab's side panel
+ * or popup. Only page tools (source `client-tool`) can be answered at once, by a site rule or an "allow for this
+ * thread" given on the same origin: a `server` approval acts on the user's machine, so nothing a site can steer
+ * may approve it. Pending approvals survive a worker restart; a server approval whose request died with an old
+ * connection is then answered through `approval/resolve`.
  */
 import { ErrorCode, RpcError, type ApprovalDecision } from '@tether/protocol';
-import type { ApprovalChoice, Notice, PendingApproval } from '../shared/messages';
+import { offeredChoices, type ApprovalChoice, type Notice, type PendingApproval } from '../shared/messages';
 import type { PersistentState } from './persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
 
@@ -58,13 +60,15 @@ export class ApprovalBroker {
     const tabId = this.deps.tabForThread(req.threadId);
     if (tabId === undefined) return 'deny';
     const origin = ruleOrigin(await this.deps.tabUrl(tabId)) ?? NO_SITE;
-    const rule = origin === NO_SITE ? undefined : matchRule(state.rules(), origin, req.toolName);
-    // "Allow for this thread" follows the thread to other sites, but never past the user's "always deny on this site".
-    const allowedForThread = req.source === 'client-tool' && state.sessionAllows(req.threadId).includes(req.toolName);
-    if (allowedForThread && rule?.decision !== 'deny') return 'allow';
-    if (rule) {
-      this.deps.onNotice(tabId, { kind: 'rule-decided', rule, toolName: req.toolName, threadId: req.threadId });
-      return rule.decision;
+    if (req.source === 'client-tool' && origin !== NO_SITE) {
+      const rule = matchRule(state.rules(), origin, req.toolName);
+      const allowedForThread = state.threadAllows(req.threadId).some((a) => a.toolName === req.toolName && a.origin === origin);
+      // Both cover this origin only; the user's "always deny on this site" wins over an earlier thread grant.
+      if (allowedForThread && rule?.decision !== 'deny') return 'allow';
+      if (rule) {
+        this.deps.onNotice(tabId, { kind: 'rule-decided', rule, toolName: req.toolName, threadId: req.threadId });
+        return rule.decision;
+      }
     }
     const pending: PendingApproval = {
       key: `${req.source}:${req.threadId}:${req.requestId}`,
@@ -173,19 +177,17 @@ export class ApprovalBroker {
 
   private async applyChoice(p: PendingApproval, choice: ApprovalChoice): Promise<ApprovalDecision> {
     const { state } = this.deps;
+    // The card offers only these; anything else came from a stale or forged page message.
+    if (!offeredChoices(p).includes(choice)) throw new ApprovalDecisionError(refusal(p, choice));
     switch (choice) {
       case 'allow':
       case 'deny':
         return choice;
       case 'allow_session':
-        if (p.choices.includes('allow_session')) {
-          if (p.source === 'client-tool') await state.addSessionAllow(p.threadId, p.toolName);
-          return 'allow_session';
-        }
-        throw new ApprovalDecisionError(`"${p.toolName}" cannot be allowed for the whole thread; allow it once instead.`);
+        if (p.source === 'client-tool') await state.addThreadAllow(p.threadId, { toolName: p.toolName, origin: p.origin });
+        return 'allow_session';
       case 'always_allow_site':
       case 'always_deny_site': {
-        if (p.origin === NO_SITE) throw new ApprovalDecisionError('This page has no web origin, so no site rule can cover it.');
         const decision = choice === 'always_allow_site' ? 'allow' : 'deny';
         await state.setRules(
           withRule(state.rules(), { origin: p.origin, toolName: p.toolName, decision }, this.deps.now(), this.deps.newId),
@@ -194,4 +196,20 @@ export class ApprovalBroker {
       }
     }
   }
+}
+
+/** Why `choice` is not offered for `p`, in words that say what the user can do instead. */
+function refusal(p: PendingApproval, choice: ApprovalChoice): string {
+  const site = choice === 'always_allow_site' || choice === 'always_deny_site';
+  if (p.source === 'server' && site) {
+    const thread = p.choices.includes('allow_session') ? ', allow it for this thread,' : '';
+    return `"${p.toolName}" acts on your computer, not on a site, so no site rule can cover it: allow it once${thread} or deny it.`;
+  }
+  if (p.origin === NO_SITE) {
+    return site
+      ? 'This page has no web origin, so no site rule can cover it.'
+      : 'This page has no web origin, so a grant for the thread could not be limited to it: allow it once instead.';
+  }
+  if (choice === 'allow_session') return `"${p.toolName}" cannot be allowed for the whole thread; allow it once instead.`;
+  return `"${p.toolName}" cannot be allowed here; deny it or ask again.`;
 }

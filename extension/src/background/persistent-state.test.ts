@@ -32,7 +32,7 @@ describe('PersistentState', () => {
     await before.updatePending([approval]);
     await before.setRules([{ id: 'r1', origin: 'https://example.com', toolName: 'page_read', decision: 'allow', createdAtMs: 2 }]);
     await before.updateSettings({ backend: 'codex', model: 'gpt' });
-    await before.addSessionAllow('t1', 'page_read');
+    await before.addThreadAllow('t1', { toolName: 'page_read', origin: 'https://example.com' });
 
     const after = new PersistentState(storage);
     await after.load();
@@ -42,7 +42,7 @@ describe('PersistentState', () => {
     expect(after.pendingApprovals()).toEqual([approval]);
     expect(after.rules().map((r) => r.id)).toEqual(['r1']);
     expect(after.settings()).toEqual({ backend: 'codex', model: 'gpt' });
-    expect(after.sessionAllows('t1')).toEqual(['page_read']);
+    expect(after.threadAllows('t1')).toEqual([{ toolName: 'page_read', origin: 'https://example.com' }]);
   });
 
   it('drops stored entries that do not parse instead of trusting them', async () => {
@@ -69,5 +69,34 @@ describe('PersistentState', () => {
     for (let i = 0; i < CONNECTION_LOG_LIMIT + 5; i++) await state.logConnectionError({ atMs: i, message: `e${i}` });
     expect(state.connectionLog()).toHaveLength(CONNECTION_LOG_LIMIT);
     expect(state.connectionLog().at(-1)?.message).toBe(`e${CONNECTION_LOG_LIMIT + 4}`);
+  });
+
+  it('drops stored site rules that no approval could use: machine tools, unknown tools, origins that are not http(s)', async () => {
+    const storage = areas();
+    const rule = (id: string, origin: string, toolName: string) => ({ id, origin, toolName, decision: 'allow', createdAtMs: 1 });
+    await storage.local.set({
+      'tether.siteRules': [
+        rule('forged-bash', 'https://example.com', 'bash'),
+        rule('unknown', 'https://example.com', 'shell_exec'),
+        rule('path', 'https://example.com/page', 'page_read'),
+        rule('file', 'file://', 'page_read'),
+        rule('good', 'https://example.com', 'page_read'),
+      ],
+    });
+    const state = new PersistentState(storage);
+    await state.load();
+    expect(state.rules().map((r) => r.id)).toEqual(['good']);
+    await expect(
+      state.setRules([{ id: 'x', origin: 'https://example.com', toolName: 'bash', decision: 'allow', createdAtMs: 2 }]),
+    ).rejects.toThrow(/only name a page tool/);
+    expect(state.rules().map((r) => r.id)).toEqual(['good']);
+  });
+
+  it('ignores thread grants stored before they carried an origin, so none widens to every site', async () => {
+    const storage = areas();
+    await storage.session.set({ 'tether.sessionAllows': { t1: ['page_read'] } });
+    const state = new PersistentState(storage);
+    await state.load();
+    expect(state.threadAllows('t1')).toEqual([]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Everything the worker must remember across its own restarts, kept in chrome.storage and cached in memory.
  * Tab bindings and pending approvals live in `session` storage (tab ids do not outlive the browser); site rules,
- * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted.
+ * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted,
+ * and so is a site rule that could never apply (see `isApplicableRule`).
  */
 import { z } from 'zod';
 import type { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/messages';
+import { isApplicableRule } from './site-rules';
 
 /** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
 export interface StorageAreaLike {
@@ -15,6 +17,12 @@ export interface StorageAreaLike {
 /** A tab's thread. */
 export interface TabBinding {
   readonly threadId: string;
+}
+
+/** "Allow for this thread" of a page tool: it covers that tool on the one origin the card named. */
+export interface ThreadAllow {
+  readonly toolName: string;
+  readonly origin: string;
 }
 
 const Binding = z.object({ threadId: z.string().min(1) });
@@ -39,13 +47,17 @@ const Rule = z.object({
   decision: z.enum(['allow', 'deny']),
   createdAtMs: z.number(),
 });
+const ThreadAllowSchema = z.object({ toolName: z.string(), origin: z.string() });
 const SettingsSchema = z.object({ backend: z.string().optional(), model: z.string().optional() });
 const LogEntry = z.object({ atMs: z.number(), message: z.string() });
 
 const KEYS = {
   bindings: 'tether.bindings',
   pending: 'tether.pendingApprovals',
-  sessionAllows: 'tether.sessionAllows',
+  // Grants were once kept under `tether.sessionAllows` as thread x tool, with no origin. That key is never read:
+  // such a grant would cover every site, so it counts as absent and the user is asked again. It lives in session
+  // storage, which the browser clears when it closes, so it is not cleaned up here.
+  threadAllows: 'tether.threadAllows',
   rules: 'tether.siteRules',
   settings: 'tether.settings',
   log: 'tether.connectionLog',
@@ -78,7 +90,7 @@ function parseRecord<T>(schema: z.ZodType<T>, value: unknown): Map<string, T> {
 export class PersistentState {
   private bindingsByTab = new Map<number, TabBinding>();
   private pendingByKey = new Map<string, PendingApproval>();
-  private allows = new Map<string, string[]>();
+  private allows = new Map<string, ThreadAllow[]>();
   private rulesList: SiteRule[] = [];
   private settingsValue: Settings = {};
   private logList: ConnectionEvent[] = [];
@@ -88,15 +100,15 @@ export class PersistentState {
   /** Reads everything from storage, dropping entries that do not parse. */
   async load(): Promise<void> {
     const [s, l] = await Promise.all([
-      this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.sessionAllows]),
+      this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.threadAllows]),
       this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log]),
     ]);
     this.bindingsByTab = new Map(
       [...parseRecord(Binding, s[KEYS.bindings])].flatMap(([k, v]) => (/^\d+$/.test(k) ? [[Number(k), v]] : [])),
     );
     this.pendingByKey = new Map(parseList(Pending, s[KEYS.pending]).map((p) => [p.key, p]));
-    this.allows = parseRecord(z.array(z.string()), s[KEYS.sessionAllows]);
-    this.rulesList = parseList(Rule, l[KEYS.rules]);
+    this.allows = parseRecord(z.array(ThreadAllowSchema), s[KEYS.threadAllows]);
+    this.rulesList = parseList(Rule, l[KEYS.rules]).filter(isApplicableRule);
     const settings = SettingsSchema.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
     this.logList = parseList(LogEntry, l[KEYS.log]).slice(-CONNECTION_LOG_LIMIT);
@@ -136,25 +148,27 @@ export class PersistentState {
     await this.areas.session.set({ [KEYS.pending]: [...this.pendingByKey.values()] });
   }
 
-  /** Tools the user allowed for the rest of a thread (client tools; the server tracks its own). */
-  sessionAllows(threadId: string): readonly string[] {
+  /** Page tools the user allowed for the rest of a thread, each on one origin (the server tracks its own tools). */
+  threadAllows(threadId: string): readonly ThreadAllow[] {
     return this.allows.get(threadId) ?? [];
   }
 
-  /** Remembers "allow for this thread" for a client tool. */
-  async addSessionAllow(threadId: string, toolName: string): Promise<void> {
+  /** Remembers "allow for this thread on this origin" for a page tool. */
+  async addThreadAllow(threadId: string, allow: ThreadAllow): Promise<void> {
     const list = this.allows.get(threadId) ?? [];
-    if (!list.includes(toolName)) this.allows.set(threadId, [...list, toolName]);
-    await this.areas.session.set({ [KEYS.sessionAllows]: Object.fromEntries(this.allows) });
+    if (!list.some((a) => a.toolName === allow.toolName && a.origin === allow.origin)) this.allows.set(threadId, [...list, allow]);
+    await this.areas.session.set({ [KEYS.threadAllows]: Object.fromEntries(this.allows) });
   }
 
-  /** Stored site rules, oldest first. */
+  /** Stored site rules that can apply (page tools on http(s) origins), oldest first. */
   rules(): readonly SiteRule[] {
     return this.rulesList;
   }
 
-  /** Replaces the rule list. */
+  /** Replaces the rule list; throws, storing nothing, if a rule names something no site rule may cover. */
   async setRules(rules: SiteRule[]): Promise<void> {
+    const bad = rules.find((r) => !isApplicableRule(r));
+    if (bad) throw new Error(`A site rule can only name a page tool on an http(s) origin, not "${bad.toolName}" on "${bad.origin}".`);
     this.rulesList = rules;
     await this.areas.local.set({ [KEYS.rules]: rules });
   }

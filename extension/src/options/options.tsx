@@ -92,7 +92,10 @@ export function Options(props: { client: WorkerClient }) {
       <section>
         <h2>Site rules</h2>
         {rules.length === 0 ? (
-          <p class="muted">No rules. Choose “Always allow on this site” or “Always deny on this site” on an approval to add one.</p>
+          <p class="muted">
+            No rules. A page tool's approval (reading the page, listing tabs, a screenshot) offers “Always allow” and “Always
+            deny” on its site; a command on your computer never gets a site rule.
+          </p>
         ) : (
           <table class="rules">
             <thead>

@@ -1,25 +1,24 @@
-/** One pending approval: tool, preview, arguments, the page's origin, and the five choices. */
+/**
+ * One pending approval: tool, preview, arguments, the page's origin, and the choices the worker accepts for it. The
+ * labels are the extension's own words (never the model's) and say exactly how far each choice reaches.
+ */
 import { useState } from 'preact/hooks';
-import type { ApprovalChoice, PendingApproval } from '../messages';
+import { offeredChoices, type ApprovalChoice, type PendingApproval } from '../messages';
 
-const LABELS: Record<ApprovalChoice, string> = {
-  allow: 'Allow once',
-  allow_session: 'Allow for this thread',
-  always_allow_site: 'Always allow on this site',
-  deny: 'Deny',
-  always_deny_site: 'Always deny on this site',
-};
-
-/** The choices a card offers for an approval. */
-export function choicesFor(a: PendingApproval): ApprovalChoice[] {
-  const out: ApprovalChoice[] = [];
-  if (a.choices.includes('allow')) out.push('allow');
-  if (a.choices.includes('allow_session')) out.push('allow_session');
-  const hasSite = a.origin.startsWith('http');
-  if (hasSite && a.choices.includes('allow')) out.push('always_allow_site');
-  out.push('deny');
-  if (hasSite) out.push('always_deny_site');
-  return out;
+/** What a choice allows or denies, for this approval. */
+export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string {
+  switch (choice) {
+    case 'allow':
+      return 'Allow once';
+    case 'allow_session':
+      return a.source === 'client-tool' ? `Allow for this thread on ${a.origin}` : 'Allow for this thread';
+    case 'deny':
+      return 'Deny';
+    case 'always_allow_site':
+      return `Always allow ${a.toolName} on ${a.origin}`;
+    case 'always_deny_site':
+      return `Always deny ${a.toolName} on ${a.origin}`;
+  }
 }
 
 /** An approval card; `onDecide` must only be called from a user's click. */
@@ -41,12 +40,21 @@ export function ApprovalCard(props: { approval: PendingApproval; onDecide: (choi
   return (
     <div class="approval" data-approval-key={a.key} data-tool={a.toolName}>
       <div class="approval-head">
-        <strong>{a.toolName}</strong> wants to run on <span class="origin">{a.origin}</span>
+        {a.source === 'client-tool' ? (
+          <>
+            <strong>{a.toolName}</strong> wants to run on <span class="origin">{a.origin}</span>
+          </>
+        ) : (
+          <>
+            <strong>{a.toolName}</strong> wants to act on your computer (asked while this tab shows{' '}
+            <span class="origin">{a.origin}</span>)
+          </>
+        )}
       </div>
       <div class="preview">{a.preview}</div>
       {args && args !== '{}' ? <pre class="args">{args.length > 2000 ? `${args.slice(0, 2000)}…` : args}</pre> : null}
       <div class="choices">
-        {choicesFor(a).map((choice) => (
+        {offeredChoices(a).map((choice) => (
           <button
             type="button"
             class={choice.includes('deny') ? 'deny' : 'allow'}
@@ -57,7 +65,7 @@ export function ApprovalCard(props: { approval: PendingApproval; onDecide: (choi
               if (e.isTrusted) void decide(choice);
             }}
           >
-            {LABELS[choice]}
+            {choiceLabel(a, choice)}
           </button>
         ))}
       </div>
