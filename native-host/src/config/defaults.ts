@@ -26,6 +26,17 @@ export interface HostConfig {
   readonly logMaxBytes: number;
 }
 
+/**
+ * Names every JavaScript object inherits (`__proto__`, `constructor`, `toString`...). They are never backend ids: a
+ * lookup by such a name on a plain object finds the inherited member, not a backend.
+ */
+export const RESERVED_BACKEND_IDS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** The configured backend with this id, or undefined; only the config's own entries count, never inherited names. */
+export function findBackend(config: Pick<HostConfig, 'backends'>, id: string): BackendConfig | undefined {
+  return Object.hasOwn(config.backends, id) ? config.backends[id] : undefined;
+}
+
 /** The built-in backends, present in every configuration. */
 export function builtinBackends(): Record<string, BackendConfig> {
   return { [EMBEDDED_BACKEND_ID]: { kind: 'embedded', dialect: 'tether', description: 'Reference app-server built into the host' } };

@@ -102,6 +102,36 @@ describe('loadConfig', () => {
     expect(error.message).toContain('configured: embedded');
   });
 
+  it('rejects a default backend named like an inherited member, such as "constructor" or "toString"', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const error = errorOf(() => load(JSON.stringify({ defaultBackend: name })));
+      expect(error.issues[0]).toMatchObject({ field: 'defaultBackend' });
+      expect(error.message).toContain(`"${name}" is not a configured backend (configured: embedded)`);
+    }
+  });
+
+  it('rejects a backend with a reserved id such as "__proto__" instead of dropping it', () => {
+    const proto = errorOf(() => load('{"defaultBackend": "__proto__", "backends": {"__proto__": {"kind": "command", "argv": ["x"]}}}'));
+    expect(proto.issues[0]).toMatchObject({ field: 'backends.__proto__' });
+    expect(proto.message).toContain('"__proto__" is a reserved name');
+    expect(proto.message).toContain('rename the backend');
+    const constructor = errorOf(() => load(JSON.stringify({ backends: { constructor: { kind: 'command', argv: ['x'] } } })));
+    expect(constructor.issues[0]).toMatchObject({ field: 'backends.constructor' });
+    expect(constructor.message).toContain('"constructor" is a reserved name');
+  });
+
+  it('gives the fix of the field, never an inherited function, for a bad value under a name like "toString"', () => {
+    const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argv: ['x'], env: { toString: 5 } } } })));
+    expect(error.issues[0]?.field).toBe('backends.vv.env.toString');
+    expect(error.message).toContain('map variable names to string values');
+    expect(error.message).not.toContain('native code');
+  });
+
+  it('says which rule a backend id breaks', () => {
+    const error = errorOf(() => load(JSON.stringify({ backends: { '-x': { kind: 'command', argv: ['x'] } } })));
+    expect(error.issues[0]).toMatchObject({ field: 'backends.-x', message: 'backend ids use letters, digits, ".", "_" and "-"' });
+  });
+
   it('points at the line and column of a JSON syntax error', () => {
     const error = errorOf(() => load('{\n  "defaultBackend": "embedded",\n}'));
     expect(error.message).toMatch(/not valid JSON at line 3/);

@@ -7,7 +7,7 @@ import { posix, win32 } from 'node:path';
 import type { z } from 'zod';
 import { configFile, dataDir, type PathEnv } from '../paths';
 import { ConfigError, type ConfigIssue } from './config-error';
-import { builtinBackends, DEFAULT_LOG_MAX_BYTES, EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
+import { builtinBackends, DEFAULT_LOG_MAX_BYTES, EMBEDDED_BACKEND_ID, findBackend, type HostConfig, RESERVED_BACKEND_IDS } from './defaults';
 import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
 
 export { EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
@@ -37,6 +37,8 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     }
   }
   const parsed = text === undefined ? {} : parseJson(file, text);
+  const reserved = reservedBackendIds(parsed);
+  if (reserved.length > 0) throw new ConfigError(file, reserved);
   const result = ConfigFile.safeParse(parsed);
   if (!result.success) throw new ConfigError(file, result.error.issues.map(toIssue), { cause: result.error });
   const data = result.data;
@@ -53,7 +55,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     else backends[id] = backend.dataDir ? { ...backend, dataDir: absolute(backend.dataDir) } : backend;
   }
   const defaultBackend = data.defaultBackend ?? EMBEDDED_BACKEND_ID;
-  if (!backends[defaultBackend]) {
+  if (!findBackend({ backends }, defaultBackend)) {
     throw new ConfigError(file, [
       {
         field: 'defaultBackend',
@@ -71,6 +73,23 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     dataDir: dataDir(options),
     logMaxBytes: data.log?.maxBytes ?? DEFAULT_LOG_MAX_BYTES,
   };
+}
+
+/**
+ * Backend ids named like members every object inherits. Checked on the parsed JSON, before Zod: Zod drops a
+ * `"__proto__"` key without a word, and a lookup by `constructor` on a plain object finds Object's constructor.
+ */
+function reservedBackendIds(parsed: unknown): ConfigIssue[] {
+  if (typeof parsed !== 'object' || parsed === null || !Object.hasOwn(parsed, 'backends')) return [];
+  const backends: unknown = (parsed as { backends: unknown }).backends;
+  if (typeof backends !== 'object' || backends === null || Array.isArray(backends)) return [];
+  return Object.keys(backends)
+    .filter((id) => RESERVED_BACKEND_IDS.has(id))
+    .map((id) => ({
+      field: `backends.${id}`,
+      message: `"${id}" is a reserved name (every JavaScript object has a member called that), so it cannot be a backend id`,
+      fix: `rename the backend, e.g. "my-${id.replace(/^_+|_+$/g, '')}", and use the new name in "defaultBackend" and in the extension's options`,
+    }));
 }
 
 function parseJson(file: string, text: string): unknown {
@@ -116,7 +135,11 @@ function toIssue(issue: z.core.$ZodIssue): ConfigIssue {
       fix: 'remove it or correct its spelling',
     };
   }
-  const named = [...issue.path].reverse().find((p): p is string => typeof p === 'string' && p in FIELD_FIXES);
+  if (issue.code === 'invalid_key') {
+    // Zod's own text ("Invalid key in record") hides the rule the key broke.
+    return { field, message: issue.issues.map((i) => i.message).join('; ') || issue.message, fix: 'rename it' };
+  }
+  const named = [...issue.path].reverse().find((p): p is string => typeof p === 'string' && Object.hasOwn(FIELD_FIXES, p));
   const fix = named ? FIELD_FIXES[named]! : 'correct the value, or remove the field to use its default';
   return { field, message: issue.message, fix };
 }

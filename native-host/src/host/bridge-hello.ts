@@ -4,7 +4,8 @@
 import type { BackendInfo, BridgeHelloParams, BridgeLimits } from '@tether/protocol';
 import { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
-import type { HostConfig } from '../config/defaults';
+import type { BackendConfig } from '../config/schema';
+import { findBackend, type HostConfig, RESERVED_BACKEND_IDS } from '../config/defaults';
 
 /** Longest line a backend may write (a message the host then sends as bridge/chunk pieces). */
 export const MAX_BACKEND_LINE_BYTES = 64 * 1024 * 1024;
@@ -30,11 +31,20 @@ export function backendInfos(config: Pick<HostConfig, 'backends' | 'defaultBacke
 /** The -32602 error for a backend id that is not configured, naming the configured ones and the fix. */
 export function unknownBackend(wanted: string, config: Pick<HostConfig, 'backends' | 'file'>): RpcError {
   const ids = Object.keys(config.backends);
-  return new RpcError(
-    ErrorCode.InvalidParams,
-    `Unknown backend "${wanted}": the configured backends are ${ids.join(', ')}. Fix: pick one of them, or add "${wanted}" under "backends" in ${config.file}`,
-    { backend: wanted, backends: ids },
-  );
+  const fix = RESERVED_BACKEND_IDS.has(wanted)
+    ? `pick one of them ("${wanted}" is a reserved name and can never be a backend id)`
+    : `pick one of them, or add "${wanted}" under "backends" in ${config.file}`;
+  return new RpcError(ErrorCode.InvalidParams, `Unknown backend "${wanted}": the configured backends are ${ids.join(', ')}. Fix: ${fix}`, {
+    backend: wanted,
+    backends: ids,
+  });
+}
+
+/** The config of backend `id`; throws the -32602 unknownBackend error unless the config has its own entry of that id. */
+export function requireBackend(id: string, config: Pick<HostConfig, 'backends' | 'file'>): BackendConfig {
+  const backend = findBackend(config, id);
+  if (!backend) throw unknownBackend(id, config);
+  return backend;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
 import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
-import { BRIDGE_LIMITS, backendInfos, checkHelloParams, unknownBackend } from './bridge-hello';
+import { BRIDGE_LIMITS, backendInfos, checkHelloParams, requireBackend } from './bridge-hello';
 import type { FrameWriter } from './frame-writer';
 
 /** A backend that ran at least this long before crashing starts its crash count afresh. */
@@ -182,7 +182,7 @@ export class Bridge {
 
   private startBackend(): void {
     const id = this.selected;
-    const backend = this.options.createBackend(id, this.options.config.backends[id]!);
+    const backend = this.options.createBackend(id, requireBackend(id, this.options.config));
     const run: Run = { backend, startedAt: this.now() };
     this.current = run;
     backend.start(this.sinkFor(run));
@@ -340,7 +340,7 @@ export class Bridge {
     const wanted = params.backend;
     const client = params.clientInfo;
     this.options.log(`bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`);
-    if (wanted !== undefined && !this.options.config.backends[wanted]) throw unknownBackend(wanted, this.options.config);
+    if (wanted !== undefined) requireBackend(wanted, this.options.config);
     if (wanted !== undefined && wanted !== this.selected) {
       const run = this.current;
       this.selected = wanted;
