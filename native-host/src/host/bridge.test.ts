@@ -163,6 +163,25 @@ describe('Bridge', () => {
     expect(b).toMatchObject({ id: 2, error: { code: -32602, data: { issues: [{ path: ['clientInfo', 'version'] }] } } });
   });
 
+  it('answers bridge/hello naming an inherited member such as "__proto__" with -32602 and keeps serving the current backend', async () => {
+    const t = setup();
+    t.send({ id: 1, method: 'x' });
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    names.forEach((backend, i) => t.send({ id: 10 + i, method: 'bridge/hello', params: { backend } }));
+    for (let k = 0; k < 4; k++) await tick();
+    t.send({ id: 2, method: 'y' });
+    const answers = await t.received();
+    for (const [i, name] of names.entries()) {
+      const answer = answers.find((m) => m.id === 10 + i);
+      expect(answer?.error.code).toBe(-32602);
+      expect(answer?.error.message).toContain(`Unknown backend "${name}": the configured backends are embedded, a, b`);
+      expect(answer?.error.message).toContain('reserved name');
+    }
+    expect(t.backends.map((b) => b.id)).toEqual(['a']);
+    expect(t.backends[0]!.stopped).toBe(false);
+    expect(t.backends[0]!.received).toEqual([{ id: 1, method: 'x' }, { id: 2, method: 'y' }]);
+  });
+
   it('answers bridge/backend/restart after stopping the running backend', async () => {
     const t = setup();
     t.send({ id: 1, method: 'x' });
