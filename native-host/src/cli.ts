@@ -76,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
   if (first.startsWith('chrome-extension://') || (first.endsWith('.json') && rest.length === 1)) {
     return commands.host!.run(argv);
   }
-  const command = commands[first];
+  const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (!command) {
     process.stderr.write(`tether: unknown command "${first}"\n\n${help()}\n`);
     return 2;

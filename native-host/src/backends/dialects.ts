@@ -37,6 +37,6 @@ export const dialectAdapters: Partial<Record<ForeignDialect, () => Promise<Diale
 
 /** The adapter for `dialect`, or undefined when this build has none. */
 export async function loadDialectAdapter(dialect: ForeignDialect): Promise<DialectAdapterFactory | undefined> {
-  const load = dialectAdapters[dialect];
+  const load = Object.hasOwn(dialectAdapters, dialect) ? dialectAdapters[dialect] : undefined;
   return load ? load() : undefined;
 }
