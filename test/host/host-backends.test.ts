@@ -48,6 +48,18 @@ describe('tether host with a command backend', () => {
     expect(hello.error.message).toContain('configured backends are embedded, fake');
   });
 
+  it('answers bridge/hello for "__proto__", "constructor" and "toString" with -32602 and keeps serving its backend', async () => {
+    const h = host({ config: fakeBackendConfig() });
+    expect((await h.request('fake/echo', { before: 1 })).result).toEqual({ before: 1 });
+    for (const backend of ['__proto__', 'constructor', 'toString']) {
+      const hello = await h.request('bridge/hello', { backend });
+      expect(hello.error.code).toBe(-32602);
+      expect(hello.error.message).toContain(`Unknown backend "${backend}": the configured backends are embedded, fake`);
+    }
+    expect((await h.request('fake/echo', { after: 2 })).result).toEqual({ after: 2 });
+    expect(h.messages.some((m) => m.method === 'bridge/backend/exited')).toBe(false);
+  });
+
   it('packs messages that queue up into array frames, in order, within 1 MiB', async () => {
     const h = host({ config: fakeBackendConfig() });
     const count = 20_000;
