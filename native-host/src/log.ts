@@ -47,6 +47,25 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+/**
+ * Appends one line to `file` in one synchronous open-write-close, for a process about to die (no open log to borrow,
+ * no event loop left to flush one). Returns false when the file cannot be written; never throws.
+ */
+export function appendLogLineSync(file: string, tag: string, line: string): boolean {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const fd = openSync(file, 'a', 0o600);
+    try {
+      writeSync(fd, `${new Date().toISOString()} [${tag}] ${redactSecrets(line)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Opens (creating its directory) a size-capped log file; falls back to stderr when it cannot be written. */
 export function createFileLog(options: FileLogOptions): FileLog {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
