@@ -3,8 +3,10 @@
  * Lines are written synchronously because they are rare (start, stop, errors) and must survive a SIGKILL that comes
  * 2 s after EOF. Several hosts may append to one file (one per browser connection); O_APPEND keeps lines whole.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile, tightenOpenFile } from './private-files';
+import { secrets } from './secrets';
 
 /** Writes one diagnostic line. */
 export type Log = (line: string) => void;
@@ -29,41 +31,9 @@ export interface FileLogOptions {
   readonly tag?: string;
 }
 
-const SECRET_PATTERNS: ReadonlyArray<[RegExp, string]> = [
-  [/\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}/g, '$1-***'],
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, 'gh*_***'],
-  [/\bAKIA[0-9A-Z]{16}\b/g, 'AKIA***'],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***'],
-  [/("[A-Za-z0-9_-]*(?:token|secret|password|passwd|api_?key|apikey|authorization|cookie)[A-Za-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, '$1"***"'],
-  [/\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|APIKEY)[A-Z0-9_]*)=\S+/g, '$1=***'],
-  // Command-line flags of a backend's argv: `--api-key VALUE`, `--token=VALUE`, `--password VALUE`.
-  [/(--?[A-Za-z0-9-]*(?:token|secret|password|passwd|api-?key|apikey)[A-Za-z0-9-]*)(=|\s+)\S+/gi, '$1$2***'],
-];
-
-/** Replaces API keys, bearer tokens and secret-looking fields with `***`. */
+/** Masks API keys, tokens, credentials and every secret value this process knows (see `secrets`). */
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
-}
-
-/**
- * Appends one line to `file` in one synchronous open-write-close, for a process about to die (no open log to borrow,
- * no event loop left to flush one). Returns false when the file cannot be written; never throws.
- */
-export function appendLogLineSync(file: string, tag: string, line: string): boolean {
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const fd = openSync(file, 'a', 0o600);
-    try {
-      writeSync(fd, `${new Date().toISOString()} [${tag}] ${redactSecrets(line)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    return true;
-  } catch {
-    return false;
-  }
+  return secrets.text(text);
 }
 
 /** Opens (creating its directory) a size-capped log file; falls back to stderr when it cannot be written. */
@@ -73,11 +43,15 @@ export function createFileLog(options: FileLogOptions): FileLog {
   let fd: number | undefined;
   let size = 0;
   let fallbackReason: string | undefined;
+  // Lines about permissions an older version left too loose, said once the file is open.
+  const notes: string[] = [];
+  let note = (line: string): void => void notes.push(line);
 
   const open = (): void => {
     try {
-      mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
-      fd = openSync(options.file, 'a', 0o600);
+      ensurePrivateDir(dirname(options.file), note);
+      fd = openSync(options.file, 'a', PRIVATE_FILE_MODE);
+      tightenOpenFile(fd, options.file, note);
       size = fstatSync(fd).size;
     } catch (error) {
       fd = undefined;
@@ -97,6 +71,7 @@ export function createFileLog(options: FileLogOptions): FileLog {
   };
 
   open();
+  tightenFile(`${options.file}.1`, note);
   if (fd === undefined) process.stderr.write(`tether: cannot write the log file ${options.file} (${fallbackReason}); logging to stderr\n`);
 
   const log: Log = (line) => {
@@ -110,6 +85,8 @@ export function createFileLog(options: FileLogOptions): FileLog {
       // A full disk must not take the host down; the line still went to stderr when mirroring.
     }
   };
+  note = log;
+  for (const line of notes.splice(0)) log(line);
   return {
     log,
     get file() {
