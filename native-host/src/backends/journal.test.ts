@@ -1,8 +1,9 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item, Thread } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
+import { secrets } from '../secrets';
 import { ThreadJournal } from './journal';
 
 const thread = (id: string, updatedAtMs: number, extra: Partial<Thread> = {}): Thread => ({
@@ -100,5 +101,45 @@ describe('thread journal', () => {
     await j.load();
     expect(j.threads()).toEqual([]);
     expect(logs[0]).toMatch(/unreadable, starting a new one/);
+  });
+
+  it('creates its folders 0700 and its files 0600 under umask 022, and never writes a known secret', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'tether-journal-')), 'agents', 'acp');
+    secrets.learn(['acp-echoed-secret-99']);
+    const previous = process.umask(0o022);
+    try {
+      const j = new ThreadJournal(dir, () => undefined);
+      await j.load();
+      j.put({ thread: thread('t1', 1, { title: 'key acp-echoed-secret-99' }), sessionId: 's1' });
+      j.append('t1', item('i1', 'the agent said: token=acp-echoed-secret-99 and AIza' + 'b'.repeat(35)));
+      await j.flush();
+    } finally {
+      process.umask(previous);
+    }
+    for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    const files = [join(dir, 'index.json'), ...readdirSync(join(dir, 'threads')).map((f) => join(dir, 'threads', f))];
+    for (const f of files) {
+      expect(statSync(f).mode & 0o777).toBe(0o600);
+      expect(readFileSync(f, 'utf8')).not.toContain('acp-echoed-secret-99');
+      expect(readFileSync(f, 'utf8')).not.toContain('b'.repeat(35));
+    }
+  });
+
+  it('tightens a journal folder and items file an older version left readable by others, and logs it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-journal-'));
+    mkdirSync(join(dir, 'threads'), { recursive: true });
+    writeFileSync(join(dir, 'threads', 't1.jsonl'), '');
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'threads'), 0o755);
+    chmodSync(join(dir, 'threads', 't1.jsonl'), 0o644);
+    const lines: string[] = [];
+    const j = new ThreadJournal(dir, (line) => lines.push(line));
+    await j.load();
+    j.put({ thread: thread('t1', 1), sessionId: 's1' });
+    j.append('t1', item('i1', 'one'));
+    await j.flush();
+    for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'threads', 't1.jsonl')).mode & 0o777).toBe(0o600);
+    expect(lines.filter((l) => l.startsWith('tightened the permissions'))).toHaveLength(3);
   });
 });

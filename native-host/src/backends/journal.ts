@@ -4,10 +4,12 @@
  * answered from it, so history survives host and agent restarts whether or not the agent can replay a session.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Item, Thread } from '@tether/protocol';
 import { z } from 'zod';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile } from '../private-files';
+import { secrets } from '../secrets';
 
 /** A thread as the journal keeps it: the Tether thread plus the agent session it talks to. */
 export const JournalEntry = z.looseObject({
@@ -20,7 +22,10 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 
 const IndexFile = z.looseObject({ version: z.literal(1), threads: z.array(JournalEntry) });
 
-/** The journal of one backend, in `dir`. Writes are queued in order; reads wait for the writes before them. */
+/**
+ * The journal of one backend, in `dir`. Writes are queued in order; reads wait for the writes before them. What is
+ * written is redacted (see `secrets`); folders are 0700 and files 0600, and older, looser ones are tightened.
+ */
 export class ThreadJournal {
   private readonly entries = new Map<string, JournalEntry>();
   private readonly items = new Map<string, Item[]>();
@@ -37,7 +42,8 @@ export class ThreadJournal {
   /** Reads the index once (a missing or unreadable index starts empty; the damage is logged). */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      await mkdir(join(this.dir, 'threads'), { recursive: true });
+      ensurePrivateDir(this.dir, this.log);
+      ensurePrivateDir(join(this.dir, 'threads'), this.log);
       for (const e of await this.readIndex()) if (!this.entries.has(e.thread.id)) this.entries.set(e.thread.id, e);
     })();
     return this.loaded;
@@ -82,9 +88,13 @@ export class ThreadJournal {
     const file = this.itemsPath(threadId);
     this.queue(async () => {
       // A crash may have left a torn last line: appending to it would glue this item onto it and lose it too.
-      const start = this.checkedEnds.has(file) ? '' : (await endsMidLine(file)) ? '\n' : '';
-      this.checkedEnds.add(file);
-      await appendFile(file, `${start}${JSON.stringify(item)}\n`);
+      let start = '';
+      if (!this.checkedEnds.has(file)) {
+        start = (await endsMidLine(file)) ? '\n' : '';
+        tightenFile(file, this.log);
+        this.checkedEnds.add(file);
+      }
+      await appendFile(file, `${start}${secrets.json(JSON.stringify(item))}\n`, { mode: PRIVATE_FILE_MODE });
     });
   }
 
@@ -136,7 +146,7 @@ export class ThreadJournal {
       for (const e of this.entries.values()) if (!e.thread.ephemeral) merged.set(e.thread.id, e);
       for (const [id, e] of merged) if (!this.entries.has(id)) this.entries.set(id, e);
       const tmp = `${this.indexPath}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ version: 1, threads: [...merged.values()] }));
+      await writeFile(tmp, secrets.json(JSON.stringify({ version: 1, threads: [...merged.values()] })), { mode: PRIVATE_FILE_MODE });
       await rename(tmp, this.indexPath);
     });
   }

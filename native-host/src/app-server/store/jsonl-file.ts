@@ -1,9 +1,12 @@
 /**
  * Append-only JSONL files that survive `kill -9`: whole lines are appended, and a torn last line is skipped on read.
  * Readers never write: several processes may share a data dir, and a line that looks torn may be another process's
- * append still in progress. The appender starts its first line on a fresh line instead.
+ * append still in progress. The appender starts its first line on a fresh line instead. Every line written is
+ * redacted (see `secrets`), and files are created 0600 (an older, looser file is tightened when first appended to).
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { PRIVATE_FILE_MODE, tightenOpenFile } from '../../private-files';
+import { secrets } from '../../secrets';
 
 /** What reading a JSONL file found. */
 export interface JsonlReadResult {
@@ -59,10 +62,10 @@ function endsMidLine(fd: number): boolean {
   return last[0] !== NEWLINE;
 }
 
-/** Serialises records as JSONL text (one line each, newline-terminated). */
+/** Serialises records as JSONL text (one line each, newline-terminated), with secrets masked. */
 export function toJsonlLines(records: readonly unknown[]): string {
   let text = '';
-  for (const r of records) text += JSON.stringify(r) + '\n';
+  for (const r of records) text += secrets.json(JSON.stringify(r)) + '\n';
   return text;
 }
 
@@ -79,7 +82,7 @@ export class JsonlAppender {
    */
   constructor(
     readonly path: string,
-    private readonly options: { followReplacement?: boolean } = {},
+    private readonly options: { followReplacement?: boolean; log?: (line: string) => void } = {},
   ) {}
 
   /** Appends records, one line each, in one write; returns the number of bytes written. */
@@ -90,7 +93,8 @@ export class JsonlAppender {
     }
     let lead = '';
     if (this.fd === undefined) {
-      this.fd = openSync(this.path, 'a+');
+      this.fd = openSync(this.path, 'a+', PRIVATE_FILE_MODE);
+      tightenOpenFile(this.fd, this.path, this.options.log);
       // A torn line left by a crash must not swallow the first record of this run.
       if (endsMidLine(this.fd)) lead = '\n';
     }

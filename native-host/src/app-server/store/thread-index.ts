@@ -7,6 +7,7 @@
 import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Thread } from '@tether/protocol';
+import { PRIVATE_FILE_MODE } from '../../private-files';
 import { JsonlAppender, readJsonlFile, toJsonlLines } from './jsonl-file';
 
 const INDEX_FILE = 'index.jsonl';
@@ -29,7 +30,7 @@ export class ThreadIndex {
     dir: string,
     private readonly log: (line: string) => void,
   ) {
-    this.appender = new JsonlAppender(join(dir, INDEX_FILE), { followReplacement: true });
+    this.appender = new JsonlAppender(join(dir, INDEX_FILE), { followReplacement: true, log });
     this.reload();
     if (this.lines > 2 * this.threads.size + 64) this.compact();
   }
@@ -67,7 +68,7 @@ export class ThreadIndex {
   /** Rewrites the file with one line per thread, atomically (temp file + rename). */
   compact(): void {
     const tmp = `${this.appender.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, toJsonlLines([...this.threads.values()]));
+    writeFileSync(tmp, toJsonlLines([...this.threads.values()]), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, this.appender.path);
     this.appender.close();
     this.lines = this.threads.size;

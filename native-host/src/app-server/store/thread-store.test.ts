@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Item, Thread, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from './thread-store';
+import { secrets } from '../../secrets';
 import { useTempDirs } from '../../testing/temp-dirs';
 
 const tempDir = useTempDirs('tether-store-');
@@ -116,5 +117,55 @@ describe('the thread store', () => {
   it('refuses a thread id that could name another file', () => {
     const store = new ThreadStore(tempDir(), noLog);
     expect(() => store.load('../../etc/passwd', { closeOpenTurns: false })).toThrow(/Unsafe thread id/);
+  });
+
+  it('creates the data folder and threads/ 0700 and every journal 0600 under umask 022', () => {
+    const dir = join(tempDir(), 'data');
+    const previous = process.umask(0o022);
+    try {
+      const store = new ThreadStore(dir, noLog);
+      store.create(thread('t1'), [item('i1', 'a')]);
+      store.appendItem('t1', item('i2', 'b'));
+      store.close();
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'threads')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'threads', 't1.jsonl')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'threads', 'index.jsonl')).mode & 0o777).toBe(0o600);
+  });
+
+  it('tightens a threads folder and journals an older version left readable by others when it opens them, and logs it', () => {
+    const dir = tempDir();
+    const first = new ThreadStore(dir, noLog);
+    first.create(thread('t1'));
+    first.close();
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'threads'), 0o755);
+    chmodSync(join(dir, 'threads', 't1.jsonl'), 0o644);
+    chmodSync(join(dir, 'threads', 'index.jsonl'), 0o644);
+    const lines: string[] = [];
+    const store = new ThreadStore(dir, (line) => lines.push(line));
+    store.appendItem('t1', item('i1', 'a'));
+    store.put(thread('t1', { title: 'x' }));
+    store.close();
+    for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    for (const f of ['t1.jsonl', 'index.jsonl']) expect(statSync(join(dir, 'threads', f)).mode & 0o777).toBe(0o600);
+    expect(lines.filter((l) => l.startsWith('tightened the permissions'))).toHaveLength(4);
+  });
+
+  it('never writes a known secret or a key-shaped value to a journal or the index', () => {
+    const dir = tempDir();
+    secrets.learn(['echoed-known-secret-42']);
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1', { title: 'sk-proj-abcdefghijklmnopqrstuvwx' }));
+    store.appendItem('t1', item('i1', 'HTTP 401: invalid key echoed-known-secret-42 for https://u:pw123456@h/v1?api-key=QQQ'));
+    store.close();
+    const written = readdirSync(join(dir, 'threads')).map((f) => readFileSync(join(dir, 'threads', f), 'utf8')).join('\n');
+    for (const leaked of ['echoed-known-secret-42', 'abcdefghijklmnopqrstuvwx', 'pw123456', 'QQQ']) expect(written).not.toContain(leaked);
+    expect(new ThreadStore(dir, noLog).load('t1', { closeOpenTurns: false }).items[0]!.content).toEqual({
+      text: 'HTTP 401: invalid key *** for https://***@h/v1?api-key=***',
+    });
   });
 });

@@ -3,9 +3,10 @@
  * journal per thread, `threads/<id>.jsonl`, holding its header, turn start/end records, completed items and
  * "allowed for this thread" decisions. Items are read only when a thread is read, resumed or run.
  */
-import { existsSync, mkdirSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
+import { existsSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Thread, Turn, type Item } from '@tether/protocol';
+import { ensurePrivateDir } from '../../private-files';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { ThreadIndex } from './thread-index';
@@ -40,7 +41,9 @@ export class ThreadStore {
     private readonly now: () => number = Date.now,
   ) {
     this.dir = join(dataDir, 'threads');
-    mkdirSync(this.dir, { recursive: true });
+    // Journals hold page text, command output and what servers echoed: no one else may read them.
+    ensurePrivateDir(dataDir, log);
+    ensurePrivateDir(this.dir, log);
     this.index = new ThreadIndex(this.dir, log);
     this.adoptOrphanJournals();
     for (const thread of this.index.values()) {
@@ -155,7 +158,7 @@ export class ThreadStore {
   private appender(threadId: string): JsonlAppender {
     let a = this.appenders.get(threadId);
     if (!a) {
-      a = new JsonlAppender(this.journalPath(threadId));
+      a = new JsonlAppender(this.journalPath(threadId), { log: this.log });
       this.appenders.set(threadId, a);
     }
     return a;
