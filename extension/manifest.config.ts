@@ -9,6 +9,31 @@ import pkg from './package.json' with { type: 'json' };
 export type TargetBrowser = 'chrome' | 'firefox';
 
 const SIDE_PANEL = 'src/sidepanel/index.html';
+/**
+ * The policy of every extension page (side panel, popup, options, the worker). Nothing remote may run or load: the
+ * bundle is all the script there is, images come from the bundle or `data:` (screenshots), and the pages talk to the
+ * worker through runtime ports, so `connect-src` needs no more than the extension's own files. A remote image in
+ * model output (a classic beacon for page data) is therefore blocked by the browser even if the markdown renderer,
+ * which already turns images into links, were bypassed.
+ */
+export const EXTENSION_PAGES_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "object-src 'none'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/**
+ * API permissions. No `tabs`: the worker reads a tab's url and title only for pages `<all_urls>` already covers
+ * (chrome.tabs.get/query show them with a host permission), and a page the extension may not script (chrome://,
+ * another extension's page) has no origin a site rule or a page tool could use anyway. No `activeTab`: a side panel
+ * never grants it, and `<all_urls>` already lets captureVisibleTab and scripting run where the user approves.
+ */
+const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting'];
+
 const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' };
 
 /** Builds the manifest for `browser`. */
@@ -24,11 +49,12 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     // page_read needs the page the user asks about and captureVisibleTab accepts only <all_urls> (or activeTab,
     // which a side panel never grants); every use is approved per site by the user or a site rule.
     host_permissions: ['<all_urls>'],
+    content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
   };
   if (browser === 'firefox') {
     return {
       ...common,
-      permissions: ['nativeMessaging', 'storage', 'tabs', 'scripting', 'activeTab'],
+      permissions: PERMISSIONS,
       background: { scripts: ['src/background/index.ts'], type: 'module' },
       sidebar_action: { default_panel: SIDE_PANEL, default_title: 'Tether', default_icon: icons },
       browser_specific_settings: { gecko: { id: devKey.firefoxAddonId, strict_min_version: '128.0' } },
@@ -38,7 +64,7 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     ...common,
     key: devKey.key,
     minimum_chrome_version: '116',
-    permissions: ['nativeMessaging', 'sidePanel', 'storage', 'tabs', 'scripting', 'activeTab'],
+    permissions: [...PERMISSIONS, 'sidePanel'],
     background: { service_worker: 'src/background/index.ts', type: 'module' },
     side_panel: { default_path: SIDE_PANEL },
   };

@@ -13,9 +13,10 @@ describe('buildManifest', () => {
     expect(id).toBe(devKey.extensionId);
   });
 
-  it('asks only for what the features need and lets no web page talk to the extension', () => {
+  it('asks only for what the features need (no tabs or activeTab beside <all_urls>) and lets no web page talk to the extension', () => {
     const m = buildManifest('chrome');
-    expect(m.permissions).toEqual(['nativeMessaging', 'sidePanel', 'storage', 'tabs', 'scripting', 'activeTab']);
+    expect([...(m.permissions as string[])].sort()).toEqual(['nativeMessaging', 'scripting', 'sidePanel', 'storage']);
+    expect(buildManifest('firefox').permissions).toEqual(['nativeMessaging', 'storage', 'scripting']);
     expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m).not.toHaveProperty('externally_connectable');
     expect(m).not.toHaveProperty('content_scripts');
@@ -30,4 +31,26 @@ describe('buildManifest', () => {
     expect(m).not.toHaveProperty('side_panel');
     expect(m.permissions).not.toContain('sidePanel');
   });
+
+  it.each(['chrome', 'firefox'] as const)(
+    'gives the %s build a policy for its pages that loads no remote script, image or connection',
+    (browser) => {
+      const csp = (buildManifest(browser).content_security_policy as { extension_pages: string }).extension_pages;
+      const directives = new Map(
+        csp.split(';').map((d) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      expect(Object.fromEntries(directives)).toEqual({
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'object-src': ["'none'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'base-uri': ["'none'"],
+        'form-action': ["'none'"],
+      });
+    },
+  );
 });
