@@ -18,11 +18,14 @@ afterEach(async () => {
   mock.requests.length = 0;
 });
 
-async function connect(opts: { baseUrl?: string; timeoutMs?: number; clientTools?: Parameters<Harness['connect']>[0] } = {}): Promise<{ tc: TestClient; threadId: string }> {
+async function connect(
+  opts: { baseUrl?: string; apiKey?: string | null; timeoutMs?: number; clientTools?: Parameters<Harness['connect']>[0] } = {},
+): Promise<{ tc: TestClient; threadId: string }> {
+  const apiKey = opts.apiKey === null ? {} : { apiKey: opts.apiKey ?? KEY };
   harness = createHarness({
     persistent: false,
     model: 'openai',
-    config: { openai: { baseUrl: opts.baseUrl ?? mock.baseUrl, apiKey: KEY, model: 'mock-model', ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) } },
+    config: { openai: { baseUrl: opts.baseUrl ?? mock.baseUrl, ...apiKey, model: 'mock-model', ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) } },
   });
   const tc = await harness.connect(opts.clientTools);
   const { thread } = await tc.client.threadStart({ title: 'o' });
@@ -164,6 +167,43 @@ describe('the openai model', () => {
       expect(JSON.stringify(tc.rec.notes) + harness!.logs.join('\n')).not.toContain(KEY);
     });
   }
+
+  it('keeps an API key the server echoes in its 401 body out of the turn error, the notifications and the log', async () => {
+    const plainKey = 'plainKeyWithoutAnyShape2024';
+    mock.handle((req, res) =>
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } })),
+    );
+    const { tc, threadId } = await connect({ apiKey: plainKey });
+    const { turn } = await runTurn(tc, threadId, 'hi');
+    expect(turn.error?.message).toMatch(/HTTP 401.*Incorrect API key provided: Bearer \*\*\*/);
+    expect(JSON.stringify(tc.rec.notes) + harness!.logs.join('\n')).not.toContain(plainKey);
+  });
+
+  it('sends the user-info of the base URL as Basic auth and keeps its query string after the path', async () => {
+    mock.handle((_req, res) => streamChunks(res, [{ content: 'ok' }]));
+    const base = new URL(mock.baseUrl);
+    const { tc, threadId } = await connect({ baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1/?api-key=QK123456`, apiKey: null });
+    expect((await runTurn(tc, threadId, 'hi')).turn.status).toBe('completed');
+    expect(mock.requests[0]!.url).toBe('/v1/chat/completions?api-key=QK123456');
+    expect(mock.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('alice:pa@ss-word-1').toString('base64')}`);
+  });
+
+  it('shows the base URL without its user-info and secret query values when a request fails', async () => {
+    mock.handle((_req, res) => res.writeHead(404).end('no such route for pa@ss-word-1'));
+    const base = new URL(mock.baseUrl);
+    const { tc, threadId } = await connect({ baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1?api-key=QK123456`, apiKey: null });
+    const { turn } = await runTurn(tc, threadId, 'hi');
+    expect(turn.error?.message).toContain(`http://${base.host}/v1/chat/completions?api-key=*** answered HTTP 404`);
+    expect(JSON.stringify(tc.rec.notes) + harness!.logs.join('\n')).not.toMatch(/pa@ss-word-1|pa%40ss-word-1|QK123456/);
+  });
+
+  it('refuses a base URL with user-info when an API key is set too, saying which to remove', async () => {
+    const base = new URL(mock.baseUrl);
+    const { tc, threadId } = await connect({ baseUrl: `http://alice:pw123456@${base.host}/v1` });
+    const { turn } = await runTurn(tc, threadId, 'hi');
+    expect(turn.error).toMatchObject({ code: 'bad_base_url', message: expect.stringContaining('Remove the user-info from TETHER_OPENAI_BASE_URL') });
+    expect(mock.requests).toHaveLength(0);
+  });
 
   it('fails the turn when the server never answers, after the configured timeout', async () => {
     mock.handle(() => undefined);

@@ -4,10 +4,11 @@
  * Every failure becomes a ModelError that says what to fix; every wait is bounded by the configured timeout.
  */
 import { ModelError, type Model, type StreamWriter, type TurnContext } from './model';
-import type { OpenAiConfig } from './openai-config';
+import { openAiEndpoint, shownBaseUrl, type OpenAiConfig } from './openai-config';
 import { httpError, networkError } from './openai-errors';
 import { chatTools, messagesFromItems, systemPrompt, type ChatMessage, type ChatToolCall } from './openai-messages';
 import { readSseData } from './sse';
+import { secrets } from '../../secrets';
 
 /** Most model calls in one turn: a model that keeps calling tools is stopped there. */
 const MAX_STEPS = 32;
@@ -53,7 +54,9 @@ export class OpenAiModel implements Model {
   }
 
   private async step(ctx: TurnContext, messages: ChatMessage[]): Promise<StepResult> {
-    const url = `${this.config.baseUrl}/chat/completions`;
+    const endpoint = openAiEndpoint(this.config, '/chat/completions');
+    // Messages name the endpoint without its credentials.
+    const url = endpoint.display;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -66,7 +69,12 @@ export class OpenAiModel implements Model {
       if (ctx.tools.length > 0) body.tools = chatTools(ctx.tools);
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal: controller.signal });
+        response = await fetch(endpoint.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...endpoint.headers },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
       } finally {
         clearTimeout(headerTimer);
       }
@@ -79,7 +87,7 @@ export class OpenAiModel implements Model {
       return await this.stream(ctx, response, url, controller.signal);
     } catch (error) {
       if (ctx.signal.aborted) return { text: '', toolCalls: [] };
-      throw networkError(error, this.config.baseUrl, this.config.timeoutMs);
+      throw networkError(error, shownBaseUrl(this.config), this.config.timeoutMs);
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
     }
@@ -142,12 +150,6 @@ export class OpenAiModel implements Model {
     }
     return { text, toolCalls: finishCalls((msg.tool_calls ?? []) as ChatToolCall[]) };
   }
-
-  private headers(): Record<string, string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
-    return headers;
-  }
 }
 
 interface Chunk {
@@ -161,7 +163,7 @@ function parseChunk(data: string, url: string): Chunk {
     json = JSON.parse(data);
   } catch (error) {
     throw new ModelError(
-      `${url} sent a malformed stream (not JSON: ${JSON.stringify(data.slice(0, 80))}): check that it speaks OpenAI Chat Completions.`,
+      `${url} sent a malformed stream (not JSON: ${JSON.stringify(secrets.text(data.slice(0, 80)))}): check that it speaks OpenAI Chat Completions.`,
       'malformed_stream',
       { cause: error },
     );
@@ -172,7 +174,7 @@ function parseChunk(data: string, url: string): Chunk {
   const chunk = json as Chunk;
   if (chunk.error) {
     const m = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? JSON.stringify(chunk.error));
-    throw new ModelError(`The model server reported an error: ${m}`, 'server_error');
+    throw new ModelError(`The model server reported an error: ${secrets.text(m)}`, 'server_error');
   }
   return chunk;
 }
@@ -206,17 +208,15 @@ async function readTextBounded(response: Response, timeoutMs: number): Promise<s
 
 /** Asks `{baseUrl}/models` for the endpoint's model ids (bounded by `timeoutMs`); rejects with a ModelError. */
 export async function listOpenAiModels(config: OpenAiConfig, timeoutMs = Math.min(config.timeoutMs, 5000)): Promise<string[]> {
-  const url = `${config.baseUrl}/models`;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  const endpoint = openAiEndpoint(config, '/models');
   let response: Response;
   try {
-    response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(endpoint.url, { headers: { accept: 'application/json', ...endpoint.headers }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw networkError(error, config.baseUrl, timeoutMs);
+    throw networkError(error, shownBaseUrl(config), timeoutMs);
   }
   const text = await readTextBounded(response, timeoutMs);
-  if (!response.ok) throw httpError(response.status, url, config.model, text);
+  if (!response.ok) throw httpError(response.status, endpoint.display, config.model, text);
   const data = (JSON.parse(text) as { data?: { id?: unknown }[]; models?: { id?: unknown; name?: unknown }[] }) ?? {};
   const list = data.data ?? data.models ?? [];
   return list.map((m) => (m as { id?: unknown }).id ?? (m as { name?: unknown }).name).filter((id): id is string => typeof id === 'string');
