@@ -1,23 +1,48 @@
 /** A real `tether app-server` process: crash recovery after `kill -9`, clean exit on EOF, and the debug command. */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from './testing/process-client';
 import { tetherCommand } from './testing/server-command';
+import { escapingCommand, killSleepers, survivorsAfter, uniqueSleep, waitForSleepers } from '../testing/orphans';
 
 const dirs: string[] = [];
 const procs: ServerProcess[] = [];
+const sleepsOfTest: string[] = [];
 afterEach(() => {
   for (const p of procs.splice(0)) p.child.kill('SIGKILL');
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  killSleepers(sleepsOfTest.splice(0));
 });
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-proc-'));
   dirs.push(dir);
   return dir;
+}
+
+/** Unique sleep durations, killed after the test whatever happened. */
+function trackedSleeps(): [string, string, string, string, string] {
+  const sleeps: [string, string, string, string, string] = [uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep()];
+  sleepsOfTest.push(...sleeps);
+  return sleeps;
+}
+
+/** Starts a `/bash COMMAND` turn and allows the command. */
+async function runCommand(p: ServerProcess, command: string): Promise<void> {
+  p.client.handle('approval/request', () => ({ decision: 'allow' }));
+  const { thread } = await p.client.threadStart({ title: 'command' });
+  await p.client.turnStart({ threadId: thread.id, input: [{ text: `/bash ${command}` }] });
+}
+
+/** The exit code or signal of `p`, or a failure naming the deadline when it is still running then. */
+function exitWithin(p: ServerProcess, deadlineMs: number): Promise<number | NodeJS.Signals> {
+  return Promise.race([
+    p.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the server was still running ${deadlineMs} ms later`)), deadlineMs).unref()),
+  ]);
 }
 
 async function start(dataDir: string): Promise<ServerProcess> {
@@ -78,30 +103,44 @@ describe('a real app-server process', () => {
     expect(p.stderr()).toContain('serving on stdio');
   });
 
-  it.runIf(process.platform === 'linux')('kills a running bash command when the server itself is killed with SIGKILL', async () => {
-    const p = await start(tempDir());
-    p.client.handle('approval/request', () => ({ decision: 'allow' }));
-    const { thread } = await p.client.threadStart({ title: 'orphan' });
-    const marker = `sleep 31.${process.pid}`;
-    await p.client.turnStart({ threadId: thread.id, input: [{ text: `/bash ${marker}` }] });
-    const pidsRunning = (): number[] =>
-      readdirSync('/proc')
-        .filter((d) => /^\d+$/.test(d))
-        .filter((d) => {
-          try {
-            return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ').includes(marker);
-          } catch {
-            return false;
-          }
-        })
-        .map(Number);
-    for (let i = 0; i < 100 && pidsRunning().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(pidsRunning().length).toBeGreaterThan(0);
-    p.child.kill('SIGKILL');
-    await p.exited;
-    for (let i = 0; i < 40 && pidsRunning().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(pidsRunning()).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'leaves no process of a running command alive after the server is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
+    async () => {
+      const p = await start(tempDir());
+      const sleeps = trackedSleeps();
+      await runCommand(p, escapingCommand(sleeps));
+      await waitForSleepers(sleeps);
+      p.child.kill('SIGKILL');
+      expect(await p.exited).toBe('SIGKILL');
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'exits on stdin EOF while a command runs and a detached process it started holds the output pipe, killing them all',
+    async () => {
+      const p = await start(tempDir());
+      const sleeps = trackedSleeps().slice(0, 2);
+      await runCommand(p, `setsid sleep ${sleeps[1]} & sleep ${sleeps[0]}`);
+      await waitForSleepers(sleeps);
+      p.child.stdin.end();
+      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'exits on SIGTERM while a command runs and a detached process it started holds the output pipe, killing them all',
+    async () => {
+      const p = await start(tempDir());
+      const sleeps = trackedSleeps().slice(0, 2);
+      await runCommand(p, `setsid sleep ${sleeps[1]} & sleep ${sleeps[0]}`);
+      await waitForSleepers(sleeps);
+      p.child.kill('SIGTERM');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
 
   it('prints every message of one scripted turn for `tether debug app-server send-message`', async () => {
     const [command, ...prefix] = await tetherCommand();

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { ToolSpec } from '../models/model';
 import { diesWithParent, resolveCommand } from '../../child-process';
+import { processReaper, type Reaper } from '../../reaper';
 
 /** How the tool is offered to models. */
 export const BASH_TOOL: ToolSpec = {
@@ -35,7 +36,12 @@ export interface BashOptions {
   /** Aborting kills the command (its whole process group on POSIX). */
   readonly signal?: AbortSignal;
   readonly maxOutputBytes?: number;
+  /** Who kills what the command leaves behind (default: the process's shared reaper). */
+  readonly reaper?: Reaper;
 }
+
+/** How long output may still arrive after the shell exited, from a leftover that nothing could kill. */
+const PIPE_GRACE_MS = 2000;
 
 /** The tool failed to run at all (not a non-zero exit: that is a normal result). */
 export class BashToolError extends Error {
@@ -71,14 +77,18 @@ function spawnShell(shell: string, command: string, options: BashOptions): Promi
   const limit = options.maxOutputBytes ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
     const args = shell === 'cmd.exe' ? ['/d', '/s', '/c', command] : ['-c', command];
-    // A command must not outlive a host that the browser SIGKILLs in the middle of it.
+    // A command must not outlive a host that the browser SIGKILLs in the middle of it: the shell has the parent-death
+    // signal, its own process group, and the reaper's cookie for whatever leaves the group.
     const [file, argv] = diesWithParent(shell, args);
+    const run = (options.reaper ?? processReaper()).enroll();
     const child = spawn(file, argv, {
       cwd: options.cwd,
+      env: { ...process.env, ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
+    if (child.pid !== undefined && process.platform !== 'win32') run.group(child.pid);
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -97,13 +107,10 @@ function spawnShell(shell: string, command: string, options: BashOptions): Promi
     child.stderr.on('data', collect);
     const kill = (): void => {
       if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-      try {
-        // Negative pid: the whole group, so `sleep 100 | cat` or background jobs die with the shell.
-        if (process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      // The whole group and every process with the cookie, so `sleep 100 | cat`, background jobs and setsid'd
+      // daemons die with the shell.
+      if (process.platform !== 'win32') run.reap();
+      else child.kill('SIGKILL');
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -118,13 +125,26 @@ function spawnShell(shell: string, command: string, options: BashOptions): Promi
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
       cleanup();
+      run.reap();
       if (error.code === 'ENOENT') {
         reject(error);
       } else {
         reject(new BashToolError(`Cannot run the command: ${error.message}`, { cause: error }));
       }
     });
+    // The command ends with its shell: what it left running (`(sleep 300 &)`, a daemon) is killed too, which also
+    // closes the output pipes such a leftover holds, so the result is not held up until it exits. Where nothing could
+    // find a leftover that left the group (no /proc), the pipes are let go after a grace instead.
+    let letGo: NodeJS.Timeout | undefined;
+    child.on('exit', () => {
+      run.reap();
+      letGo = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, PIPE_GRACE_MS).unref();
+    });
     child.on('close', (exitCode, signal) => {
+      clearTimeout(letGo);
       cleanup();
       resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut });
     });
