@@ -1,4 +1,4 @@
-import { ChunkAssembler } from '@tether/protocol';
+import { ChunkAssembler, Redactor } from '@tether/protocol';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -135,5 +135,31 @@ describe('FrameWriter', () => {
     expect(frames).toHaveLength(2);
     expect(JSON.parse(frames[1]!)).toHaveLength(100);
     expect(pressure).toEqual([true, false]);
+  });
+
+  it("masks secrets in the host's own messages, whatever their shape", async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out, { redactor: new Redactor(['shapeless-known-value']) });
+    writer.enqueueText(JSON.stringify({ method: 'bridge/backend/exited', params: { stderrTail: ['auth failed: shapeless-known-value', 'key sk-abcdefghijklmnop1234'] } }));
+    await writer.whenIdle();
+    expect(JSON.parse(s.frames()[0]!)).toEqual({ method: 'bridge/backend/exited', params: { stderrTail: ['auth failed: ***', 'key sk-***'] } });
+  });
+
+  it('masks a known secret value in a message passed through from a backend, and leaves other messages byte for byte', async () => {
+    const s = sink();
+    const writer = new FrameWriter(s.out, { redactor: new Redactor(['pass"through-secret']) });
+    const chunk = Buffer.from(`${msg(1)}\n${JSON.stringify({ id: 1, error: { message: 'bad key pass"through-secret' } })}\n${msg(2)}`);
+    const first = msg(1).length;
+    const second = chunk.indexOf('\n', first + 1);
+    writer.enqueueRange(chunk, 0, first);
+    writer.enqueueRange(chunk, first + 1, second);
+    writer.enqueueRange(chunk, second + 1, chunk.length);
+    const split = [Buffer.from('[{"id":2,"result":{"t":"pass\\"thr'), Buffer.from('ough-secret"}}]')];
+    writer.enqueue(split, split[0]!.length + split[1]!.length, true);
+    await writer.whenIdle();
+    const text = s.frames().join('\n');
+    expect(text).not.toContain('through-secret');
+    const messages = s.frames().flatMap((f) => [JSON.parse(f)].flat());
+    expect(messages).toEqual([JSON.parse(msg(1)), { id: 1, error: { message: 'bad key ***' } }, JSON.parse(msg(2)), { id: 2, result: { t: '***' } }]);
   });
 });

@@ -4,8 +4,13 @@
  * JSON array, by concatenating their bytes (`[` a `,` b `]`), never re-encoding them. A lone message is not delayed:
  * the queue is flushed on setImmediate, and again whenever stdout drains. Messages over the browser's 1 MiB frame
  * limit are sent as `bridge/chunk` pieces.
+ *
+ * Secrets: the host's own messages (`enqueueText`) are redacted in full. Messages passed through from a backend are
+ * searched for the secret values the process knows (one Buffer.indexOf per value) and redacted only when one is there.
  */
+import type { Redactor } from '@tether/protocol/redact';
 import { BROWSER_MAX_FRAME_BYTES, splitIntoChunks } from '@tether/protocol/codec';
+import { secrets } from '../secrets';
 import { Gather, writeParts } from './gather';
 
 /** Options of FrameWriter. */
@@ -18,6 +23,8 @@ export interface FrameWriterOptions {
   readonly highWaterBytes?: number;
   /** Called once when stdout fails (the browser went away). */
   readonly onError?: (error: Error) => void;
+  /** What masks secrets (default: the process's `secrets`). */
+  readonly redactor?: Redactor;
 }
 
 /** Counters, for tests and diagnostics. */
@@ -57,6 +64,10 @@ export class FrameWriter {
   private pressured = false;
   private broken = false;
   private readonly gather = new Gather();
+  private readonly redactor: Redactor;
+  /** The redactor's known values as bytes, and the redactor generation they were made from. */
+  private needles: Buffer[] = [];
+  private needlesGeneration = -1;
   private idleWaiters: Array<() => void> = [];
   /** Frames and messages written so far. */
   readonly stats: FrameWriterStats = { frames: 0, messages: 0, batchedFrames: 0, chunkedMessages: 0 };
@@ -67,6 +78,7 @@ export class FrameWriter {
   ) {
     this.maxFrameBytes = options.maxFrameBytes ?? BROWSER_MAX_FRAME_BYTES;
     this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
+    this.redactor = options.redactor ?? secrets;
     out.on('drain', () => {
       this.blocked = false;
       this.flush();
@@ -80,6 +92,17 @@ export class FrameWriter {
    */
   enqueue(parts: Buffer[], length: number, batch = false): void {
     if (this.broken) return;
+    if (this.holdsKnownSecret(parts)) {
+      const text = this.redactor.json(Buffer.concat(parts, length).toString('utf8'));
+      const redacted = Buffer.from(text, 'utf8');
+      if (redacted.length > this.maxFrameBytes) this.enqueueChunked(text);
+      else this.enqueueChecked([redacted], redacted.length, batch);
+      return;
+    }
+    this.enqueueChecked(parts, length, batch);
+  }
+
+  private enqueueChecked(parts: Buffer[], length: number, batch: boolean): void {
     if (length > this.maxFrameBytes) {
       this.enqueueChunked(Buffer.concat(parts, length).toString('utf8'));
       return;
@@ -99,7 +122,7 @@ export class FrameWriter {
    */
   enqueueRange(chunk: Buffer, start: number, end: number, batch = false): void {
     if (this.broken) return;
-    if (end - start > this.maxFrameBytes || batch) {
+    if (end - start > this.maxFrameBytes || batch || this.holdsKnownSecret([chunk.subarray(start, end)])) {
       this.enqueue([chunk.subarray(start, end)], end - start, batch);
       return;
     }
@@ -121,9 +144,10 @@ export class FrameWriter {
     this.push(chunk, start, end, false);
   }
 
-  /** Queues one message given as JSON text (the host's own messages, or a backend's that arrived as an object). */
-  enqueueText(json: string): void {
+  /** Queues one message given as JSON text (the host's own messages, or a backend's that arrived as an object), redacted. */
+  enqueueText(text: string): void {
     if (this.broken) return;
+    const json = this.redactor.json(text);
     const bytes = Buffer.from(json, 'utf8');
     if (bytes.length > this.maxFrameBytes) this.enqueueChunked(json);
     else this.push(bytes, 0, bytes.length, false);
@@ -134,6 +158,19 @@ export class FrameWriter {
     if (this.broken || (this.bytes.length === this.head && !this.blocked)) return Promise.resolve();
     if (!this.scheduled && !this.blocked) this.flush();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** True when a known secret value (or its JSON-escaped form) is in the bytes of one message. */
+  private holdsKnownSecret(parts: readonly Buffer[]): boolean {
+    if (this.needlesGeneration !== this.redactor.generation) {
+      this.needles = this.redactor.needles.map((n) => Buffer.from(n, 'utf8'));
+      this.needlesGeneration = this.redactor.generation;
+    }
+    if (this.needles.length === 0) return false;
+    // A message read in several pieces is joined first, so a value split between two reads is still found.
+    const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    for (const needle of this.needles) if (whole.indexOf(needle) >= 0) return true;
+    return false;
   }
 
   private enqueueChunked(json: string): void {
