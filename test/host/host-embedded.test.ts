@@ -3,11 +3,14 @@
  * browser takes when nothing is configured.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { escapingCommand, killSleepers, survivorsAfter, uniqueSleep, waitForSleepers } from '../../native-host/src/testing/orphans';
 import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
+const sleepsOfTest: string[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
+  killSleepers(sleepsOfTest.splice(0));
 });
 
 async function initializedHost(): Promise<{ h: HostProcess; threadId: string }> {
@@ -76,6 +79,23 @@ describe('tether host with the embedded app-server', () => {
     expect(reassembled).toEqual(completed);
     expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'leaves no process of a running bash command alive after the host is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
+    async () => {
+      const { h, threadId } = await initializedHost();
+      const sleeps: [string, string, string, string, string] = [uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep()];
+      sleepsOfTest.push(...sleeps);
+      const from = h.messages.length;
+      await h.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });
+      const ask = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, 10_000, from);
+      h.send({ id: ask.id, result: { decision: 'allow' } });
+      await waitForSleepers(sleeps);
+      h.child.kill('SIGKILL');
+      expect((await h.exited).signal).toBe('SIGKILL');
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
 
   it('exits within 2 s of stdin EOF while a turn is streaming', async () => {
     const { h, threadId } = await initializedHost();
