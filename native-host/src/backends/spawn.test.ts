@@ -57,4 +57,25 @@ describe('spawnBackend', () => {
     expect(describeExit('sh', code, null)).toBe('The "sh" backend exited with code 4');
     expect(describeExit('sh', null, 'SIGKILL')).toBe('The "sh" backend was killed by SIGKILL');
   });
+
+  it('masks the secrets of its env and well-known key shapes in the stderr tail and the log', async () => {
+    const logged: string[] = [];
+    const handle = spawnBackend(
+      'sh',
+      {
+        kind: 'command',
+        argv: ['sh', '-c', 'echo "auth failed for $LLM_CREDENTIAL" >&2; echo "retry with sk-abcdefghijklmnopqrstu" >&2; printf "$LLM_CREDENTIAL" >&2; exit 3'],
+        env: { LLM_CREDENTIAL: 'stderr-known-secret-5' },
+        dialect: 'tether',
+      },
+      { ...options, log: (line) => logged.push(line) },
+    );
+    if (!('child' in handle)) throw new Error(handle.message);
+    await handle.exited;
+    await new Promise((r) => setTimeout(r, 50));
+    const written = JSON.stringify([handle.stderrTail(), logged.filter((l) => l.includes(' stderr: '))]);
+    expect(written).not.toContain('stderr-known-secret-5');
+    expect(written).not.toContain('abcdefghijklmnopqrstu');
+    expect(handle.stderrTail()).toEqual(['auth failed for ***', 'retry with sk-***', '***']);
+  });
 });

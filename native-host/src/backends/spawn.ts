@@ -6,8 +6,11 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { secretsInEnv } from '@tether/protocol/redact';
+import { backendEnvSecrets } from '../config/known-secrets';
 import type { CommandBackendConfig } from '../config/schema';
 import { diesWithParent, findSetpriv, resolveCommand } from '../child-process';
+import { secrets } from '../secrets';
 
 export { findSetpriv, resolveCommand } from '../child-process';
 import type { BackendExit } from './types';
@@ -41,6 +44,8 @@ export function spawnBackend(
 ): ChildHandle | BackendExit {
   const cwd = config.cwd ?? process.cwd();
   const env = { ...options.env, ...config.env };
+  // A backend prints what it was given (a key in an error, its env on a crash): its secrets are masked wherever they go.
+  secrets.learn([...secretsInEnv(options.env), ...backendEnvSecrets(config.env)]);
   const [command, ...args] = config.argv as [string, ...string[]];
   if (config.cwd) {
     let isDir = false;
@@ -82,7 +87,8 @@ export function spawnBackend(
     const lines = (partial + text).split('\n');
     partial = lines.pop()!.slice(-STDERR_LINE_CHARS * 4);
     for (const line of lines) {
-      const clean = line.replace(/\r$/, '');
+      // Redacted before it is cut, so a cut cannot leave half a key unrecognised.
+      const clean = secrets.text(line.replace(/\r$/, ''));
       if (clean.trim() === '') continue;
       const kept = clean.length > STDERR_LINE_CHARS ? `${clean.slice(0, STDERR_LINE_CHARS)}...` : clean;
       tail.push(kept);
@@ -142,7 +148,7 @@ export function spawnBackend(
     child,
     pid: child.pid,
     exited,
-    stderrTail: () => (partial.trim() ? [...tail, partial.slice(0, STDERR_LINE_CHARS)] : [...tail]).slice(-STDERR_TAIL_LINES),
+    stderrTail: () => (partial.trim() ? [...tail, secrets.text(partial).slice(0, STDERR_LINE_CHARS)] : [...tail]).slice(-STDERR_TAIL_LINES),
     stop,
   };
 }

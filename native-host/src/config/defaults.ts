@@ -24,6 +24,8 @@ export interface HostConfig {
   /** Where the embedded backend stores threads unless its config says otherwise. */
   readonly dataDir: string;
   readonly logMaxBytes: number;
+  /** Lines for the host's log about what loading did (a config file or folder whose permissions were tightened). */
+  readonly notes?: readonly string[];
 }
 
 /**

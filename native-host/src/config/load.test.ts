@@ -1,4 +1,8 @@
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { secrets } from '../secrets';
 import { ConfigError } from './config-error';
 import { loadConfig } from './load';
 
@@ -155,5 +159,25 @@ describe('loadConfig', () => {
     const error = errorOf(() => load(undefined, { TETHER_CONFIG: '/etc/tether.json' }));
     expect(error.file).toBe('/etc/tether.json');
     expect(error.message).toContain('unset TETHER_CONFIG');
+  });
+
+  it("masks the values of a backend's env from then on, whatever their name, but not well-known settings", () => {
+    const env = { MY_LLM_CREDENTIAL: 'cfg-secret-value-1', PATH: '/usr/local/bin:/bin', VV_MODEL: 'gpt-4.1-mini-long', VV_URL: 'https://u:cfg-url-pass@h/v1' };
+    load(JSON.stringify({ backends: { vv: { kind: 'command', argv: ['vv'], env } } }));
+    expect(secrets.text('cfg-secret-value-1 /usr/local/bin:/bin gpt-4.1-mini-long cfg-url-pass')).toBe('*** /usr/local/bin:/bin gpt-4.1-mini-long ***');
+  });
+
+  it('tightens a config file and config folder that others can read, with a note for the log', () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-config-'));
+    const dir = join(home, 'config', 'tether');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '{}');
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'config.json'), 0o644);
+    const config = loadConfig({ platform: 'linux', homedir: home, env: { XDG_CONFIG_HOME: join(home, 'config') } });
+    expect(config.source).toBe('file');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(config.notes).toHaveLength(2);
   });
 });

@@ -5,9 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import type { z } from 'zod';
-import { configFile, dataDir, type PathEnv } from '../paths';
+import { configDir, configFile, dataDir, type PathEnv } from '../paths';
+import { ensurePrivateDir, tightenFile } from '../private-files';
+import { secrets } from '../secrets';
 import { ConfigError, type ConfigIssue } from './config-error';
 import { builtinBackends, DEFAULT_LOG_MAX_BYTES, EMBEDDED_BACKEND_ID, findBackend, type HostConfig, RESERVED_BACKEND_IDS } from './defaults';
+import { configSecrets } from './known-secrets';
 import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
 
 export { EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
@@ -54,6 +57,14 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     if (backend.kind === 'command') backends[id] = backend.cwd ? { ...backend, cwd: absolute(backend.cwd) } : backend;
     else backends[id] = backend.dataDir ? { ...backend, dataDir: absolute(backend.dataDir) } : backend;
   }
+  // Keys in a backend's env are masked in the log, the journals and the frames, even when another backend echoes them.
+  secrets.learn(configSecrets(backends));
+  const notes: string[] = [];
+  if (text !== undefined && !options.readFile) {
+    // The file holds keys: private, and so is Tether's own config folder (not a folder TETHER_CONFIG points into).
+    tightenFile(file, (line) => notes.push(line));
+    if (!env['TETHER_CONFIG']) ensurePrivateDir(configDir(options), (line) => notes.push(line));
+  }
   const defaultBackend = data.defaultBackend ?? EMBEDDED_BACKEND_ID;
   if (!findBackend({ backends }, defaultBackend)) {
     throw new ConfigError(file, [
@@ -72,6 +83,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     allowedExtensionIds: data.allowedExtensionIds ?? [],
     dataDir: dataDir(options),
     logMaxBytes: data.log?.maxBytes ?? DEFAULT_LOG_MAX_BYTES,
+    notes,
   };
 }
 

@@ -56,6 +56,7 @@ export async function main(args: string[]): Promise<number> {
   });
   const log = fileLog.log;
   if (configError) log(configError.message);
+  for (const note of config.notes ?? []) log(note);
 
   const check = checkCaller(args, allowedExtensionIds(config), configError?.file ?? config.file);
   if (!check.ok) {
