@@ -1,13 +1,25 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { saveScreenshot } from '../support/browser';
+import { EXTENSION_ID, saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { agentTexts, completedAnswers, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+
+/** The browser starts the host with the calling origin as its argument. */
+const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 /** Waits until the panel shows `count` completed answers and returns the last one. */
 async function answer(panel: Page, count: number): Promise<string> {
   await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(count);
   return (await agentTexts(panel)).at(-1) ?? '';
+}
+
+/** What a card offers for a tool that acts on the user's machine (the embedded backend's bash). */
+const MACHINE_CHOICES = { allow: 'Allow once', allow_session: 'Allow for this thread', deny: 'Deny' };
+
+/** The choices a card offers, as `data-choice` -> button text. */
+async function choicesOf(card: Locator): Promise<Record<string, string>> {
+  const buttons = await card.locator('button[data-choice]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
+  return Object.fromEntries(buttons);
 }
 
 async function badgeOf(page: Page, tabId: number): Promise<string> {
@@ -33,6 +45,13 @@ describe('per-page approvals in Chromium', () => {
     const card = panelA.locator('.approval[data-tool="page_read"]');
     await card.waitFor({ timeout: 30_000 });
     expect(await card.locator('.origin').textContent()).toBe(demo.origin);
+    expect(await choicesOf(card)).toEqual({
+      allow: 'Allow once',
+      allow_session: `Allow for this thread on ${demo.origin}`,
+      always_allow_site: `Always allow page_read on ${demo.origin}`,
+      deny: 'Deny',
+      always_deny_site: `Always deny page_read on ${demo.origin}`,
+    });
     expect(await panelB.locator('.approval').count()).toBe(0);
 
     const popupA = await browser.openExtensionPage(`src/popup/index.html?tab=${a.tabId}`);
@@ -83,8 +102,54 @@ describe('per-page approvals in Chromium', () => {
     const card = panelB.locator('.approval[data-tool="bash"]');
     await card.waitFor({ timeout: 30_000 });
     expect(await card.locator('.preview').textContent()).toContain('echo tether-was-here');
+    // bash acts on this computer, not on the site: no site rule is offered, and the thread grant names no site.
+    expect(await choicesOf(card)).toEqual(MACHINE_CHOICES);
     expect(await panelA.locator('.approval').count()).toBe(0);
     await card.locator('button[data-choice="allow"]').click();
     expect(await answer(panelB, 1)).toContain('tether-was-here');
+  });
+
+  it('offers no site rule for bash in the panel or the popup, and a rule for bash forged in storage approves nothing', async () => {
+    const { browser, demo } = suite;
+    const a = await openWebPage(browser, demo.url('/'));
+    const panel = await openSidePanel(browser, a.tabId);
+    await waitConnected(panel);
+
+    // A rule for bash on this site, written into storage by hand beside a real one for page_read; a restarted worker
+    // loads both with the rest of its state.
+    await panel.evaluate(async (origin) => {
+      type Local = { set(items: object): Promise<void> };
+      const rule = (id: string, toolName: string) => ({ id, origin, toolName, decision: 'allow', createdAtMs: Date.now() });
+      const local = (globalThis as unknown as { chrome: { storage: { local: Local } } }).chrome.storage.local;
+      await local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('real', 'page_read')] });
+    }, demo.origin);
+    const hostsBefore = await browser.findProcesses(HOST_ARG);
+    await browser.stopServiceWorkers();
+    // A new host process proves the worker restarted (and so read storage again).
+    await expect
+      .poll(async () => {
+        const now = await browser.findProcesses(HOST_ARG);
+        return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
+      }, { timeout: 30_000 })
+      .toBe(true);
+    await waitConnected(panel);
+
+    await sendPrompt(panel, '/bash echo forged-rule-ran');
+    const card = panel.locator('.approval[data-tool="bash"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await choicesOf(card)).toEqual(MACHINE_CHOICES);
+    const popup = await browser.openExtensionPage(`src/popup/index.html?tab=${a.tabId}`);
+    const popupCard = popup.locator('.approval[data-tool="bash"]');
+    await popupCard.waitFor();
+    expect(await choicesOf(popupCard)).toEqual(MACHINE_CHOICES);
+
+    const options = await browser.openExtensionPage('src/options/index.html');
+    // The rule that can never apply is not kept, so options does not list it.
+    await options.locator('tr[data-tool="page_read"]').waitFor();
+    expect(await options.locator('tr[data-tool="bash"]').count()).toBe(0);
+
+    await card.locator('button[data-choice="deny"]').click();
+    expect(await answer(panel, 1)).toContain('You declined to run echo forged-rule-ran');
+    await Promise.all([popup.close(), options.close(), panel.close()]);
   });
 });
