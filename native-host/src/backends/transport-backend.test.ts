@@ -1,6 +1,7 @@
 import type { TransportHandlers } from '@tether/protocol';
 import { TransportClosedError } from '@tether/protocol/errors';
 import { describe, expect, it } from 'vitest';
+import { secrets } from '../secrets';
 import { connectInProcess } from './transport-backend';
 import type { BackendSink } from './types';
 
@@ -39,6 +40,22 @@ describe('connectInProcess', () => {
     expect(messages.map((m) => JSON.parse(m.text))).toEqual([1, 2, 3].map((i) => ({ method: 'item/agentMessage/delta', params: { delta: `${i} ` } })));
     expect(new Set(messages.map((m) => m.chunk)).size).toBe(1);
     expect(messages[1]!.chunk[messages[1]!.start - 1]).toBe(0x0a);
+  });
+
+  it('masks secrets in what the server sends: key shapes, secret-named fields and values the host knows', async () => {
+    secrets.learn(['in-process-known-secret']);
+    const { sink, messages } = recordingSink();
+    const link = connectInProcess(sink, () => undefined);
+    startServer(link);
+    link.server.send({ method: 'turn/completed', params: { turn: { error: { message: 'HTTP 401: bad key in-process-known-secret' } } } });
+    link.server.send({ method: 'item/agentMessage/delta', params: { delta: 'here: sk-abcdefghijklmnopqrstuv' } });
+    link.server.send({ id: 3, result: { apiKey: 'short' } });
+    await tick();
+    expect(messages.map((m) => JSON.parse(m.text))).toEqual([
+      { method: 'turn/completed', params: { turn: { error: { message: 'HTTP 401: bad key ***' } } } },
+      { method: 'item/agentMessage/delta', params: { delta: 'here: sk-***' } },
+      { id: 3, result: { apiKey: '***' } },
+    ]);
   });
 
   it('finds the ranges of messages with non-ASCII text by their UTF-8 bytes', async () => {

@@ -5,6 +5,7 @@
  */
 import type { MessageTransport, TransportHandlers } from '@tether/protocol';
 import { ErrorCode, TransportClosedError } from '@tether/protocol/errors';
+import { secrets } from '../secrets';
 import type { BackendSink } from './types';
 
 const NEWLINE = 0x0a;
@@ -16,7 +17,8 @@ export function attachTransport(
   onClose: (error?: Error) => void,
 ): (payload: Buffer) => void {
   const emit = (message: unknown): void => {
-    const bytes = Buffer.from(JSON.stringify(message), 'utf8');
+    // What an adapter says on an agent's behalf is the host's own message: redacted in full.
+    const bytes = Buffer.from(secrets.json(JSON.stringify(message)), 'utf8');
     sink.message(bytes, 0, bytes.length);
   };
   transport.start({
@@ -120,8 +122,11 @@ class InProcessConnection implements InProcessLink {
 
   private fromServer(message: unknown): void {
     if (this.closed) throw new TransportClosedError('The in-process connection to the host is closed');
-    const json = JSON.stringify(message) as string | undefined;
-    if (json === undefined) throw new TypeError(`Cannot send ${String(message)} to the host: a message must be a JSON value`);
+    const raw = JSON.stringify(message) as string | undefined;
+    if (raw === undefined) throw new TypeError(`Cannot send ${String(message)} to the host: a message must be a JSON value`);
+    // The embedded app-server's messages are the host's own: redacted in full (one regular-expression test per
+    // message unless something in it looks secret).
+    const json = secrets.json(raw);
     this.outTexts.push(json);
     this.outUnits += json.length + 1;
     if (!this.outScheduled) {
