@@ -13,7 +13,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   host: {
-    usage: 'tether host [chrome-extension://ID/ | MANIFEST ADDON_ID]',
+    usage: 'tether host [--allow-dev-extension] [chrome-extension://ID/ | MANIFEST ADDON_ID]',
     summary: 'Native messaging host: what the browser starts (reads and writes framed messages).',
     run: async (args) => (await import('./host/cli')).main(args),
   },
@@ -26,7 +26,7 @@ const commands: Record<string, Command> = {
         : (await import('./app-server/cli')).main(args),
   },
   install: {
-    usage: 'tether install [--browser NAME|all] [--extension-id ID]... [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    usage: 'tether install [--browser NAME|all] [--extension-id ID]... [--dev] [--scope user|system] [--user-data-dir DIR] [--dry-run]',
     summary: 'Register the native messaging host with every browser found (or the ones named).',
     run: async (args) => (await import('./install/cli')).install(args),
   },

@@ -19,7 +19,7 @@ export interface HostConfig {
   readonly defaultBackend: string;
   /** Backends by id, with `cwd` and `dataDir` made absolute. */
   readonly backends: Readonly<Record<string, BackendConfig>>;
-  /** Extension ids from the file (the development id is added by the caller check, not here). */
+  /** Extension ids from the file; never the development ids (only a `tether install --dev` launcher allows those). */
   readonly allowedExtensionIds: readonly string[];
   /** Where the embedded backend stores threads unless its config says otherwise. */
   readonly dataDir: string;

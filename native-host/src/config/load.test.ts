@@ -155,6 +155,15 @@ describe('loadConfig', () => {
     expect(error.issues[0]?.field).toBe('allowedExtensionIds.0');
   });
 
+  it('refuses the development ids in allowedExtensionIds, since their key is public', () => {
+    for (const id of ['gkplngjhinednckbmppipofijkaplcpm', 'tether@tether.dev']) {
+      const error = errorOf(() => load(JSON.stringify({ allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop', id] })));
+      expect(error.issues[0]?.field).toBe('allowedExtensionIds.1');
+      expect(error.message).toContain("the development build's id, whose key is public");
+      expect(error.message).toContain('tether install --dev');
+    }
+  });
+
   it('requires the file TETHER_CONFIG names to exist', () => {
     const error = errorOf(() => load(undefined, { TETHER_CONFIG: '/etc/tether.json' }));
     expect(error.file).toBe('/etc/tether.json');

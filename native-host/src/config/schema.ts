@@ -3,6 +3,7 @@
  * being silently ignored; dialect-specific settings go in a backend's free-form `options`.
  */
 import { z } from 'zod';
+import { isDevExtensionId } from './allowed-ids';
 
 /** The wire a backend speaks: `tether` passes through untouched, the others go through a dialect adapter. */
 export const Dialect = z.enum(['tether', 'codex', 'acp', 'vv']);
@@ -51,8 +52,16 @@ export const ConfigFile = z.strictObject({
   $schema: z.string().optional(),
   defaultBackend: z.string().min(1).optional(),
   backends: z.record(z.string().regex(BACKEND_ID, 'backend ids use letters, digits, ".", "_" and "-"'), BackendConfig).optional(),
-  /** Extension ids allowed to start the host, besides the development id (always allowed). */
-  allowedExtensionIds: z.array(ExtensionId).optional(),
+  /** Extension ids allowed to start the host. The development ids are not: only `tether install --dev` allows them. */
+  allowedExtensionIds: z
+    .array(
+      ExtensionId.refine((id) => !isDevExtensionId(id), {
+        message:
+          "this is the development build's id, whose key is public (manifests/dev-key.json); remove it here: " +
+          '`tether install --dev` allows the development build, on a machine where you develop Tether',
+      }),
+    )
+    .optional(),
   log: z
     .strictObject({
       /** Size at which host.log is rotated to host.log.1. */
@@ -73,7 +82,7 @@ export const FIELD_FIXES: Readonly<Record<string, string>> = {
   model: 'give a model name as a non-empty string',
   description: 'give a short text',
   options: 'give an object of dialect-specific settings',
-  allowedExtensionIds: 'list extension ids as strings, e.g. ["gkplngjhinednckbmppipofijkaplcpm", "tether@tether.dev"]',
+  allowedExtensionIds: 'list the ids of your own builds as strings, e.g. ["abcdefghijklmnopabcdefghijklmnop", "tether@example.org"]',
   defaultBackend: 'name one of the ids under "backends" (or "embedded")',
   backends: 'give an object mapping backend ids to {"kind": ..., ...}',
   maxBytes: 'give a whole number of bytes, at least 4096',

@@ -2,22 +2,31 @@
  * Who started the host. Chrome-family browsers pass the calling origin `chrome-extension://ID/` (on Windows also
  * `--parent-window=N`); Firefox passes the host manifest's path and the add-on id. Only allowed ids may use the host:
  * the browser already checks its manifest, and this check also covers a host started by hand or by another program
- * that mimics a browser.
+ * that mimics a browser. The development ids count only when a development launcher passed ALLOW_DEV_EXTENSION_FLAG.
  */
+import type { HostConfig } from '../config/defaults';
+import { ALLOW_DEV_EXTENSION_FLAG, allowedExtensionIds, isDevExtensionId } from '../config/allowed-ids';
 
 /** The browser's description of the caller. */
 export type Caller =
   | { readonly browser: 'chrome'; readonly origin: string; readonly extensionId: string }
   | { readonly browser: 'firefox'; readonly manifestPath: string; readonly extensionId: string };
 
-/** The outcome of checking the arguments the host was started with. */
-export type CallerCheck = { readonly ok: true; readonly caller: Caller } | { readonly ok: false; readonly reason: string };
+/** The outcome of checking the arguments the host was started with; `devAllowed`: the launcher allowed the development ids. */
+export type CallerCheck =
+  | { readonly ok: true; readonly caller: Caller; readonly devAllowed: boolean }
+  | { readonly ok: false; readonly reason: string };
 
 const CHROME_ORIGIN = /^chrome-extension:\/\/([a-p]{32})\/?$/;
 
-/** Parses the browser's arguments and checks the caller's id against `allowed`. */
-export function checkCaller(args: readonly string[], allowed: readonly string[], configFile: string): CallerCheck {
-  const positional = args.filter((a) => !a.startsWith('--parent-window='));
+/**
+ * Parses the launcher's and the browser's arguments and checks the caller's id against the config's list (plus the
+ * development ids when the launcher passed ALLOW_DEV_EXTENSION_FLAG).
+ */
+export function checkCaller(args: readonly string[], config: Pick<HostConfig, 'allowedExtensionIds'>, configFile: string): CallerCheck {
+  const devAllowed = args[0] === ALLOW_DEV_EXTENSION_FLAG;
+  const allowed = allowedExtensionIds(config, devAllowed);
+  const positional = args.slice(devAllowed ? 1 : 0).filter((a) => !a.startsWith('--parent-window='));
   const [first, second] = positional;
   let caller: Caller;
   if (first?.startsWith('chrome-extension://')) {
@@ -34,14 +43,23 @@ export function checkCaller(args: readonly string[], allowed: readonly string[],
         '(Chrome, Chromium, Edge, Brave, Vivaldi) or with a manifest path and an add-on id (Firefox)',
     };
   }
+  if (!allowed.includes(caller.extensionId) && isDevExtensionId(caller.extensionId)) {
+    return {
+      ok: false,
+      reason:
+        `extension ${caller.extensionId} is the development build, whose key is public (manifests/dev-key.json), and this host ` +
+        'was not installed for development. Fix: run `tether install --dev` (what `npm start` does) on a machine where you ' +
+        'develop Tether, or load your own build and install with `tether install --extension-id ID`',
+    };
+  }
   if (!allowed.includes(caller.extensionId)) {
     return {
       ok: false,
       reason:
-        `extension ${caller.extensionId} is not allowed to use this host (allowed: ${allowed.join(', ')}). ` +
+        `extension ${caller.extensionId} is not allowed to use this host (allowed: ${allowed.join(', ') || 'none'}). ` +
         `Fix: add it to "allowedExtensionIds" in ${configFile} and run \`tether install --extension-id ${caller.extensionId}\` ` +
         "so the browsers' host manifests allow it too",
     };
   }
-  return { ok: true, caller };
+  return { ok: true, caller, devAllowed };
 }

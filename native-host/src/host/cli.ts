@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import { createBackend } from '../backends/factory';
-import { allowedExtensionIds } from '../config/allowed-ids';
 import { ConfigError } from '../config/config-error';
 import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
@@ -58,7 +57,7 @@ export async function main(args: string[]): Promise<number> {
   if (configError) log(configError.message);
   for (const note of config.notes ?? []) log(note);
 
-  const check = checkCaller(args, allowedExtensionIds(config), configError?.file ?? config.file);
+  const check = checkCaller(args, config, configError?.file ?? config.file);
   if (!check.ok) {
     log(`refused to start: ${check.reason}`);
     process.stderr.write(`tether host: refused: ${check.reason}\n`);
@@ -68,7 +67,8 @@ export async function main(args: string[]): Promise<number> {
   const caller = check.caller;
   log(
     `started by ${caller.browser === 'chrome' ? caller.origin : `${caller.extensionId} (${caller.manifestPath})`}; ` +
-      `tether ${TETHER_VERSION}, node ${process.version}, config ${config.file} (${config.source}), backend ${config.defaultBackend}`,
+      `tether ${TETHER_VERSION}, node ${process.version}, config ${config.file} (${config.source}), backend ${config.defaultBackend}` +
+      (check.devAllowed ? '; development extension allowed (installed with --dev)' : ''),
   );
   const code = await serve(config, configError, log);
   log(`stopped (exit ${code}) ${Math.round(performance.now() - started)} ms after start`);

@@ -9,12 +9,13 @@ describe('install arguments', () => {
         ['--browser', 'chrome,firefox', '--browser=edge', '--extension-id', 'a@b', '--extension-id=c@d', '--scope=system', '--dry-run'],
         'linux',
       ),
-    ).toEqual({ browsers: ['chrome', 'firefox', 'edge'], extensionIds: ['a@b', 'c@d'], scope: 'system', dryRun: true, help: false });
+    ).toEqual({ browsers: ['chrome', 'firefox', 'edge'], extensionIds: ['a@b', 'c@d'], scope: 'system', dryRun: true, dev: false, help: false });
+    expect(parseInstallArgs('install', ['--dev', '--browser', 'chromium'], 'linux')).toMatchObject({ dev: true, browsers: ['chromium'] });
   });
 
   it('expands --browser all and defaults to user scope with detection', () => {
     expect(parseInstallArgs('install', ['--browser', 'all'], 'darwin').browsers).toEqual(['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox']);
-    expect(parseInstallArgs('install', [], 'linux')).toEqual({ extensionIds: [], scope: 'user', dryRun: false, help: false });
+    expect(parseInstallArgs('install', [], 'linux')).toEqual({ extensionIds: [], scope: 'user', dryRun: false, dev: false, help: false });
   });
 
   it('rejects what cannot work, saying why', () => {
@@ -36,5 +37,8 @@ describe('install arguments', () => {
     expect(error('install', ['--user-data-dir', 'p', '--browser', 'firefox'])).toMatch(/not Firefox$/);
     expect(error('install', ['--user-data-dir', 'p', '--scope', 'system'])).toMatch(/cannot be combined with --scope system/);
     expect(error('install', ['--user-data-dir', 'C:\\p'], 'win32')).toMatch(/not supported on Windows/);
+    expect(error('install', ['--dev', '--scope', 'system'])).toMatch(/^--dev allows the development extension, whose key is public.*cannot be combined with --scope system$/);
+    expect(error('install', ['--dev=yes'])).toBe('--dev takes no value');
+    expect(error('doctor', ['--dev'])).toBe('unknown option --dev for tether doctor');
   });
 });

@@ -12,6 +12,8 @@ export interface InstallArgs {
   readonly scope: Scope;
   readonly userDataDir?: string;
   readonly dryRun: boolean;
+  /** `install --dev`: also allow the development extension (its key is public; `npm start` passes this). */
+  readonly dev: boolean;
   readonly help: boolean;
 }
 
@@ -24,7 +26,7 @@ export class UsageError extends Error {
 export type CommandName = 'install' | 'uninstall' | 'doctor';
 
 const FLAGS: Record<CommandName, readonly string[]> = {
-  install: ['--browser', '--extension-id', '--scope', '--user-data-dir', '--dry-run'],
+  install: ['--browser', '--extension-id', '--dev', '--scope', '--user-data-dir', '--dry-run'],
   uninstall: ['--browser', '--scope', '--user-data-dir', '--dry-run'],
   doctor: ['--browser', '--extension-id', '--user-data-dir'],
 };
@@ -36,6 +38,7 @@ export function parseInstallArgs(command: CommandName, args: readonly string[], 
   let scope: Scope = 'user';
   let userDataDir: string | undefined;
   let dryRun = false;
+  let dev = false;
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -48,8 +51,10 @@ export function parseInstallArgs(command: CommandName, args: readonly string[], 
     if (!FLAGS[command].includes(flag)) {
       throw new UsageError(arg.startsWith('-') ? `unknown option ${flag} for tether ${command}` : `unexpected argument "${arg}"`);
     }
-    if (flag === '--dry-run') {
-      dryRun = true;
+    if (flag === '--dry-run' || flag === '--dev') {
+      if (eq > 0) throw new UsageError(`${flag} takes no value`);
+      if (flag === '--dev') dev = true;
+      else dryRun = true;
       continue;
     }
     const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : args[++i];
@@ -75,5 +80,10 @@ export function parseInstallArgs(command: CommandName, args: readonly string[], 
       throw new UsageError('--user-data-dir applies to Chrome-family browsers (chrome, chromium, edge, brave, vivaldi), not Firefox');
     }
   }
-  return { ...(browsers ? { browsers } : {}), extensionIds, scope, ...(userDataDir !== undefined ? { userDataDir } : {}), dryRun, help };
+  if (dev && scope === 'system') {
+    throw new UsageError(
+      '--dev allows the development extension, whose key is public, so it is for one developer\'s own account: it cannot be combined with --scope system',
+    );
+  }
+  return { ...(browsers ? { browsers } : {}), extensionIds, scope, ...(userDataDir !== undefined ? { userDataDir } : {}), dryRun, dev, help };
 }

@@ -20,11 +20,14 @@ import { uninstall as runUninstall, UninstallError } from './uninstall';
 
 const USAGE: Record<CommandName, string> = {
   install: [
-    'Usage: tether install [--browser chrome|chromium|edge|brave|vivaldi|firefox|all] [--extension-id ID]...',
+    'Usage: tether install [--browser chrome|chromium|edge|brave|vivaldi|firefox|all] [--extension-id ID]... [--dev]',
     '                      [--scope user|system] [--user-data-dir DIR] [--dry-run]',
-    'Registers the native messaging host with every browser found (or the ones named). The development extension id is',
-    'always allowed; --extension-id adds a store id or a Firefox add-on id. --user-data-dir DIR registers it for a',
-    'Chromium started with --user-data-dir=DIR. --dry-run prints the plan and writes nothing.',
+    'Registers the native messaging host with every browser found (or the ones named), for the extensions named with',
+    '--extension-id (the id chrome://extensions shows, or a Firefox add-on id). --dev also allows the development build',
+    '(extension/dist; its key is public, so only on a machine where you develop Tether: `npm start` does this).',
+    '--scope system installs for every user: run as root or administrator after `npm run build`; the host is copied to a',
+    'machine-wide folder. --user-data-dir DIR registers it for a Chromium started with --user-data-dir=DIR.',
+    '--dry-run prints the plan and writes nothing.',
   ].join('\n'),
   uninstall: [
     'Usage: tether uninstall [--browser NAME|all] [--scope user|system] [--user-data-dir DIR] [--dry-run]',

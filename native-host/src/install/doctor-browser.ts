@@ -5,6 +5,7 @@
 import type { Browser } from './browsers';
 import type { DoctorReport } from './doctor-report';
 import { BROWSER_KILL_WINDOW_MS, probeHost } from './host-probe';
+import { isDevExtensionId } from './ids';
 import { browserErrorText, checkManifest, type FailureKind } from './manifest';
 import { lookupLocations } from './locations';
 import { readRegistryValue } from './registry';
@@ -91,7 +92,19 @@ export async function checkBrowser(
   if (missing.length > 0) {
     report.fail(`${listName} lacks ${missing.join(', ')}`, { browserSays: says('forbidden'), fix: `${fix}${missing.map((id) => ` --extension-id ${id}`).join('')}` });
   } else if (checked.allowedIds.length > 0) {
-    report.ok(`${listName} allows ${required.join(', ')}`);
+    report.ok(`${listName} allows ${checked.allowedIds.join(', ')}`);
+  } else if (checked.problems.length === 0) {
+    report.fail(`${listName} is empty: no extension may start the host`, { browserSays: says('forbidden'), fix: `${fix} --extension-id ID (or --dev)` });
+  }
+  const dev = checked.allowedIds.filter(isDevExtensionId);
+  if (dev.length > 0) {
+    report.warn(
+      `development extension allowed: yes (installed with --dev): ${dev.join(', ')} has a public key (manifests/dev-key.json), ` +
+        'so any extension loaded with it can use the host and ask for command approvals',
+      `on a machine where you do not develop Tether, reinstall without --dev: ${fix} --extension-id ID`,
+    );
+  } else {
+    report.info('development extension allowed: no');
   }
 
   if (checked.hostPath === undefined) return { allowedIds: checked.allowedIds };
@@ -107,11 +120,13 @@ export async function checkBrowser(
     return { hostPath, allowedIds: checked.allowedIds };
   }
   report.ok(`host ${hostPath} exists and is executable`);
-  if (checked.problems.length > 0 || missing.length > 0) return { hostPath, allowedIds: checked.allowedIds };
+  if (checked.problems.length > 0 || missing.length > 0 || checked.allowedIds.length === 0) return { hostPath, allowedIds: checked.allowedIds };
 
   const probe = await probeHost(sys, {
     hostPath,
     browser,
+    // As the extension the manifest allows first would (the development one, after --dev).
+    extensionId: checked.allowedIds[0]!,
     manifestPath: found.manifestPath,
     timeoutMs: ctx.timeoutMs,
     ...(ctx.exitWaitMs !== undefined ? { exitWaitMs: ctx.exitWaitMs } : {}),

@@ -3,9 +3,10 @@ import { doctor } from './doctor';
 import { install } from './install';
 import { scriptedHost } from './memory-system';
 import { utf8 } from './system';
-import { darwinMachine, DARWIN, doctorOptions, installOptions, LINUX, linuxMachine, WIN, windowsMachine } from './test-machines';
+import { darwinMachine, DARWIN, doctorOptions, installOptions, LINUX, linuxMachine, OWN_IDS, WIN, windowsMachine } from './test-machines';
 
 const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
 const LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json';
 
@@ -32,15 +33,17 @@ async function runDoctor(sys: Parameters<typeof doctor>[0], options: Parameters<
 
 describe('tether doctor on Linux', () => {
   it('passes after install for every browser found', async () => {
-    const sys = linuxMachine({ spawn: () => goodHost() });
+    const config = JSON.stringify({ allowedExtensionIds: [OWN_IDS.chrome, OWN_IDS.firefox] });
+    const sys = linuxMachine({ spawn: () => goodHost(), files: { '/home/ada/.config/tether/config.json': config } });
     await install(sys, installOptions(LINUX.host, []));
     const { code, lines, text } = await runDoctor(sys);
 
     expect(code).toBe(0);
     expect(sys.spawns.length).toBe(3);
     expect(lines).toContain(`  ✓ manifest ${CHROMIUM} (valid JSON, name matches the file)`);
-    expect(lines).toContain(`  ✓ allowed_origins allows gkplngjhinednckbmppipofijkaplcpm`);
-    expect(text).toMatch(/✓ started as Chromium would \(\/home\/ada\/\.local\/share\/tether\/bin\/tether-host chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms from tether-app-server 0\.1\.0/);
+    expect(lines).toContain(`  ✓ allowed_origins allows ${OWN_IDS.chrome}`);
+    expect(lines).toContain('  · development extension allowed: no');
+    expect(text).toMatch(/✓ started as Chromium would \(\/home\/ada\/\.local\/share\/tether\/bin\/tether-host chrome-extension:\/\/abcdefghijklmnopabcdefghijklmnop\/\): initialize answered in \d+ ms from tether-app-server 0\.1\.0/);
     expect(text).toMatch(/✓ the host exited \d+ ms after stdin closed/);
     expect(lines).toContain(`  ✓ Node ${LINUX.node} v20.20.2`);
     expect(lines).toContain(`  ✓ host script ${LINUX.host}`);
@@ -60,9 +63,26 @@ describe('tether doctor on Linux', () => {
     const sys = await installedLinux({ dirs: [] });
     await runDoctor(sys);
     expect(sys.spawns).toEqual([
-      { file: LAUNCHER, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' },
-      { file: LAUNCHER, args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'tether@tether.dev'], cwd: '/home/ada/.local/share/tether/bin' },
+      { file: LAUNCHER, args: [OWN_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' },
+      { file: LAUNCHER, args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', OWN_IDS.firefox], cwd: '/home/ada/.local/share/tether/bin' },
     ]);
+  });
+
+  it('says whether the development extension is allowed, and warns when a --dev install allows it', async () => {
+    const sys = linuxMachine({ spawn: () => goodHost(), cwd: '/tmp' });
+    await install(sys, installOptions(LINUX.host, [], { dev: true, extensionIds: [], userDataDir: 'profile' }));
+    const { code, lines } = await runDoctor(sys, { userDataDir: 'profile' });
+
+    const devLauncher = '/home/ada/.local/share/tether/bin/tether-host-dev';
+    expect(lines).toContain(
+      '  ! development extension allowed: yes (installed with --dev): gkplngjhinednckbmppipofijkaplcpm has a public key ' +
+        '(manifests/dev-key.json), so any extension loaded with it can use the host and ask for command approvals',
+    );
+    expect(lines).toContain(`  · passes --allow-dev-extension: the host allows the development extension (installed with --dev)`);
+    // The probe poses as the extension the manifest allows, through the development launcher.
+    expect(sys.spawns).toEqual([{ file: devLauncher, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' }]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toBe('All checks passed (1 warning).');
   });
 
   it('reports a missing manifest with the browser\'s own error text and the install command', async () => {
@@ -87,14 +107,14 @@ describe('tether doctor on Linux', () => {
     const sys = await installedLinux();
     const bad = { name: 'dev.tether.bridge', description: '', path: 'bin/tether-host', type: 'stdio', allowed_origins: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm', 'chrome-extension://*/'] };
     await sys.fs.writeFile(CHROMIUM, utf8(JSON.stringify(bad)));
-    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
+    const { code, lines } = await runDoctor(sys, { browsers: ['chromium'], extensionIds: [OWN_IDS.chrome] });
 
     expect(code).toBe(1);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: "description" is missing or empty`);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: "path" (bin/tether-host) is not absolute`);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: origin chrome-extension://gkplngjhinednckbmppipofijkaplcpm lacks its trailing slash`);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: "allowed_origins" holds a wildcard (chrome-extension://*/); list each extension`);
-    expect(lines).toContain('  ✗ allowed_origins lacks gkplngjhinednckbmppipofijkaplcpm');
+    expect(lines).toContain(`  ✗ allowed_origins lacks ${OWN_IDS.chrome}`);
     expect(lines).toContain('      the browser says: "Access to the specified native messaging host is forbidden."');
     expect(sys.spawns).toEqual([]);
   });
@@ -245,7 +265,7 @@ describe('tether doctor on macOS and Windows', () => {
     expect(sys.spawns).toEqual([
       {
         file: 'C:\\Windows\\System32\\cmd.exe',
-        args: ['/d', '/s', '/c', `""${launcher}" ${DEV_ORIGIN} --parent-window=0"`],
+        args: ['/d', '/s', '/c', `""${launcher}" ${OWN_ORIGIN} --parent-window=0"`],
         cwd: `${WIN.local}\\tether\\data\\bin`,
         verbatimArguments: true,
       },

@@ -10,7 +10,7 @@ import { browserById, BROWSERS } from './browsers';
 import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
 import { checkBrowser } from './doctor-browser';
 import { DoctorReport } from './doctor-report';
-import { allowedIds, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID } from './ids';
+import { allowedIds, isDevExtensionId } from './ids';
 import { parseLauncher } from './launcher';
 import type { Scope } from './locations';
 import { readRecord, type InstallRecord } from './record';
@@ -30,7 +30,7 @@ export interface PresetLike {
 export interface DoctorOptions {
   readonly browsers?: readonly BrowserId[];
   readonly userDataDir?: string;
-  /** Ids the manifests must allow besides the development ones. */
+  /** Ids the manifests must allow. */
   readonly extensionIds: readonly string[];
   /** How the user runs Tether (`tether` or `npx tether`), for the fix commands. */
   readonly command: string;
@@ -84,6 +84,7 @@ async function checkLauncher(sys: System, report: DoctorReport, hostPath: string
     return;
   }
   const { nodePath, hostScript } = launcher;
+  if (launcher.allowDev) report.info(`passes --allow-dev-extension: the host allows the development extension (installed with --dev)`);
   if (!(await sys.fs.isExecutable(nodePath))) {
     report.fail(`Node ${nodePath} is missing or not executable (moved, or removed by a version manager such as nvm)`, {
       browserSays: 'Native host has exited.',
@@ -128,9 +129,7 @@ async function checkConfig(sys: System, report: DoctorReport, manifestIds: Reado
   const where = config.source === 'file' ? config.file : `${config.file} (not present: built-in defaults)`;
   report.ok(`${where}: backends ${Object.keys(config.backends).join(', ')}; default ${config.defaultBackend}`);
   // The host checks its caller against the development ids and the config's list, not against the manifests.
-  const refused = [...manifestIds].filter(
-    (id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID && !config.allowedExtensionIds.includes(id),
-  );
+  const refused = [...manifestIds].filter((id) => !isDevExtensionId(id) && !config.allowedExtensionIds.includes(id));
   if (refused.length > 0) {
     report.warn(
       `the manifests allow ${refused.join(', ')} but "allowedExtensionIds" in ${config.file} does not, so the host will refuse ${refused.length > 1 ? 'them' : 'it'}`,
@@ -159,7 +158,7 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
   const report = new DoctorReport(options.out);
   options.out(`Tether doctor ${options.tetherVersion} (${sys.platform}, Node ${sys.execPath})`);
   const installed = await records(sys, report);
-  const ids = allowedIds(options.extensionIds);
+  const ids = allowedIds(options.extensionIds, false);
   const udd = options.userDataDir === undefined ? undefined : pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
   const fixCommand = (browser: Browser) =>
     [options.command, 'install', '--browser', browser.id, ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : [])].join(' ');

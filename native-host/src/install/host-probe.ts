@@ -4,7 +4,7 @@
  */
 import type { Browser } from './browsers';
 import { FrameReader, encodeFrame } from './frames';
-import { chromeOrigin, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID } from './ids';
+import { chromeOrigin } from './ids';
 import type { FailureKind } from './manifest';
 import type { SpawnRequest, System } from './system';
 import { fromUtf8, pathFor } from './system';
@@ -31,11 +31,11 @@ export interface ProbeResult {
   readonly commandLine: string;
 }
 
-/** The arguments a browser passes to the host (origin; or manifest path and add-on id for Firefox). */
-export function browserArgs(browser: Browser, manifestPath: string, platform: System['platform']): string[] {
-  if (browser.family === 'firefox') return [manifestPath, DEV_FIREFOX_ADDON_ID];
+/** The arguments a browser passes to the host for `extensionId` (origin; or manifest path and add-on id for Firefox). */
+export function browserArgs(browser: Browser, manifestPath: string, platform: System['platform'], extensionId: string): string[] {
+  if (browser.family === 'firefox') return [manifestPath, extensionId];
   // Chrome on Windows adds the caller's window handle; 0 when the caller is a service worker.
-  return platform === 'win32' ? [chromeOrigin(DEV_EXTENSION_ID), '--parent-window=0'] : [chromeOrigin(DEV_EXTENSION_ID)];
+  return platform === 'win32' ? [chromeOrigin(extensionId), '--parent-window=0'] : [chromeOrigin(extensionId)];
 }
 
 /** How the browser starts `hostPath`: directly on Linux/macOS, through `cmd.exe /d /s /c` on Windows. */
@@ -57,6 +57,8 @@ export async function probeHost(
   options: {
     hostPath: string;
     browser: Browser;
+    /** The extension the probe poses as (one the manifest allows). */
+    extensionId: string;
     manifestPath: string;
     /** How long the host may take to answer `initialize`. */
     timeoutMs: number;
@@ -65,7 +67,7 @@ export async function probeHost(
     clientVersion: string;
   },
 ): Promise<ProbeResult> {
-  const args = browserArgs(options.browser, options.manifestPath, sys.platform);
+  const args = browserArgs(options.browser, options.manifestPath, sys.platform, options.extensionId);
   const request = browserSpawnRequest(sys, options.hostPath, args);
   const commandLine = [options.hostPath, ...args].map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ');
   const started = performance.now();

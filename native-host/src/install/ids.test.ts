@@ -29,13 +29,17 @@ describe('extension ids', () => {
     expect(message('abcdefghijklmnopabcdefghijklmnoz')).toContain('only the letters a to p');
     expect(message('{1234}')).toContain('{8-4-4-4-12 hex digits}');
     expect(message('a@b@c')).toContain('around one "@"');
-    expect(message('hello')).toContain('e.g. gkplngjhinednckbmppipofijkaplcpm');
+    expect(message('hello')).toContain('e.g. abcdefghijklmnopabcdefghijklmnop');
   });
 
-  it('puts the development ids first and drops duplicates', () => {
-    expect(allowedIds(['abcdefghijklmnopabcdefghijklmnop', DEV_EXTENSION_ID, 'me@example.org', 'me@example.org'])).toEqual({
+  it('puts the development ids first only for a --dev install, and drops duplicates', () => {
+    expect(allowedIds(['abcdefghijklmnopabcdefghijklmnop', 'me@example.org', 'me@example.org'], true)).toEqual({
       chrome: [DEV_EXTENSION_ID, 'abcdefghijklmnopabcdefghijklmnop'],
       firefox: [DEV_FIREFOX_ADDON_ID, 'me@example.org'],
+    });
+    expect(allowedIds(['abcdefghijklmnopabcdefghijklmnop', 'me@example.org'], false)).toEqual({
+      chrome: ['abcdefghijklmnopabcdefghijklmnop'],
+      firefox: ['me@example.org'],
     });
   });
 });

@@ -1,15 +1,15 @@
 /** Extension ids: the development ids from manifests/dev-key.json, and validation of the ones users add. */
-import { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID } from '../config/allowed-ids';
+import { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, isDevExtensionId } from '../config/allowed-ids';
 import type { Family } from './browsers';
 
-export { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID };
+export { DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, isDevExtensionId };
 
 const CHROME_ID = /^[a-p]{32}$/;
 // addons.mozilla.org accepts a {GUID} or an email-like id.
 const FIREFOX_UUID = /^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}$/;
 const FIREFOX_EMAIL = /^[a-zA-Z0-9._-]*@[a-zA-Z0-9._-]+$/;
 
-/** Allowed ids per manifest family, development ids first. */
+/** Allowed ids per manifest family (development ids first, when allowed). */
 export interface AllowedIds {
   readonly chrome: readonly string[];
   readonly firefox: readonly string[];
@@ -21,8 +21,8 @@ export class InvalidExtensionIdError extends Error {
   constructor(readonly value: string, detail: string) {
     super(
       `"${value}" is not a valid extension id: ${detail}. ` +
-        `Give a Chrome extension id (32 letters a-p, as shown on chrome://extensions, e.g. ${DEV_EXTENSION_ID}) ` +
-        `or a Firefox add-on id (email-like, e.g. ${DEV_FIREFOX_ADDON_ID}, or a {uuid}).`,
+        'Give a Chrome extension id (32 letters a-p, as shown on chrome://extensions, e.g. abcdefghijklmnopabcdefghijklmnop) ' +
+        'or a Firefox add-on id (email-like, e.g. tether@example.org, or a {uuid}); `--dev` allows the development build.',
     );
   }
 }
@@ -52,10 +52,13 @@ export function parseExtensionId(raw: string): { family: Family; id: string } {
   throw new InvalidExtensionIdError(raw, 'it matches neither form');
 }
 
-/** The development ids plus `extra` (validated, de-duplicated, order kept). Throws InvalidExtensionIdError. */
-export function allowedIds(extra: readonly string[]): AllowedIds {
-  const chrome = [DEV_EXTENSION_ID];
-  const firefox = [DEV_FIREFOX_ADDON_ID];
+/**
+ * `extra` (validated, de-duplicated, order kept), after the development ids when `dev` (`tether install --dev`).
+ * Throws InvalidExtensionIdError.
+ */
+export function allowedIds(extra: readonly string[], dev: boolean): AllowedIds {
+  const chrome = dev ? [DEV_EXTENSION_ID] : [];
+  const firefox = dev ? [DEV_FIREFOX_ADDON_ID] : [];
   for (const raw of extra) {
     const { family, id } = parseExtensionId(raw);
     const list = family === 'chrome' ? chrome : firefox;

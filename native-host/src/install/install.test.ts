@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidExtensionIdError } from './ids';
 import { install, InstallError } from './install';
-import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, snapshot, WIN, windowsMachine } from './test-machines';
+import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, OWN_IDS, snapshot, WIN, windowsMachine } from './test-machines';
 
 const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
-const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
+const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
+const STORE_ID = 'bcdefghijklmnopabcdefghijklmnopa';
 const DESCRIPTION = 'Tether: connects the Tether browser extension to a local AI agent';
 
 /** The exact manifest text install writes: `listKey` is allowed_origins (Chromium) or allowed_extensions (Firefox). */
@@ -21,8 +22,8 @@ function manifestText(path: string, listKey: string, entries: string[]): string 
   );
 }
 
-const chromeManifest = (path: string, origins = [DEV_ORIGIN]): string => manifestText(path, 'allowed_origins', origins);
-const firefoxManifest = (path: string, ids = ['tether@tether.dev']): string => manifestText(path, 'allowed_extensions', ids);
+const chromeManifest = (path: string, origins = [OWN_ORIGIN]): string => manifestText(path, 'allowed_origins', origins);
+const firefoxManifest = (path: string, ids: string[] = [OWN_IDS.firefox]): string => manifestText(path, 'allowed_extensions', ids);
 
 const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 
@@ -93,10 +94,10 @@ describe('tether install on Linux', () => {
     await install(sys, installOptions(LINUX.host, lines));
 
     expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
-      chromeManifest(LINUX_LAUNCHER, [DEV_ORIGIN, `chrome-extension://${STORE_ID}/`]),
+      chromeManifest(LINUX_LAUNCHER, [OWN_ORIGIN, `chrome-extension://${STORE_ID}/`]),
     );
     expect(sys.readText('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(
-      firefoxManifest(LINUX_LAUNCHER, ['tether@tether.dev', '{12345678-1234-1234-1234-1234567890ab}']),
+      firefoxManifest(LINUX_LAUNCHER, [OWN_IDS.firefox, '{12345678-1234-1234-1234-1234567890ab}']),
     );
     expect(lines.some((l) => l.includes(`kept from the previous install: ${STORE_ID}`))).toBe(true);
     expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(true);
@@ -105,10 +106,10 @@ describe('tether install on Linux', () => {
   it('allows the ids listed in the host config too, so browser and host agree', async () => {
     const sys = linuxMachine({ files: { '/home/ada/.config/tether/config.json': JSON.stringify({ allowedExtensionIds: [STORE_ID] }) } });
     const lines: string[] = [];
-    await install(sys, installOptions(LINUX.host, lines, { browsers: ['chromium'] }));
+    await install(sys, installOptions(LINUX.host, lines, { browsers: ['chromium'], extensionIds: [] }));
 
     expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
-      chromeManifest(LINUX_LAUNCHER, [DEV_ORIGIN, `chrome-extension://${STORE_ID}/`]),
+      chromeManifest(LINUX_LAUNCHER, [`chrome-extension://${STORE_ID}/`]),
     );
     expect(lines.some((l) => l.startsWith('Note:'))).toBe(false);
   });
@@ -120,6 +121,81 @@ describe('tether install on Linux', () => {
       InvalidExtensionIdError,
     );
     expect(snapshot(sys)).toEqual(before);
+  });
+
+  it('without --dev allows only the ids given, never the development extension', async () => {
+    const sys = linuxMachine();
+    await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID, 'me@example.org'] }));
+
+    for (const path of sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))) {
+      expect(sys.readText(path)).not.toContain('gkplngjhinednckbmppipofijkaplcpm');
+      expect(sys.readText(path)).not.toContain('tether@tether.dev');
+    }
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER, [`chrome-extension://${STORE_ID}/`]),
+    );
+    expect(sys.readText(LINUX_LAUNCHER)).not.toContain('--allow-dev-extension');
+  });
+
+  it('with --dev allows the development extension through a development launcher that tells the host so', async () => {
+    const sys = linuxMachine({ cwd: '/tmp' });
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines, { dev: true, extensionIds: [], userDataDir: 'profile' }));
+
+    const devLauncher = '/home/ada/.local/share/tether/bin/tether-host-dev';
+    expect(sys.readText('/tmp/profile/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(devLauncher, [DEV_ORIGIN]));
+    expect(sys.readText(devLauncher)).toContain(`exec "${LINUX.node}" "${LINUX.host}" host --allow-dev-extension "$@"\n`);
+    expect(lines.some((l) => l.startsWith('Development extension allowed: yes (--dev). Its key is public'))).toBe(true);
+    // The record keeps the ids for later installs, but never the development ones: only --dev brings them back.
+    expect(JSON.parse(sys.readText('/home/ada/.local/share/tether/install-record.json'))).toMatchObject({ allowedExtensionIds: { chrome: [], firefox: [] } });
+  });
+
+  it('keeps the launcher of a plain install apart from a --dev one, so neither changes what the other allows', async () => {
+    const sys = linuxMachine({ cwd: '/tmp' });
+    await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'] }));
+    await install(sys, installOptions(LINUX.host, [], { dev: true, userDataDir: 'profile' }));
+
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+    expect(sys.readText(LINUX_LAUNCHER)).not.toContain('--allow-dev-extension');
+    expect(sys.readText('/tmp/profile/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest('/home/ada/.local/share/tether/bin/tether-host-dev', [DEV_ORIGIN, OWN_ORIGIN]),
+    );
+  });
+
+  it('drops the development ids an earlier version recorded, unless --dev asks for them', async () => {
+    const record = {
+      version: 1,
+      scope: 'user',
+      allowedExtensionIds: { chrome: ['gkplngjhinednckbmppipofijkaplcpm', STORE_ID], firefox: ['tether@tether.dev'] },
+      entries: [],
+    };
+    const sys = linuxMachine({ files: { '/home/ada/.local/share/tether/install-record.json': JSON.stringify(record) } });
+    await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: [] }));
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER, [`chrome-extension://${STORE_ID}/`]),
+    );
+  });
+
+  it('refuses to install without --dev or an extension id, saying which to give', async () => {
+    const sys = linuxMachine();
+    const before = snapshot(sys);
+    const error = await install(sys, installOptions(LINUX.host, [], { extensionIds: [] })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InstallError);
+    expect((error as Error).message).toMatch(/^No extension to allow for Google Chrome, Chromium, Firefox\. Give the id of your Tether build with --extension-id ID/);
+    expect((error as Error).message).toContain('or pass --dev to allow the development build');
+    expect(snapshot(sys)).toEqual(before);
+    const firefoxOnly = await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID] })).catch((e: unknown) => e);
+    expect((firefoxOnly as Error).message).toMatch(/^No extension to allow for Firefox\./);
+  });
+
+  it('refuses a development id given with --extension-id, pointing at --dev', async () => {
+    const sys = linuxMachine();
+    const error = await install(sys, installOptions(LINUX.host, [], { extensionIds: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm/'] })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InstallError);
+    expect((error as Error).message).toContain("is the development build's id, whose key is public: allow it with --dev");
   });
 
   it('with --user-data-dir writes only DIR/NativeMessagingHosts for Chromium', async () => {
@@ -140,7 +216,7 @@ describe('tether install on Linux', () => {
   });
 
   it('system scope writes the machine-wide folders, one shared manifest for Chrome, Brave and Vivaldi', async () => {
-    const sys = linuxMachine({ readOnly: [] });
+    const sys = linuxMachine({ readOnly: [], elevated: true });
     await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }));
 
     const launcher = '/usr/local/lib/tether/bin/tether-host';
@@ -150,6 +226,7 @@ describe('tether install on Linux', () => {
       '/etc/opt/edge/native-messaging-hosts/dev.tether.bridge.json',
       '/usr/lib/mozilla/native-messaging-hosts/dev.tether.bridge.json',
       launcher,
+      '/usr/local/lib/tether/host/0.1.0/tether.mjs',
       '/usr/local/lib/tether/install-record.json',
     ]);
     expect(sys.readText('/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')).toBe(chromeManifest(launcher));
@@ -161,12 +238,56 @@ describe('tether install on Linux', () => {
     ]);
   });
 
-  it('explains that system scope needs root when /etc is not writable', async () => {
-    const sys = linuxMachine();
+  it('system scope copies the bundled host into a root-owned folder and points the launcher there, not at the checkout', async () => {
+    const chunk = '/opt/tether/native-host/dist/chunks/app-server-ABC123.mjs';
+    const sys = linuxMachine({
+      readOnly: [],
+      elevated: true,
+      files: { [chunk]: '// chunk', '/opt/tether/native-host/dist/chunks/app-server-ABC123.mjs.map': '{}' },
+    });
+    const lines: string[] = [];
+    await install(sys, installOptions(LINUX.host, lines, { scope: 'system', browsers: ['chromium'] }));
+
+    const dir = '/usr/local/lib/tether/host/0.1.0';
+    expect(sys.listFiles().filter((p) => p.startsWith(dir))).toEqual([`${dir}/chunks/app-server-ABC123.mjs`, `${dir}/tether.mjs`]);
+    expect(sys.readText(`${dir}/tether.mjs`)).toBe('// bundled host');
+    expect(sys.readText(`${dir}/chunks/app-server-ABC123.mjs`)).toBe('// chunk');
+    expect(sys.modeOf(`${dir}/tether.mjs`)).toBe(0o644);
+    expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).toContain(`exec "${LINUX.node}" "${dir}/tether.mjs" host "$@"\n`);
+    expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).not.toContain('/opt/tether');
+    expect(lines).toContain(`  host:  ${dir}/tether.mjs (copied from ${LINUX.host})`);
+    expect(lines).toContain(`  created      ${dir}/tether.mjs (host, copied for every user)`);
+    expect(JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json'))).toMatchObject({ hostScript: `${dir}/tether.mjs` });
+  });
+
+  it('refuses a system install when not root, before writing anything', async () => {
+    const sys = linuxMachine({ readOnly: [] });
+    const before = snapshot(sys);
     const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toMatch(/^Could not write \/usr\/local\/lib\/tether\/bin\/tether-host: EACCES.*run it as root/);
+    expect((error as Error).message).toMatch(/^System scope installs for every user of this machine: run it as root .*or use --scope user\.$/);
+    expect(snapshot(sys)).toEqual(before);
+  });
+
+  it('refuses a system install when the bundle is not built, and never builds it as root', async () => {
+    let builds = 0;
+    const sys = linuxMachine({ readOnly: [], elevated: true });
+    const missing = '/opt/other/dist/tether.mjs';
+    const options = installOptions(missing, [], { scope: 'system', browsers: ['chromium'], buildHost: async () => void builds++ });
+    const error = await install(sys, options).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InstallError);
+    expect((error as Error).message).toMatch(/^The bundled host \/opt\/other\/dist\/tether\.mjs is missing\. Run `npm run build` as yourself first/);
+    expect(builds).toBe(0);
+  });
+
+  it('explains that system scope needs root when /etc is not writable', async () => {
+    const sys = linuxMachine({ elevated: true });
+    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InstallError);
+    expect((error as Error).message).toMatch(/^Could not write \/usr\/local\/lib\/tether\/host\/0\.1\.0\/tether\.mjs: EACCES.*run it as root/);
   });
 
   it('says how to name a browser when none is found', async () => {
@@ -216,13 +337,16 @@ describe('tether install on macOS', () => {
     ]);
   });
 
-  it('system scope writes /Library folders', async () => {
-    const sys = darwinMachine({ readOnly: [] });
+  it('system scope writes /Library folders and runs a copy of the host kept there', async () => {
+    const sys = darwinMachine({ readOnly: [], elevated: true });
     await install(sys, installOptions(DARWIN.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'firefox'] }));
+    const launcher = sys.readText('/Library/Application Support/Tether/bin/tether-host');
+    expect(launcher).toContain('"/Library/Application Support/Tether/host/0.1.0/tether.mjs" host "$@"');
     expect(sys.listFiles().filter((p) => p.startsWith('/Library/'))).toEqual([
       '/Library/Application Support/Chromium/NativeMessagingHosts/dev.tether.bridge.json',
       '/Library/Application Support/Mozilla/NativeMessagingHosts/dev.tether.bridge.json',
       '/Library/Application Support/Tether/bin/tether-host',
+      '/Library/Application Support/Tether/host/0.1.0/tether.mjs',
       '/Library/Application Support/Tether/install-record.json',
       '/Library/Google/Chrome/NativeMessagingHosts/dev.tether.bridge.json',
       '/Library/Microsoft/Edge/NativeMessagingHosts/dev.tether.bridge.json',
@@ -297,8 +421,8 @@ describe('tether install on Windows', () => {
     ]);
   });
 
-  it('system scope registers HKLM keys and keeps files in %ProgramData%\\Tether', async () => {
-    const sys = windowsMachine();
+  it('system scope registers HKLM keys and keeps its files and a copy of the host in %ProgramFiles%\\Tether', async () => {
+    const sys = windowsMachine({ elevated: true });
     await install(sys, installOptions(WIN.host, [], { scope: 'system', browsers: ['chromium'] }));
     expect(sys.regCalls.at(-1)).toEqual([
       'add',
@@ -307,10 +431,12 @@ describe('tether install on Windows', () => {
       '/t',
       'REG_SZ',
       '/d',
-      'C:\\ProgramData\\Tether\\NativeMessagingHosts\\chromium\\dev.tether.bridge.json',
+      'C:\\Program Files\\Tether\\NativeMessagingHosts\\chromium\\dev.tether.bridge.json',
       '/f',
     ]);
-    expect(sys.readText('C:\\ProgramData\\Tether\\bin\\tether-host.cmd')).toContain('host %*\r\n');
+    const launcher = sys.readText('C:\\Program Files\\Tether\\bin\\tether-host.cmd');
+    expect(launcher).toContain('"C:\\Program Files\\Tether\\host\\0.1.0\\tether.mjs" host %*\r\n');
+    expect(sys.readText('C:\\Program Files\\Tether\\host\\0.1.0\\tether.mjs')).toBe('// bundled host');
   });
 
   it('doubles % in paths so cmd.exe does not expand them', async () => {

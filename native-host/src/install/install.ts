@@ -1,6 +1,8 @@
 /**
  * `tether install`: writes the launcher and, for each chosen browser, the host manifest (and on Windows the registry
  * key), then records all of it for `tether uninstall`. Plans first, so `--dry-run` prints exactly what a real run does.
+ * Manifests allow only the ids given; `--dev` adds the development ids and points them at a launcher that tells the
+ * host to allow them too. System scope runs a copy of the host in a machine-wide folder (system-host.ts).
  */
 import type { Browser, BrowserId } from './browsers';
 import { browserById, BROWSERS } from './browsers';
@@ -8,48 +10,39 @@ import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
 import { ConfigError } from '../config/config-error';
 import type { HostConfig } from '../config/load';
 import { readHostConfig } from './config-view';
-import { allowedIds, chromeOrigin, DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID, type AllowedIds } from './ids';
+import { allowedIds, chromeOrigin, isDevExtensionId, parseExtensionId, type AllowedIds } from './ids';
 import { renderLauncher } from './launcher';
-import { installLocation, tetherPaths, type Location, type Scope } from './locations';
+import { installLocation, tetherPaths, type Location, type Scope, type TetherPaths } from './locations';
 import { renderManifest } from './manifest';
-import type { FileEntry, InstallRecord, RecordEntry, RegistryEntry } from './record';
+import { type Action, fileStatus, InstallError, type Status } from './plan';
+import type { FileEntry, InstallRecord, RecordEntry } from './record';
 import { readRecord, serializeRecord, sha256 } from './record';
 import { formatRegCommand, readRegistryValue, regAddArgs } from './registry';
 import type { System } from './system';
 import { pathFor, utf8 } from './system';
+import { planHostCopy } from './system-host';
+
+export { type Action, InstallError, type Status } from './plan';
 
 /** What to install. */
 export interface InstallOptions {
   /** Browsers to install for; undefined means every browser found on the machine. */
   readonly browsers?: readonly BrowserId[];
-  /** Extension ids allowed besides the development ones. */
+  /** Extension ids to allow (never the development ids: `dev` allows those). */
   readonly extensionIds: readonly string[];
+  /** `--dev`: also allow the development extension, whose key is public (`npm start` passes this). */
+  readonly dev: boolean;
   readonly scope: Scope;
   /** Chrome family, Linux/macOS: write to `DIR/NativeMessagingHosts` instead of the browser's default location. */
   readonly userDataDir?: string;
   readonly dryRun: boolean;
-  /** Absolute path of the bundled host (`native-host/dist/tether.mjs`). */
+  /** Absolute path of the bundled host (`native-host/dist/tether.mjs`); system scope runs a copy of it. */
   readonly hostScript: string;
-  /** Builds `hostScript` when it is missing. */
+  /** Builds `hostScript` when it is missing (user scope only). */
   readonly buildHost: () => Promise<void>;
   readonly tetherVersion: string;
   /** Where the report lines go. */
   readonly out: (line: string) => void;
-}
-
-/** A step of the plan and whether it changes anything. */
-export type Action =
-  | { readonly kind: 'file'; readonly entry: FileEntry; readonly content: Uint8Array; readonly mode: number; readonly status: Status }
-  | { readonly kind: 'registry'; readonly entry: RegistryEntry; readonly status: Status };
-/** `create`: nothing there; `update`: different content there; `unchanged`: already as planned. */
-export type Status = 'create' | 'update' | 'unchanged';
-
-/** Install could not do what was asked; the message says why and what to do. */
-export class InstallError extends Error {
-  override name = 'InstallError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 const VERBS: Record<Status, [string, string]> = {
@@ -81,28 +74,43 @@ function locationKey(location: Location): string {
   return location.kind === 'registry' ? location.key.toLowerCase() : location.manifestPath;
 }
 
-async function fileStatus(sys: System, path: string, content: Uint8Array, mode: number): Promise<Status> {
-  const existing = await sys.fs.readFile(path);
-  if (existing === undefined) return 'create';
-  if (sha256(existing) !== sha256(content)) return 'update';
-  const info = await sys.fs.stat(path);
-  return sys.platform !== 'win32' && info && (info.mode & 0o777) !== mode ? 'update' : 'unchanged';
+/** Refuses to write a manifest that allows no extension: say which ids to give. */
+function requireIds(browsers: readonly Browser[], ids: AllowedIds): void {
+  const without = browsers.filter((b) => (b.family === 'chrome' ? ids.chrome : ids.firefox).length === 0);
+  if (without.length === 0) return;
+  throw new InstallError(
+    `No extension to allow for ${without.map((b) => b.name).join(', ')}. Give the id of your Tether build with --extension-id ID ` +
+      '(chrome://extensions shows it; for Firefox, the add-on id), or pass --dev to allow the development build in extension/dist. ' +
+      'Its key is public (manifests/dev-key.json), so use --dev only on a machine where you develop Tether; `npm start` does it for you.',
+  );
 }
 
-/** Works out every step; reads the machine but changes nothing. */
-export async function planInstall(sys: System, options: InstallOptions, ids: AllowedIds): Promise<Action[]> {
+/**
+ * Works out every step; reads the machine but changes nothing. `hostScript` is what the launcher runs; `hostCopy`
+ * the steps that put it there (system scope).
+ */
+export async function planInstall(
+  sys: System,
+  options: InstallOptions,
+  ids: AllowedIds,
+  hostScript: string,
+  hostCopy: readonly Action[] = [],
+): Promise<Action[]> {
   const path = pathFor(sys.platform);
   const browsers = await chooseBrowsers(sys, options);
+  requireIds(browsers, ids);
   const tether = tetherPaths(sys, options.scope);
+  const launcher = options.dev ? tether.devLauncher : tether.launcher;
   const userDataDir = options.userDataDir === undefined ? undefined : path.resolve(sys.cwd, options.userDataDir);
-  const launcherText = utf8(renderLauncher(sys.platform, sys.execPath, options.hostScript, sys.env));
+  const launcherText = utf8(renderLauncher(sys.platform, { nodePath: sys.execPath, hostScript, allowDev: options.dev }, sys.env));
   const actions: Action[] = [
+    ...hostCopy,
     {
       kind: 'file',
-      entry: { type: 'launcher', path: tether.launcher, sha256: sha256(launcherText), browsers: [], createdDirs: [] },
+      entry: { type: 'launcher', path: launcher, sha256: sha256(launcherText), browsers: [], createdDirs: [] },
       content: launcherText,
       mode: 0o755,
-      status: await fileStatus(sys, tether.launcher, launcherText, 0o755),
+      status: await fileStatus(sys, launcher, launcherText, 0o755),
     },
   ];
   // Browsers sharing a location (Chrome, Brave and Vivaldi share a system dir and a registry key) share one manifest.
@@ -115,7 +123,7 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   }
   for (const { location, browsers: served } of groups.values()) {
     const family = served[0]!.family;
-    const text = utf8(renderManifest(family, tether.launcher, family === 'chrome' ? ids.chrome : ids.firefox));
+    const text = utf8(renderManifest(family, launcher, family === 'chrome' ? ids.chrome : ids.firefox));
     const servedIds = served.map((b) => b.id);
     const entry: FileEntry = {
       type: 'manifest',
@@ -135,9 +143,10 @@ export async function planInstall(sys: System, options: InstallOptions, ids: All
   return actions;
 }
 
-function describe(entry: RecordEntry): string {
+function describe(entry: RecordEntry, tether: TetherPaths): string {
   const names = entry.browsers.map((id) => browserById(id).name).join(', ');
-  if (entry.type === 'launcher') return 'launcher';
+  if (entry.type === 'launcher') return entry.path === tether.devLauncher ? 'development launcher: the host also allows the development extension' : 'launcher';
+  if (entry.type === 'host') return 'host, copied for every user';
   if (entry.type === 'manifest') return `manifest for ${names}`;
   return `registry key for ${names}`;
 }
@@ -175,22 +184,33 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   const { out } = options;
   const tether = tetherPaths(sys, options.scope);
   const previous = await readRecord(sys, options.scope);
+  const devGiven = options.extensionIds.filter((raw) => isDevExtensionId(parseExtensionId(raw).id));
+  if (devGiven.length > 0) {
+    throw new InstallError(
+      `${devGiven.join(', ')} is the development build's id, whose key is public: allow it with --dev ` +
+        '(on a machine where you develop Tether), not with --extension-id.',
+    );
+  }
   // The host allows the config's ids too; its manifests must list them or the browser refuses before the host sees it.
   const config = await readHostConfig(sys);
   const configIds = config instanceof ConfigError ? [] : config.allowedExtensionIds;
-  const requested = allowedIds([...options.extensionIds, ...configIds]);
-  const kept = previous?.allowedExtensionIds ?? { chrome: [], firefox: [] };
+  const requested = allowedIds([...options.extensionIds, ...configIds], options.dev);
+  // Records of earlier versions list the development ids too: only --dev brings them back.
+  const kept = { chrome: (previous?.allowedExtensionIds.chrome ?? []).filter((id) => !isDevExtensionId(id)), firefox: (previous?.allowedExtensionIds.firefox ?? []).filter((id) => !isDevExtensionId(id)) };
   const ids: AllowedIds = {
     chrome: [...new Set([...requested.chrome, ...kept.chrome])],
     firefox: [...new Set([...requested.firefox, ...kept.firefox])],
   };
+  const copy = options.scope === 'system' ? await planHostCopy(sys, options.hostScript, options.tetherVersion, options.dryRun) : undefined;
+  const hostScript = copy?.hostScript ?? options.hostScript;
   const hostExists = (await sys.fs.stat(options.hostScript))?.kind === 'file';
-  const actions = await planInstall(sys, options, ids);
+  const actions = await planInstall(sys, options, ids, hostScript, copy?.actions);
   const tense = options.dryRun ? 0 : 1;
 
   out(`Tether install (${options.scope} scope${options.dryRun ? ', dry run: nothing is written' : ''})`);
   out(`  Node:  ${sys.execPath}`);
-  out(`  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`);
+  if (copy) out(`  host:  ${hostScript} (copied from ${options.hostScript})`);
+  else out(`  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`);
   if (!hostExists && !options.dryRun) {
     try {
       await options.buildHost();
@@ -204,7 +224,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   for (const action of actions) {
     const verb = VERBS[action.status][tense]!.padEnd(12);
     if (action.kind === 'registry') {
-      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry)})`);
+      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry, tether)})`);
       const args = regAddArgs(action.entry.key, action.entry.value);
       if (action.status !== 'unchanged') out(`  ${' '.repeat(12)} ${formatRegCommand(args)}`);
       if (options.dryRun) continue;
@@ -222,10 +242,12 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       written.push(action.entry);
       continue;
     }
-    out(`  ${verb} ${action.entry.path} (${describe(action.entry)})`);
+    out(`  ${verb} ${action.entry.path} (${describe(action.entry, tether)})`);
     if (options.dryRun) continue;
     try {
       const createdDirs = await sys.fs.mkdirp(path.dirname(action.entry.path));
+      // A machine-wide folder must not be writable by other users, whatever root's umask is.
+      if (options.scope === 'system') for (const dir of createdDirs) await sys.fs.chmod(dir, 0o755);
       if (action.status !== 'unchanged') await sys.fs.writeFile(action.entry.path, action.content, action.mode);
       written.push({ ...action.entry, createdDirs });
     } catch (error) {
@@ -244,8 +266,8 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       tetherVersion: options.tetherVersion,
       updatedAt: new Date().toISOString(),
       nodePath: sys.execPath,
-      hostScript: options.hostScript,
-      allowedExtensionIds: { chrome: [...ids.chrome], firefox: [...ids.firefox] },
+      hostScript,
+      allowedExtensionIds: { chrome: ids.chrome.filter((id) => !isDevExtensionId(id)), firefox: ids.firefox.filter((id) => !isDevExtensionId(id)) },
       entries: mergeEntries(sys, previous?.entries ?? [], written),
     };
     await sys.fs.mkdirp(tether.root);
@@ -257,7 +279,13 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
 
   const keptChrome = kept.chrome.filter((id) => !requested.chrome.includes(id));
   const keptFirefox = kept.firefox.filter((id) => !requested.firefox.includes(id));
-  out(`Allowed extensions: ${ids.chrome.map(chromeOrigin).join(' ')} (Chrome family); ${ids.firefox.join(' ')} (Firefox)`);
+  out(`Allowed extensions: ${ids.chrome.map(chromeOrigin).join(' ') || 'none'} (Chrome family); ${ids.firefox.join(' ') || 'none'} (Firefox)`);
+  if (options.dev) {
+    out(
+      'Development extension allowed: yes (--dev). Its key is public (manifests/dev-key.json): any extension loaded with it ' +
+        'can use the host and ask for command approvals. For everyday use, install your own build with --extension-id instead.',
+    );
+  }
   if (keptChrome.length + keptFirefox.length > 0) {
     out(`  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`);
   }
@@ -273,7 +301,7 @@ function noteConfigIds(config: HostConfig | ConfigError, ids: AllowedIds, out: (
     out(`Note: the config file ${config.file} is invalid, so its "allowedExtensionIds" were not read; run \`tether doctor\` for details.`);
     return;
   }
-  const extra = [...ids.chrome, ...ids.firefox].filter((id) => id !== DEV_EXTENSION_ID && id !== DEV_FIREFOX_ADDON_ID);
+  const extra = [...ids.chrome, ...ids.firefox].filter((id) => !isDevExtensionId(id));
   const missing = extra.filter((id) => !config.allowedExtensionIds.includes(id));
   if (missing.length > 0) {
     out(

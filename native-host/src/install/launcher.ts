@@ -2,6 +2,7 @@
  * The launcher the manifest points at: runs `tether host` with an absolute Node path, because a browser started from a
  * desktop (macOS Dock, a Linux menu) has a minimal PATH where `#!/usr/bin/env node` or an nvm Node is not found.
  */
+import { ALLOW_DEV_EXTENSION_FLAG } from '../config/allowed-ids';
 import type { Platform } from './system';
 
 /** Quotes for POSIX sh inside double quotes (`\`, `"`, `$` and backtick are the only special characters there). */
@@ -46,20 +47,26 @@ function cmdQuote(value: string, env: Readonly<Record<string, string | undefined
   return `"${text}"`;
 }
 
+/** What a launcher runs; `allowDev` (a `tether install --dev` launcher) makes the host allow the development ids. */
+export interface LauncherTarget {
+  readonly nodePath: string;
+  readonly hostScript: string;
+  readonly allowDev: boolean;
+}
+
+const DEV_ARG = ` ${ALLOW_DEV_EXTENSION_FLAG}`;
+
 /**
  * The launcher's text: a POSIX sh script (install makes it mode 755) or a .cmd file with CRLF line ends.
  * The browser's arguments (origin, or manifest path and add-on id; `--parent-window` on Windows) pass through.
  */
-export function renderLauncher(
-  platform: Platform,
-  nodePath: string,
-  hostScript: string,
-  env: Readonly<Record<string, string | undefined>> = {},
-): string {
+export function renderLauncher(platform: Platform, target: LauncherTarget, env: Readonly<Record<string, string | undefined>> = {}): string {
+  const dev = target.allowDev ? DEV_ARG : '';
   if (platform === 'win32') {
     return [
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
-      `@${cmdQuote(nodePath, env)} ${cmdQuote(hostScript, env)} host %*`,
+      ...(target.allowDev ? ['@rem Written with --dev: the host also allows the development extension, whose key is public.'] : []),
+      `@${cmdQuote(target.nodePath, env)} ${cmdQuote(target.hostScript, env)} host${dev} %*`,
       '',
     ].join('\r\n');
   }
@@ -67,23 +74,24 @@ export function renderLauncher(
     '#!/bin/sh',
     '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
     '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.',
-    `exec ${shQuote(nodePath)} ${shQuote(hostScript)} host "$@"`,
+    ...(target.allowDev ? ['# Written with --dev: the host also allows the development extension, whose key is public.'] : []),
+    `exec ${shQuote(target.nodePath)} ${shQuote(target.hostScript)} host${dev} "$@"`,
     '',
   ].join('\n');
 }
 
-/** The Node and script a Tether launcher runs, or undefined when the text is not a Tether launcher. */
+/** What a Tether launcher runs, or undefined when the text is not a Tether launcher. */
 export function parseLauncher(
   platform: Platform,
   text: string,
   env: Readonly<Record<string, string | undefined>> = {},
-): { nodePath: string; hostScript: string } | undefined {
+): LauncherTarget | undefined {
   if (platform === 'win32') {
-    const match = /^@"([^"]*)" "([^"]*)" host %\*\r?$/m.exec(text);
+    const match = /^@"([^"]*)" "([^"]*)" host( --allow-dev-extension)? %\*\r?$/m.exec(text);
     const expand = (value: string) =>
       value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) => (name === undefined ? '%' : (envValue(env, name) ?? whole)));
-    return match ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!) } : undefined;
+    return match ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!), allowDev: match[3] !== undefined } : undefined;
   }
-  const match = /^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host "\$@"$/m.exec(text);
-  return match ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!) } : undefined;
+  const match = /^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host( --allow-dev-extension)? "\$@"$/m.exec(text);
+  return match ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!), allowDev: match[3] !== undefined } : undefined;
 }

@@ -18,9 +18,11 @@ export type Location =
 
 /** Tether's own files for a scope. */
 export interface TetherPaths {
-  /** The folder holding the launcher, the install record and (Windows) the manifests. */
+  /** The folder holding the launchers, the install record, (Windows) the manifests and (system scope) the host. */
   readonly root: string;
   readonly launcher: string;
+  /** The launcher of `tether install --dev`: it also lets the development extension start the host. */
+  readonly devLauncher: string;
   readonly record: string;
 }
 
@@ -31,11 +33,20 @@ export function tetherPaths(sys: System, scope: Scope): TetherPaths {
   const path = pathFor(sys.platform);
   let root: string;
   if (scope === 'user') root = dataDir({ platform: sys.platform, env: sys.env, homedir: sys.homedir });
-  else if (sys.platform === 'win32') root = path.join(sys.env.ProgramData ?? sys.env.PROGRAMDATA ?? 'C:\\ProgramData', 'Tether');
+  // Not %ProgramData%: every user may create files in its subfolders, so one could plant a launcher before install.
+  else if (sys.platform === 'win32') root = path.join(sys.env.ProgramFiles ?? sys.env.PROGRAMFILES ?? 'C:\\Program Files', 'Tether');
   else if (sys.platform === 'darwin') root = '/Library/Application Support/Tether';
   else root = '/usr/local/lib/tether';
-  const launcherName = sys.platform === 'win32' ? 'tether-host.cmd' : 'tether-host';
-  return { root, launcher: path.join(root, 'bin', launcherName), record: path.join(root, 'install-record.json') };
+  const [launcher, devLauncher] = ['tether-host', 'tether-host-dev'].map((name) => path.join(root, 'bin', sys.platform === 'win32' ? `${name}.cmd` : name));
+  return { root, launcher: launcher!, devLauncher: devLauncher!, record: path.join(root, 'install-record.json') };
+}
+
+/**
+ * Where a system-scope install copies the bundled host, one folder per version: machine-wide and writable by root or
+ * administrators only, so no user's checkout decides what every user's browser runs.
+ */
+export function systemHostDir(sys: System, version: string): string {
+  return pathFor(sys.platform).join(tetherPaths(sys, 'system').root, 'host', version);
 }
 
 /** `$XDG_CONFIG_HOME` when absolute, else `~/.config` (Chromium on Linux puts its user data dir there). */

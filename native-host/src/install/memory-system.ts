@@ -26,6 +26,8 @@ export interface MemorySystemOptions {
   readOnly?: string[];
   /** Called for each `spawn`; default: the child fails to start with ENOENT. */
   spawn?: (request: SpawnRequest) => ChildHandle;
+  /** Whether the process runs as root / an elevated administrator (default: no). */
+  elevated?: boolean;
 }
 
 /** A `System` whose state tests can inspect. */
@@ -118,6 +120,12 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       if (!node) return undefined;
       return node.kind === 'file' ? { kind: 'file', mode: node.mode } : { kind: 'directory', mode: isWindows ? 0 : 0o755 };
     },
+    async listDir(p) {
+      if (nodes.get(key(p))?.kind !== 'dir') return undefined;
+      const prefix = key(p).endsWith(path.sep) ? key(p) : key(p) + path.sep;
+      const names = [...nodes.keys()].filter((k) => k.startsWith(prefix) && !k.slice(prefix.length).includes(path.sep));
+      return names.map((k) => path.basename(spelled.get(k) ?? k)).sort();
+    },
     async isExecutable(p) {
       const node = nodes.get(key(p));
       if (node?.kind !== 'file') return false;
@@ -199,6 +207,7 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
         kill: () => {},
       };
     },
+    isElevated: async () => options.elevated ?? false,
     listFiles: () => sortedPaths('file'),
     listDirs: () => sortedPaths('dir'),
     readText(p) {

@@ -1,7 +1,7 @@
 /** The real `System`: this machine's file system, registry and processes. */
 import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { ChildHandle, ExecResult, PathInfo, SpawnRequest, System, SystemFs } from './system';
@@ -71,6 +71,14 @@ function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): System
         throw error;
       }
     },
+    async listDir(path) {
+      try {
+        return (await readdir(path)).sort();
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
+        throw error;
+      }
+    },
     async isExecutable(path) {
       if (isWindows) {
         const lower = path.toLowerCase();
@@ -137,5 +145,11 @@ export function createNodeSystem(overrides: { env?: NodeJS.ProcessEnv; homedir?:
     exec: (file, args, options) => run(file, args, options?.timeoutMs ?? 10_000, env),
     // The browser passes its own environment to the host; ours stands in for it.
     spawn: (request) => spawnChild(request, env),
+    async isElevated() {
+      if (platform !== 'win32') return process.getuid?.() === 0;
+      // fltmc needs an elevated token and no service (unlike `net session`): exit 0 means administrator.
+      const result = await run(pathFor(platform).join(env.SystemRoot ?? 'C:\\Windows', 'System32', 'fltmc.exe'), [], 10_000, env);
+      return result.code === 0;
+    },
   };
 }

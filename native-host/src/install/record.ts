@@ -10,9 +10,9 @@ import { tetherPaths, type Scope } from './locations';
 import type { System } from './system';
 import { fromUtf8, utf8 } from './system';
 
-/** A file install wrote: the launcher or a manifest. */
+/** A file install wrote: a launcher, a manifest, or (system scope) a file of the host copied into the system folder. */
 export interface FileEntry {
-  readonly type: 'launcher' | 'manifest';
+  readonly type: 'launcher' | 'manifest' | 'host';
   readonly path: string;
   /** sha256 (hex) of what install wrote; uninstall leaves a file that changed since. */
   readonly sha256: string;
@@ -42,7 +42,7 @@ export interface InstallRecord {
   readonly updatedAt: string;
   readonly nodePath: string;
   readonly hostScript: string;
-  /** Extension ids allowed by the manifests install wrote (development ids included). */
+  /** Extension ids allowed by the manifests install wrote, kept for later installs (never the development ids). */
   readonly allowedExtensionIds: { readonly chrome: string[]; readonly firefox: string[] };
   readonly entries: RecordEntry[];
 }
@@ -75,7 +75,7 @@ function parseEntry(raw: unknown): RecordEntry | undefined {
   if (e.type === 'registry' && typeof e.key === 'string' && typeof e.value === 'string') {
     return { type: 'registry', key: e.key, value: e.value, browsers };
   }
-  if ((e.type === 'launcher' || e.type === 'manifest') && typeof e.path === 'string' && typeof e.sha256 === 'string') {
+  if ((e.type === 'launcher' || e.type === 'manifest' || e.type === 'host') && typeof e.path === 'string' && typeof e.sha256 === 'string') {
     const base: FileEntry = { type: e.type, path: e.path, sha256: e.sha256, browsers, createdDirs: strings(e.createdDirs) };
     return typeof e.userDataDir === 'string' ? { ...base, userDataDir: e.userDataDir } : base;
   }

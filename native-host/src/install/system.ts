@@ -32,6 +32,8 @@ export interface SystemFs {
   stat(path: string): Promise<PathInfo | undefined>;
   /** Whether this user may execute the file (Windows: it exists and has an extension in PATHEXT). */
   isExecutable(path: string): Promise<boolean>;
+  /** The names in a directory, sorted; undefined when it does not exist. */
+  listDir(path: string): Promise<string[] | undefined>;
 }
 
 /** Outcome of a short command run to completion. */
@@ -81,6 +83,8 @@ export interface System {
   exec(file: string, args: readonly string[], options?: { timeoutMs?: number }): Promise<ExecResult>;
   /** Starts a long-running child with piped stdio. */
   spawn(request: SpawnRequest): ChildHandle;
+  /** Whether this process may write machine-wide: root on Linux/macOS, an elevated administrator on Windows. */
+  isElevated(): Promise<boolean>;
 }
 
 /** The path module matching a platform (Windows paths are handled correctly even when tests run on Linux). */

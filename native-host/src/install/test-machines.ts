@@ -91,10 +91,14 @@ export function windowsMachine(extra: Extra = {}): MemorySystem {
   });
 }
 
-/** Install options with the test host path; `lines` collects the output. */
+/** The ids of a user's own build (not the development ones) that test installs allow unless told otherwise. */
+export const OWN_IDS = { chrome: 'abcdefghijklmnopabcdefghijklmnop', firefox: 'tether@example.org' } as const;
+
+/** Install options with the test host path and OWN_IDS; `lines` collects the output. */
 export function installOptions(hostScript: string, lines: string[], options: Partial<InstallOptions> = {}): InstallOptions {
   return {
-    extensionIds: [],
+    extensionIds: [OWN_IDS.chrome, OWN_IDS.firefox],
+    dev: false,
     scope: 'user',
     dryRun: false,
     hostScript,

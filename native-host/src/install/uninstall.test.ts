@@ -32,6 +32,32 @@ describe('tether uninstall', () => {
     expect(lines).toContain('  removed         /home/ada/.config/chromium/ (empty folder created by install)');
   });
 
+  it('after a system install removes the copied host with the last manifest, and the folders install created for it', async () => {
+    const sys = linuxMachine({ readOnly: [], elevated: true, files: { '/opt/tether/native-host/dist/chunks/a-1.mjs': '// chunk' } });
+    const files = snapshot(sys);
+    const dirs = sys.listDirs();
+    await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium', 'firefox'] }));
+    expect(sys.listFiles()).toContain('/usr/local/lib/tether/host/0.1.0/chunks/a-1.mjs');
+
+    await uninstall(sys, uninstallOptions([], { scope: 'system', browsers: ['firefox'] }));
+    expect(sys.listFiles()).toContain('/usr/local/lib/tether/host/0.1.0/tether.mjs');
+    const lines: string[] = [];
+    await uninstall(sys, uninstallOptions(lines, { scope: 'system' }));
+
+    expect(snapshot(sys)).toEqual(files);
+    expect(sys.listDirs()).toEqual(dirs);
+    expect(lines).toContain('  removed         /usr/local/lib/tether/host/0.1.0/tether.mjs (host copied by a system-scope install)');
+  });
+
+  it('removes a --dev install\'s development launcher with its manifest', async () => {
+    const sys = linuxMachine({ cwd: '/tmp' });
+    const files = snapshot(sys);
+    await install(sys, installOptions(LINUX.host, [], { dev: true, extensionIds: [], userDataDir: 'profile' }));
+    expect(sys.listFiles()).toContain('/home/ada/.local/share/tether/bin/tether-host-dev');
+    await uninstall(sys, uninstallOptions([], { userDataDir: 'profile' }));
+    expect(snapshot(sys)).toEqual(files);
+  });
+
   it('with --browser removes only that browser and keeps the launcher and the record for the others', async () => {
     const sys = linuxMachine();
     await install(sys, installOptions(LINUX.host, []));

@@ -36,7 +36,7 @@ function names(browsers: readonly BrowserId[]): string {
 
 /** Which browsers of an entry this uninstall drops (empty: the entry is not concerned). */
 function dropped(sys: System, entry: RecordEntry, options: UninstallOptions): BrowserId[] {
-  if (entry.type === 'launcher') return [];
+  if (entry.type === 'launcher' || entry.type === 'host') return [];
   const udd = entry.type === 'manifest' ? entry.userDataDir : undefined;
   if (options.userDataDir !== undefined) {
     const wanted = pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
@@ -128,9 +128,11 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
     await removeFile(entry, `manifest for ${names(entry.browsers)}`);
   }
 
-  const everythingGone = remaining.every((e) => e.type === 'launcher');
+  // Launchers and the copied host serve every manifest: they go with the last one.
+  const everythingGone = remaining.every((e) => e.type === 'launcher' || e.type === 'host');
   if (everythingGone) {
     for (const entry of remaining) if (entry.type === 'launcher') await removeFile(entry, 'launcher');
+    for (const entry of remaining) if (entry.type === 'host') await removeFile(entry, 'host copied by a system-scope install');
     if (!options.dryRun) await sys.fs.removeFile(tether.record);
     out(`  ${verb('removed')} ${tether.record} (install record)`);
     removed.push(tether.record);
