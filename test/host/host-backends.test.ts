@@ -223,7 +223,7 @@ describe('tether host input checks', () => {
       config: { ...(fakeBackendConfig() as object), allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop'] },
     });
     expect((await chrome.request('fake/echo', { a: 1 })).result).toEqual({ a: 1 });
-    const firefox = host({ args: ['/home/u/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'tether@tether.dev'], config: fakeBackendConfig() });
+    const firefox = host({ args: ['/home/u/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'me@example.org'], config: { ...(fakeBackendConfig() as object), allowedExtensionIds: ['me@example.org'] } });
     expect((await firefox.request('fake/echo', { b: 2 })).result).toEqual({ b: 2 });
   });
 
@@ -261,8 +261,8 @@ describe('tether host input checks', () => {
     expect(hello.error.data.issues[0].field).toBe('backends.vv.argv');
   });
 
-  it('keeps the development origin usable when no config file exists', async () => {
-    const h = host({ args: [DEV_ORIGIN] });
+  it('keeps the development origin usable after a --dev launcher\'s flag when no config file exists', async () => {
+    const h = host({ args: ['--allow-dev-extension', DEV_ORIGIN] });
     const hello = await h.request('bridge/hello', {});
     expect(hello.result.backend).toBe('embedded');
   });

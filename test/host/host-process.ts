@@ -15,6 +15,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const HOST_ENTRY = process.env['TETHER_HOST_ENTRY'] ?? join(ROOT, 'native-host/bin/tether.mjs');
 /** The development extension's origin, as Chrome passes it. */
 export const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+/** What a `tether install --dev` launcher passes: the flag that allows the development extension, then Chrome's origin. */
+export const DEV_ARGS: readonly string[] = ['--allow-dev-extension', DEV_ORIGIN];
 /** The fake JSONL backend used to test crashes, garbage and floods. */
 export const FAKE_BACKEND = join(ROOT, 'native-host/src/host/fixtures/fake-backend.mjs');
 
@@ -54,7 +56,7 @@ export interface HostProcess {
 export interface StartHostOptions {
   /** Written as the config file (TETHER_CONFIG); default: none (embedded backend). */
   config?: unknown;
-  /** Arguments after `host` (default: the development origin). */
+  /** Arguments after `host` (default: DEV_ARGS, as a development launcher started by Chrome). */
   args?: string[];
   env?: Record<string, string>;
 }
@@ -83,7 +85,7 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     writeFileSync(file, JSON.stringify(options.config));
     env['TETHER_CONFIG'] = file;
   }
-  const child = spawn(process.execPath, [HOST_ENTRY, 'host', ...(options.args ?? [DEV_ORIGIN])], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOST_ENTRY, 'host', ...(options.args ?? DEV_ARGS)], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const frames: Frame[] = [];
   const messages: Msg[] = [];
   const chunkedTexts: string[] = [];
