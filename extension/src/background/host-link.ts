@@ -3,7 +3,7 @@
  * disconnect, reconnect with backoff and jitter. The state it reports never lies: `connected` only after the
  * handshake answered, and a failure keeps the browser's own words as the reason.
  */
-import { AppServerClient, ErrorCode, RpcError, type BridgeHelloResult, type ClientTool, type InitializeResult } from '@tether/protocol';
+import { AppServerClient, ErrorCode, redactText, RpcError, type BridgeHelloResult, type ClientTool, type InitializeResult } from '@tether/protocol';
 import type { ConnectionState } from '../shared/messages';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
@@ -91,9 +91,10 @@ export class HostLink {
    * The host says its backend process ended (`bridge/backend/exited`). The port is fine but the new backend needs a
    * fresh `initialize`, so the link goes back to `connecting` with that reason and redoes the handshake on the same port.
    */
-  backendExited(reason: string, restartInMs: number | undefined): void {
+  backendExited(why: string, restartInMs: number | undefined): void {
     const client = this.current;
     if (!client) return;
+    const reason = redactText(why);
     const wasReady = this.ready;
     this.ready = false;
     if (wasReady) this.deps.onLost(reason);
@@ -151,7 +152,7 @@ export class HostLink {
     } catch (error) {
       if (this.current !== client) return;
       // A handshake that fails on an open port (bad answer, timeout) is a dead link too: close and retry.
-      const reason = `The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = redactText(`The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`);
       this.deps.log(reason);
       this.current = undefined;
       client.close();
@@ -176,7 +177,9 @@ export class HostLink {
     return { ...(hello ? { hello } : {}), init };
   }
 
-  private fail(reason: string): void {
+  private fail(why: string): void {
+    // The reason is shown on every page and kept in the connection log: never with a key in it.
+    const reason = redactText(why);
     this.attempt += 1;
     const delay = retryDelayMs(this.attempt, this.deps.random());
     this.setState({ status: 'disconnected', reason, attempt: this.attempt, retryAtMs: this.deps.now() + delay });

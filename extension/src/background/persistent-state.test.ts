@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PendingApproval } from '../shared/messages';
 import { CONNECTION_LOG_LIMIT, PersistentState } from './persistent-state';
-import { MemoryStorageArea } from './test-helpers';
+import { fakeWorker, MemoryStorageArea } from './test-helpers';
 
 function areas() {
   return { local: new MemoryStorageArea(), session: new MemoryStorageArea() };
@@ -98,5 +98,36 @@ describe('PersistentState', () => {
     const state = new PersistentState(storage);
     await state.load();
     expect(state.threadAllows('t1')).toEqual([]);
+  });
+
+  it('keeps a handshake failure in local storage only with its secrets masked', async () => {
+    const local = new MemoryStorageArea();
+    const state = new PersistentState({ local, session: new MemoryStorageArea() });
+    await state.load();
+    const leaks = ['sk-proj-abcdefghijklmnopqrstuv', 'hunter2222', 'pw12345678', 'QK123456', 'abcdef123456', 'AIza' + 'c'.repeat(35)];
+    const { worker } = await fakeWorker({
+      state,
+      connectNative: () => {
+        throw new Error(
+          `The "vv" backend exited (its last stderr line: "OPENAI_API_KEY=${leaks[0]} --api-key ${leaks[1]} https://u:${leaks[2]}@h/v1?api-key=${leaks[3]} ` +
+            `Authorization: Bearer ${leaks[4]} key ${leaks[5]}")`,
+        );
+      },
+    });
+    worker.link.start();
+    await vi.waitFor(() => expect(local.data.get('tether.connectionLog')).toBeDefined());
+    worker.link['clearTimer']();
+    const stored = local.data.get('tether.connectionLog')!;
+    expect(stored).toContain('The \\"vv\\" backend exited');
+    for (const leak of leaks) expect(stored).not.toContain(leak);
+    expect(JSON.stringify(worker.workerState())).not.toContain(leaks[1]);
+  });
+
+  it('masks secrets in connection errors an older version stored unredacted', async () => {
+    const storage = areas();
+    await storage.local.set({ 'tether.connectionLog': [{ atMs: 1, message: 'host said: token=abcdef123456' }] });
+    const state = new PersistentState(storage);
+    await state.load();
+    expect(state.connectionLog()).toEqual([{ atMs: 1, message: 'host said: token=***' }]);
   });
 });

@@ -4,6 +4,7 @@
  * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted,
  * and so is a site rule that could never apply (see `isApplicableRule`).
  */
+import { redactText } from '@tether/protocol';
 import { z } from 'zod';
 import type { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/messages';
 import { isApplicableRule } from './site-rules';
@@ -111,7 +112,10 @@ export class PersistentState {
     this.rulesList = parseList(Rule, l[KEYS.rules]).filter(isApplicableRule);
     const settings = SettingsSchema.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
-    this.logList = parseList(LogEntry, l[KEYS.log]).slice(-CONNECTION_LOG_LIMIT);
+    // Entries an older version stored unredacted are masked here and rewritten with the next error.
+    this.logList = parseList(LogEntry, l[KEYS.log])
+      .slice(-CONNECTION_LOG_LIMIT)
+      .map((e) => ({ ...e, message: redactText(e.message) }));
   }
 
   /** The thread bound to `tabId`, if any. */
@@ -195,9 +199,10 @@ export class PersistentState {
     return this.logList;
   }
 
-  /** Appends a connection error, keeping the last CONNECTION_LOG_LIMIT. */
+  /** Appends a connection error with its secrets masked, keeping the last CONNECTION_LOG_LIMIT. */
   async logConnectionError(event: ConnectionEvent): Promise<void> {
-    this.logList = [...this.logList, event].slice(-CONNECTION_LOG_LIMIT);
+    // Kept on disk: a handshake failure may quote a backend's stderr or a server's error, and with them a key.
+    this.logList = [...this.logList, { ...event, message: redactText(event.message) }].slice(-CONNECTION_LOG_LIMIT);
     await this.areas.local.set({ [KEYS.log]: this.logList });
   }
 }
