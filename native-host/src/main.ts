@@ -1,11 +1,15 @@
 import { run } from './cli';
+import { CRASH_EXIT_CODE, installCrashHandlers, reportCrash } from './crash';
+
+const crashReport = { tag: `tether ${process.pid}` };
+installCrashHandlers(crashReport);
 
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`tether: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
+    reportCrash(crashReport, `tether ${process.argv.slice(2, 3).join(' ')} failed`, error);
+    process.exitCode = CRASH_EXIT_CODE;
   },
 );

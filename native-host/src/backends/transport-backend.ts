@@ -4,6 +4,7 @@
  * in and serialised once on the way out.
  */
 import type { MessageTransport, TransportHandlers } from '@tether/protocol';
+import { parseJsonPayload } from '@tether/protocol/codec';
 import { ErrorCode, TransportClosedError } from '@tether/protocol/errors';
 import { secrets } from '../secrets';
 import type { BackendSink } from './types';
@@ -67,6 +68,11 @@ export function connectInProcess(sink: BackendSink, onClose: (error?: Error) => 
   return new InProcessConnection(sink, onClose);
 }
 
+/** A message from the browser that could not be decoded; never confused with a message, which is plain JSON data. */
+class Undecodable {
+  constructor(readonly error: Error) {}
+}
+
 class InProcessConnection implements InProcessLink {
   readonly server: InProcessServerTransport = {
     start: (handlers) => {
@@ -83,7 +89,7 @@ class InProcessConnection implements InProcessLink {
   private outTexts: string[] = [];
   private outUnits = 0;
   private outScheduled = false;
-  // Host -> server: parsed messages not yet delivered.
+  // Host -> server: parsed messages (or what could not be decoded) not yet delivered.
   private inbox: unknown[] = [];
   private inScheduled = false;
   private paused = false;
@@ -98,8 +104,14 @@ class InProcessConnection implements InProcessLink {
 
   send(payload: Buffer): void {
     if (this.closed) return;
-    const message = parsePayload(payload, (error) => this.fromServer(error));
-    if (message === undefined) return;
+    let message: unknown;
+    try {
+      message = parseJsonPayload(payload, 'Message');
+    } catch (error) {
+      // Reported as the server's own transport would report it, in order: the app-server then answers -32700 and
+      // logs it exactly as it does standalone (invalid UTF-8 included), instead of reading replacement characters.
+      message = new Undecodable(error instanceof Error ? error : new Error(String(error)));
+    }
     if (Array.isArray(message)) for (const item of message) this.inbox.push(item);
     else this.inbox.push(message);
     this.scheduleIn();
@@ -175,7 +187,9 @@ class InProcessConnection implements InProcessLink {
     this.inbox = [];
     for (const message of batch) {
       if (this.closed) return;
-      this.handlers?.onMessage(message);
+      if (!(message instanceof Undecodable)) this.handlers?.onMessage(message);
+      else if (this.handlers?.onDecodeError) this.handlers.onDecodeError(message.error);
+      else this.fromServer({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${message.error.message}` } });
     }
   }
 
@@ -186,12 +200,12 @@ class InProcessConnection implements InProcessLink {
   }
 }
 
-/** The message in `payload`, or undefined after answering a parse error through `reply`. */
+/** The message in `payload` (strict UTF-8, as every peer reads it), or undefined after answering -32700 through `reply`. */
 function parsePayload(payload: Buffer, reply: (error: unknown) => void): unknown {
   try {
-    return JSON.parse(payload.toString('utf8')) as unknown;
+    return parseJsonPayload(payload, 'Message');
   } catch (error) {
-    reply({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` } });
+    reply({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${error instanceof Error ? error.message : String(error)}` } });
     return undefined;
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import { loadConfig } from '../config/load';
 import type { BackendConfig } from '../config/schema';
+import { MAX_BATCH_MESSAGES } from './batch';
 import { Bridge, restartDelayMs } from './bridge';
 import { FrameWriter } from './frame-writer';
 
@@ -59,10 +60,11 @@ function setup() {
   );
   const backends: FakeBackend[] = [];
   let now = 0;
+  const logs: string[] = [];
   const bridge = new Bridge({
     config,
     writer,
-    log: () => undefined,
+    log: (line) => logs.push(line),
     hostVersion: '9.9.9',
     setInputPaused: () => undefined,
     createBackend: (id, c) => {
@@ -86,7 +88,12 @@ function setup() {
     }
     return messages;
   };
-  return { bridge, backends, send, received, advance: (ms: number) => (now += ms) };
+  /** Sends one frame's payload as raw text. */
+  const sendText = (text: string | Buffer) => {
+    const bytes = Buffer.concat([Buffer.from('....'), Buffer.from(text)]);
+    bridge.fromBrowserRange(bytes, 4, bytes.length);
+  };
+  return { bridge, backends, send, sendText, received, logs, advance: (ms: number) => (now += ms) };
 }
 
 describe('Bridge', () => {
@@ -243,5 +250,68 @@ describe('Bridge', () => {
     expect(() => t.bridge.fromBrowserRange(bytes, 0, bytes.length)).not.toThrow();
     const messages = await t.received();
     expect(messages).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) })]);
+  });
+});
+
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const refusal = (code: number) => expect.objectContaining({ id: null, error: expect.objectContaining({ code }) });
+
+describe('Bridge batches from the browser', () => {
+  it('refuses a batch inside a batch at the first level, with -32600 and id null, and routes the other members', async () => {
+    const t = setup();
+    t.sendText(`[[{"id":1,"method":"x"}],{"id":2,"method":"y"},${deep(5000)}]`);
+    expect(t.backends[0]!.received).toEqual([{ id: 2, method: 'y' }]);
+    const messages = await t.received();
+    expect(messages).toEqual([refusal(-32600), refusal(-32600)]);
+    expect(messages[0]!.error.message).toBe('Invalid request: a batch cannot contain a batch; send its messages as members of one batch');
+    expect(t.logs).toContain('refused a message from the browser: Invalid request: a batch cannot contain a batch; send its messages as members of one batch');
+  });
+
+  it('answers a frame of 200 KB of "[" with one -32700 and logs it, in linear time', async () => {
+    const t = setup();
+    expect(() => t.sendText('['.repeat(200_000))).not.toThrow();
+    expect(await t.received()).toEqual([refusal(-32700)]);
+    expect(t.logs.some((l) => l.includes('not well-formed'))).toBe(true);
+    expect(t.backends).toHaveLength(0);
+  });
+
+  it('passes a member holding a 100,000-deep value to the backend as its own bytes, untouched', async () => {
+    const t = setup();
+    const member = `{"id":3,"method":"x","params":${deep(100_000)}}`;
+    t.sendText(`[${member}]`);
+    const sent = t.backends[0]!.received;
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify((sent[0] as { id: number }).id)).toBe('3');
+    expect(await t.received()).toEqual([]);
+  });
+
+  it('answers each member that is not a message object with its own -32600', async () => {
+    const t = setup();
+    t.sendText('[1,"two",null,{"method":"ok"}]');
+    expect(await t.received()).toEqual([refusal(-32600), refusal(-32600), refusal(-32600)]);
+    expect(t.backends[0]!.received).toEqual([{ method: 'ok' }]);
+  });
+
+  it(`answers a batch of more than ${MAX_BATCH_MESSAGES} messages with one -32600 and routes none of it`, async () => {
+    const t = setup();
+    t.sendText(`[${Array.from({ length: MAX_BATCH_MESSAGES + 1 }, () => '{"method":"n"}').join(',')}]`);
+    expect(await t.received()).toEqual([refusal(-32600)]);
+    expect(t.backends).toHaveLength(0);
+  });
+
+  it('answers a malformed batch with one -32700 and routes none of it', async () => {
+    const t = setup();
+    t.sendText('[{"method":"a"},]');
+    t.sendText('[{"method":"a"} {"method":"b"}]');
+    expect(await t.received()).toEqual([refusal(-32700), refusal(-32700)]);
+    expect(t.backends).toHaveLength(0);
+  });
+
+  it('answers a bridge request holding invalid UTF-8 with -32700 naming UTF-8', async () => {
+    const t = setup();
+    t.sendText(Buffer.concat([Buffer.from('{"id":1,"method":"bridge/hello","params":{"clientInfo":{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","version":"1"}}}')]));
+    const [answer] = await t.received();
+    expect(answer).toEqual(refusal(-32700));
+    expect(answer!.error.message).toMatch(/^Parse error: Message of \d+ bytes is not valid UTF-8/);
   });
 });

@@ -6,20 +6,23 @@
  * during a stream of deltas (turn/start is answered before its deltas start).
  */
 import type { BridgeBackendExitedNotification, BridgeHelloResult } from '@tether/protocol';
+import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError } from '@tether/protocol/errors';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
-import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
+import { preview, splitBatch } from './batch';
+import { type Envelope, forEachBatchMember, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 import { BRIDGE_LIMITS, backendInfos, checkHelloParams, requireBackend } from './bridge-hello';
 import type { FrameWriter } from './frame-writer';
+import { ReportLimit } from './report-limit';
 
 /** A backend that ran at least this long before crashing starts its crash count afresh. */
 const STABLE_RUN_MS = 10_000;
 /** Requests remembered at most; beyond, the oldest are forgotten (a backend that never answers must not grow us). */
 const MAX_PENDING = 100_000;
-/** Garbage lines reported one by one before reports are rate-limited to one a second. */
+/** Garbage lines (and refused messages) reported one by one before reports are rate-limited to one a second. */
 const GARBAGE_REPORTS = 5;
 
 const NOT_A_REQUEST: Envelope = { shape: 'object', id: undefined, method: undefined, isResponse: false };
@@ -61,12 +64,15 @@ export class Bridge {
   private restartTimer: NodeJS.Timeout | undefined;
   private transition: Promise<void> | undefined;
   private closing = false;
-  private garbage = { count: 0, suppressed: 0, lastReportAt: 0 };
+  private readonly garbage: ReportLimit;
+  private readonly refusals: ReportLimit;
   private readonly now: () => number;
 
   constructor(private readonly options: BridgeOptions) {
     this.selected = options.config.defaultBackend;
     this.now = options.now ?? Date.now;
+    this.garbage = new ReportLimit(GARBAGE_REPORTS, this.now);
+    this.refusals = new ReportLimit(GARBAGE_REPORTS, this.now);
   }
 
   /** One message from the browser whose bytes are `chunk[start, end)` (the common case: the hot path). */
@@ -99,7 +105,7 @@ export class Bridge {
       case 'blank':
         return;
       case 'invalid':
-        this.reply('null', { error: RpcError.parseError(`a message must be one valid JSON object or array; got ${preview(payload)}`).toJSON() });
+        this.refuse(RpcError.parseError(`a message must be one valid JSON object or array; got ${preview(payload)}`));
         return;
       case 'array':
         this.fromBrowserBatch(payload);
@@ -126,22 +132,22 @@ export class Bridge {
   }
 
   private fromBrowserBatch(payload: Buffer): void {
-    let items: unknown;
-    try {
-      items = JSON.parse(payload.toString('utf8'));
-    } catch (error) {
-      this.reply('null', { error: RpcError.parseError((error as Error).message).toJSON() });
+    const batch = splitBatch(payload);
+    if (batch instanceof RpcError) {
+      this.refuse(batch);
       return;
     }
-    if ((items as unknown[]).length === 0) {
-      this.reply('null', { error: RpcError.invalidRequest('an empty batch ([]) holds no message; send at least one').toJSON() });
-      return;
+    for (const member of batch) {
+      if (member instanceof RpcError) this.refuse(member);
+      else this.fromBrowserRange(payload, member.start, member.end);
     }
-    // Batches from the browser are rare; each member is routed on its own so any JSONL backend can read it.
-    for (const item of items as unknown[]) {
-      const bytes = Buffer.from(JSON.stringify(item), 'utf8');
-      this.fromBrowser([bytes], bytes.length);
-    }
+  }
+
+  /** Answers a message from the browser that cannot be routed (id null: its id cannot be read) and logs why. */
+  private refuse(error: RpcError): void {
+    this.replyError('null', error);
+    const held = this.refusals.admit();
+    if (held !== undefined) this.options.log(`refused a message from the browser: ${error.message}${held ? ` (${held} more were refused since the last report)` : ''}`);
   }
 
   private forward(parts: Buffer[], length: number, envelope: Envelope): void {
@@ -239,14 +245,10 @@ export class Bridge {
   }
 
   private settleBatch(whole: Buffer): void {
-    try {
-      for (const item of JSON.parse(whole.toString('utf8')) as unknown[]) {
-        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
-        this.settle(scanEnvelope(bytes));
-      }
-    } catch {
-      // An unparsable batch is the browser's to reject; nothing here to settle.
-    }
+    // Scanned in place, like the browser's batches; a malformed batch is the browser's to reject.
+    forEachBatchMember(whole, (start, end) => {
+      if (whole[start] === 0x7b /* { */) this.settle(scanEnvelope(whole.subarray(start, end)));
+    });
   }
 
   private backendExited(run: Run, info: BackendExit): void {
@@ -307,13 +309,14 @@ export class Bridge {
   }
 
   private async handleBridge(payload: Buffer, envelope: Envelope): Promise<void> {
-    let message: { id?: unknown; method: string; params?: unknown };
+    let message: unknown;
     try {
-      message = JSON.parse(payload.toString('utf8')) as typeof message;
+      message = parseJsonPayload(payload, 'Message');
     } catch (error) {
-      this.reply('null', { error: RpcError.parseError((error as Error).message).toJSON() });
+      this.refuse(RpcError.parseError(error instanceof Error ? error.message : String(error)));
       return;
     }
+    const params = typeof message === 'object' && message !== null && 'params' in message ? message.params : undefined;
     const rawId = envelope.id;
     if (rawId === undefined) return; // bridge notifications from the browser carry nothing the host must act on
     if (this.options.unavailable) {
@@ -322,13 +325,13 @@ export class Bridge {
     }
     try {
       let result: unknown;
-      if (message.method === 'bridge/hello') result = await this.hello(message.params);
-      else if (message.method === 'bridge/backend/restart') result = await this.restart();
-      else throw RpcError.methodNotFound(message.method);
+      if (envelope.method === 'bridge/hello') result = await this.hello(params);
+      else if (envelope.method === 'bridge/backend/restart') result = await this.restart();
+      else throw RpcError.methodNotFound(envelope.method ?? '');
       this.reply(rawId, { result });
       // Start the chosen backend now so its start-up overlaps the browser's next step, but only once the answer
       // is out: loading the embedded app-server would otherwise delay the first frame.
-      if (message.method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.ensureStarted()));
+      if (envelope.method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.ensureStarted()));
     } catch (error) {
       const rpc = error instanceof RpcError ? error : RpcError.internal((error as Error).message, error);
       this.reply(rawId, { error: rpc.toJSON() });
@@ -368,16 +371,9 @@ export class Bridge {
   }
 
   private reportGarbage(parts: Buffer[], length: number): void {
-    const g = this.garbage;
-    g.count++;
-    const now = this.now();
-    if (g.count > GARBAGE_REPORTS && now - g.lastReportAt < 1000) {
-      g.suppressed++;
-      return;
-    }
-    const more = g.suppressed > 0 ? ` (${g.suppressed} more such lines were dropped since the last report)` : '';
-    g.suppressed = 0;
-    g.lastReportAt = now;
+    const held = this.garbage.admit();
+    if (held === undefined) return;
+    const more = held > 0 ? ` (${held} more such lines were dropped since the last report)` : '';
     const head = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, Math.min(length, 4096))).subarray(0, 200);
     this.reportProblem(
       `The "${this.selected}" backend wrote a line that is not a JSON message; it was dropped${more}. ` +
@@ -394,13 +390,13 @@ export class Bridge {
     this.options.writer.enqueueText(JSON.stringify({ method, params }));
   }
 
+  private replyError(rawId: string, error: RpcError): void {
+    this.reply(rawId, { error: error.toJSON() });
+  }
+
   /** Writes a response; `rawId` is the id's JSON text as it arrived (so it is echoed byte for byte). */
   private reply(rawId: string, body: { result: unknown } | { error: unknown }): void {
     const rest = JSON.stringify(body);
     this.options.writer.enqueueText(`{"id":${rawId},${rest.slice(1)}`);
   }
-}
-
-function preview(payload: Buffer): string {
-  return JSON.stringify(payload.subarray(0, 100).toString('utf8'));
 }

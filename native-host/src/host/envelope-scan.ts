@@ -90,6 +90,45 @@ function isKey(b: Buffer, start: number, length: number, key: string): boolean {
   return true;
 }
 
+/** The string token `b[start, end)` (quotes included) decoded, or undefined when an escape in it is broken. */
+function decodeString(b: Buffer, start: number, end: number): string | undefined {
+  try {
+    const value: unknown = JSON.parse(b.toString('utf8', start, end));
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a walk over the members of a batch ended. */
+export type BatchWalk = 'complete' | 'stopped' | 'malformed';
+
+/**
+ * Calls `visit(start, end)` with the byte range of each top-level member of the JSON array in `b`, in order, until it
+ * returns false ('stopped'). 'malformed' when brackets, strings and commas do not delimit members (members before the
+ * fault were visited). Members are stepped over by counting brackets, never parsed or recursed into, so the cost is
+ * linear in the bytes whatever the nesting, and nothing is allocated. Like scanEnvelope, not a validator.
+ */
+export function forEachBatchMember(b: Buffer, visit: (start: number, end: number) => boolean | void): BatchWalk {
+  const end = b.length;
+  let i = skipSpace(b, 0, end);
+  if (b[i] !== OPEN_BRACKET) return 'malformed';
+  i = skipSpace(b, i + 1, end);
+  if (b[i] === CLOSE_BRACKET) return skipSpace(b, i + 1, end) === end ? 'complete' : 'malformed';
+  for (;;) {
+    const after = valueEnd(b, i, end);
+    if (after < 0) return 'malformed';
+    if (visit(i, after) === false) return 'stopped';
+    i = skipSpace(b, after, end);
+    if (b[i] === COMMA) {
+      i = skipSpace(b, i + 1, end);
+      continue;
+    }
+    if (b[i] === CLOSE_BRACKET) return skipSpace(b, i + 1, end) === end ? 'complete' : 'malformed';
+    return 'malformed';
+  }
+}
+
 /** The first and last non-blank bytes: `{`..`}` object, `[`..`]` array, nothing: blank, else invalid. */
 export function shapeOf(b: Buffer, start = 0, end = b.length): Envelope['shape'] {
   const i = skipSpace(b, start, end);
@@ -169,27 +208,33 @@ export function scanEnvelope(b: Buffer): Envelope {
     if (b[i] !== QUOTE) return INVALID;
     const keyEnd = stringEnd(b, i, end);
     if (keyEnd < 0) return INVALID;
-    const keyStart = i + 1;
-    const keyLength = keyEnd - 1 - keyStart;
+    let keyStart = i + 1;
+    let keyLength = keyEnd - 1 - keyStart;
+    let key = b;
+    if (findByte(b, BACKSLASH, keyStart, keyEnd - 1) >= 0) {
+      // A key spelt with escapes ("\u0069d") names the same member for every JSON parser: decode it (rare).
+      const decoded = decodeString(b, i, keyEnd);
+      if (decoded === undefined) return INVALID;
+      key = Buffer.from(decoded, 'utf8');
+      keyStart = 0;
+      keyLength = key.length;
+    }
     i = skipSpace(b, keyEnd, end);
     if (b[i] !== COLON) return INVALID;
     const valueStart = skipSpace(b, i + 1, end);
     const after = valueEnd(b, valueStart, end);
     if (after < 0) return INVALID;
-    if (isKey(b, keyStart, keyLength, 'id')) {
+    if (isKey(key, keyStart, keyLength, 'id')) {
       id = b.toString('utf8', valueStart, after);
-    } else if (isKey(b, keyStart, keyLength, 'method')) {
-      if (b[valueStart] !== QUOTE) return INVALID;
-      const raw = b.toString('utf8', valueStart + 1, after - 1);
-      if (raw.includes('\\')) {
+    } else if (isKey(key, keyStart, keyLength, 'method')) {
+      // A method that is not a string names no method: the message goes to the backend, which rejects it (-32600).
+      if (b[valueStart] === QUOTE) {
+        const decoded = findByte(b, BACKSLASH, valueStart + 1, after - 1) < 0 ? b.toString('utf8', valueStart + 1, after - 1) : decodeString(b, valueStart, after);
         // A broken escape makes the message unparsable JSON: garbage to reject, not a reason to throw.
-        try {
-          method = JSON.parse(b.toString('utf8', valueStart, after)) as string;
-        } catch {
-          return INVALID;
-        }
-      } else method = raw;
-    } else if (isKey(b, keyStart, keyLength, 'result') || isKey(b, keyStart, keyLength, 'error')) {
+        if (decoded === undefined) return INVALID;
+        method = decoded;
+      }
+    } else if (isKey(key, keyStart, keyLength, 'result') || isKey(key, keyStart, keyLength, 'error')) {
       isResponse = true;
     }
     if (id !== undefined && (method !== undefined || isResponse)) return { shape: 'object', id, method, isResponse };

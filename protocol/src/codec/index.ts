@@ -1,4 +1,4 @@
-export type { DecodeSink } from './json-payload';
+export { parseJsonPayload, type DecodeSink } from './json-payload';
 export { JsonlDecoder, LineSplitter, encodeJsonl, type JsonlDecoderOptions, type LineSplitterOptions } from './jsonl';
 export {
   NativeFrameDecoder,

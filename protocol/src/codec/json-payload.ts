@@ -17,23 +17,11 @@ const PREVIEW_CHARS = 60;
  * delivered in order. Decoding whole payloads (never bare chunks) is what makes a split multi-byte character safe.
  */
 export function deliverJsonPayload(bytes: Uint8Array, what: string, sink: DecodeSink): void {
-  let text: string;
-  try {
-    text = decodeUtf8(bytes);
-  } catch (cause) {
-    sink.error(invalidUtf8(what, bytes.length, cause));
-    return;
-  }
-  deliverJsonText(text, what, sink);
-}
-
-function deliverJsonText(text: string, what: string, sink: DecodeSink): void {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    sink.error(new FrameError(`${what} is not valid JSON (${reason}); it starts with ${preview(text)}`, { cause }));
+    value = parseJsonPayload(bytes, what);
+  } catch (error) {
+    sink.error(error instanceof FrameError ? error : new FrameError(String(error), { cause: error }));
     return;
   }
   if (!Array.isArray(value)) {
@@ -45,6 +33,25 @@ function deliverJsonText(text: string, what: string, sink: DecodeSink): void {
     return;
   }
   for (const m of value) sink.message(m);
+}
+
+/**
+ * The JSON value of one whole payload, decoded as strict UTF-8 (as every Tether peer reads it, so that a message
+ * with invalid UTF-8 is refused the same way everywhere); throws FrameError naming `what` and which step failed.
+ */
+export function parseJsonPayload(bytes: Uint8Array, what: string): unknown {
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch (cause) {
+    throw invalidUtf8(what, bytes.length, cause);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new FrameError(`${what} is not valid JSON (${reason}); it starts with ${preview(text)}`, { cause });
+  }
 }
 
 function invalidUtf8(what: string, byteLength: number, cause: unknown): FrameError {
