@@ -85,7 +85,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   const hostManifest = join(homeDir, '.mozilla/native-messaging-hosts/dev.tether.bridge.json');
   let installOutput = '';
   if (options.registerHost !== false) {
-    const install = await run(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--browser', 'firefox'], {
+    const install = await run(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'firefox'], {
       env,
       cwd: REPO_ROOT,
       timeout: 120_000,

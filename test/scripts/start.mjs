@@ -47,7 +47,8 @@ async function main() {
       console.error(`No Chromium at ${chromiumPath} and no Google Chrome found. Install Chromium (Debian: apt-get install chromium) or set TETHER_CHROMIUM.`);
       return 1;
     }
-    execFileSync(process.execPath, [join(root, 'native-host/bin/tether.mjs'), 'install', '--browser', 'chrome'], { stdio: 'inherit' });
+    // --dev: the unpacked build carries the development key, which only a development install allows.
+    execFileSync(process.execPath, [join(root, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chrome'], { stdio: 'inherit' });
     printLoadUnpackedSteps(chrome);
     return 0;
   }

@@ -86,11 +86,11 @@ export function chromiumArgs(headed = false): string[] {
   return headed ? args : ['--headless=new', ...args];
 }
 
-/** Registers the native host for a profile with the real installer. */
+/** Registers the native host for a profile with the real installer, for the development build (`--dev`). */
 export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await run(
     process.execPath,
-    [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--browser', 'chromium', '--user-data-dir', userDataDir],
+    [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chromium', '--user-data-dir', userDataDir],
     { env, cwd: REPO_ROOT, timeout: 120_000 },
   );
   const manifest = join(userDataDir, 'NativeMessagingHosts', 'dev.tether.bridge.json');
