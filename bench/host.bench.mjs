@@ -28,7 +28,7 @@ process.stdin.pipe(new Input()).pipe(new Transform((msg, push, done) => { push(m
 `;
 const subjects = {
   cat: { argv: ['cat'], env: baseEnv },
-  'tether host': { argv: [process.execPath, dist, 'host', ORIGIN], env: catEnv },
+  'tether host': { argv: [process.execPath, dist, 'host', '--allow-dev-extension', ORIGIN], env: catEnv },
   'chrome-native-messaging': { argv: [process.execPath, '-e', CNM_HOST], env: baseEnv },
 };
 
@@ -117,7 +117,7 @@ function echoRun(subject, message, count) {
 function coldStart(method) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
     child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })));
     let got = Buffer.alloc(0);
     child.stdout.on('data', (c) => {
@@ -141,7 +141,7 @@ function nodeBaseline() {
 }
 
 async function idleRss() {
-  const child = spawn(process.execPath, [dist, 'host', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
   await new Promise((r) => child.stdout.once('data', r));
   await sleep(1500);
