@@ -41,7 +41,7 @@ describe('a real Chromium and tether install', () => {
     const profile = join(home, 'profile');
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state') };
     delete env.TETHER_CONFIG;
-    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--browser', 'chromium', '--user-data-dir', profile], {
+    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chromium', '--user-data-dir', profile], {
       env,
       timeout: 110_000,
     });

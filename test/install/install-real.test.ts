@@ -13,6 +13,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = join(REPO, 'native-host/bin/tether.mjs');
 const HOST_SCRIPT = join(REPO, 'native-host/dist/tether.mjs');
 const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+const OWN_ID = 'abcdefghijklmnopabcdefghijklmnop';
 
 let home: string;
 
@@ -46,7 +47,8 @@ describe('tether install, doctor and uninstall on this machine', () => {
   it('installs for Chromium and Firefox under HOME, byte for byte, and uninstall restores the tree', async () => {
     await mkdir(join(home, '.config/chromium/NativeMessagingHosts'), { recursive: true });
     await writeFile(join(home, '.config/chromium/NativeMessagingHosts/org.other.host.json'), '{}');
-    const result = await tether(['install', '--browser', 'chromium,firefox']);
+    const ids = ['--extension-id', OWN_ID, '--extension-id', 'tether@example.org'];
+    const result = await tether(['install', '--browser', 'chromium,firefox', ...ids]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
@@ -71,13 +73,13 @@ describe('tether install, doctor and uninstall on this machine', () => {
       description: 'Tether: connects the Tether browser extension to a local AI agent',
       path: launcher,
       type: 'stdio',
-      allowed_origins: [DEV_ORIGIN],
+      allowed_origins: [`chrome-extension://${OWN_ID}/`],
     });
     const firefox = await readFile(join(home, '.mozilla/native-messaging-hosts/dev.tether.bridge.json'));
     expect(firefox[0]).toBe(0x7b); // no BOM: the first byte is "{"
-    expect(JSON.parse(firefox.toString('utf8'))).toMatchObject({ path: launcher, allowed_extensions: ['tether@tether.dev'] });
+    expect(JSON.parse(firefox.toString('utf8'))).toMatchObject({ path: launcher, allowed_extensions: ['tether@example.org'] });
 
-    const again = await tether(['install', '--browser', 'chromium,firefox']);
+    const again = await tether(['install', '--browser', 'chromium,firefox', ...ids]);
     expect(again.stdout).toMatch(/unchanged +.*\/tether-host \(launcher\)/);
 
     const removed = await tether(['uninstall']);
@@ -86,15 +88,18 @@ describe('tether install, doctor and uninstall on this machine', () => {
     await expect(stat(join(home, '.mozilla'))).rejects.toThrow(/ENOENT/);
   });
 
-  it('registers a throwaway profile with --user-data-dir and doctor completes a framed initialize with the real host', async () => {
+  it('registers a throwaway profile with --user-data-dir --dev and doctor completes a framed initialize with the real host', async () => {
     const profile = join(home, 'profile');
-    const installed = await tether(['install', '--browser', 'chromium', '--user-data-dir', profile]);
+    const installed = await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
     expect(installed.code).toBe(0);
     expect(await files(profile)).toEqual(['profile/NativeMessagingHosts/dev.tether.bridge.json']);
+    const manifest = JSON.parse(await readFile(join(profile, 'NativeMessagingHosts/dev.tether.bridge.json'), 'utf8')) as unknown;
+    expect(manifest).toMatchObject({ path: join(home, '.local/share/tether/bin/tether-host-dev'), allowed_origins: [DEV_ORIGIN] });
 
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
     expect(doctor.stdout).toContain(`✓ manifest ${profile}/NativeMessagingHosts/dev.tether.bridge.json (valid JSON, name matches the file)`);
-    expect(doctor.stdout).toMatch(/✓ started as Chromium would \(.*tether-host chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms/);
+    expect(doctor.stdout).toContain('! development extension allowed: yes (installed with --dev)');
+    expect(doctor.stdout).toMatch(/✓ started as Chromium would \(.*tether-host-dev chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms/);
     expect(doctor.stdout).toMatch(/✓ the host exited \d+ ms after stdin closed/);
     expect(doctor.stdout).toContain(`✓ Node ${process.execPath} v`);
     expect(doctor.stdout).toContain(`· host log: ${home}/.local/state/tether/host.log`);
@@ -107,8 +112,8 @@ describe('tether install, doctor and uninstall on this machine', () => {
 
   it('doctor fails with the browser\'s words and the fix when the launcher is not executable', async () => {
     const profile = join(home, 'profile');
-    await tether(['install', '--browser', 'chromium', '--user-data-dir', profile]);
-    const launcher = join(home, '.local/share/tether/bin/tether-host');
+    await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
+    const launcher = join(home, '.local/share/tether/bin/tether-host-dev');
     await chmod(launcher, 0o644);
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
 
@@ -120,7 +125,7 @@ describe('tether install, doctor and uninstall on this machine', () => {
 
   it('doctor reports a host that cannot serve because the config is invalid, and the config\'s field and fix', async () => {
     const profile = join(home, 'profile');
-    await tether(['install', '--browser', 'chromium', '--user-data-dir', profile]);
+    await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
     await mkdir(join(home, '.config/tether'), { recursive: true });
     await writeFile(join(home, '.config/tether/config.json'), '{"defaultBackend": "missing"}');
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
@@ -132,9 +137,38 @@ describe('tether install, doctor and uninstall on this machine', () => {
   });
 
   it('--dry-run writes nothing', async () => {
-    const result = await tether(['install', '--browser', 'all', '--dry-run']);
+    const result = await tether(['install', '--dev', '--browser', 'all', '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`would create ${home}/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tether.bridge.json`);
+    expect(await files(home)).toEqual([]);
+  });
+
+  it('without --dev, the manifest lacks the development id and the installed host refuses it: exit 3, the reason in host.log', async () => {
+    const profile = join(home, 'profile');
+    const installed = await tether(['install', '--browser', 'chromium', '--user-data-dir', profile, '--extension-id', OWN_ID]);
+    expect(installed.code).toBe(0);
+    const manifest = await readFile(join(profile, 'NativeMessagingHosts/dev.tether.bridge.json'), 'utf8');
+    expect(manifest).not.toContain('gkplngjhinednckbmppipofijkaplcpm');
+    // A sideloaded extension with the public development key, were a browser to start this launcher for it.
+    const launcher = join(home, '.local/share/tether/bin/tether-host');
+    const code = await new Promise<number | null>((resolve) => {
+      const child = execFile(launcher, [DEV_ORIGIN], { env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, '.local/state') } });
+      child.on('exit', (exitCode) => resolve(exitCode));
+      child.stdin?.end();
+    });
+    expect(code).toBe(3);
+    const log = await readFile(join(home, '.local/state/tether/host.log'), 'utf8');
+    expect(log).toContain('refused to start: extension gkplngjhinednckbmppipofijkaplcpm is the development build, whose key is public');
+
+    const doctor = await tether(['doctor', '--user-data-dir', profile]);
+    expect(doctor.stdout).toContain('· development extension allowed: no');
+  });
+
+  it('refuses to install without --dev or --extension-id, saying which to pass, and writes nothing', async () => {
+    const result = await tether(['install', '--browser', 'chromium']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No extension to allow for Chromium. Give the id of your Tether build with --extension-id ID');
+    expect(result.stderr).toContain('or pass --dev to allow the development build');
     expect(await files(home)).toEqual([]);
   });
 
