@@ -27,6 +27,11 @@ export class LineReader {
     private readonly maxLineBytes: number,
   ) {}
 
+  /** Bytes of an unfinished line held right now (never more than `maxLineBytes`). */
+  get buffered(): number {
+    return this.length;
+  }
+
   /** Feeds the next chunk. The chunk must not be modified afterwards (lines are views into it). */
   push(chunk: Buffer): void {
     let at = 0;

@@ -226,8 +226,17 @@ function checkPiece(params: BridgeChunkNotification): BridgeChunkNotification {
     (p.index as number) >= (p.count as number)
   ) {
     throw new FrameError(
-      `Invalid bridge/chunk params: need {id: string, index: 0..count-1, count >= 1, data: string}, got ${JSON.stringify(params)?.slice(0, 200)}`,
+      `Invalid bridge/chunk params: need {id: string, index: 0..count-1, count >= 1, data: string}, got ${describe(params)}`,
     );
   }
   return params;
+}
+
+/** The start of `value` as JSON, for an error message; a value too deep to serialise must not turn into a RangeError. */
+function describe(value: unknown): string {
+  try {
+    return String(JSON.stringify(value)).slice(0, 200);
+  } catch {
+    return `${Array.isArray(value) ? 'an array' : typeof value} that cannot be serialised (nested too deep?)`;
+  }
 }
