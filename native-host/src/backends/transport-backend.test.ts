@@ -48,12 +48,12 @@ describe('connectInProcess', () => {
     const link = connectInProcess(sink, () => undefined);
     startServer(link);
     link.server.send({ method: 'turn/completed', params: { turn: { error: { message: 'HTTP 401: bad key in-process-known-secret' } } } });
-    link.server.send({ method: 'item/agentMessage/delta', params: { delta: 'here: sk-abcdefghijklmnopqrstuv' } });
+    link.server.send({ method: 'item/completed', params: { item: { content: { text: 'here: sk-abcdefghijklmnopqrstuv' } } } });
     link.server.send({ id: 3, result: { apiKey: 'short' } });
     await tick();
     expect(messages.map((m) => JSON.parse(m.text))).toEqual([
       { method: 'turn/completed', params: { turn: { error: { message: 'HTTP 401: bad key ***' } } } },
-      { method: 'item/agentMessage/delta', params: { delta: 'here: sk-***' } },
+      { method: 'item/completed', params: { item: { content: { text: 'here: sk-***' } } } },
       { id: 3, result: { apiKey: '***' } },
     ]);
   });
