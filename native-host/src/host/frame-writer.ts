@@ -122,7 +122,7 @@ export class FrameWriter {
    */
   enqueueRange(chunk: Buffer, start: number, end: number, batch = false): void {
     if (this.broken) return;
-    if (end - start > this.maxFrameBytes || batch || this.holdsKnownSecret([chunk.subarray(start, end)])) {
+    if (end - start > this.maxFrameBytes || batch || (this.knowsSecrets() && this.holdsKnownSecret([chunk.subarray(start, end)]))) {
       this.enqueue([chunk.subarray(start, end)], end - start, batch);
       return;
     }
@@ -160,13 +160,18 @@ export class FrameWriter {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** True when a known secret value (or its JSON-escaped form) is in the bytes of one message. */
-  private holdsKnownSecret(parts: readonly Buffer[]): boolean {
+  /** True when the redactor knows secret values (refreshing their bytes when it learned more). */
+  private knowsSecrets(): boolean {
     if (this.needlesGeneration !== this.redactor.generation) {
       this.needles = this.redactor.needles.map((n) => Buffer.from(n, 'utf8'));
       this.needlesGeneration = this.redactor.generation;
     }
-    if (this.needles.length === 0) return false;
+    return this.needles.length > 0;
+  }
+
+  /** True when a known secret value (or its JSON-escaped form) is in the bytes of one message. */
+  private holdsKnownSecret(parts: readonly Buffer[]): boolean {
+    if (!this.knowsSecrets()) return false;
     // A message read in several pieces is joined first, so a value split between two reads is still found.
     const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     for (const needle of this.needles) if (whole.indexOf(needle) >= 0) return true;
