@@ -44,7 +44,11 @@ export function isSecretName(name: string): boolean {
 
 /** Programs whose short flag takes a password: `mysql -p X`, `sshpass -p X`, `redis-cli -a X`, `zip -P X`. */
 const PASSWORD_FLAG_PROGRAMS: ReadonlyArray<[programs: string, flag: string]> = [
-  ['mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump|sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport', 'p'],
+  [
+    'mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump|sshpass|' +
+      'mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport',
+    'p',
+  ],
   ['redis-cli', 'a'],
   ['zip|unzip|7z|7za', 'P|p'],
 ];
@@ -75,7 +79,10 @@ const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
     ],
   ),
   // HTTP headers written out: `Authorization: token X`, `x-api-key: X`, `Cookie: a=b`.
-  [/\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|cookie|set-cookie)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?[^\s"',;][^\r\n"',]*/gi, (_m, name: string, sep: string, scheme?: string) => `${name}${sep}${scheme ? `${scheme} ` : ''}${MASK}`],
+  [
+    /\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|cookie|set-cookie)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?[^\s"',;][^\r\n"',]*/gi,
+    (_m, name: string, sep: string, scheme?: string) => `${name}${sep}${scheme ? `${scheme} ` : ''}${MASK}`,
+  ],
   // A credential has a digit or `+/=` somewhere: "a basic understanding" is prose.
   [/\b(Bearer|Basic|bearer|basic)\s+(?=[A-Za-z0-9._~+/=-]*[0-9+/=])[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${MASK}`],
   // JSON fields inside text: `{"api_key": "X"}`.
@@ -106,7 +113,8 @@ const SUSPECT = new RegExp(
     '(?:authorization|api-key|auth-token|cookie)\\\\?"?\\s*:',
     '\\b(?:bearer|basic)\\s+[A-Za-z0-9._~+/=-]*[0-9+/=]',
     '\\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16}',
-    'github_pat_|glpat-|\\bgh[pousr]_[A-Za-z0-9]{20}|\\bAKIA[0-9A-Z]{16}|\\bAIza[0-9A-Za-z_-]{35}|\\bxox[abposr]-|\\bhf_[A-Za-z0-9]{30}|\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ',
+    'github_pat_|glpat-|\\bgh[pousr]_[A-Za-z0-9]{20}|\\bAKIA[0-9A-Z]{16}|\\bAIza[0-9A-Za-z_-]{35}',
+    '\\bxox[abposr]-|\\bhf_[A-Za-z0-9]{30}|\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ',
   ].join('|'),
   'i',
 );

@@ -7,7 +7,10 @@
 import { isSecretName, secretsInUrl } from '@tether/protocol/redact';
 import type { BackendConfig } from './schema';
 
-const SETTING_NAMES = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'PWD', 'TMPDIR', 'TEMP', 'TMP', 'NODE_ENV', 'NODE_OPTIONS', 'DEBUG']);
+const SETTING_NAMES = new Set([
+  ...['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'PWD'],
+  ...['TMPDIR', 'TEMP', 'TMP', 'NODE_ENV', 'NODE_OPTIONS', 'DEBUG'],
+]);
 const SETTING_PATTERN = /^(?:LC_|XDG_)|_(?:PATH|DIR|HOME|MODEL|URL|HOST|PORT|LEVEL|MODE|LOG|DEBUG|TIMEOUT|TIMEOUT_MS|BACKTRACE)$/;
 
 /** The secret values of one backend's `env`: every value but those of well-known settings, plus URL credentials. */
