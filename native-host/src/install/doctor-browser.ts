@@ -94,7 +94,10 @@ export async function checkBrowser(
   } else if (checked.allowedIds.length > 0) {
     report.ok(`${listName} allows ${checked.allowedIds.join(', ')}`);
   } else if (checked.problems.length === 0) {
-    report.fail(`${listName} is empty: no extension may start the host`, { browserSays: says('forbidden'), fix: `${fix} --extension-id ID (or --dev)` });
+    report.fail(`${listName} is empty: no extension may start the host`, {
+      browserSays: says('forbidden'),
+      fix: `${fix} --extension-id ID (or --dev)`,
+    });
   }
   const dev = checked.allowedIds.filter(isDevExtensionId);
   if (dev.length > 0) {

@@ -145,7 +145,9 @@ export async function planInstall(
 
 function describe(entry: RecordEntry, tether: TetherPaths): string {
   const names = entry.browsers.map((id) => browserById(id).name).join(', ');
-  if (entry.type === 'launcher') return entry.path === tether.devLauncher ? 'development launcher: the host also allows the development extension' : 'launcher';
+  if (entry.type === 'launcher') {
+    return entry.path === tether.devLauncher ? 'development launcher: the host also allows the development extension' : 'launcher';
+  }
   if (entry.type === 'host') return 'host, copied for every user';
   if (entry.type === 'manifest') return `manifest for ${names}`;
   return `registry key for ${names}`;
@@ -196,7 +198,10 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   const configIds = config instanceof ConfigError ? [] : config.allowedExtensionIds;
   const requested = allowedIds([...options.extensionIds, ...configIds], options.dev);
   // Records of earlier versions list the development ids too: only --dev brings them back.
-  const kept = { chrome: (previous?.allowedExtensionIds.chrome ?? []).filter((id) => !isDevExtensionId(id)), firefox: (previous?.allowedExtensionIds.firefox ?? []).filter((id) => !isDevExtensionId(id)) };
+  const kept = {
+    chrome: (previous?.allowedExtensionIds.chrome ?? []).filter((id) => !isDevExtensionId(id)),
+    firefox: (previous?.allowedExtensionIds.firefox ?? []).filter((id) => !isDevExtensionId(id)),
+  };
   const ids: AllowedIds = {
     chrome: [...new Set([...requested.chrome, ...kept.chrome])],
     firefox: [...new Set([...requested.firefox, ...kept.firefox])],

@@ -37,8 +37,8 @@ export function tetherPaths(sys: System, scope: Scope): TetherPaths {
   else if (sys.platform === 'win32') root = path.join(sys.env.ProgramFiles ?? sys.env.PROGRAMFILES ?? 'C:\\Program Files', 'Tether');
   else if (sys.platform === 'darwin') root = '/Library/Application Support/Tether';
   else root = '/usr/local/lib/tether';
-  const [launcher, devLauncher] = ['tether-host', 'tether-host-dev'].map((name) => path.join(root, 'bin', sys.platform === 'win32' ? `${name}.cmd` : name));
-  return { root, launcher: launcher!, devLauncher: devLauncher!, record: path.join(root, 'install-record.json') };
+  const inBin = (name: string) => path.join(root, 'bin', sys.platform === 'win32' ? `${name}.cmd` : name);
+  return { root, launcher: inBin('tether-host'), devLauncher: inBin('tether-host-dev'), record: path.join(root, 'install-record.json') };
 }
 
 /**

@@ -41,11 +41,14 @@ export async function planHostCopy(sys: System, bundle: string, version: string,
   if (!SAFE_VERSION.test(version)) throw new InstallError(`Tether's version "${version}" cannot name a folder; rebuild the host from a release.`);
   const source = path.dirname(bundle);
   const target = systemHostDir(sys, version);
-  const names = [path.basename(bundle), ...((await sys.fs.listDir(path.join(source, 'chunks'))) ?? []).filter((n) => n.endsWith('.mjs')).map((n) => path.join('chunks', n))];
+  const chunks = ((await sys.fs.listDir(path.join(source, 'chunks'))) ?? []).filter((n) => n.endsWith('.mjs'));
+  const names = [path.basename(bundle), ...chunks.map((n) => path.join('chunks', n))];
   const actions: Action[] = [];
   for (const name of names) {
     const content = await sys.fs.readFile(path.join(source, name));
-    if (content === undefined) throw new InstallError(`${path.join(source, name)} vanished while it was being read: is a build running? Retry once it is done.`);
+    if (content === undefined) {
+      throw new InstallError(`${path.join(source, name)} vanished while it was being read: is a build running? Retry once it is done.`);
+    }
     const file = path.join(target, name);
     const entry = { type: 'host' as const, path: file, sha256: sha256(content), browsers: [], createdDirs: [] };
     actions.push({ kind: 'file', entry, content, mode: 0o644, status: await fileStatus(sys, file, content, 0o644) });
