@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEV_ORIGIN, fakeBackendConfig, frame, type HostProcess, isAlive, type Msg, startHost } from './host-process';
+import { killSleepers, setsidSleep, survivorsAfter, uniqueSleep, waitForSleepers } from '../../native-host/src/testing/orphans';
+import { DEV_ORIGIN, FAKE_BACKEND, fakeBackendConfig, frame, type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
 function host(options: Parameters<typeof startHost>[0]): HostProcess {
@@ -12,9 +13,19 @@ function host(options: Parameters<typeof startHost>[0]): HostProcess {
   hosts.push(h);
   return h;
 }
+const sleepsOfTest: string[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
+  killSleepers(sleepsOfTest.splice(0));
 });
+
+/** The fake backend, started by a shell that first leaves a `sleep` in a session of its own, as an agent's command might. */
+function backendLeavingADaemon(): { config: unknown; daemon: string } {
+  const daemon = uniqueSleep();
+  sleepsOfTest.push(daemon);
+  const argv = ['/bin/sh', '-c', `${setsidSleep(daemon)}; exec "$0" "$1"`, process.execPath, FAKE_BACKEND];
+  return { config: fakeBackendConfig({ argv }), daemon };
+}
 
 const isExited = (m: Msg) => m.method === 'bridge/backend/exited';
 
@@ -204,6 +215,26 @@ describe('tether host with a command backend', () => {
     h.child.kill('SIGKILL');
     await h.exited;
     expect(await waitGone(result.pid, 2000)).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('kills what a backend started, even outside its process group, when the host is SIGKILLed', async () => {
+    const { config, daemon } = backendLeavingADaemon();
+    const h = host({ config });
+    await h.request('fake/pid');
+    await waitForSleepers([daemon]);
+    h.child.kill('SIGKILL');
+    await h.exited;
+    expect(await survivorsAfter([daemon])).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')('kills what a backend started, even outside its process group, when the backend exits', async () => {
+    const { config, daemon } = backendLeavingADaemon();
+    const h = host({ config });
+    await h.request('fake/pid');
+    await waitForSleepers([daemon]);
+    h.send({ id: 99, method: 'fake/crash', params: { code: 3 } });
+    await h.waitFor(isExited);
+    expect(await survivorsAfter([daemon])).toEqual([]);
   });
 });
 

@@ -2,7 +2,9 @@
  * Starts a backend's child process so that it cannot outlive the host, and stops it within the browser's 2-second
  * window. On Linux the child is exec'ed through `setpriv --pdeathsig KILL`, so the kernel kills it when the host
  * dies, even by SIGKILL (Chromium's only signal); elsewhere the child sees EOF on stdin when the host dies, which
- * every JSONL app-server treats as "exit". The child leads its own process group so a stop reaches its helpers too.
+ * every JSONL app-server treats as "exit". The child leads its own process group so a stop reaches its helpers too,
+ * and carries the reaper's cookie, so the commands an agent runs die with it or with a killed host even when they
+ * left its group.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { secretsInEnv } from '@tether/protocol/redact';
 import { backendEnvSecrets } from '../config/known-secrets';
 import type { CommandBackendConfig } from '../config/schema';
 import { diesWithParent, findSetpriv, resolveCommand } from '../child-process';
+import { processReaper } from '../reaper';
 import { secrets } from '../secrets';
 
 export { findSetpriv, resolveCommand } from '../child-process';
@@ -70,13 +73,15 @@ export function spawnBackend(
   }
   const setpriv = findSetpriv();
   const [file, argv] = diesWithParent(executable, args);
+  const run = processReaper().enroll();
   const child = spawn(file, argv, {
     cwd,
-    env,
+    env: { ...env, ...run.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
     windowsHide: true,
   });
+  if (child.pid !== undefined && process.platform !== 'win32') run.group(child.pid);
   options.log(`backend ${id}: started pid ${child.pid ?? '?'}: ${config.argv.join(' ')}${setpriv ? '' : ' (no parent-death signal on this OS)'}`);
 
   const tail: string[] = [];
@@ -106,11 +111,14 @@ export function spawnBackend(
   const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolveExit) => {
     child.once('exit', (code, signal) => {
       done = true;
+      // The agent's commands and helpers end with it, whether it crashed, exited or was stopped.
+      run.reap();
       resolveExit({ code, signal });
     });
     child.once('error', (error) => {
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) return; // kill() failure
       done = true;
+      run.reap();
       resolveExit({ code: null, signal: null, error });
     });
   });
