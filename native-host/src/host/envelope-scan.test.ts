@@ -58,6 +58,11 @@ describe('mayNeedScan', () => {
     expect(mayNeedScanParts([Buffer.from('{"a":"'), Buffer.from('b"}')])).toBe(false);
   });
 
+  it('catches a key split over three buffers whose middle one is a single byte (found by a property test)', () => {
+    expect(mayNeedScanParts([Buffer.from('{"'), Buffer.from('i'), Buffer.from('d":1,"method":"x"}')])).toBe(true);
+    expect(mayNeedScanParts([Buffer.from('{"method":"'), Buffer.from('b'), Buffer.from('r'), Buffer.from('idge/hello"}')])).toBe(true);
+  });
+
   it('reads the shape of a message split over buffers', () => {
     expect(shapeOfParts([Buffer.from(' {"a"'), Buffer.from(':1} ')], 11)).toBe('object');
     expect(shapeOfParts([Buffer.from('[1'), Buffer.from(',2]')], 5)).toBe('array');

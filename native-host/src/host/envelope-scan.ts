@@ -157,17 +157,16 @@ export function mayNeedScan(b: Buffer, start = 0, end = b.length): boolean {
   return false;
 }
 
-/** mayNeedScan over a message held in several buffers, including keys that straddle two of them. */
+/** mayNeedScan over a message held in several buffers, including keys that straddle seams, however short the buffers. */
 export function mayNeedScanParts(parts: readonly Buffer[]): boolean {
   if (parts.length === 1) return mayNeedScan(parts[0]!);
-  for (let k = 0; k < parts.length; k++) {
-    if (mayNeedScan(parts[k]!)) return true;
-    if (k > 0) {
-      // `"bridge/` is 8 bytes: any straddling occurrence lies within 8 bytes either side of the seam.
-      const prev = parts[k - 1]!;
-      const seam = Buffer.concat([prev.subarray(Math.max(0, prev.length - 8)), parts[k]!.subarray(0, 8)]);
-      if (mayNeedScan(seam)) return true;
-    }
+  // `"bridge/` is 8 bytes: an occurrence that ends in a buffer but starts before it lies within the 7 bytes before
+  // that buffer (which may come from several short buffers: a one-byte buffer once hid `"id"`) and its first 7.
+  let before = Buffer.alloc(0);
+  for (const part of parts) {
+    if (mayNeedScan(part)) return true;
+    if (before.length > 0 && mayNeedScan(Buffer.concat([before, part.subarray(0, 7)]))) return true;
+    before = part.length >= 7 ? part.subarray(part.length - 7) : Buffer.concat([before, part]).subarray(-7);
   }
   return false;
 }
