@@ -1,6 +1,7 @@
 /**
  * The extension manifest for each target browser. The Chrome build carries the development `key` so the unpacked
- * extension always gets the id gkplngjhinednckbmppipofijkaplcpm that host manifests allow.
+ * extension always gets the id gkplngjhinednckbmppipofijkaplcpm, which host manifests allow only after
+ * `tether install --dev` (the key is public).
  */
 import devKey from '../manifests/dev-key.json' with { type: 'json' };
 import pkg from './package.json' with { type: 'json' };

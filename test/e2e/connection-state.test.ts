@@ -12,7 +12,7 @@ describe('connection state without a registered host', () => {
     const banner = panel.locator('.banner[data-status="disconnected"]');
     await banner.waitFor({ timeout: 30_000 });
     await expect.poll(() => banner.textContent()).toContain('Specified native messaging host not found.');
-    expect(await banner.locator('code.command').textContent()).toBe('npx tether install');
+    expect(await banner.locator('code.command').textContent()).toBe('npx tether install --dev');
     expect(await panel.locator('textarea[name="prompt"]').isDisabled()).toBe(true);
     await saveScreenshot(panel, 'side-panel-host-not-found');
   });

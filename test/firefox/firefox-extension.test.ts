@@ -261,11 +261,11 @@ describe('Firefox ESR without the host registered', () => {
     firefox = launched();
   });
 
-  it("shows Firefox's reason and tells the user to run npx tether install", async () => {
+  it("shows Firefox's reason and tells the user to run npx tether install --dev", async () => {
     const panel = await firefox.openExtensionPage('src/sidepanel/index.html');
     const banner = await panel.waitForSelector('.banner[data-status="disconnected"]', { timeout: 30_000 });
     expect(await banner!.evaluate((el) => el.textContent)).toContain('No such native application dev.tether.bridge');
-    expect(await banner!.$eval('.command', (el) => el.textContent)).toBe('npx tether install');
+    expect(await banner!.$eval('.command', (el) => el.textContent)).toBe('npx tether install --dev');
     await saveScreenshot(panel, 'firefox-side-panel-host-not-found');
   });
 });

@@ -44,7 +44,7 @@ export function Options(props: { client: WorkerClient }) {
     client.call('model/list', {}).then((r) => setModels((r as { models: ModelInfo[] }).models)).catch(() => setModels([]));
   }, [client, connected]);
 
-  const cmds = hostCommands(diag?.os ?? 'linux');
+  const cmds = hostCommands(diag?.os ?? 'linux', chrome.runtime.id);
   const set = (patch: { backend?: string | null; model?: string | null }): void => {
     client.call('settings/set', patch).catch((e: Error) => setError(e.message));
   };

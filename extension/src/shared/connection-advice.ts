@@ -20,13 +20,14 @@ const unreadable: ConnectionAdvice = {
   command: 'npx tether doctor',
 };
 
-const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
+/** The browser's texts and their advice; `install` is the command that registers the host for this extension. */
+const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvice]> => [
   [
     'Specified native messaging host not found.',
     {
       title: 'The Tether host is not installed for this browser.',
       action: 'Register it by running this in a terminal, then press Retry.',
-      command: 'npx tether install',
+      command: install,
     },
   ],
   [
@@ -35,7 +36,7 @@ const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
     {
       title: 'The Tether host is not registered for this browser (or not for this add-on).',
       action: 'Register it by running this in a terminal, then press Retry.',
-      command: 'npx tether install',
+      command: install,
     },
   ],
   [
@@ -43,7 +44,7 @@ const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
     {
       title: 'The Tether host is registered for a different extension id.',
       action: 'Register it again for this extension, then press Retry.',
-      command: 'npx tether install',
+      command: install,
     },
   ],
   [
@@ -73,10 +74,13 @@ const table: ReadonlyArray<readonly [string, ConnectionAdvice]> = [
   ],
 ];
 
-/** Advice for a browser or host error text; a generic doctor hint for texts we do not know. */
-export function adviceFor(reason: string | undefined): ConnectionAdvice {
+/**
+ * Advice for a browser or host error text; a generic doctor hint for texts we do not know. `installCommand` is the
+ * command that registers the host for this extension (`installCommandFor(chrome.runtime.id)`).
+ */
+export function adviceFor(reason: string | undefined, installCommand: string): ConnectionAdvice {
   if (reason) {
-    for (const [text, advice] of table) if (reason.includes(text)) return advice;
+    for (const [text, advice] of table(installCommand)) if (reason.includes(text)) return advice;
     if (/native messaging/i.test(reason) && /not (enabled|allowed)|policy/i.test(reason)) {
       return { title: 'Native messaging is blocked by a browser policy.', action: 'Ask your administrator to allow it.' };
     }

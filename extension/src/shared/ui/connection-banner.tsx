@@ -1,6 +1,7 @@
 /** The connection state, told straight: status, the browser's reason, and what to do about it. */
 import { useEffect, useState } from 'preact/hooks';
 import { adviceFor } from '../connection-advice';
+import { installCommandFor } from '../install-command';
 import type { WorkerState } from '../messages';
 
 /** Shows connected / connecting / disconnected, the reason and a Retry button. */
@@ -35,7 +36,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
       </div>
     );
   }
-  const advice = adviceFor(c.reason);
+  const advice = adviceFor(c.reason, installCommandFor(chrome.runtime.id));
   const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
   return (
     <div class="banner disconnected" data-status="disconnected" role="alert">
