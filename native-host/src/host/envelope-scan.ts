@@ -162,7 +162,7 @@ export function mayNeedScanParts(parts: readonly Buffer[]): boolean {
   if (parts.length === 1) return mayNeedScan(parts[0]!);
   // `"bridge/` is 8 bytes: an occurrence that ends in a buffer but starts before it lies within the 7 bytes before
   // that buffer (which may come from several short buffers: a one-byte buffer once hid `"id"`) and its first 7.
-  let before = Buffer.alloc(0);
+  let before: Buffer = Buffer.alloc(0);
   for (const part of parts) {
     if (mayNeedScan(part)) return true;
     if (before.length > 0 && mayNeedScan(Buffer.concat([before, part.subarray(0, 7)]))) return true;
