@@ -215,13 +215,13 @@ export class TurnRun {
       outcome = { status: 'failed', text: invalid };
     } else if (builtin) {
       if (builtin.needsApproval && !this.state.allowedTools.has(name)) {
-        const decision = await this.askApproval(name, args, builtin.preview(args, this.cwd));
+        const { outcome: decision, reason: serverReason } = await this.askApproval(name, args, builtin.preview(args, this.cwd));
         if (!this.live) return { status: 'failed', text: 'The turn was interrupted.' };
         if (decision === 'allow_session') {
           this.state.allowedTools.add(name);
           if (this.state.persistent) this.env.store?.appendAllowedTool(this.state.id, name);
         } else if (decision !== 'allow') {
-          const reason = decision === 'deny' ? 'The user denied this tool call.' : `The approval ended: ${decision}.`;
+          const reason = serverReason ?? (decision === 'deny' ? 'The user denied this tool call.' : `The approval ended: ${decision}.`);
           content.status = 'declined';
           content.error = reason;
           this.completeItem(item, 'declined');
