@@ -89,12 +89,18 @@ function watch(fs: typeof import('node:fs'), cookie: string): void {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, reapAll);
 }
 
+/** Watchers started again after one ended unasked, before giving up (one that cannot run at all would loop). */
+const MAX_RESTARTS = 3;
+
 /** Tracks runs and owns the watcher that reaps them; one per process (see `processReaper`). */
 export class Reaper {
-  private readonly token = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+  private readonly token = randomBytes(8).toString('hex');
   private watcher: ChildProcess | undefined;
   private unavailable = process.platform === 'win32';
   private runs = 0;
+  private restarts = 0;
+  /** Groups of the runs not reaped yet, told again to a watcher that replaces one that died. */
+  private readonly groups = new Map<string, number>();
 
   constructor(private readonly log: (line: string) => void = (line) => process.stderr.write(`tether: ${line}\n`)) {}
 
@@ -109,11 +115,13 @@ export class Reaper {
       env: { [RUN_COOKIE]: cookie },
       group: (id) => {
         pgid = id;
+        this.groups.set(run, id);
         this.tell(`G ${run} ${id}`);
       },
       reap: () => {
         if (reaped) return;
         reaped = true;
+        this.groups.delete(run);
         // Directly as well: the group dies now even where no watcher could start.
         if (pgid !== undefined) killGroup(pgid);
         this.tell(`R ${run}`);
@@ -121,7 +129,7 @@ export class Reaper {
     };
   }
 
-  /** Reaps every run still tracked and lets the watcher exit (as our death would). */
+  /** Reaps every run still tracked and lets the watcher exit (as our death would); later runs get process groups only. */
   close(): void {
     this.watcher?.stdin?.end();
     this.watcher = undefined;
@@ -145,11 +153,24 @@ export class Reaper {
       this.giveUp(error);
       return;
     }
-    this.watcher.once('error', (error) => this.giveUp(error));
-    this.watcher.stdin!.on('error', () => undefined);
+    const watcher = this.watcher;
+    watcher.once('error', (error) => this.giveUp(error));
+    watcher.once('exit', (code, signal) => {
+      if (this.watcher !== watcher) return;
+      // Killed by someone: a new one (same token, so it finds the older runs' cookies too) is told the live groups.
+      this.watcher = undefined;
+      if (++this.restarts > MAX_RESTARTS) {
+        this.giveUp(new Error(`it ended ${MAX_RESTARTS + 1} times, last by ${signal ?? `code ${code}`}`));
+        return;
+      }
+      this.log(`the process watcher ended (${signal ?? `code ${code}`}); starting another`);
+      this.start();
+    });
+    watcher.stdin!.on('error', () => undefined);
     // The watcher must never keep us alive: it exists to outlive us.
-    this.watcher.unref();
-    if (this.watcher.stdin instanceof Socket) this.watcher.stdin.unref();
+    watcher.unref();
+    if (watcher.stdin instanceof Socket) watcher.stdin.unref();
+    for (const [run, pgid] of this.groups) this.tell(`G ${run} ${pgid}`);
   }
 
   private tell(line: string): void {
