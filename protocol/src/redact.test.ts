@@ -61,11 +61,33 @@ describe('Redactor', () => {
     expect(JSON.parse(out)).toEqual({ id: 1, result: { message: 'HTTP 401: bad key ***', apiKey: MASK, n: 3 } });
   });
 
+  it('leaves a bare "key" field as it is (a keyboard key, an approval key) but masks apiKey beside it', () => {
+    const r = new Redactor();
+    const call = { method: 'item/tool/call', params: { tool: 'page_press', arguments: { key: 'Enter', apiKey: 'zzz' } } };
+    expect(JSON.parse(r.json(JSON.stringify(call)))).toEqual({
+      method: 'item/tool/call',
+      params: { tool: 'page_press', arguments: { key: 'Enter', apiKey: MASK } },
+    });
+    expect(redactText('{"key": "Enter", "private_key": "abc"}')).toBe('{"key": "Enter", "private_key": "***"}');
+    expect(redactText('curl https://maps.example/api?key=AIzaNotQuiteAKey --key sekrit1')).toBe(
+      'curl https://maps.example/api?key=*** --key ***',
+    );
+  });
+
   it('returns a message with nothing secret-looking as the same string, without parsing it', () => {
     const r = new Redactor(['known-secret-1']);
     const text = '{"method":"item/agentMessage/delta","params":{"threadId":"t","delta":"Hello there, basic idea"}}';
     expect(r.json(text)).toBe(text);
     expect(r.mayHoldSecret(text)).toBe(false);
+  });
+
+  it('redacts a message nested 100,000 deep, which a recursive walk could not, keeping its bytes valid JSON', () => {
+    const r = new Redactor(['known-secret-1']);
+    const deep = `{"token":"abcdefgh","note":"known-secret-1","v":${'['.repeat(100_000)}"Bearer 12345678abc"${']'.repeat(100_000)}}`;
+    const out = r.json(deep);
+    expect(out.startsWith('{"token":"***","note":"***","v":[[')).toBe(true);
+    expect(out).toContain('"Bearer ***"');
+    expect(() => JSON.parse(out)).not.toThrow();
   });
 
   it('keeps a __proto__ field of a message a plain field', () => {

@@ -42,6 +42,16 @@ export function isSecretName(name: string): boolean {
   return words.some((w) => SECRET_WORDS.has(w));
 }
 
+/**
+ * True when a JSON field's string value is secret by its name. A bare `key` is not: as a field it names a keyboard
+ * key (`page_press {key: "Enter"}`), an approval or a map entry far more often than a credential, and masking it
+ * would change what tools receive and what cards show; `apiKey`, `api_key` and `privateKey` still are. (As a query
+ * parameter, an assignment or a flag, `key` stays secret: `?key=AIza...`, `--key X`.)
+ */
+export function isSecretField(name: string): boolean {
+  return name.toLowerCase() !== 'key' && isSecretName(name);
+}
+
 /** Programs whose short flag takes a password: `mysql -p X`, `sshpass -p X`, `redis-cli -a X`, `zip -P X`. */
 const PASSWORD_FLAG_PROGRAMS: ReadonlyArray<[programs: string, flag: string]> = [
   [
@@ -86,7 +96,7 @@ const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
   // A credential has a digit or `+/=` somewhere: "a basic understanding" is prose.
   [/\b(Bearer|Basic|bearer|basic)\s+(?=[A-Za-z0-9._~+/=-]*[0-9+/=])[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${MASK}`],
   // JSON fields inside text: `{"api_key": "X"}`.
-  [/("([A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, (m, lead: string, name: string) => (isSecretName(name) ? `${lead}"${MASK}"` : m)],
+  [/("([A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, (m, lead: string, name: string) => (isSecretField(name) ? `${lead}"${MASK}"` : m)],
   // Well-known key shapes, wherever they are.
   [/\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}/g, `$1-${MASK}`],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, `github_pat_${MASK}`],
@@ -118,6 +128,13 @@ const SUSPECT = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** A JSON string literal (in a message's text). */
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
+/** What follows an object key: a colon. */
+const AFTER_KEY = /\s*:/y;
+/** What lies between a key and its string value. */
+const BEFORE_VALUE = /^\s*:\s*$/;
 
 /** Masks well-known secret shapes and secret-named values in `text` (no known values: see Redactor for those). */
 export function redactText(text: string): string {
@@ -210,25 +227,46 @@ export class Redactor {
     return redactText(out);
   }
 
-  /** A copy of a JSON value with every string redacted and the string values of secret-named fields masked. */
-  value<T>(value: T): T {
-    return this.walk(value) as T;
-  }
-
   /**
    * Redacts the JSON text of one message (or batch): unchanged (the same string) when nothing in it can be a secret,
-   * which is the common case and costs one regular-expression test; otherwise parsed, redacted and serialised again.
-   * Text that does not parse gets its known values masked outside escape sequences.
+   * which is the common case and costs one regular-expression test. Otherwise its string literals are redacted in
+   * place, and the string value of a secret-named field is masked. A scan of the literals rather than a parse and a
+   * walk: linear at any nesting depth (a 100,000-deep value, which JSON.parse accepts, overflows a recursive walk and
+   * JSON.stringify), and everything that is not a string keeps its bytes. Text that is not JSON gets the same.
    */
   json(text: string): string {
     if (!this.mayHoldSecret(text)) return text;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return this.maskForms(text);
+    let out = '';
+    let copied = 0;
+    // Where the last key named like a secret ended: a string right after its colon is that secret's value.
+    let secretKeyEnd = -1;
+    for (const match of text.matchAll(STRING_LITERAL)) {
+      const literal = match[0];
+      const start = match.index;
+      const end = start + literal.length;
+      let decoded: unknown;
+      try {
+        decoded = JSON.parse(literal);
+      } catch {
+        // Not a JSON string (a bad escape): its known values are still masked below.
+      }
+      if (typeof decoded !== 'string') continue;
+      AFTER_KEY.lastIndex = end;
+      const isKey = AFTER_KEY.test(text);
+      let replacement: string;
+      if (isKey) {
+        replacement = this.text(decoded);
+        secretKeyEnd = isSecretField(decoded) ? end : -1;
+      } else {
+        const isSecretValue = secretKeyEnd >= 0 && decoded !== '' && BEFORE_VALUE.test(text.slice(secretKeyEnd, start));
+        replacement = isSecretValue ? MASK : this.text(decoded);
+        secretKeyEnd = -1;
+      }
+      if (replacement === decoded) continue;
+      out += text.slice(copied, start) + JSON.stringify(replacement);
+      copied = end;
     }
-    return this.maskForms(JSON.stringify(this.walk(parsed)));
+    return this.maskForms(out + text.slice(copied));
   }
 
   /** True when `text` (plain or JSON) may hold something `text()` or `json()` would mask. */
@@ -236,23 +274,6 @@ export class Redactor {
     if (SUSPECT.test(text)) return true;
     for (const form of this.forms) if (text.includes(form)) return true;
     return false;
-  }
-
-  private walk(value: unknown): unknown {
-    if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => this.walk(v));
-    if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) {
-      // defineProperty: a `__proto__` key from parsed JSON stays a plain field instead of replacing the prototype.
-      Object.defineProperty(out, this.text(key), {
-        value: typeof v === 'string' && v !== '' && isSecretName(key) ? MASK : this.walk(v),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
   }
 
   /** Masks known values in JSON text, skipping an occurrence whose first character is escaped (`\n` + `abc...`). */
