@@ -1,5 +1,5 @@
 /** Answers to `approval/request` that decide nothing valid: each is a deny, said in the log and in the tool result. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequestParams, ServerRequestMethod, ServerRequestParams, ServerRequestResult } from '@tether/protocol';
 import { ApprovalRegistry, type ApprovalSettlement } from './approvals';
 import type { Peer } from './peer';
@@ -37,7 +37,7 @@ describe('an approval/request answer that decides nothing valid', () => {
     ['an unknown decision', { result: { decision: 'yes' } }, /-32603 "Invalid result for approval\/request from the peer at decision/],
     ['a result without a decision', { result: {} }, /-32603 "Invalid result for approval\/request from the peer at decision/],
     ['a result that is not an object', { result: 'allow' }, /-32603 "Invalid result for approval\/request from the peer/],
-    ['an error answer', { error: { code: -32601, message: 'Method not found: approval/request' } }, /-32601 "Method not found: approval\/request"/],
+    ['an error answer', { error: { code: -32603, message: 'Internal error: storage is full' } }, /-32603 "Internal error: storage is full"/],
   ])('denies the call on %s, and says so in the log and the tool result', async (_, answer, problem) => {
     const { after, logs } = await answerApproval(answer);
     expect(after).toContainEqual({
@@ -51,6 +51,28 @@ describe('an approval/request answer that decides nothing valid', () => {
     expect(logs.filter((l) => l.startsWith('approval approval_1: client'))).toEqual([expect.stringMatching(problem)]);
     expect(logs.find((l) => l.startsWith('approval approval_1: client'))).toMatch(/; treated as deny$/);
     expect(after.at(-1)).toMatchObject({ method: 'turn/completed', params: { turn: { status: 'completed' } } });
+  });
+});
+
+describe('a client without an approval/request handler', () => {
+  it('keeps the approval open on "method not found" and lets approval/resolve decide it', async () => {
+    harness = createHarness({ persistent: false, config: { newId: seedIds(), cwd: '/' } });
+    const raw = new RawClient(harness.server);
+    await raw.call({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
+    raw.send({ method: 'initialized' });
+    await raw.call({ id: 2, method: 'thread/start', params: { title: 't' } });
+    raw.send({ id: 3, method: 'turn/start', params: { threadId: 'thread_1', input: [{ text: '/bash echo resolved-later' }] } });
+    const asked = (await raw.take((m) => m.method === 'approval/request')).at(-1)!;
+    raw.send({ id: asked.id, error: { code: -32601, message: 'Method not found: approval/request' } });
+    const waiting = /^approval approval_1: client \d+ did not decide \(.*\); waiting for approval\/resolve$/;
+    await vi.waitFor(() => expect(harness!.logs).toContainEqual(expect.stringMatching(waiting)));
+    const ref = { threadId: 'thread_1', turnId: 'turn_1', requestId: 'approval_1' };
+    const during = await raw.call({ id: 4, method: 'approval/resolve', params: { ...ref, decision: 'allow' } });
+    expect(during.at(-1)).toMatchObject({ id: 4, result: {} });
+    const done = during.some((m) => m.method === 'turn/completed');
+    const after = [...during, ...(done ? [] : await raw.take((m) => m.method === 'turn/completed'))];
+    expect(after).toContainEqual({ method: 'approval/resolved', params: { ...ref, decision: 'allow' } });
+    expect(toolItem(after)).toMatchObject({ status: 'completed' });
   });
 });
 

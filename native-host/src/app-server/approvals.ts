@@ -2,7 +2,8 @@
  * Every pending approval of the server, in one map keyed by request id. An approval is decided once: by the answer to
  * an `approval/request` server request, by `approval/resolve`, or withdrawn by the server (interrupt: `cancelled`).
  * An answer that decides nothing valid (an error, an unreadable result, a decision that was not offered) is a deny:
- * waiting for a better one would leave the turn hanging with nobody being asked.
+ * waiting for a better one would leave the turn hanging with nobody being asked. Only "method not found" keeps it
+ * open: that client answers through `approval/resolve` (as the dialect adapters' broker does too).
  */
 import {
   ErrorCode,
@@ -66,9 +67,10 @@ export class ApprovalRegistry {
       (error: unknown) => {
         approval.asked.delete(peer);
         if (controller.signal.aborted || this.pending.get(requestId) !== approval) return;
-        // An RpcError is the peer's own answer: an error response, or a result that is not a valid decision.
-        if (error instanceof RpcError) deny(`${error.code} "${error.message.slice(0, 300)}"`);
-        else this.log(`approval ${requestId}: client ${peer.id} did not answer (${(error as Error).message}); still pending`);
+        // A client without a handler for approval/request (-32601) decides through approval/resolve; any other
+        // RpcError is the peer's own answer (an error response, or a result that is not a valid decision).
+        if (error instanceof RpcError && error.code !== ErrorCode.MethodNotFound) deny(`${error.code} "${error.message.slice(0, 300)}"`);
+        else this.log(`approval ${requestId}: client ${peer.id} did not decide (${errorText(error)}); waiting for approval/resolve`);
       },
     );
   }
@@ -112,4 +114,8 @@ export class ApprovalRegistry {
     this.onResolved(approval.params, outcome);
     approval.settle(reason === undefined ? { outcome } : { outcome, reason });
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

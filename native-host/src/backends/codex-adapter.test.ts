@@ -163,6 +163,18 @@ describe('codex adapter', () => {
     client.close();
   });
 
+  it('denies an approval the client answers with an error other than "method not found", as the app-server does', async () => {
+    const { client, init, waitFor, agent } = setup('approval');
+    await init();
+    client.onRequest('approval/request', () => Promise.reject(new RpcError(ErrorCode.InternalError, 'Internal error: storage is full')));
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
+    expect(await waitFor('approval/resolved')).toMatchObject({ decision: 'deny' });
+    await waitFor('turn/completed');
+    expect(agent.answers.get(0)).toEqual({ decision: 'decline' });
+    client.close();
+  });
+
   it('settles an approval through approval/resolve and rejects a second resolve with -32040', async () => {
     const { client, init, waitFor, agent } = setup('approval');
     await init();

@@ -68,9 +68,15 @@ export class ApprovalBroker {
         }
       },
       fail: (error) => {
-        // A client without a handler may still use approval/resolve: keep the approval open unless the client is gone.
+        // A client without a handler (-32601) decides through approval/resolve, so that keeps the approval open; any
+        // other error answer decides nothing and would leave the turn hanging, so it denies, as the app-server does.
         if (error instanceof TransportError) this.finish(requestId, 'cancelled');
-        else this.log(`approval ${requestId}: client answered with an error (${error.message}); waiting for approval/resolve`);
+        else if (error instanceof RpcError && error.code === ErrorCode.MethodNotFound) {
+          this.log(`approval ${requestId}: client has no approval/request handler (${error.message}); waiting for approval/resolve`);
+        } else {
+          this.log(`approval ${requestId}: client answered with an error (${error.message}); denying`);
+          this.finish(requestId, 'deny');
+        }
       },
     });
     return requestId;
