@@ -14,7 +14,7 @@ async function answer(panel: Page, count: number): Promise<string> {
 }
 
 /** What a card offers for a tool that acts on the user's machine (the embedded backend's bash). */
-const MACHINE_CHOICES = { allow: 'Allow once', allow_session: 'Allow for this thread', deny: 'Deny' };
+const MACHINE_CHOICES = { allow: 'Allow once', allow_session: 'Allow this exact command for this thread', deny: 'Deny' };
 
 /** The choices a card offers, as `data-choice` -> button text. */
 async function choicesOf(card: Locator): Promise<Record<string, string>> {

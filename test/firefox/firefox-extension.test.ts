@@ -165,7 +165,7 @@ describe('the extension in Firefox ESR', () => {
     await sendPrompt(panel, '/bash echo firefox-bash');
     const card = await panel.waitForSelector('.approval[data-tool="bash"]', { timeout: 30_000 });
     const choices = await card!.$$eval('button[data-choice]', (els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
-    expect(Object.fromEntries(choices)).toEqual({ allow: 'Allow once', allow_session: 'Allow for this thread', deny: 'Deny' });
+    expect(Object.fromEntries(choices)).toEqual({ allow: 'Allow once', allow_session: 'Allow this exact command for this thread', deny: 'Deny' });
     await panel.click('.approval[data-tool="bash"] button[data-choice="deny"]');
     expect(await answer(panel, 1)).toContain('You declined to run echo firefox-bash');
     await panel.close();

@@ -6,7 +6,7 @@
  * may approve it. Pending approvals survive a worker restart; a server approval whose request died with an old
  * connection is then answered through `approval/resolve`.
  */
-import { ErrorCode, RpcError, type ApprovalDecision } from '@tether/protocol';
+import { ErrorCode, RpcError, type ApprovalDecision, type ApprovalSessionScope } from '@tether/protocol';
 import { offeredChoices, type ApprovalChoice, type Notice, type PendingApproval } from '../shared/messages';
 import type { PersistentState } from './persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
@@ -21,6 +21,7 @@ export interface ApprovalAsk {
   readonly preview: string;
   readonly arguments?: unknown;
   readonly choices: readonly ApprovalDecision[];
+  readonly sessionScope?: ApprovalSessionScope;
 }
 
 /** The broker's view of the rest of the worker (injected so it is testable without a browser). */
@@ -82,6 +83,7 @@ export class ApprovalBroker {
       preview: req.preview,
       ...(req.arguments === undefined ? {} : { arguments: req.arguments }),
       choices: [...req.choices],
+      ...(req.sessionScope === undefined ? {} : { sessionScope: req.sessionScope }),
       createdAtMs: this.deps.now(),
     };
     const decided = new Promise<ApprovalDecision>((resolve) => this.waiters.set(pending.key, resolve));

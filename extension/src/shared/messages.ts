@@ -13,6 +13,7 @@ import type {
   Thread,
   Turn,
   ApprovalDecision,
+  ApprovalSessionScope,
 } from '@tether/protocol';
 
 /** Name of the runtime Port pages open to the worker. */
@@ -112,6 +113,8 @@ export interface PendingApproval {
   readonly preview: string;
   readonly arguments?: unknown;
   readonly choices: readonly ApprovalDecision[];
+  /** How far the backend's `allow_session` reaches (server approvals); absent: every call of the tool. */
+  readonly sessionScope?: ApprovalSessionScope;
   readonly createdAtMs: number;
 }
 

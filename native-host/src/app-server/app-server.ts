@@ -206,7 +206,7 @@ export class AppServer {
     if (!state.items) {
       const loaded = this.store!.load(thread.id, { closeOpenTurns: true });
       state.items = loaded.items;
-      for (const tool of loaded.allowedTools) state.allowedTools.add(tool);
+      for (const grant of loaded.grants) state.grants.add(grant);
     }
     const modelName = params.model ?? thread.model;
     const resolved = this.models.resolve(modelName);

@@ -83,7 +83,7 @@ describe('the seed lifecycle', () => {
     raw.send('{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/bash echo approved"}]}}');
     const asked = await raw.take((m) => m.method === 'approval/request');
     const approval =
-      '{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","toolName":"bash","preview":"Run `echo approved` in /","arguments":{"command":"echo approved"},"choices":["allow","allow_session","deny"]}';
+      '{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","toolName":"bash","preview":"Run `echo approved` in /","arguments":{"command":"echo approved"},"choices":["allow","allow_session","deny"],"sessionScope":"command"}';
     expect(asked.slice(-3)).toEqual(
       lines(
         '{"method":"thread/status/changed","params":{"threadId":"thread_1","status":"waitingOnApproval"}}',

@@ -42,9 +42,11 @@ describe('persistence', () => {
     expect(await tc2.client.threadRead({ threadId: thread.id })).toEqual(before);
     expect((await tc2.client.threadList({})).threads.map((t) => t.id)).toEqual([thread.id]);
     expect((await tc2.client.threadList({ archived: true })).threads.map((t) => t.id)).toEqual([other.thread.id]);
-    const { turn } = await runTurn(tc2, thread.id, '/bash echo two');
+    const { turn } = await runTurn(tc2, thread.id, '/bash echo one');
     expect(turn.status).toBe('completed');
     expect(asked).toBe(0);
+    await runTurn(tc2, thread.id, '/bash echo two');
+    expect(asked).toBe(1);
   });
 
   it('never writes an ephemeral thread to disk', async () => {

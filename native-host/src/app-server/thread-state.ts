@@ -7,8 +7,8 @@ import type { TurnRun } from './turn-run';
 export class ThreadState {
   /** Connections that receive this thread's notifications. */
   readonly subscribers = new Set<Peer>();
-  /** Tools allowed for the rest of the thread (`allow_session`). */
-  readonly allowedTools = new Set<string>();
+  /** What the user allowed for the rest of the thread (`allow_session`): grant keys (see `BuiltinTool.grantKey`). */
+  readonly grants = new Set<string>();
   /** The running turn, if any. */
   turn: TurnRun | undefined;
   /** Completed items in completion order, while loaded. */

@@ -4,7 +4,7 @@
  * is finished by the engine and whatever the model does afterwards is ignored.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ApprovalRequestParams, ClientTool, Item, ThreadStatus, Turn, TurnError, TurnStatus } from '@tether/protocol';
+import type { ApprovalRequestParams, ApprovalSessionScope, ClientTool, Item, ThreadStatus, Turn, TurnError, TurnStatus } from '@tether/protocol';
 import type { ApprovalRegistry } from './approvals';
 import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
 import type { IdKind } from './options';
@@ -214,12 +214,14 @@ export class TurnRun {
     if (invalid !== undefined) {
       outcome = { status: 'failed', text: invalid };
     } else if (builtin) {
-      if (builtin.needsApproval && !this.state.allowedTools.has(name)) {
-        const { outcome: decision, reason: serverReason } = await this.askApproval(name, args, builtin.preview(args, this.cwd));
+      const grant = builtin.grantKey(args);
+      if (builtin.needsApproval && !this.state.grants.has(grant)) {
+        const preview = builtin.preview(args, this.cwd);
+        const { outcome: decision, reason: serverReason } = await this.askApproval(name, args, preview, builtin.sessionScope);
         if (!this.live) return { status: 'failed', text: 'The turn was interrupted.' };
         if (decision === 'allow_session') {
-          this.state.allowedTools.add(name);
-          if (this.state.persistent) this.env.store?.appendAllowedTool(this.state.id, name);
+          this.state.grants.add(grant);
+          if (this.state.persistent) this.env.store?.appendGrant(this.state.id, name, grant);
         } else if (decision !== 'allow') {
           const reason = serverReason ?? (decision === 'deny' ? 'The user denied this tool call.' : `The approval ended: ${decision}.`);
           content.status = 'declined';
@@ -257,7 +259,7 @@ export class TurnRun {
     }
   }
 
-  private async askApproval(toolName: string, args: unknown, preview: string) {
+  private async askApproval(toolName: string, args: unknown, preview: string, sessionScope: ApprovalSessionScope) {
     const params: ApprovalRequestParams = {
       threadId: this.state.id,
       turnId: this.turn.id,
@@ -266,6 +268,7 @@ export class TurnRun {
       preview,
       arguments: args,
       choices: ['allow', 'allow_session', 'deny'],
+      sessionScope,
     };
     this.env.setThreadStatus(this.state.id, 'waitingOnApproval');
     this.state.emit('approval/requested', params);

@@ -142,7 +142,7 @@ describe('codex adapter', () => {
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
     await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
     await waitFor('turn/completed');
-    expect(asked[0]).toMatchObject({ threadId, toolName: 'shell', preview: "/bin/bash -lc 'echo approved-run'", choices: ['allow', 'deny'] });
+    expect(asked[0]).toMatchObject({ threadId, toolName: 'shell', preview: "/bin/bash -lc 'echo approved-run'", choices: ['allow', 'deny'], sessionScope: 'command' });
     expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
     const ran = seen.find((s) => s.method === 'item/completed' && (s.params.item as { type: string }).type === 'toolCall')!;
     expect(ran.params.item).toMatchObject({

@@ -293,6 +293,8 @@ class CodexAdapter extends AdapterCore {
           preview: command ?? str(p.reason) ?? 'Run a command',
           arguments: { command, cwd: p.cwd, reason: p.reason ?? undefined },
           choices: choicesFrom(p.availableDecisions),
+          // Codex's acceptForSession approves this exact command for the rest of the session.
+          sessionScope: 'command',
         });
       }
       case 'item/fileChange/requestApproval': {

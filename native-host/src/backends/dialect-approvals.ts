@@ -7,6 +7,7 @@ import {
   type ApprovalDecision,
   type ApprovalOutcome,
   ApprovalRequestResult,
+  type ApprovalSessionScope,
   type ApprovalResolveParams,
   ErrorCode,
   type RequestId,
@@ -23,6 +24,8 @@ export interface ApprovalSpec {
   readonly preview: string;
   readonly arguments?: unknown;
   readonly choices: readonly ApprovalDecision[];
+  /** How far `allow_session` reaches in the agent (see ApprovalSessionScope); absent: the whole tool. */
+  readonly sessionScope?: ApprovalSessionScope;
 }
 
 interface OpenApproval {
@@ -53,6 +56,7 @@ export class ApprovalBroker {
       preview: spec.preview,
       ...(spec.arguments === undefined ? {} : { arguments: spec.arguments }),
       choices: [...spec.choices],
+      ...(spec.sessionScope === undefined ? {} : { sessionScope: spec.sessionScope }),
     };
     const entry: OpenApproval = { spec, settle };
     this.open.set(requestId, entry);

@@ -26,6 +26,7 @@ export type ApprovalRequestParams = {
   preview: string;
   arguments?: unknown;
   choices: ApprovalDecision[];
+  sessionScope?: ApprovalSessionScope;
   [key: string]: unknown;
 };
 
@@ -42,6 +43,7 @@ export type ApprovalRequestedNotification = {
   preview: string;
   arguments?: unknown;
   choices: ApprovalDecision[];
+  sessionScope?: ApprovalSessionScope;
   [key: string]: unknown;
 };
 
@@ -64,6 +66,8 @@ export type ApprovalResolvedNotification = {
   decision: ApprovalOutcome;
   [key: string]: unknown;
 };
+
+export type ApprovalSessionScope = "tool" | "command";
 
 export type BackendInfo = {
   id: string;

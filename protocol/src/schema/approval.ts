@@ -11,6 +11,14 @@ export type ApprovalOutcome = z.infer<typeof ApprovalOutcome>;
 
 const approvalRef = { threadId: z.string(), turnId: z.string(), requestId: z.string() };
 
+/**
+ * How far `allow_session` reaches: every later call of this tool in the thread (`tool`, the default), or later calls
+ * with exactly this command only (`command`). Set by the backend, never by the model; the client words the choice
+ * from it.
+ */
+export const ApprovalSessionScope = z.enum(['tool', 'command']);
+export type ApprovalSessionScope = z.infer<typeof ApprovalSessionScope>;
+
 /** What the server asks the user to approve. */
 export const ApprovalRequestParams = z.looseObject({
   ...approvalRef,
@@ -18,6 +26,7 @@ export const ApprovalRequestParams = z.looseObject({
   preview: z.string(),
   arguments: z.unknown().optional(),
   choices: z.array(ApprovalDecision).min(1),
+  sessionScope: ApprovalSessionScope.optional(),
 });
 export type ApprovalRequestParams = z.infer<typeof ApprovalRequestParams>;
 export const ApprovalRequestResult = z.looseObject({ decision: ApprovalDecision });

@@ -11,7 +11,8 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'allow':
       return 'Allow once';
     case 'allow_session':
-      return a.source === 'client-tool' ? `Allow for this thread on ${a.origin}` : 'Allow for this thread';
+      if (a.source === 'client-tool') return `Allow for this thread on ${a.origin}`;
+      return a.sessionScope === 'command' ? 'Allow this exact command for this thread' : `Allow ${a.toolName} for this thread`;
     case 'deny':
       return 'Deny';
     case 'always_allow_site':

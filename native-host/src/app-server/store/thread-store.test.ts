@@ -28,12 +28,12 @@ describe('the thread store', () => {
     const store = new ThreadStore(dir, noLog);
     store.create(thread('t1'), [item('i1', 'a')]);
     store.appendItem('t1', item('i2', 'b'));
-    store.appendAllowedTool('t1', 'bash');
+    store.appendGrant('t1', 'bash', 'bash\nls -l');
     store.put(thread('t1', { title: 'renamed', updatedAtMs: 5 }));
     store.close();
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')).toMatchObject({ title: 'renamed', updatedAtMs: 5 });
-    expect(again.load('t1', { closeOpenTurns: true })).toEqual({ items: [item('i1', 'a'), item('i2', 'b')], allowedTools: ['bash'] });
+    expect(again.load('t1', { closeOpenTurns: true })).toEqual({ items: [item('i1', 'a'), item('i2', 'b')], grants: ['bash\nls -l'] });
   });
 
   it('marks a turn that was running when the process died as interrupted, and the thread idle', () => {

@@ -16,14 +16,14 @@ export type JournalRecord =
   | { type: 'thread'; thread: Thread }
   | { type: 'turn'; turn: Turn }
   | { type: 'item'; item: Item }
-  | { type: 'allow'; toolName: string };
+  | { type: 'allow'; toolName: string; grant?: string };
 
 /** A thread's journal, folded. */
 export interface LoadedThread {
   /** Completed items, in the order they completed. */
   readonly items: Item[];
-  /** Tools the user allowed for the rest of the thread (`allow_session`). */
-  readonly allowedTools: string[];
+  /** What the user allowed for the rest of the thread (`allow_session`): grant keys (see `BuiltinTool.grantKey`). */
+  readonly grants: string[];
 }
 
 const SAFE_ID = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -93,9 +93,9 @@ export class ThreadStore {
     this.appender(threadId).append({ type: 'turn', turn } satisfies JournalRecord);
   }
 
-  /** Records that `toolName` is allowed for the rest of the thread. */
-  appendAllowedTool(threadId: string, toolName: string): void {
-    this.appender(threadId).append({ type: 'allow', toolName } satisfies JournalRecord);
+  /** Records that `grant` (a call of `toolName`, see `BuiltinTool.grantKey`) is allowed for the rest of the thread. */
+  appendGrant(threadId: string, toolName: string, grant: string): void {
+    this.appender(threadId).append({ type: 'allow', toolName, grant } satisfies JournalRecord);
   }
 
   /**
@@ -112,14 +112,16 @@ export class ThreadStore {
     const allowed = new Set<string>();
     const turns = new Map<string, Turn>();
     for (const record of records) {
-      const r = record as Partial<Record<'type' | 'item' | 'turn' | 'toolName', unknown>> | null;
+      const r = record as Partial<Record<'type' | 'item' | 'turn' | 'toolName' | 'grant', unknown>> | null;
       if (r?.type === 'item') {
         if (isItem(r.item)) items.push(r.item);
       } else if (r?.type === 'turn') {
         const turn = Turn.safeParse(r.turn);
         if (turn.success) turns.set(turn.data.id, turn.data);
       } else if (r?.type === 'allow' && typeof r.toolName === 'string') {
-        allowed.add(r.toolName);
+        // Records before grants had keys name the tool only: that still matches a tool-wide grant, and never a
+        // command-scoped one (`bash` now grants one command line), so an old "any command" grant is not honoured.
+        allowed.add(typeof r.grant === 'string' ? r.grant : r.toolName);
       }
     }
     if (opts.closeOpenTurns && !this.inUseElsewhere(threadId)) {
@@ -133,7 +135,7 @@ export class ThreadStore {
         });
       }
     }
-    return { items, allowedTools: [...allowed] };
+    return { items, grants: [...allowed] };
   }
 
   /** True when another live process (a second host sharing this data dir) last wrote the thread: its turns are not crashes. */

@@ -1,4 +1,5 @@
 /** The server's own tools, offered to every model next to the client's tools. */
+import type { ApprovalSessionScope } from '@tether/protocol';
 import type { ToolOutcome, ToolSpec } from '../models/model';
 import { BASH_TOOL, BashToolError, bashCommandOf, describeBashResult, runBash } from './bash';
 
@@ -14,6 +15,10 @@ export interface BuiltinTool extends ToolSpec {
   preview(args: unknown, cwd: string): string;
   /** Why `args` cannot be run (asked before any approval), or undefined when they are fine. */
   invalid(args: unknown): string | undefined;
+  /** How far "allow for this thread" reaches (the approval request says so, and the client words its choice from it). */
+  readonly sessionScope: ApprovalSessionScope;
+  /** What "allow for this thread" covers for a call with `args`: the tool's name, or the name and the exact command. */
+  grantKey(args: unknown): string;
 }
 
 /** Every built-in tool. */
@@ -22,6 +27,10 @@ export const builtinTools: readonly BuiltinTool[] = [
     ...BASH_TOOL,
     needsApproval: true,
     preview: (args, cwd) => `Run \`${bashCommandOf(args)}\` in ${cwd}`,
+    // A thread-wide grant for any command would let a page read later in the thread steer the model into running
+    // anything: "allow for this thread" covers this exact command line.
+    sessionScope: 'command',
+    grantKey: (args) => commandGrantKey(BASH_TOOL.name, bashCommandOf(args)),
     invalid: (args) => {
       try {
         bashCommandOf(args);
@@ -32,6 +41,11 @@ export const builtinTools: readonly BuiltinTool[] = [
     },
   },
 ];
+
+/** The grant key of "allow `command` of tool `toolName` for this thread" (as journaled and looked up). */
+export function commandGrantKey(toolName: string, command: string): string {
+  return `${toolName}\n${command}`;
+}
 
 /** The built-in tool named `name`, if any. */
 export function builtinTool(name: string): BuiltinTool | undefined {
