@@ -10,6 +10,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { forEachBatchMember, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
+import { cutAt } from '../testing/cut';
 
 const RUNS = { numRuns: 500 };
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -86,19 +87,6 @@ const anyBytes = fc.oneof(
 
 /** Cut points: anywhere, or crowded near the start where the envelope keys are (so that one-byte buffers occur). */
 const cutPoints = fc.oneof(fc.array(fc.nat(), { maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 24 }), { maxLength: 8 }));
-
-/** `bytes` cut into consecutive pieces at arbitrary points (empty pieces included). */
-function cutAt(bytes: Buffer, points: number[]): Buffer[] {
-  const cuts = points.map((p) => (bytes.length === 0 ? 0 : p % (bytes.length + 1))).sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const c of cuts) {
-    parts.push(bytes.subarray(from, c));
-    from = c;
-  }
-  parts.push(bytes.subarray(from));
-  return parts;
-}
 
 /** Times `needle` occurs in `bytes`. */
 function occurrences(bytes: Buffer, needle: string): number {

@@ -9,6 +9,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { FrameReader } from './frame-reader';
+import { cutAt } from '../testing/cut';
 
 const RUNS = { numRuns: 500 };
 
@@ -49,19 +50,6 @@ function read(chunks: Buffer[], max: number): Outcome {
   const end = reader.end();
   if (end) out.push(`end:${end.name}`);
   return out;
-}
-
-/** `bytes` cut into consecutive chunks at arbitrary points (empty chunks included, as a stream may deliver). */
-function cutAt(bytes: Buffer, points: number[]): Buffer[] {
-  const cuts = points.map((p) => p % (bytes.length + 1)).sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const c of cuts) {
-    chunks.push(bytes.subarray(from, c));
-    from = c;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
 }
 
 function framed(payloads: Uint8Array[]): Buffer {

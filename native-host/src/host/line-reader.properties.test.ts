@@ -9,6 +9,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { LineReader } from './line-reader';
+import { cutAt } from '../testing/cut';
 
 /** Feeds `chunks` to a LineReader with `max`, then end(); returns each line as hex, or `oversized`, in order. */
 function read(chunks: Buffer[], max: number): string[] {
@@ -53,18 +54,6 @@ function expected(bytes: Buffer, max: number): string[] {
     if (nl < 0) return out;
     from = nl + 1;
   }
-}
-
-function cutAt(bytes: Buffer, points: number[]): Buffer[] {
-  const cuts = points.map((p) => p % (bytes.length + 1)).sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const c of cuts) {
-    chunks.push(bytes.subarray(from, c));
-    from = c;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
 }
 
 /** Bytes with many newlines: lines of every length around the limit. */
