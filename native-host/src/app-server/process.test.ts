@@ -116,27 +116,17 @@ describe('a real app-server process', () => {
     },
   );
 
-  it.runIf(process.platform === 'linux')(
-    'exits on stdin EOF while a command runs and a detached process it started holds the output pipe, killing them all',
-    async () => {
+  it.runIf(process.platform === 'linux').each([
+    ['stdin EOF', (p: Awaited<ReturnType<typeof start>>) => p.child.stdin.end()],
+    ['SIGTERM', (p: Awaited<ReturnType<typeof start>>) => p.child.kill('SIGTERM')],
+  ])(
+    'exits on %s while a command runs and a detached process it started holds the output pipe, killing them all',
+    async (_, stop) => {
       const p = await start(tempDir());
       const sleeps = trackedSleeps().slice(0, 2);
       await runCommand(p, `setsid sleep ${sleeps[1]} & sleep ${sleeps[0]}`);
       await waitForSleepers(sleeps);
-      p.child.stdin.end();
-      expect(await exitWithin(p, 10_000)).toBe(0);
-      expect(await survivorsAfter(sleeps)).toEqual([]);
-    },
-  );
-
-  it.runIf(process.platform === 'linux')(
-    'exits on SIGTERM while a command runs and a detached process it started holds the output pipe, killing them all',
-    async () => {
-      const p = await start(tempDir());
-      const sleeps = trackedSleeps().slice(0, 2);
-      await runCommand(p, `setsid sleep ${sleeps[1]} & sleep ${sleeps[0]}`);
-      await waitForSleepers(sleeps);
-      p.child.kill('SIGTERM');
+      stop(p);
       expect(await exitWithin(p, 10_000)).toBe(0);
       expect(await survivorsAfter(sleeps)).toEqual([]);
     },
