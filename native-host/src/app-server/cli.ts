@@ -1,5 +1,6 @@
 /** `tether app-server --listen stdio [--data-dir DIR] [--model NAME]`: the reference app-server on stdin/stdout. */
 import { resolve } from 'node:path';
+import { redactSecrets } from '../log';
 import { dataDir as defaultDataDir } from '../paths';
 import { createJsonlTransport } from '../stdio-transport';
 import { startAppServer } from './index';
@@ -73,7 +74,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const log = (line: string): void => {
-    process.stderr.write(`tether app-server: ${line}\n`);
+    process.stderr.write(`tether app-server: ${redactSecrets(line)}\n`);
   };
   const transport = createJsonlTransport(process.stdin, process.stdout, { name: 'client', endWritable: false });
   let session;

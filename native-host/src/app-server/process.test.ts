@@ -132,6 +132,18 @@ describe('a real app-server process', () => {
     },
   );
 
+  it('masks the secrets it knows in its stderr log, as the host does in host.log', async () => {
+    const secret = 'kept-out-of-logs-9f3a1c';
+    const dataDir = join(tempDir(), `data-${secret}`);
+    const p = await spawnServer(['--data-dir', dataDir], { MY_SERVICE_API_KEY: secret });
+    procs.push(p);
+    p.child.stdin.end();
+    await p.exited;
+    expect(p.stderr()).toContain('serving on stdio; data ');
+    expect(p.stderr()).toContain('data-***');
+    expect(p.stderr()).not.toContain(secret);
+  });
+
   it('prints every message of one scripted turn for `tether debug app-server send-message`', async () => {
     const [command, ...prefix] = await tetherCommand();
     const r = spawnSync(command!, [...prefix, 'debug', 'app-server', 'send-message', 'hello'], { encoding: 'utf8', timeout: 60_000 });
