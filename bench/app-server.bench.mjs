@@ -23,7 +23,7 @@ const dist = await ensureHostBundle();
 const { ThreadStore, createAppServer, createMemoryTransportPair } = await importTypeScript(
   'app-server',
   [
-    "export { ThreadStore } from './native-host/src/app-server/store/thread-store';",
+    "export { ThreadStore } from './native-host/src/store/thread-store';",
     "export { createAppServer } from './native-host/src/app-server/index';",
     "export { createMemoryTransportPair } from '@tether/protocol';",
   ].join('\n'),

@@ -23,7 +23,7 @@ import { ModelRegistry } from './models/registry';
 import { SCRIPTED_MODEL_ID } from './models/scripted';
 import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
-import { ThreadStore } from './store/thread-store';
+import { ThreadStore } from '../store/thread-store';
 import { listThreads } from './thread-list';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';

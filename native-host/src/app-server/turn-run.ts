@@ -9,7 +9,7 @@ import type { ApprovalRegistry } from './approvals';
 import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
 import type { IdKind } from './options';
 import type { Peer } from './peer';
-import type { ThreadStore } from './store/thread-store';
+import type { ThreadStore } from '../store/thread-store';
 import type { ThreadState } from './thread-state';
 import { builtinTool, builtinTools, runBuiltinTool, type BuiltinToolEnv } from './tools/builtin';
 

@@ -10,7 +10,7 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { useTempDirs } from '../../testing/temp-dirs';
+import { useTempDirs } from '../testing/temp-dirs';
 import { readJsonlFile, toJsonlLines } from './jsonl-file';
 
 const tempDir = useTempDirs('tether-jsonl-prop-');

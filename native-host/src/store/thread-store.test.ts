@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Item, Thread, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from './thread-store';
-import { secrets } from '../../secrets';
-import { useTempDirs } from '../../testing/temp-dirs';
+import { secrets } from '../secrets';
+import { useTempDirs } from '../testing/temp-dirs';
 
 const tempDir = useTempDirs('tether-store-');
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
-import { useTempDirs } from '../../testing/temp-dirs';
+import { useTempDirs } from '../testing/temp-dirs';
 
 const tempFileDir = useTempDirs('tether-jsonl-');
 /** A path to a file that does not exist yet, in a fresh directory. */

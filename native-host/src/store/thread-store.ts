@@ -6,7 +6,7 @@
 import { existsSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Thread, Turn, type Item } from '@tether/protocol';
-import { ensurePrivateDir } from '../../private-files';
+import { ensurePrivateDir } from '../private-files';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { ThreadIndex } from './thread-index';

@@ -7,7 +7,7 @@
 import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Thread } from '@tether/protocol';
-import { PRIVATE_FILE_MODE } from '../../private-files';
+import { PRIVATE_FILE_MODE } from '../private-files';
 import { JsonlAppender, readJsonlFile, toJsonlLines } from './jsonl-file';
 
 const INDEX_FILE = 'index.jsonl';

@@ -5,8 +5,8 @@
  * redacted (see `secrets`), and files are created 0600 (an older, looser file is tightened when first appended to).
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { PRIVATE_FILE_MODE, tightenOpenFile } from '../../private-files';
-import { secrets } from '../../secrets';
+import { PRIVATE_FILE_MODE, tightenOpenFile } from '../private-files';
+import { secrets } from '../secrets';
 
 /** What reading a JSONL file found. */
 export interface JsonlReadResult {
