@@ -3,6 +3,7 @@ import { AppServerClient } from './client';
 import { Connection, hostClientInbound } from './connection';
 import { RpcError, TransportClosedError } from './errors';
 import { createMemoryTransportPair } from './memory-transport';
+import { NotificationRecorder } from './notification-recorder';
 import { rawPeer } from './test-support';
 
 const thread = {
@@ -25,7 +26,8 @@ const initializeResult = {
 
 function setup() {
   const [a, b] = createMemoryTransportPair();
-  return { client: new AppServerClient(a), server: rawPeer(b) };
+  const client = new AppServerClient(a);
+  return { client, server: rawPeer(b), recorder: new NotificationRecorder(client.connection) };
 }
 
 describe('AppServerClient', () => {
@@ -111,23 +113,23 @@ describe('AppServerClient', () => {
   });
 
   it('waits for a notification that arrived together with the response', async () => {
-    const { client, server } = setup();
+    const { client, server, recorder } = setup();
     const pending = client.threadStart();
     await server.next();
     server.send({ id: 1, result: { thread } });
     server.send({ method: 'thread/started', params: { thread } });
     await pending;
-    const started = await client.waitFor('thread/started', (p) => p.thread.id === 'thread_1');
+    const started = await recorder.waitFor('thread/started', (p) => p.thread.id === 'thread_1');
     expect(started.thread).toEqual(thread);
   });
 
   it('delivers typed notifications to on() until unsubscribed', async () => {
-    const { client, server } = setup();
+    const { client, server, recorder } = setup();
     const deltas: string[] = [];
     const off = client.on('item/agentMessage/delta', (p) => deltas.push(p.delta));
     server.send({ method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'a' } });
     server.send({ method: 'bridge/backend/exited', params: { backend: 'b', code: 1, signal: null, stderrTail: [], message: 'gone' } });
-    const exited = await client.waitFor('bridge/backend/exited');
+    const exited = await recorder.waitFor('bridge/backend/exited');
     off();
     expect(deltas).toEqual(['a']);
     expect(exited.code).toBe(1);

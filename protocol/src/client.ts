@@ -6,14 +6,12 @@ import type { z } from 'zod';
 import { Connection, hostClientInbound, type hostServerInbound, parseResult } from './connection';
 import type {
   ConnectionOptions,
-  NotificationParamsOut,
   RequestHandlers,
   NotificationHandlers,
   RequestOptions,
   Side,
 } from './connection-types';
 import { hostRequests, type HostRequests } from './methods';
-import type { ReceivedNotification, WaitOptions } from './notification-queue';
 import type { MessageTransport } from './transport';
 
 /** What a client receives: server requests, server notifications and the bridge's notifications. */
@@ -147,20 +145,6 @@ export class AppServerClient {
   /** Answers a server request (`approval/request`, `item/tool/call`); returns the unregister function. */
   handle<M extends InboundRequest>(method: M, handler: RequestHandlers<ClientInbound>[M]): () => void {
     return this.connection.onRequest(method, handler);
-  }
-
-  /** The first notification `method` matching `predicate`, from the backlog or live. */
-  waitFor<M extends InboundNotification>(
-    method: M,
-    predicate?: (params: NotificationParamsOut<ClientInbound>[M]) => boolean,
-    opts?: WaitOptions,
-  ): Promise<NotificationParamsOut<ClientInbound>[M]> {
-    return this.connection.waitForNotification(method, predicate, opts);
-  }
-
-  /** The oldest unsubscribed notification, or the next one. */
-  nextNotification(opts?: WaitOptions): Promise<ReceivedNotification> {
-    return this.connection.nextNotification(opts);
   }
 
   /** Closes the connection; pending requests reject with TransportClosedError. */

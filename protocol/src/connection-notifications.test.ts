@@ -2,36 +2,80 @@ import { describe, expect, it } from 'vitest';
 import { Connection, clientInbound, serverInbound } from './connection';
 import { TransportClosedError } from './errors';
 import { createMemoryTransportPair } from './memory-transport';
+import { NotificationRecorder } from './notification-recorder';
 import { approval, clientWithRawServer, serverWithRawClient, thread, threadFields } from './test-support';
 
-describe('Connection notifications', () => {
-  it('keeps notifications that arrive around a response for a later waitForNotification', async () => {
-    const { client, server } = clientWithRawServer();
+/** A client connection with a recorder attached, as tests and `tether debug` use it. */
+function recordedClient(options: { limit?: number } = {}) {
+  const setup = clientWithRawServer();
+  const recorder = new NotificationRecorder(setup.client, { ...options, log: (l) => setup.logs.push(l) });
+  return { ...setup, recorder };
+}
+
+describe('NotificationRecorder', () => {
+  it('keeps notifications that arrive around a response for a later waitFor', async () => {
+    const { client, server, recorder } = recordedClient();
     const pending = client.request('thread/start', {});
     await server.next();
     server.send({ id: 1, result: { thread } });
     server.send({ method: 'thread/started', params: { thread } });
     await pending;
     await new Promise((r) => setTimeout(r, 0));
-    expect(client.backlogSize).toBe(1);
-    const started = await client.waitForNotification('thread/started');
+    expect(recorder.size).toBe(1);
+    const started = await recorder.waitFor('thread/started');
     expect(started.thread.id).toBe('thread_1');
-    expect(client.backlogSize).toBe(0);
+    expect(recorder.size).toBe(0);
   });
 
-  it('resolves a waiter from the backlog by predicate and leaves earlier entries for nextNotification', async () => {
-    const { client, server } = clientWithRawServer();
+  it('resolves a waiter from what was recorded by predicate and leaves earlier entries for next()', async () => {
+    const { server, recorder } = recordedClient();
     for (const status of ['running', 'waitingOnApproval', 'idle'] as const) {
       server.send({ method: 'thread/status/changed', params: { threadId: 't', status } });
     }
     await new Promise((r) => setTimeout(r, 0));
-    const idle = await client.waitForNotification('thread/status/changed', (p) => p.status === 'idle');
+    const idle = await recorder.waitFor('thread/status/changed', (p) => p.status === 'idle');
     expect(idle.status).toBe('idle');
-    expect(await client.nextNotification()).toEqual({ method: 'thread/status/changed', params: { threadId: 't', status: 'running' } });
-    expect((await client.nextNotification()).params).toMatchObject({ status: 'waitingOnApproval' });
+    expect(await recorder.next()).toEqual({ method: 'thread/status/changed', params: { threadId: 't', status: 'running' } });
+    expect((await recorder.next()).params).toMatchObject({ status: 'waitingOnApproval' });
   });
 
-  it('delivers to method and wildcard subscribers and keeps subscribed notifications out of the backlog', async () => {
+  it('resolves a live waiter even when subscribers see the same notification', async () => {
+    const { client, server, recorder } = recordedClient();
+    const seen: string[] = [];
+    client.onNotification('warning', (p) => seen.push(p.message));
+    const waiting = recorder.waitFor('warning', (p) => p.message === 'b');
+    server.send({ method: 'warning', params: { message: 'a' } });
+    server.send({ method: 'warning', params: { message: 'b' } });
+    expect((await waiting).message).toBe('b');
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('drops the oldest notification when it holds its limit', async () => {
+    const { server, logs, recorder } = recordedClient({ limit: 2 });
+    for (const message of ['1', '2', '3']) server.send({ method: 'warning', params: { message } });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(recorder.size).toBe(2);
+    expect((await recorder.next()).params).toEqual({ message: '2' });
+    expect(logs.some((l) => l.includes('backlog full'))).toBe(true);
+  });
+
+  it('rejects waiters when the connection closes, and on timeout or abort', async () => {
+    const { client, recorder } = recordedClient();
+    const timedOut = recorder.waitFor('warning', undefined, { timeoutMs: 5 });
+    await expect(timedOut).rejects.toThrow('No warning notification arrived within 5 ms');
+    const controller = new AbortController();
+    const aborted = recorder.next({ signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    const waiting = recorder.waitFor('turn/completed');
+    client.close();
+    await expect(waiting).rejects.toBeInstanceOf(TransportClosedError);
+    await expect(recorder.next()).rejects.toBeInstanceOf(TransportClosedError);
+  });
+});
+
+describe('Connection notifications', () => {
+  it('delivers to method and wildcard subscribers, in order, until unsubscribed', async () => {
     const { client, server } = clientWithRawServer();
     const exact: string[] = [];
     const all: string[] = [];
@@ -47,50 +91,15 @@ describe('Connection notifications', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(exact).toEqual(['Hel', 'lo']);
     expect(all).toEqual(['item/agentMessage/delta', 'item/agentMessage/delta', 'warning', 'item/agentMessage/delta']);
-    expect(client.backlogSize).toBe(0);
-  });
-
-  it('resolves a live waiter even when subscribers see the same notification', async () => {
-    const { client, server } = clientWithRawServer();
-    const seen: string[] = [];
-    client.onNotification('warning', (p) => seen.push(p.message));
-    const waiting = client.waitForNotification('warning', (p) => p.message === 'b');
-    server.send({ method: 'warning', params: { message: 'a' } });
-    server.send({ method: 'warning', params: { message: 'b' } });
-    expect((await waiting).message).toBe('b');
-    expect(seen).toEqual(['a', 'b']);
-  });
-
-  it('drops the oldest notification when the backlog is full', async () => {
-    const { client, server, logs } = clientWithRawServer({ backlogLimit: 2 });
-    for (const message of ['1', '2', '3']) server.send({ method: 'warning', params: { message } });
-    await new Promise((r) => setTimeout(r, 0));
-    expect(client.backlogSize).toBe(2);
-    expect((await client.nextNotification()).params).toEqual({ message: '2' });
-    expect(logs.some((l) => l.includes('backlog full'))).toBe(true);
   });
 
   it('drops (and logs) a notification whose params do not match its schema', async () => {
-    const { client, server, logs } = clientWithRawServer();
+    const { server, logs, recorder } = recordedClient();
     server.send({ method: 'turn/started', params: { turn: 'nope' } });
     server.send({ method: 'custom/extension', params: { anything: 1 } });
-    const next = await client.nextNotification();
+    const next = await recorder.next();
     expect(next).toEqual({ method: 'custom/extension', params: { anything: 1 } });
     expect(logs.some((l) => l.includes('dropped invalid turn/started'))).toBe(true);
-  });
-
-  it('rejects waiters when the connection closes, and on timeout or abort', async () => {
-    const { client } = clientWithRawServer();
-    const timedOut = client.waitForNotification('warning', undefined, { timeoutMs: 5 });
-    await expect(timedOut).rejects.toThrow('No warning notification arrived within 5 ms');
-    const controller = new AbortController();
-    const aborted = client.nextNotification({ signal: controller.signal });
-    controller.abort(new Error('stop'));
-    await expect(aborted).rejects.toThrow('stop');
-    const waiting = client.waitForNotification('turn/completed');
-    client.close();
-    await expect(waiting).rejects.toBeInstanceOf(TransportClosedError);
-    await expect(client.nextNotification()).rejects.toBeInstanceOf(TransportClosedError);
   });
 
   it('sends notifications without params as {method}', async () => {

@@ -23,6 +23,17 @@ export interface RequestContext {
   readonly method: string;
   /** Aborts when the connection closes: long handlers should stop then. */
   readonly signal: AbortSignal;
+  /**
+   * Runs `fn` right after this request's answer (result or error) is written, before anything else is sent: what must
+   * follow the answer (its notifications, work it started) is said, not timed. After the answer, `fn` runs at once.
+   */
+  afterAnswer(fn: () => void): void;
+}
+
+/** Settles one outgoing request: exactly one of the two runs, synchronously when the answer is read. */
+export interface Settle<R> {
+  ok(result: R): void;
+  fail(error: Error): void;
 }
 
 // Mapped tables indexed by the method, rather than conditional types on a generic method: TypeScript resolves an
@@ -89,8 +100,6 @@ export interface ConnectionOptions<In extends Side, Out extends Side> {
   jsonrpc?: boolean;
   /** Default timeout of outgoing requests in ms; 0/undefined = none. */
   requestTimeoutMs?: number;
-  /** How many notifications nobody subscribed to are kept for waitForNotification/nextNotification (default 10000). */
-  backlogLimit?: number;
   /** Diagnostics; never stdout. */
   log?: (line: string) => void;
 }

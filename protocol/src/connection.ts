@@ -1,6 +1,12 @@
 /**
  * A JSON-RPC peer over any MessageTransport: correlates requests and responses, dispatches inbound requests and
  * notifications through one table of handlers, and validates params at that boundary. Both sides may send requests.
+ *
+ * Order is part of the contract, not a matter of timing: an answer is read and settled synchronously (`call`), before
+ * the next message is handled; a handler that returns a plain value is answered synchronously; and what must follow an
+ * answer is registered with `ctx.afterAnswer`, which runs right after the answer is written. So a translator can answer
+ * its client before it forwards what its agent sent after the answer, and a server can send the notifications that
+ * follow an answer without waiting for the event loop.
  */
 import { z } from 'zod';
 import type {
@@ -14,10 +20,22 @@ import type {
   NotificationHandlers,
   RequestOptions,
   RequestResultOut,
+  Settle,
   Side,
   Unlisted,
 } from './connection-types';
-import { ErrorCode, RequestTimeoutError, RpcError, TransportClosedError, TransportError } from './errors';
+import {
+  abortReason,
+  asTransportError,
+  describe,
+  isRequestId,
+  isThenable,
+  jsonType,
+  parseParams,
+  parseResult,
+  rowOf,
+} from './connection-parse';
+import { ErrorCode, RequestTimeoutError, RpcError, TransportClosedError } from './errors';
 import {
   clientNotifications,
   clientRequests,
@@ -26,13 +44,12 @@ import {
   serverNotifications,
   serverRequests,
 } from './methods';
-import { NotificationQueue, type ReceivedNotification, type WaitOptions } from './notification-queue';
 import type { RequestId } from './schema/common';
 import { ErrorObject } from './schema/envelope';
 import type { MessageTransport } from './transport';
 
 export type * from './connection-types';
-export type { ReceivedNotification, WaitOptions } from './notification-queue';
+export { parseResult } from './connection-parse';
 
 /** What an app-server receives from its client. */
 export const serverInbound = { requests: { ...clientRequests }, notifications: clientNotifications } as const;
@@ -46,10 +63,8 @@ export const hostServerInbound = { requests: hostRequests, notifications: client
 interface Pending {
   readonly method: string;
   readonly resolve: (result: unknown) => void;
-  readonly reject: (error: unknown) => void;
+  readonly reject: (error: Error) => void;
 }
-
-const DEFAULT_BACKLOG_LIMIT = 10_000;
 
 /** A JSON-RPC peer. Starts the transport at construction; register handlers right after (delivery is async). */
 export class Connection<In extends Side = Side, Out extends Side = Side> {
@@ -57,7 +72,6 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   private readonly requestHandlers = new Map<string, (params: unknown, ctx: RequestContext) => unknown>();
   private fallback: FallbackRequestHandler | undefined;
   private readonly subscribers = new Map<string, Set<(params: unknown, method: string) => void>>();
-  private readonly queue: NotificationQueue;
   private readonly inflight = new AbortController();
   private readonly log: (line: string) => void;
   private nextId = 1;
@@ -72,7 +86,6 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     private readonly options: ConnectionOptions<In, Out> = {},
   ) {
     this.log = options.log ?? (() => {});
-    this.queue = new NotificationQueue(options.backlogLimit ?? DEFAULT_BACKLOG_LIMIT, this.log);
     transport.start({
       onMessage: (message) => this.receive(message),
       onDecodeError: (error) => {
@@ -88,42 +101,67 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     return this.closedState;
   }
 
-  /** Number of notifications waiting in the backlog. */
-  get backlogSize(): number {
-    return this.queue.size;
-  }
-
   /** Sends a request and resolves with its result; rejects with RpcError, RequestTimeoutError, TransportClosedError or the abort reason. */
   request<M extends keyof Out['requests'] & string>(method: M, ...args: RequestArgs<Out>[M]): Promise<RequestResultOut<Out>[M]>;
   request<M extends string>(method: Unlisted<M, Out['requests']>, params?: unknown, opts?: RequestOptions): Promise<unknown>;
-  request(method: string, params?: unknown, opts: RequestOptions = {}): Promise<unknown> {
-    if (this.closedState) return Promise.reject(new TransportClosedError(`Cannot send ${method}: the connection is closed`));
-    const { signal } = opts;
-    if (signal?.aborted) return Promise.reject(signal.reason);
+  request(method: string, params?: unknown, opts?: RequestOptions): Promise<unknown> {
+    return new Promise((resolve, reject) => this.call(method, params, { ok: resolve, fail: reject }, opts));
+  }
+
+  /**
+   * Sends a request; `settle` runs once, synchronously when the answer is read (before the next message is handled),
+   * with the result parsed by its row, or on timeout, abort, close or a failed send. Returns the id used.
+   */
+  call<M extends keyof Out['requests'] & string>(
+    method: M,
+    params: RequestArgs<Out>[M][0],
+    settle: Settle<RequestResultOut<Out>[M]>,
+    opts?: RequestOptions,
+  ): RequestId;
+  call<M extends string>(method: Unlisted<M, Out['requests']>, params: unknown, settle: Settle<unknown>, opts?: RequestOptions): RequestId;
+  call(method: string, params: unknown, settle: Settle<never>, opts: RequestOptions = {}): RequestId {
+    const { ok, fail } = settle as Settle<unknown>;
     const id = this.nextId++;
+    if (this.closedState) {
+      fail(new TransportClosedError(`Cannot send ${method}: the connection is closed`));
+      return id;
+    }
+    const { signal } = opts;
+    if (signal?.aborted) {
+      fail(abortReason(signal));
+      return id;
+    }
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 0;
-    return new Promise<unknown>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = (): void => settle(() => reject(signal?.reason));
-      const settle = (finish: () => void): void => {
-        this.pending.delete(id);
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        finish();
-      };
-      this.pending.set(id, {
-        method,
-        resolve: (result) => settle(() => resolve(result)),
-        reject: (error) => settle(() => reject(error)),
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (timeoutMs > 0) timer = setTimeout(() => settle(() => reject(new RequestTimeoutError(method, timeoutMs))), timeoutMs);
-      try {
-        this.send(params === undefined ? { id, method } : { id, method, params });
-      } catch (error) {
-        settle(() => reject(asTransportError(error, method)));
-      }
-    }).then((result) => this.parseResult(method, result));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => finish(() => fail(abortReason(signal!)));
+    const finish = (then: () => void): void => {
+      if (!this.pending.delete(id)) return;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      then();
+    };
+    this.pending.set(id, {
+      method,
+      resolve: (raw) => {
+        let result: unknown;
+        try {
+          result = this.parseResult(method, raw);
+        } catch (error) {
+          finish(() => fail(error as Error));
+          return;
+        }
+        finish(() => ok(result));
+      },
+      reject: (error) => finish(() => fail(error)),
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timeoutMs > 0) timer = setTimeout(() => finish(() => fail(new RequestTimeoutError(method, timeoutMs))), timeoutMs);
+    try {
+      this.send(params === undefined ? { id, method } : { id, method, params });
+    } catch (error) {
+      finish(() => fail(asTransportError(error, method)));
+    }
+    return id;
   }
 
   /** Sends a notification; throws TransportClosedError when the connection is closed. */
@@ -150,7 +188,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     this.fallback = handler;
   }
 
-  /** Subscribes to notification `method` ('*' = all); subscribed notifications skip the backlog. */
+  /** Subscribes to notification `method` ('*' = all), in arrival order; returns the unsubscribe function. */
   onNotification(method: '*', handler: (params: unknown, method: string) => void): () => void;
   onNotification<M extends keyof In['notifications'] & string>(
     method: M,
@@ -168,29 +206,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     };
   }
 
-  /** Resolves with the params of the first notification `method` (from the backlog, else live) that satisfies `predicate`. */
-  waitForNotification<M extends keyof In['notifications'] & string>(
-    method: M,
-    predicate?: (params: NotificationParamsOut<In>[M]) => boolean,
-    opts?: WaitOptions,
-  ): Promise<NotificationParamsOut<In>[M]>;
-  waitForNotification<M extends string>(
-    method: Unlisted<M, In['notifications']>,
-    predicate?: (params: unknown) => boolean,
-    opts?: WaitOptions,
-  ): Promise<unknown>;
-  async waitForNotification(method: string, predicate?: (params: never) => boolean, opts?: WaitOptions): Promise<unknown> {
-    const test = predicate as ((params: unknown) => boolean) | undefined;
-    const n = await this.queue.take((x) => x.method === method && (!test || test(x.params)), method, opts);
-    return n.params;
-  }
-
-  /** Resolves with the oldest backlog notification, else the next one that arrives. */
-  nextNotification(opts?: WaitOptions): Promise<ReceivedNotification> {
-    return this.queue.take(() => true, 'next', opts);
-  }
-
-  /** Closes the connection and its transport; pending requests and waiters reject with TransportClosedError. */
+  /** Closes the connection and its transport; pending requests reject with TransportClosedError. */
   close(): void {
     if (this.closedState) return;
     this.shutdown(undefined);
@@ -205,7 +221,6 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
       error ? { cause: error } : undefined,
     );
     for (const p of [...this.pending.values()]) p.reject(reason);
-    this.queue.close(reason);
     this.inflight.abort(reason);
     this.resolveClosed(error);
   }
@@ -285,25 +300,50 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     }
   }
 
-  private async dispatchRequest(id: RequestId, method: string, rawParams: unknown): Promise<void> {
+  private dispatchRequest(id: RequestId, method: string, rawParams: unknown): void {
     const handler = this.requestHandlers.get(method);
     const fallback = this.fallback;
     if (!handler && !fallback) {
       this.answerError(id, RpcError.methodNotFound(method));
       return;
     }
-    const ctx: RequestContext = { id, method, signal: this.inflight.signal };
+    const hooks: Array<() => void> = [];
+    let answered = false;
+    const afterAnswer = (fn: () => void): void => {
+      if (answered) this.runHook(method, fn);
+      else hooks.push(fn);
+    };
+    const answer = (message: Record<string, unknown>): void => {
+      if (answered) return;
+      answered = true;
+      this.write(message);
+      for (const fn of hooks.splice(0)) this.runHook(method, fn);
+    };
+    const ok = (result: unknown): void => answer({ id, result: result === undefined ? {} : result });
+    const fail = (error: unknown): void => answer({ id, error: this.toRpcError(method, error).toJSON() });
+    const ctx: RequestContext = { id, method, signal: this.inflight.signal, afterAnswer };
+    let out: unknown;
     try {
-      let result: unknown;
       if (handler) {
         const row = rowOf(this.options.inbound?.requests, method);
-        result = await handler(row ? parseParams(method, row.params, rawParams) : rawParams, ctx);
+        out = handler(row ? parseParams(method, row.params, rawParams) : rawParams, ctx);
       } else {
-        result = await fallback!(method, rawParams, ctx);
+        out = fallback!(method, rawParams, ctx);
       }
-      this.write({ id, result: result === undefined ? {} : result });
     } catch (error) {
-      this.answerError(id, this.toRpcError(method, error));
+      fail(error);
+      return;
+    }
+    // A plain value is answered now, so nothing the handler scheduled can overtake its answer.
+    if (isThenable(out)) out.then(ok, fail);
+    else ok(out);
+  }
+
+  private runHook(method: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.log(`after-answer hook of ${method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
 
@@ -326,9 +366,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
       }
       params = parsed.data;
     }
-    const exact = this.subscribers.get(method);
-    const any = this.subscribers.get('*');
-    for (const set of [exact, any]) {
+    for (const set of [this.subscribers.get(method), this.subscribers.get('*')]) {
       if (!set) continue;
       for (const h of [...set]) {
         try {
@@ -338,7 +376,6 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
         }
       }
     }
-    this.queue.offer({ method, params }, !exact?.size && !any?.size);
   }
 
   private answerError(id: RequestId | null, error: RpcError): void {
@@ -349,50 +386,4 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     const row = rowOf(this.options.outbound?.requests, method);
     return row ? parseResult(method, row.result, result) : result;
   }
-}
-
-/** Parses a result that crossed the wire with its schema; a mismatch throws RpcError -32603 with the Zod issues in data. */
-export function parseResult(method: string, schema: z.ZodType, result: unknown): unknown {
-  const parsed = schema.safeParse(result);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
-  const first = issues[0];
-  const where = first ? ` at ${first.path.join('.') || '(root)'}: ${first.message}` : '';
-  throw new RpcError(
-    ErrorCode.InternalError,
-    `Invalid result for ${method} from the peer${where} (the peer speaks another protocol version?)`,
-    { issues },
-    { cause: parsed.error },
-  );
-}
-
-function parseParams(method: string, schema: z.ZodType, params: unknown): unknown {
-  const parsed = schema.safeParse(params);
-  if (!parsed.success) throw RpcError.invalidParams(method, parsed.error);
-  return parsed.data;
-}
-
-function asTransportError(error: unknown, method: string): Error {
-  // Transport errors (closed, too large) keep their class so callers can tell them apart.
-  if (error instanceof Error) return error;
-  return new TransportError(`Could not send ${method}: ${String(error)}`, { cause: error });
-}
-
-/** The row for a wire method name; own keys only, so names like "toString" or "__proto__" find no row. */
-function rowOf<T>(table: Readonly<Record<string, T>> | undefined, method: string): T | undefined {
-  return table && Object.hasOwn(table, method) ? table[method] : undefined;
-}
-
-/** Same rule as the RequestId schema (an integer or a string), without a Zod call on every message. */
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || Number.isInteger(value);
-}
-
-function jsonType(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-function describe(message: Record<string, unknown>): string {
-  if (typeof message.method === 'string') return message.method;
-  return `response to ${JSON.stringify(message.id)}`;
 }

@@ -29,9 +29,10 @@ export type {
   RequestHandlers,
   NotificationHandlers,
   FallbackRequestHandler,
-  ReceivedNotification,
-  WaitOptions,
+  Settle,
 } from './connection';
+export { NotificationRecorder } from './notification-recorder';
+export type { ReceivedNotification, RecorderOptions, WaitOptions } from './notification-recorder';
 export { AppServerClient } from './client';
 export type { ClientInbound, ClientOutbound, InitializeOptions, AppServerClientOptions } from './client';
 export * from './codec';

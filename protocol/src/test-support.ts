@@ -85,7 +85,7 @@ export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
 }
 
 /** A client-side Connection and a raw peer playing the server. */
-export function clientWithRawServer(options: { requestTimeoutMs?: number; backlogLimit?: number; jsonrpc?: boolean } = {}) {
+export function clientWithRawServer(options: { requestTimeoutMs?: number; jsonrpc?: boolean } = {}) {
   const [a, b] = createMemoryTransportPair();
   const logs: string[] = [];
   const client = new Connection(a, { inbound: clientInbound, outbound: serverInbound, log: (l) => logs.push(l), ...options });

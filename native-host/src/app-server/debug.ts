@@ -2,7 +2,7 @@
  * `tether debug app-server send-message TEXT [--model NAME]`: starts the app-server in-process, runs one turn and
  * prints every message exchanged, one per line: `>` client to server, `<` server to client.
  */
-import { AppServerClient, createMemoryTransportPair, type MessageTransport } from '@tether/protocol';
+import { AppServerClient, createMemoryTransportPair, type MessageTransport, NotificationRecorder } from '@tether/protocol';
 import { createAppServer } from './index';
 
 const USAGE = 'Usage: tether debug app-server send-message TEXT [--model NAME]';
@@ -36,12 +36,13 @@ export async function main(args: string[]): Promise<number> {
   const [clientSide, serverSide] = createMemoryTransportPair();
   server.connect(serverSide);
   const client = new AppServerClient(tap(clientSide, print));
+  const recorder = new NotificationRecorder(client.connection);
   // The person running this typed the command, so a /bash approval is granted; the exchange shows it.
   client.handle('approval/request', () => ({ decision: 'allow' }));
   try {
     await client.initialize({ clientInfo: { name: 'tether-debug', version: '1' }, capabilities: { experimentalApi: false, optOutNotificationMethods: [] } });
     const { thread } = await client.threadStart({ title: 'debug', ephemeral: true });
-    const completed = client.waitFor('turn/completed', (p) => p.turn.threadId === thread.id);
+    const completed = recorder.waitFor('turn/completed', (p) => p.turn.threadId === thread.id);
     await client.turnStart({ threadId: thread.id, input: [{ text }] });
     const { turn } = await completed;
     await client.threadRead({ threadId: thread.id });

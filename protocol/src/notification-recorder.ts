@@ -1,3 +1,9 @@
+/**
+ * Waiting for notifications, for tests and `tether debug`: the production connection delivers notifications to its
+ * subscribers and keeps none, so a caller that needs "the first X, even if it came before I asked" attaches a recorder.
+ */
+import type { Connection } from './connection';
+import type { NotificationParamsOut, Side } from './connection-types';
 import { NotificationTimeoutError, TransportClosedError } from './errors';
 
 /** One received notification. */
@@ -14,6 +20,13 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a recorder. */
+export interface RecorderOptions {
+  /** How many notifications are kept for later waits (default 10000); past it the oldest is dropped and logged. */
+  readonly limit?: number;
+  readonly log?: (line: string) => void;
+}
+
 interface Waiter {
   readonly matches: (n: ReceivedNotification) => boolean;
   readonly resolve: (n: ReceivedNotification) => void;
@@ -21,42 +34,74 @@ interface Waiter {
 }
 
 /**
- * The notifications nobody subscribed to, kept (bounded, oldest dropped first) for callers that wait for one,
- * so that a notification arriving around a response is never lost to a caller who awaits the response first.
+ * Records the notifications of one connection (bounded, oldest dropped first) for callers that wait for one, so that a
+ * notification arriving around a response is never lost to a caller who awaits the response first. A notification
+ * taken by a wait is consumed. Attach it right after the connection is made (delivery is asynchronous).
  */
-export class NotificationQueue {
+export class NotificationRecorder<In extends Side = Side> {
   private backlog: ReceivedNotification[] = [];
   private head = 0;
   private readonly waiters = new Set<Waiter>();
   private closedWith: Error | undefined;
+  private readonly limit: number;
+  private readonly log: (line: string) => void;
+  private readonly off: () => void;
 
-  constructor(
-    private readonly limit: number,
-    private readonly log: (line: string) => void,
-  ) {}
+  constructor(connection: Connection<In, Side>, options: RecorderOptions = {}) {
+    this.limit = options.limit ?? 10_000;
+    this.log = options.log ?? (() => {});
+    this.off = connection.onNotification('*', (params, method) => this.offer({ method, params }));
+    void connection.closed.then((error) =>
+      this.close(new TransportClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', error ? { cause: error } : undefined)),
+    );
+  }
 
-  /** Number of notifications held in the backlog. */
+  /** Number of notifications recorded and not yet taken. */
   get size(): number {
     return this.backlog.length - this.head;
   }
 
-  /**
-   * Offers a live notification to the waiters (the oldest matching one consumes it); when none takes it and
-   * `keep` is true it goes to the backlog. Returns whether a waiter took it.
-   */
-  offer(n: ReceivedNotification, keep: boolean): boolean {
+  /** Resolves with the params of the first notification `method` (recorded, else live) that satisfies `predicate`. */
+  waitFor<M extends keyof In['notifications'] & string>(
+    method: M,
+    predicate?: (params: NotificationParamsOut<In>[M]) => boolean,
+    opts?: WaitOptions,
+  ): Promise<NotificationParamsOut<In>[M]>;
+  waitFor(method: string, predicate?: (params: unknown) => boolean, opts?: WaitOptions): Promise<unknown>;
+  async waitFor(method: string, predicate?: (params: never) => boolean, opts?: WaitOptions): Promise<unknown> {
+    const test = predicate as ((params: unknown) => boolean) | undefined;
+    const n = await this.take((x) => x.method === method && (!test || test(x.params)), method, opts);
+    return n.params;
+  }
+
+  /** Resolves with the oldest recorded notification, else the next one that arrives. */
+  next(opts?: WaitOptions): Promise<ReceivedNotification> {
+    return this.take(() => true, 'next', opts);
+  }
+
+  /** Stops recording; waiters (and later calls) reject with `error`; drops what was recorded. */
+  close(error: Error = new TransportClosedError('Notification recorder closed')): void {
+    if (this.closedWith) return;
+    this.closedWith = error;
+    this.off();
+    for (const w of [...this.waiters]) w.reject(error);
+    this.backlog = [];
+    this.head = 0;
+  }
+
+  /** Gives a live notification to the oldest waiter it matches, else records it. */
+  private offer(n: ReceivedNotification): void {
+    if (this.closedWith) return;
     for (const w of this.waiters) {
       if (!safeMatch(w, n, this.log)) continue;
       this.waiters.delete(w);
       w.resolve(n);
-      return true;
+      return;
     }
-    if (keep) this.push(n);
-    return false;
+    this.push(n);
   }
 
-  /** Resolves with the oldest backlog entry that matches, or the next live one; see WaitOptions for rejection. */
-  take(matches: (n: ReceivedNotification) => boolean, what: string, opts: WaitOptions = {}): Promise<ReceivedNotification> {
+  private take(matches: (n: ReceivedNotification) => boolean, what: string, opts: WaitOptions = {}): Promise<ReceivedNotification> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     let found: ReceivedNotification | undefined;
@@ -87,15 +132,6 @@ export class NotificationQueue {
         timer = setTimeout(() => settle(() => reject(new NotificationTimeoutError(what, ms))), ms);
       }
     });
-  }
-
-  /** Rejects every waiter (and every later call) with `error`; drops the backlog. */
-  close(error: Error = new TransportClosedError()): void {
-    if (this.closedWith) return;
-    this.closedWith = error;
-    for (const w of [...this.waiters]) w.reject(error);
-    this.backlog = [];
-    this.head = 0;
   }
 
   private push(n: ReceivedNotification): void {
