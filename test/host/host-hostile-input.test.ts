@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JsonlDecoder } from '@tether/protocol/codec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_ORIGIN, HOST_ENTRY, type HostProcess, type Msg, startHost } from './host-process';
 
@@ -107,6 +108,17 @@ describe('tether host fed hostile input', () => {
     expect(hostLog(h)).toContain('stopped (exit 5)');
   });
 
+  it('treats a zero-length frame as a corrupt stream: a frameError notification, then exit code 5', async () => {
+    const h = host();
+    await stillServes(h);
+    h.sendRaw(Buffer.concat([Buffer.alloc(4), rawFrame(JSON.stringify({ id: 'after', method: 'initialize', params: INITIALIZE }))]));
+    expect((await h.exited).code).toBe(5);
+    const notice = h.messages.find((m) => m.method === 'error');
+    expect(notice?.params).toEqual({ code: 'frameError', message: expect.stringContaining('Zero-length native-messaging frame') });
+    expect(h.messages.some((m) => m.id === 'after')).toBe(false);
+    expect(hostLog(h)).toContain('stopped (exit 5)');
+  });
+
   it('logs a frame cut short by the end of input and exits with code 5', async () => {
     const h = host();
     await stillServes(h);
@@ -114,7 +126,7 @@ describe('tether host fed hostile input', () => {
     h.sendRaw(cut);
     h.closeInput();
     expect((await h.exited).code).toBe(5);
-    expect(hostLog(h)).toContain(`Input ended in the middle of a native-messaging frame (26 of ${cut.readUInt32LE(0)} bytes)`);
+    expect(hostLog(h)).toContain(`Input ended in the middle of a native-messaging frame: got 26 of ${cut.readUInt32LE(0)} payload bytes`);
     expect(h.messages.some((m) => m.id === 'cut')).toBe(false);
   });
 });
@@ -123,12 +135,18 @@ describe('invalid UTF-8, with and without the host', () => {
   it('gets the same -32700 from the standalone app-server as through the host', async () => {
     const child = spawn(process.execPath, [HOST_ENTRY, 'app-server', '--listen', 'stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const line = Buffer.concat([Buffer.from('{"id":"bad","method":"initialize","params":{"clientInfo":{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","version":"1"}}}')]);
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const answers: Msg[] = [];
+    const decoder = new JsonlDecoder({
+      message: (m) => answers.push(m as Msg),
+      error: (error) => {
+        throw error;
+      },
+    });
+    child.stdout.on('data', (c: Buffer) => decoder.push(c));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.stdin.end(Buffer.concat([line, Buffer.from('\n')]));
     await exited;
-    const answers = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg);
+    decoder.end();
     expect(answers).toContainEqual(expect.objectContaining({ id: null, error: { code: -32700, message: `Parse error: JSONL line of ${line.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON` } }));
     expect(answers.some((m) => m.id === 'bad')).toBe(false);
   });

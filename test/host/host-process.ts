@@ -1,6 +1,7 @@
 /**
  * Drives a real `tether host` process the way a browser does: framed stdin, framed stdout, the caller origin as its
- * argument. Frames are decoded here independently of the host's code (length prefix, JSON, batches, bridge/chunk).
+ * argument. Frames are split by the protocol's FrameSplitter, as the extension's peers do; JSON, batches and bridge/chunk
+ * reassembly are read here.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChunkAssembler } from '@tether/protocol';
+import { BROWSER_MAX_FRAME_BYTES, FrameSplitter } from '@tether/protocol/codec';
 
 /** Repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,26 +110,25 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     }
     messages.push(m);
   };
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const received = (payload: Buffer): void => {
+    frames.push({ payload, at: performance.now() });
+    const value = JSON.parse(payload.toString('utf8')) as Msg | Msg[];
+    if (Array.isArray(value)) value.forEach(accept);
+    else accept(value);
+  };
+  // Read as the browser reads the host: frames of at most 1 MiB, and anything else is a test failure.
+  const splitter = new FrameSplitter<Buffer>(
+    {
+      message: (chunk, start, end) => received(chunk.subarray(start, end)),
+      messageParts: (parts, length) => received(Buffer.concat(parts, length)),
+      error: (error) => {
+        throw error;
+      },
+    },
+    { maxFrameBytes: BROWSER_MAX_FRAME_BYTES },
+  );
   child.stdout.on('data', (chunk: Buffer) => {
-    pending.push(chunk);
-    pendingBytes += chunk.length;
-    let buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-    let at = 0;
-    while (buf.length - at >= 4) {
-      const length = buf.readUInt32LE(at);
-      if (buf.length - at - 4 < length) break;
-      const payload = buf.subarray(at + 4, at + 4 + length);
-      at += 4 + length;
-      frames.push({ payload, at: performance.now() });
-      const value = JSON.parse(payload.toString('utf8')) as Msg | Msg[];
-      if (Array.isArray(value)) value.forEach(accept);
-      else accept(value);
-    }
-    buf = buf.subarray(at);
-    pending = buf.length ? [buf] : [];
-    pendingBytes = buf.length;
+    splitter.push(chunk);
     notify();
   });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));

@@ -3,8 +3,8 @@
  * browser become lines on the child's stdin, lines from its stdout become frames; nothing is parsed here.
  */
 import type { CommandBackendConfig } from '../config/schema';
-import { Gather, writeParts } from '../host/gather';
-import { LineReader } from '../host/line-reader';
+import { LineSplitter } from '@tether/protocol/codec';
+import { Gather, writeParts } from '../bytes/gather';
 import { type ChildHandle, describeExit, spawnBackend } from './spawn';
 import type { Backend, BackendContext, BackendSink } from './types';
 
@@ -43,17 +43,14 @@ export class CommandBackend implements Backend {
     }
     this.handle = started;
     const { child } = started;
-    const reader = new LineReader(
+    const reader = new LineSplitter<Buffer>(
       {
-        line: (chunk, start, end) => sink.message(chunk, start, end),
-        lineParts: (parts, length) => sink.messageParts(parts, length),
-        oversized: (head, limit) =>
-          sink.problem(
-            `The "${this.id}" backend wrote a line of more than ${limit} bytes; it was dropped ` +
-              `(it began: ${JSON.stringify(head.toString('utf8'))})`,
-          ),
+        message: (chunk, start, end) => sink.message(chunk, start, end),
+        messageParts: (parts, length) => sink.messageParts(parts, length),
+        // The only error a LineSplitter reports is an over-long line, which it skips.
+        error: (error) => sink.problem(`The "${this.id}" backend wrote a line of more than ${this.context.maxLineBytes} bytes; it was dropped (${error.message})`),
       },
-      this.context.maxLineBytes,
+      { maxLineBytes: this.context.maxLineBytes },
     );
     child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
     const outputEnded = new Promise<void>((resolve) => child.stdout.once('close', resolve));

@@ -1,54 +1,59 @@
 /**
- * Properties of the host's stdin reader: however the browser's bytes are cut into chunks, the same frames come out;
- * arbitrary bytes end in the fatal path at worst, never in an exception; what it holds stays under the frame limit.
+ * Properties of the host's stdin reader, the protocol's FrameSplitter fed Buffers as `tether host` feeds it: however
+ * the browser's bytes are cut into chunks, the same frames come out; arbitrary bytes end in one error at worst (a
+ * fatal one, or a frame cut short at the end), never in an exception; what it holds stays under the frame limit.
  *
  * A failure prints its seed and path. To replay it, pass them to the property that failed:
  * `test.prop([...], { seed: 123, path: '0:1', endOnFailure: true })`, or set `fc.configureGlobal({ seed: 123 })` at
  * the top of this file.
  */
 import { fc, test } from '@fast-check/vitest';
+import { FrameSplitter } from '@tether/protocol/codec';
 import { describe, expect } from 'vitest';
-import { FrameReader } from './frame-reader';
 import { cutAt } from '../testing/cut';
 
 const RUNS = { numRuns: 500 };
 
-/** What a reader delivered: each payload as hex, then the fatal error's name if any. */
+/** What a splitter delivered: each payload as hex, then `fatal:` or `end:` and the error's name if any. */
 type Outcome = string[];
 
-/** Feeds `chunks` to a FrameReader with `max`; returns what it delivered and checks its bounds after each chunk. */
+/** Feeds `chunks` to a FrameSplitter with `max`; returns what it delivered and checks its bounds after each chunk. */
 function read(chunks: Buffer[], max: number): Outcome {
   const out: Outcome = [];
   let dead = false;
-  const reader = new FrameReader(
+  let ending = false;
+  const frames = new FrameSplitter<Buffer>(
     {
-      frame: (chunk, start, end) => {
+      message: (chunk, start, end) => {
         expect(dead).toBe(false);
+        expect(chunk).toBeInstanceOf(Buffer);
         expect(end - start).toBeGreaterThan(0);
         expect(end - start).toBeLessThanOrEqual(max);
         out.push(chunk.toString('hex', start, end));
       },
-      frameParts: (parts, length) => {
+      messageParts: (parts, length) => {
         expect(dead).toBe(false);
+        for (const p of parts) expect(p).toBeInstanceOf(Buffer);
         const whole = Buffer.concat(parts);
         expect(whole.length).toBe(length);
         expect(length).toBeLessThanOrEqual(max);
         out.push(whole.toString('hex'));
       },
-      fatal: (error) => {
+      error: (error) => {
         expect(dead).toBe(false);
         dead = true;
-        out.push(`fatal:${error.name}`);
+        expect(frames.failed).toBe(!ending);
+        out.push(`${ending ? 'end' : 'fatal'}:${error.name}`);
       },
     },
-    max,
+    { maxFrameBytes: max },
   );
   for (const chunk of chunks) {
-    reader.push(chunk);
-    expect(reader.buffered).toBeLessThanOrEqual(max + 4);
+    frames.push(chunk);
+    expect(frames.bufferedBytes).toBeLessThanOrEqual(max + 4);
   }
-  const end = reader.end();
-  if (end) out.push(`end:${end.name}`);
+  ending = true;
+  frames.end();
   return out;
 }
 
@@ -64,7 +69,7 @@ function framed(payloads: Uint8Array[]): Buffer {
 
 const cuts = fc.array(fc.nat(), { maxLength: 20 });
 
-describe('FrameReader', () => {
+describe('FrameSplitter on the host stdin', () => {
   test.prop([fc.array(fc.uint8Array({ minLength: 1, maxLength: 300 }), { maxLength: 10 }), cuts], RUNS)(
     'delivers the same frames however the stream is cut into chunks',
     (payloads, points) => {
@@ -74,7 +79,7 @@ describe('FrameReader', () => {
   );
 
   test.prop([fc.uint8Array({ maxLength: 2000 }), cuts, fc.integer({ min: 1, max: 64 })], { numRuns: 1000 })(
-    'turns arbitrary bytes into the same frames, then at most one fatal error, whatever the cuts, never throwing',
+    'turns arbitrary bytes into the same frames, then at most one error, whatever the cuts, never throwing',
     (raw, points, max) => {
       const bytes = Buffer.from(raw);
       const whole = read([bytes], max);
@@ -93,6 +98,14 @@ describe('FrameReader', () => {
       const complete = boundaries.filter((b) => b <= stop).length;
       const tail = boundaries.includes(stop) ? [] : ['end:FrameError'];
       expect(out).toEqual([...payloads.slice(0, complete).map((p) => Buffer.from(p).toString('hex')), ...tail]);
+    },
+  );
+
+  test.prop([fc.array(fc.uint8Array({ minLength: 1, maxLength: 50 }), { maxLength: 5 }), fc.uint8Array({ maxLength: 50 }), cuts], RUNS)(
+    'stops for good at a zero length, after every frame before it, whatever follows',
+    (payloads, rest, points) => {
+      const bytes = Buffer.concat([framed(payloads), Buffer.alloc(4), Buffer.from(rest)]);
+      expect(read(cutAt(bytes, points), 100)).toEqual([...payloads.map((p) => Buffer.from(p).toString('hex')), 'fatal:FrameError']);
     },
   );
 });

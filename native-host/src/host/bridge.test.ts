@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { NativeFrameDecoder } from '@tether/protocol/codec';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
@@ -81,11 +82,14 @@ function setup() {
   const received = async (): Promise<Array<Record<string, any>>> => {
     await writer.whenIdle();
     const messages: Array<Record<string, any>> = [];
-    for (let at = 0; at < out.length; ) {
-      const n = out.readUInt32LE(at);
-      messages.push(...[JSON.parse(out.subarray(at + 4, at + 4 + n).toString())].flat());
-      at += 4 + n;
-    }
+    const decoder = new NativeFrameDecoder({
+      message: (m) => messages.push(m as Record<string, any>),
+      error: (error) => {
+        throw error;
+      },
+    });
+    decoder.push(out);
+    decoder.end();
     return messages;
   };
   /** Sends one frame's payload as raw text. */

@@ -4,7 +4,7 @@
  * which Chromium sends SIGKILL.
  */
 import { existsSync } from 'node:fs';
-import { BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
+import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import { createBackend } from '../backends/factory';
 import { ConfigError } from '../config/config-error';
@@ -15,7 +15,6 @@ import { TETHER_VERSION } from '../version';
 import { Bridge } from './bridge';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
 import { checkCaller } from './caller';
-import { FrameReader } from './frame-reader';
 import { FrameWriter } from './frame-writer';
 import { openStdout } from './stdio';
 
@@ -25,7 +24,7 @@ export const HostExit = {
   Ok: 0,
   /** The caller is not an allowed extension (or there is no caller argument). */
   CallerRefused: 3,
-  /** The input is not a native-messaging stream (bad length, truncated frame). */
+  /** The input is not a native-messaging stream (oversized or zero length, truncated frame). */
   BadInput: 5,
 } as const;
 
@@ -130,25 +129,27 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       writer.enqueueText(JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }));
     }
 
-    const reader = new FrameReader(
+    const frames = new FrameSplitter<Buffer>(
       {
-        frame: (chunk, start, end) => bridge?.fromBrowserRange(chunk, start, end),
-        frameParts: (parts, length) => bridge?.fromBrowser(parts, length),
-        fatal: (error) => {
+        message: (chunk, start, end) => bridge?.fromBrowserRange(chunk, start, end),
+        messageParts: (parts, length) => bridge?.fromBrowser(parts, length),
+        error: (error) => {
           log(error.message);
+          if (!frames.failed) {
+            // The input ended inside a frame: the browser is gone, so nothing is sent back.
+            finish('input ended inside a frame', HostExit.BadInput);
+            return;
+          }
           writer.enqueueText(JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }));
           finish('unreadable input', HostExit.BadInput);
         },
       },
-      BROWSER_MAX_INBOUND_BYTES,
+      { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
     );
-    stdin.on('data', (chunk: Buffer) => reader.push(chunk));
+    stdin.on('data', (chunk: Buffer) => frames.push(chunk));
     stdin.once('end', () => {
-      const partial = reader.end();
-      if (partial) {
-        log(partial.message);
-        finish('input ended inside a frame', HostExit.BadInput);
-      } else finish('input ended (the extension disconnected)', HostExit.Ok);
+      frames.end();
+      finish('input ended (the extension disconnected)', HostExit.Ok);
     });
     stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => finish(signal, HostExit.Ok));

@@ -1,8 +1,11 @@
 import { ChunkAssembler, Redactor } from '@tether/protocol';
+import { BROWSER_MAX_FRAME_BYTES, FrameSplitter, wholePayloads } from '@tether/protocol/codec';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from './frame-writer';
+
+const text = new TextDecoder();
 
 /** A writable that records frames; with `hold`, write callbacks wait until release() (a slow browser). */
 function sink(options: { hold?: boolean; highWaterMark?: number } = {}) {
@@ -18,11 +21,9 @@ function sink(options: { hold?: boolean; highWaterMark?: number } = {}) {
   });
   const frames = (): string[] => {
     const result: string[] = [];
-    for (let at = 0; at < bytes.length; ) {
-      const n = bytes.readUInt32LE(at);
-      result.push(bytes.subarray(at + 4, at + 4 + n).toString());
-      at += 4 + n;
-    }
+    const splitter = new FrameSplitter(wholePayloads((payload) => result.push(text.decode(payload))), { maxFrameBytes: BROWSER_MAX_FRAME_BYTES });
+    splitter.push(bytes);
+    splitter.end();
     return result;
   };
   const release = (): void => {

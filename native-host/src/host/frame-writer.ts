@@ -11,7 +11,7 @@
 import type { Redactor } from '@tether/protocol/redact';
 import { BROWSER_MAX_FRAME_BYTES, splitIntoChunks } from '@tether/protocol/codec';
 import { secrets } from '../secrets';
-import { Gather, writeParts } from './gather';
+import { Gather, writeParts } from '../bytes/gather';
 
 /** Options of FrameWriter. */
 export interface FrameWriterOptions {

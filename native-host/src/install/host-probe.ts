@@ -2,8 +2,8 @@
  * Starts the installed host exactly as a browser does (the manifest's path, the browser's arguments, the host's folder
  * as working directory, framed stdio) and completes a framed `initialize`, then closes stdin and times the exit.
  */
+import { BROWSER_MAX_FRAME_BYTES, encodeNativeFrame, NativeFrameDecoder } from '@tether/protocol/codec';
 import type { Browser } from './browsers';
-import { FrameReader, encodeFrame } from './frames';
 import { chromeOrigin } from './ids';
 import type { FailureKind } from './manifest';
 import type { SpawnRequest, System } from './system';
@@ -84,22 +84,23 @@ export async function probeHost(
     | { type: 'timeout' };
   let settle: (outcome: Outcome) => void = () => {};
   const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
-  const reader = new FrameReader((message) => {
-    if (typeof message === 'object' && message !== null && (message as { id?: unknown }).id === 1) {
-      settle({ type: 'answer', message: message as Record<string, unknown> });
-    }
-  });
-  child.onStdout((chunk) => {
-    try {
-      reader.push(chunk);
-    } catch (error) {
-      settle({ type: 'garbage', error: error as Error });
-    }
-  });
+  // Read as the browser reads the host: frames of at most 1 MiB; anything it would refuse is garbage.
+  const reader = new NativeFrameDecoder(
+    {
+      message: (message) => {
+        if (typeof message === 'object' && message !== null && (message as { id?: unknown }).id === 1) {
+          settle({ type: 'answer', message: message as Record<string, unknown> });
+        }
+      },
+      error: (error) => settle({ type: 'garbage', error }),
+    },
+    { maxFrameBytes: BROWSER_MAX_FRAME_BYTES },
+  );
+  child.onStdout((chunk) => reader.push(chunk));
   void child.exited.then((exit) => settle({ type: 'exit', ...exit }));
   const timer = setTimeout(() => settle({ type: 'timeout' }), options.timeoutMs);
   child.write(
-    encodeFrame({ id: 1, method: 'initialize', params: { clientInfo: { name: 'tether-doctor', title: 'tether doctor', version: options.clientVersion } } }),
+    encodeNativeFrame({ id: 1, method: 'initialize', params: { clientInfo: { name: 'tether-doctor', title: 'tether doctor', version: options.clientVersion } } }),
   );
   const result = await outcome;
   clearTimeout(timer);

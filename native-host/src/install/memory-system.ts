@@ -2,7 +2,7 @@
  * An in-memory `System` for tests: a file system, a Windows registry that understands the `reg.exe` commands Tether
  * issues, scripted commands and scripted child processes. Every registry command is kept in `regCalls`.
  */
-import { encodeFrame, FrameReader } from './frames';
+import { encodeNativeFrame, NativeFrameDecoder } from '@tether/protocol/codec';
 import type { ChildHandle, ExecResult, PathInfo, Platform, SpawnRequest, System, SystemFs } from './system';
 import { fromUtf8, pathFor, utf8 } from './system';
 
@@ -235,9 +235,14 @@ export function scriptedHost(
   const stderr: ((chunk: Uint8Array) => void)[] = [];
   let finish: (result: { code: number | null; signal: string | null }) => void = () => {};
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => (finish = resolve));
-  const reader = new FrameReader((message) => {
-    const reply = answer(message as { id?: unknown; method?: unknown });
-    if (reply !== undefined) queueMicrotask(() => stdout.forEach((l) => l(encodeFrame(reply))));
+  const reader = new NativeFrameDecoder({
+    message: (message) => {
+      const reply = answer(message as { id?: unknown; method?: unknown });
+      if (reply !== undefined) queueMicrotask(() => stdout.forEach((l) => l(encodeNativeFrame(reply))));
+    },
+    error: (error) => {
+      throw error;
+    },
   });
   return {
     write: (data) => reader.push(data),

@@ -1,42 +1,26 @@
 /**
- * Pending pieces of one message, concatenated once when the message is complete.
- * Appending to one growing buffer per chunk is quadratic (a 63 MiB message took over 30 s that way).
+ * Pending pieces of one message, kept as views of the chunks they came in and handed over as that list: appending
+ * to one growing buffer per chunk is quadratic (a 63 MiB message took over 30 s that way).
  */
-export class ByteChunks {
-  private chunks: Uint8Array[] = [];
+export class ByteChunks<C extends Uint8Array = Uint8Array> {
+  private chunks: C[] = [];
   /** Bytes held. */
   length = 0;
 
-  /** Keeps a view of `chunk` (no copy): the caller must not reuse that memory. */
-  add(chunk: Uint8Array): void {
+  /** Keeps `chunk` by reference (no copy): the caller must not reuse that memory. */
+  add(chunk: C): void {
     if (chunk.length === 0) return;
     this.chunks.push(chunk);
     this.length += chunk.length;
   }
 
-  /** Everything held plus `tail`, as one array; empties the list. Copies only when there are several pieces. */
-  take(tail?: Uint8Array): Uint8Array {
-    const chunks = this.chunks;
-    if (tail && tail.length > 0) {
-      chunks.push(tail);
-      this.length += tail.length;
-    }
-    let out: Uint8Array;
-    if (chunks.length === 1) out = chunks[0]!;
-    else {
-      out = new Uint8Array(this.length);
-      let at = 0;
-      for (const c of chunks) {
-        out.set(c, at);
-        at += c.length;
-      }
-    }
-    this.clear();
-    return out;
+  /** The first piece held, if any (for error messages that quote the start of a message). */
+  first(): C | undefined {
+    return this.chunks[0];
   }
 
   /** Everything held plus `tail`, as the list of views it is made of (no copy); empties the list. */
-  takeParts(tail?: Uint8Array): Uint8Array[] {
+  takeParts(tail?: C): C[] {
     const chunks = this.chunks;
     if (tail && tail.length > 0) chunks.push(tail);
     this.clear();
@@ -48,4 +32,27 @@ export class ByteChunks {
     this.chunks = [];
     this.length = 0;
   }
+}
+
+/**
+ * `chunk[start, end)` as a view of the same class as `chunk` (a Node Buffer stays a Buffer), or `chunk` itself when
+ * the range is all of it.
+ */
+export function view<C extends Uint8Array>(chunk: C, start: number, end: number): C {
+  if (start === 0 && end === chunk.length) return chunk;
+  // subarray() builds its result with the array's species constructor, so it has the class of `chunk`; TypeScript
+  // types it as the base Uint8Array only.
+  return chunk.subarray(start, end) as C;
+}
+
+/** `parts` (of `length` bytes in all) as one array; copies only when there are several. */
+export function concatParts(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import type { BridgeChunkNotification } from '../schema/bridge';
 import { ChunkAssembler, splitIntoChunks } from './chunking';
 import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
 import { encodeNativeFrame, FrameSplitter, frameHeader, NativeFrameDecoder } from './native-frame';
+import type { PayloadSink } from './payload-sink';
 import { concatBytes } from '../test-support';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
@@ -129,9 +130,9 @@ describe('codec fuzzing (seeded)', () => {
     // Raw payloads need not be JSON; lines must hold no newline and not be blank.
     const payloads = Array.from({ length: 1 + r.int(20) }, () => concatBytes([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]));
     const dec = new TextDecoder('latin1');
-    const collect = (out: string[]) => ({
-      whole: (p: Uint8Array) => out.push(dec.decode(p)),
-      parts: (parts: Uint8Array[], length: number) => {
+    const collect = (out: string[]): PayloadSink => ({
+      message: (chunk, start, end) => out.push(dec.decode(chunk.subarray(start, end))),
+      messageParts: (parts, length) => {
         const joined = concatBytes(parts);
         expect(joined.length).toBe(length);
         out.push(dec.decode(joined));
@@ -140,13 +141,13 @@ describe('codec fuzzing (seeded)', () => {
     const expected = payloads.map((p) => dec.decode(p));
     const fromFrames: string[] = [];
     const f = collect(fromFrames);
-    const frames = new FrameSplitter(f.whole, { onParts: f.parts, maxFrameBytes: 400 });
+    const frames = new FrameSplitter(f, { maxFrameBytes: 400 });
     for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [frameHeader(p.length), p])))) frames.push(c);
     frames.end();
     expect(fromFrames).toEqual(expected);
     const fromLines: string[] = [];
     const l = collect(fromLines);
-    const lines = new LineSplitter(l.whole, { onParts: l.parts, maxLineBytes: 400 });
+    const lines = new LineSplitter(l, { maxLineBytes: 400 });
     for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')])))) lines.push(c);
     lines.end();
     expect(fromLines).toEqual(expected);
@@ -185,7 +186,7 @@ describe('codec fuzzing (seeded)', () => {
     expect(errors).toHaveLength(expectedErrors);
   });
 
-  it.each(SEEDS)('native frames report corrupted payloads, then stop for good at an oversized or truncated frame (seed %i)', (seed) => {
+  it.each(SEEDS)('native frames report corrupted payloads, then stop for good at an oversized, zero-length or truncated frame (seed %i)', (seed) => {
     const r = new Random(seed);
     const max = 300;
     const expected: unknown[] = [];
@@ -208,8 +209,11 @@ describe('codec fuzzing (seeded)', () => {
         stopped = true;
         break;
       } else if (roll < 0.25) {
-        frames.push(frameHeader(0));
+        // A zero length: the stream is corrupt, so it ends decoding like an oversized length.
+        frames.push(concatBytes([frameHeader(0), encodeNativeFrame(r.message())]));
         expectedErrors++;
+        stopped = true;
+        break;
       } else {
         frames.push(frame);
         expected.push(m);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
 import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
+import { wholePayloads } from './payload-sink';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -103,27 +104,48 @@ describe('JsonlDecoder', () => {
 describe('LineSplitter', () => {
   it('delivers raw lines without newline or trailing CR and never parses them', () => {
     const lines: string[] = [];
-    const s = new LineSplitter((l) => lines.push(dec.decode(l)));
+    const s = new LineSplitter(wholePayloads((l) => lines.push(dec.decode(l))));
     s.push(enc.encode('not json\r\n{"a"'));
     s.push(enc.encode(':1}\n\nlast'));
     s.end();
     expect(lines).toEqual(['not json', '{"a":1}', 'last']);
   });
 
-  it('throws the over-long line error from push() when no onError is given, and keeps splitting', () => {
+  it('throws the over-long line error from push() when the sink takes no errors, and keeps splitting', () => {
     const lines: string[] = [];
-    const s = new LineSplitter((l) => lines.push(dec.decode(l)), { maxLineBytes: 3 });
+    const s = new LineSplitter(wholePayloads((l) => lines.push(dec.decode(l))), { maxLineBytes: 3 });
     expect(() => s.push(enc.encode('abcdef\nok\n'))).toThrow(MessageTooLargeError);
     s.push(enc.encode('yes\n'));
     expect(lines).toEqual(['ok', 'yes']);
   });
 
-  it('hands a line spanning chunks to onParts as uncopied views, without its trailing CR', () => {
+  it('reports an over-long line once, quoting its start, skips it up to its newline and accepts a line of exactly the limit', () => {
+    const lines: string[] = [];
+    const errors: Error[] = [];
+    const s = new LineSplitter(
+      wholePayloads(
+        (l) => lines.push(dec.decode(l)),
+        (e) => errors.push(e),
+      ),
+      { maxLineBytes: 10 },
+    );
+    s.push(enc.encode('{"ok":1}\n0123456'));
+    s.push(enc.encode('789abcdef'));
+    s.push(enc.encode('more garbage\n{"ok":2}\n0123456789\n'));
+    s.end();
+    expect(lines).toEqual(['{"ok":1}', '{"ok":2}', '0123456789']);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(MessageTooLargeError);
+    expect(errors[0]!.message).toContain('It began "0123456"');
+  });
+
+  it('hands a line spanning chunks over as uncopied views, without its trailing CR, and a line in one chunk as offsets', () => {
     const got: string[] = [];
     const a = enc.encode('{"a":');
     const b = enc.encode('1}\r');
-    const s = new LineSplitter((l) => got.push(`whole:${dec.decode(l)}`), {
-      onParts: (parts, length) => {
+    const s = new LineSplitter({
+      message: (chunk, start, end) => got.push(`range:${dec.decode(chunk.subarray(start, end))}`),
+      messageParts: (parts, length) => {
         expect(parts[0]!.buffer).toBe(a.buffer);
         expect(parts.reduce((n, p) => n + p.length, 0)).toBe(length);
         got.push(`parts:${parts.map((p) => dec.decode(p)).join('|')}`);
@@ -136,11 +158,11 @@ describe('LineSplitter', () => {
     s.push(enc.encode('\n  '));
     s.push(enc.encode(' \r\n'));
     s.end();
-    expect(got).toEqual(['parts:{"a":|1}', 'whole:{"b":2}', 'whole:{"c"']);
+    expect(got).toEqual(['parts:{"a":|1}', 'range:{"b":2}', 'range:{"c"']);
   });
 
   it('refuses push() after end()', () => {
-    const s = new LineSplitter(() => {});
+    const s = new LineSplitter(wholePayloads(() => {}));
     s.end();
     expect(() => s.push(enc.encode('x'))).toThrow(/after end/);
   });

@@ -1,8 +1,10 @@
-import type { FrameError, MessageTooLargeError } from '../errors';
-import { ByteChunks } from './byte-chunks';
+import type { MessageTooLargeError } from '../errors';
+import { ByteChunks, view } from './byte-chunks';
 import { encodeWithHeadroom } from './encode';
-import { deliverJsonPayload, type DecodeSink } from './json-payload';
+import { findByte } from './find-byte';
+import { deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
 import { checkLimit, DEFAULT_MAX_LINE_BYTES, tooLarge } from './limits';
+import { type PayloadSink, wholePayloads } from './payload-sink';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -13,37 +15,27 @@ const TAB = 9;
 export interface LineSplitterOptions {
   /** Longest line kept, in bytes without the newline (default 64 MiB); a longer one is reported and skipped. */
   maxLineBytes?: number;
-  /** Receives MessageTooLargeError for over-long lines; without it, push() throws the first such error. */
-  onError?: (error: FrameError | MessageTooLargeError) => void;
-  /**
-   * When set, a line that spans several chunks comes here as the views it is made of, not copied into one array
-   * (the passthrough path writes them as they are); lines inside one chunk still go to onLine. Order is kept.
-   */
-  onParts?: (parts: Uint8Array[], byteLength: number) => void;
 }
 
 /**
- * Splits a byte stream into lines without parsing them: the host's passthrough path.
+ * Splits a byte stream into lines without parsing or copying them: the host's passthrough path. A line inside one
+ * chunk is delivered as that chunk and its offsets, one spanning chunks as the views it is made of (see PayloadSink).
  * Lines come without "\n" and a trailing "\r"; blank and whitespace-only lines are skipped; a last line without a
- * newline is delivered by end(). A delivered line may be a view into a pushed chunk: do not reuse chunk memory.
- * An over-long line is reported once, then skipped up to the next newline, so memory stays bounded.
+ * newline is delivered by end(). An over-long line is reported once (a MessageTooLargeError quoting its start), then
+ * skipped up to the next newline, so memory stays bounded; splitting goes on after it.
  */
-export class LineSplitter {
-  private readonly pending = new ByteChunks();
+export class LineSplitter<C extends Uint8Array = Uint8Array> {
+  private readonly pending = new ByteChunks<C>();
   private readonly maxLineBytes: number;
-  private readonly onError: ((error: FrameError | MessageTooLargeError) => void) | undefined;
-  private readonly onParts: ((parts: Uint8Array[], byteLength: number) => void) | undefined;
   /** Inside an over-long line: bytes are dropped up to the next newline. */
   private skipping = false;
   private ended = false;
 
   constructor(
-    private readonly onLine: (line: Uint8Array) => void,
+    private readonly sink: PayloadSink<C>,
     opts: LineSplitterOptions = {},
   ) {
     this.maxLineBytes = checkLimit('maxLineBytes', opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-    this.onError = opts.onError;
-    this.onParts = opts.onParts;
   }
 
   /** Bytes held for an unfinished line; never more than maxLineBytes. */
@@ -51,19 +43,14 @@ export class LineSplitter {
     return this.pending.length;
   }
 
-  /** Feeds the next bytes of the stream; delivers every line they complete. */
-  push(chunk: Uint8Array): void {
+  /** Feeds the next bytes of the stream (not modified afterwards: lines are views into it); delivers every line they complete. */
+  push(chunk: C): void {
     if (this.ended) throw new Error('LineSplitter.push() was called after end(): create a new splitter per stream');
-    let firstError: FrameError | MessageTooLargeError | undefined;
-    const report = (error: FrameError | MessageTooLargeError): void => {
-      if (this.onError) this.onError(error);
-      else firstError ??= error;
-    };
+    let firstError: MessageTooLargeError | undefined;
     const n = chunk.length;
     let start = 0;
     while (start < n) {
-      // On a Node Buffer this is Buffer#indexOf (memchr); on a plain Uint8Array, the typed-array search.
-      const nl = chunk.indexOf(NEWLINE, start);
+      const nl = findByte(chunk, NEWLINE, start);
       const stop = nl === -1 ? n : nl;
       if (this.skipping) {
         if (nl === -1) break;
@@ -73,25 +60,27 @@ export class LineSplitter {
       }
       const size = this.pending.length + (stop - start);
       if (size > this.maxLineBytes) {
+        const head = previewBytes(this.pending.first() ?? chunk.subarray(start, stop));
         this.pending.clear();
+        const error =
+          nl === -1
+            ? tooLarge('JSONL line', size, this.maxLineBytes, `no newline yet, so it is at least that long; it is skipped up to the next newline. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`)
+            : tooLarge('JSONL line', size, this.maxLineBytes, `it was skipped. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`);
+        if (this.sink.error) this.sink.error(error);
+        else firstError ??= error;
         if (nl === -1) {
           this.skipping = true;
-          report(
-            tooLarge('JSONL line', size, this.maxLineBytes, 'no newline yet, so it is at least that long; it is skipped up to the next newline. The peer must write smaller messages, or raise maxLineBytes'),
-          );
           break;
         }
-        report(tooLarge('JSONL line', size, this.maxLineBytes, 'it was skipped. The peer must write smaller messages, or raise maxLineBytes'));
         start = nl + 1;
         continue;
       }
       if (nl === -1) {
-        this.pending.add(start === 0 ? chunk : chunk.subarray(start));
+        this.pending.add(view(chunk, start, n));
         break;
       }
-      const piece = chunk.subarray(start, nl);
-      if (this.pending.length === 0) this.emit(piece);
-      else this.emitPending(piece);
+      if (this.pending.length === 0) this.emit(chunk, start, nl);
+      else this.emitPending(nl > start ? view(chunk, start, nl) : undefined);
       start = nl + 1;
     }
     if (firstError) throw firstError;
@@ -106,11 +95,7 @@ export class LineSplitter {
   }
 
   /** Delivers the pending pieces plus `tail` as one line. */
-  private emitPending(tail?: Uint8Array): void {
-    if (!this.onParts) {
-      this.emit(this.pending.take(tail));
-      return;
-    }
+  private emitPending(tail?: C): void {
     const parts = this.pending.takeParts(tail);
     let length = 0;
     for (const p of parts) length += p.length;
@@ -118,26 +103,24 @@ export class LineSplitter {
     if (last[last.length - 1] === CR) {
       length--;
       if (last.length === 1) parts.pop();
-      else parts[parts.length - 1] = last.subarray(0, last.length - 1);
+      else parts[parts.length - 1] = view(last, 0, last.length - 1);
     }
-    if (length === 0 || parts.every(isBlank)) return;
-    if (parts.length === 1) this.onLine(parts[0]!);
-    else this.onParts(parts, length);
+    if (length === 0 || parts.every((p) => isBlank(p, 0, p.length))) return;
+    if (parts.length === 1) this.sink.message(parts[0]!, 0, length);
+    else this.sink.messageParts(parts, length);
   }
 
-  private emit(line: Uint8Array): void {
-    let len = line.length;
-    if (len > 0 && line[len - 1] === CR) len--;
-    if (len === 0) return;
-    const trimmed = len === line.length ? line : line.subarray(0, len);
-    if (isBlank(trimmed)) return;
-    this.onLine(trimmed);
+  /** Delivers `chunk[start, end)` as one line, without a trailing CR, unless it is blank. */
+  private emit(chunk: C, start: number, end: number): void {
+    if (end > start && chunk[end - 1] === CR) end--;
+    if (end === start || isBlank(chunk, start, end)) return;
+    this.sink.message(chunk, start, end);
   }
 }
 
 /** Only spaces, tabs and CRs (JSON text never starts with one, so most lines are decided by their first byte). */
-function isBlank(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (b !== SPACE && b !== TAB && b !== CR) return false;
   }
@@ -159,10 +142,13 @@ export class JsonlDecoder {
   private readonly lines: LineSplitter;
 
   constructor(sink: DecodeSink, opts: JsonlDecoderOptions = {}) {
-    this.lines = new LineSplitter((line) => deliverJsonPayload(line, 'JSONL line', sink), {
-      ...(opts.maxLineBytes === undefined ? {} : { maxLineBytes: opts.maxLineBytes }),
-      onError: (error) => sink.error(error),
-    });
+    this.lines = new LineSplitter(
+      wholePayloads(
+        (line) => deliverJsonPayload(line, 'JSONL line', sink),
+        (error) => sink.error(error),
+      ),
+      opts.maxLineBytes === undefined ? {} : { maxLineBytes: opts.maxLineBytes },
+    );
   }
 
   /** Bytes held for an unfinished line; never more than maxLineBytes. */

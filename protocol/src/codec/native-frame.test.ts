@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
 import { concatBytes } from '../test-support';
 import { encodeNativeFrame, FrameSplitter, frameHeader, frameJson, NativeFrameDecoder } from './native-frame';
+import { wholePayloads } from './payload-sink';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -75,11 +76,16 @@ describe('NativeFrameDecoder', () => {
     expect(decodeAll([frame(payload)], { maxFrameBytes: 100 }).messages).toEqual(['a'.repeat(98)]);
   });
 
-  it('reports a zero-length frame as a FrameError and goes on', () => {
-    const { messages, errors } = decodeAll([concatBytes([frameHeader(0), frame('7')])]);
-    expect(messages).toEqual([7]);
+  it('treats a zero-length frame as a corrupt stream: one FrameError, then nothing more is decoded', () => {
+    // No browser or host ever writes an empty frame (every frame carries a JSON message): a zero length means the
+    // stream is not native messaging or lost its place, so the bytes after it cannot be trusted as frames.
+    const { messages, errors, failed } = decodeAll([concatBytes([frame('1'), frameHeader(0), frame('7')]), frame('8')]);
+    expect(messages).toEqual([1]);
+    expect(failed).toBe(true);
+    expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(FrameError);
     expect(errors[0]!.message).toContain('Zero-length');
+    expect(errors[0]!.message).toContain('cannot be resynchronised');
   });
 
   it('reports a stream that ends inside a payload with the number of missing bytes', () => {
@@ -104,7 +110,7 @@ describe('NativeFrameDecoder', () => {
 describe('FrameSplitter', () => {
   it('delivers raw payloads without parsing them', () => {
     const payloads: string[] = [];
-    const s = new FrameSplitter((p) => payloads.push(dec.decode(p)));
+    const s = new FrameSplitter(wholePayloads((p) => payloads.push(dec.decode(p))));
     const bytes = concatBytes([frame('not json'), frame('{"a":1}')]);
     s.push(bytes.subarray(0, 5));
     s.push(bytes.subarray(5));
@@ -112,26 +118,45 @@ describe('FrameSplitter', () => {
     expect(payloads).toEqual(['not json', '{"a":1}']);
   });
 
-  it('hands a payload spanning chunks to onParts as the views it spans', () => {
-    const whole: string[] = [];
-    const parts: string[][] = [];
-    const s = new FrameSplitter((p) => whole.push(dec.decode(p)), {
-      onParts: (views, length) => {
+  it('hands a payload inside one chunk over as that chunk and its offsets, one spanning chunks as the views it spans', () => {
+    const got: string[] = [];
+    const chunks: Uint8Array[] = [];
+    const s = new FrameSplitter({
+      message: (chunk, start, end) => {
+        chunks.push(chunk);
+        got.push(`range:${dec.decode(chunk.subarray(start, end))}`);
+      },
+      messageParts: (views, length) => {
         expect(views.reduce((n, v) => n + v.length, 0)).toBe(length);
-        parts.push(views.map((v) => dec.decode(v)));
+        got.push(`parts:${views.map((v) => dec.decode(v)).join('|')}`);
       },
     });
-    const bytes = concatBytes([frame('{"long":true}'), frame('2')]);
+    const bytes = concatBytes([frame('{"long":true}'), frame('2'), frame('3')]);
     s.push(bytes.subarray(0, 8));
     s.push(bytes.subarray(8, 12));
-    s.push(bytes.subarray(12));
+    const last = bytes.subarray(12);
+    s.push(last);
     s.end();
-    expect(parts).toEqual([['{"lo', 'ng":', 'true}']]);
-    expect(whole).toEqual(['2']);
+    expect(got).toEqual(['parts:{"lo|ng":|true}', 'range:2', 'range:3']);
+    expect(chunks).toEqual([last, last]);
+    expect(chunks[0]).toBe(last);
   });
 
-  it('throws from end() when the stream is truncated and no onError is given', () => {
-    const s = new FrameSplitter(() => {});
+  it('keeps the class of the pushed chunks in the views it hands over', () => {
+    class Tagged extends Uint8Array {}
+    const seen: boolean[] = [];
+    const s = new FrameSplitter<Tagged>({
+      message: (chunk) => seen.push(chunk instanceof Tagged),
+      messageParts: (views) => seen.push(...views.map((v) => v instanceof Tagged)),
+    });
+    const bytes = concatBytes([frame('"ab"'), frame('1')]);
+    s.push(new Tagged(bytes.subarray(0, 6)));
+    s.push(new Tagged(bytes.subarray(6)));
+    expect(seen).toEqual([true, true, true]);
+  });
+
+  it('throws from end() when the stream is truncated and the sink takes no errors', () => {
+    const s = new FrameSplitter(wholePayloads(() => {}));
     s.push(frame('abc').subarray(0, 5));
     expect(() => s.end()).toThrow(FrameError);
   });
@@ -139,12 +164,48 @@ describe('FrameSplitter', () => {
   it('ignores input after an oversized length', () => {
     const payloads: Uint8Array[] = [];
     const errors: Error[] = [];
-    const s = new FrameSplitter((p) => payloads.push(p), { maxFrameBytes: 8, onError: (e) => errors.push(e) });
+    const s = new FrameSplitter(
+      wholePayloads(
+        (p) => payloads.push(p),
+        (e) => errors.push(e),
+      ),
+      { maxFrameBytes: 8 },
+    );
     s.push(concatBytes([frameHeader(9), frame('1'), frame('2')]));
     s.push(frame('3'));
     s.end();
     expect(payloads).toEqual([]);
     expect(errors).toHaveLength(1);
+    expect(s.failed).toBe(true);
+  });
+
+  it('ignores input after a zero length, whether the header came whole or split', () => {
+    for (const cut of [0, 1, 3]) {
+      const payloads: string[] = [];
+      const errors: Error[] = [];
+      const s = new FrameSplitter(
+        wholePayloads(
+          (p) => payloads.push(dec.decode(p)),
+          (e) => errors.push(e),
+        ),
+      );
+      const bytes = concatBytes([frame('1'), frameHeader(0), frame('2')]);
+      s.push(bytes.subarray(0, 5 + cut));
+      s.push(bytes.subarray(5 + cut));
+      s.end();
+      expect(payloads).toEqual(['1']);
+      expect(errors.map((e) => e.name)).toEqual(['FrameError']);
+      expect(s.failed).toBe(true);
+    }
+  });
+
+  it('explains a length that is really text', () => {
+    const errors: Error[] = [];
+    const s = new FrameSplitter(wholePayloads(() => {}, (e) => errors.push(e)));
+    s.push(enc.encode('GET / HTTP/1.1'));
+    expect(errors[0]).toBeInstanceOf(MessageTooLargeError);
+    expect(errors[0]!.message).toContain('"GET "');
+    expect(errors[0]!.message).toContain('the input is not a native-messaging stream');
   });
 });
 

@@ -1,55 +1,48 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
-import { ByteChunks } from './byte-chunks';
+import { ByteChunks, view } from './byte-chunks';
 import { encodeWithHeadroom } from './encode';
 import { deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
 import { stringifyMessage } from './jsonl';
 import { checkLimit, DEFAULT_MAX_FRAME_BYTES, tooLarge } from './limits';
+import { type PayloadSink, wholePayloads } from './payload-sink';
 
 const HEADER_BYTES = 4;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 
 /** Options of FrameSplitter. */
 export interface FrameSplitterOptions {
   /** Largest payload accepted, in bytes (default 64 MiB, what a browser may send). */
   maxFrameBytes?: number;
-  /** Receives framing errors; without it, push()/end() throw the first one. */
-  onError?: (error: FrameError | MessageTooLargeError) => void;
-  /**
-   * When set, a payload that spans several chunks comes here as the views it is made of, not copied into one array
-   * (the passthrough path writes them as they are); payloads inside one chunk still go to onFrame. Order is kept.
-   */
-  onParts?: (parts: Uint8Array[], byteLength: number) => void;
 }
 
 /**
- * Splits a native-messaging byte stream (uint32 little-endian length + payload) into payloads without parsing them:
- * the host's passthrough path. A delivered payload may be a view into a pushed chunk: do not reuse chunk memory.
- * Errors: a zero-length frame gives a FrameError and decoding goes on; a length above `maxFrameBytes` is rejected
- * from its 4 header bytes, before anything is buffered, with a MessageTooLargeError, and then the stream cannot be
- * resynchronised: the splitter ignores the rest (see `failed`) and the owner should close the connection.
- * A stream that ends inside a frame gives a FrameError naming the missing bytes.
+ * Splits a native-messaging byte stream (uint32 little-endian length + payload) into payloads without parsing or
+ * copying them: the host's passthrough path. A payload inside one chunk is delivered as that chunk and its offsets,
+ * one spanning chunks as the views it is made of (see PayloadSink).
+ * Errors: a length above `maxFrameBytes` is rejected from its 4 header bytes, before anything is buffered, with a
+ * MessageTooLargeError; a zero length gives a FrameError. After either the stream cannot be resynchronised: the
+ * splitter ignores the rest (see `failed`) and the owner should close the connection. A stream that ends inside a
+ * frame gives a FrameError from end() naming the missing bytes.
  */
-export class FrameSplitter {
+export class FrameSplitter<C extends Uint8Array = Uint8Array> {
   private readonly maxFrameBytes: number;
-  private readonly onError: ((error: FrameError | MessageTooLargeError) => void) | undefined;
-  private readonly onParts: ((parts: Uint8Array[], byteLength: number) => void) | undefined;
   private readonly header = new Uint8Array(HEADER_BYTES);
   private headerBytes = 0;
   /** Payload length of the frame being read; -1 between frames. */
   private expected = -1;
-  private readonly body = new ByteChunks();
+  private readonly body = new ByteChunks<C>();
   private ended = false;
   private isFailed = false;
 
   constructor(
-    private readonly onFrame: (payload: Uint8Array) => void,
+    private readonly sink: PayloadSink<C>,
     opts: FrameSplitterOptions = {},
   ) {
     this.maxFrameBytes = checkLimit('maxFrameBytes', opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
-    this.onError = opts.onError;
-    this.onParts = opts.onParts;
   }
 
-  /** True once an oversized length was seen: the stream is unrecoverable and further input is ignored. */
+  /** True once an oversized or zero length was seen: the stream is unrecoverable and further input is ignored. */
   get failed(): boolean {
     return this.isFailed;
   }
@@ -59,14 +52,9 @@ export class FrameSplitter {
     return this.headerBytes + this.body.length;
   }
 
-  /** Feeds the next bytes of the stream; delivers every payload they complete. */
-  push(chunk: Uint8Array): void {
+  /** Feeds the next bytes of the stream (not modified afterwards: payloads are views into it); delivers every payload they complete. */
+  push(chunk: C): void {
     if (this.ended) throw new Error('FrameSplitter.push() was called after end(): create a new splitter per stream');
-    let firstError: FrameError | MessageTooLargeError | undefined;
-    const report = (error: FrameError | MessageTooLargeError): void => {
-      if (this.onError) this.onError(error);
-      else firstError ??= error;
-    };
     const n = chunk.length;
     let at = 0;
     while (at < n && !this.isFailed) {
@@ -75,7 +63,7 @@ export class FrameSplitter {
         if (this.headerBytes === 0 && n - at >= HEADER_BYTES) {
           length = readUint32LE(chunk, at);
           at += HEADER_BYTES;
-          if (length > this.maxFrameBytes) this.header.set(chunk.subarray(at - HEADER_BYTES, at));
+          if (length > this.maxFrameBytes || length === 0) this.header.set(chunk.subarray(at - HEADER_BYTES, at));
         } else {
           const take = Math.min(HEADER_BYTES - this.headerBytes, n - at);
           this.header.set(chunk.subarray(at, at + take), this.headerBytes);
@@ -85,31 +73,25 @@ export class FrameSplitter {
           this.headerBytes = 0;
           length = readUint32LE(this.header, 0);
         }
-        if (length > this.maxFrameBytes) {
+        if (length > this.maxFrameBytes || length === 0) {
           this.isFailed = true;
-          report(this.oversized(length));
-          break;
-        }
-        if (length === 0) {
-          report(new FrameError('Zero-length native-messaging frame: every frame must carry a JSON message; it was skipped'));
-          continue;
+          this.report(length === 0 ? zeroLength() : this.oversized(length));
+          return;
         }
         this.expected = length;
       }
       const need = this.expected - this.body.length;
       if (n - at < need) {
-        this.body.add(at === 0 ? chunk : chunk.subarray(at));
+        this.body.add(view(chunk, at, n));
         break;
       }
-      const piece = chunk.subarray(at, at + need);
-      at += need;
+      const end = at + need;
       const length = this.expected;
       this.expected = -1;
-      if (this.body.length === 0) this.onFrame(piece);
-      else if (this.onParts) this.onParts(this.body.takeParts(piece), length);
-      else this.onFrame(this.body.take(piece));
+      if (this.body.length === 0) this.sink.message(chunk, at, end);
+      else this.sink.messageParts(this.body.takeParts(view(chunk, at, end)), length);
+      at = end;
     }
-    if (firstError) throw firstError;
   }
 
   /** The stream ended: reports a frame cut short. Further push() calls throw. */
@@ -120,37 +102,50 @@ export class FrameSplitter {
     let error: FrameError | undefined;
     if (this.headerBytes > 0) {
       error = new FrameError(
-        `Stream ended inside a native-messaging frame header: got ${this.headerBytes} of ${HEADER_BYTES} length bytes (${HEADER_BYTES - this.headerBytes} missing)`,
+        `Input ended in the middle of a native-messaging frame header: got ${this.headerBytes} of ${HEADER_BYTES} length bytes (${HEADER_BYTES - this.headerBytes} missing)`,
       );
     } else if (this.expected >= 0) {
       const got = this.body.length;
       error = new FrameError(
-        `Stream ended inside a native-messaging frame: got ${got} of ${this.expected} payload bytes (${this.expected - got} missing)`,
+        `Input ended in the middle of a native-messaging frame: got ${got} of ${this.expected} payload bytes (${this.expected - got} missing)`,
       );
     }
     this.body.clear();
     this.headerBytes = 0;
     this.expected = -1;
-    if (!error) return;
-    if (this.onError) this.onError(error);
+    if (error) this.report(error);
+  }
+
+  private report(error: FrameError | MessageTooLargeError): void {
+    if (this.sink.error) this.sink.error(error);
     else throw error;
   }
 
   /** The error for an oversized length; `this.header` holds its 4 bytes. */
   private oversized(length: number): MessageTooLargeError {
-    // A header that reads as text usually means the peer writes JSON lines to a native-messaging stream.
-    const first = this.header[0];
-    const hint =
-      first === 0x7b || first === 0x5b
-        ? ` The 4 length bytes read as text (${previewBytes(this.header)}): the peer seems to write JSON without a length prefix.`
-        : '';
     return tooLarge(
-      'native-messaging frame',
+      'Native-messaging frame',
       length,
       this.maxFrameBytes,
-      `rejected from its length header. The stream cannot be resynchronised: close the connection.${hint}`,
+      `rejected from its 4 length bytes: the input is not a native-messaging stream (or a message is over the limit), and it cannot be resynchronised: close the connection.${textHint(this.header)}`,
     );
   }
+}
+
+/** The error for a zero length: no native-messaging writer sends an empty frame, so the stream is corrupt. */
+function zeroLength(): FrameError {
+  return new FrameError(
+    'Zero-length native-messaging frame: every frame carries a JSON message, so the input is not a native-messaging stream (or lost its place in one), and it cannot be resynchronised: close the connection',
+  );
+}
+
+/** Why 4 length bytes look wrong, when they read as text: usually a peer that writes text without length prefixes. */
+function textHint(header: Uint8Array): string {
+  const first = header[0];
+  const json = first === OPEN_BRACE || first === OPEN_BRACKET;
+  if (!json && !header.every((b) => b >= 0x20 && b <= 0x7e)) return '';
+  const what = json ? 'JSON' : 'text';
+  return ` The 4 length bytes read as text (${previewBytes(header)}): the peer seems to write ${what} without a length prefix.`;
 }
 
 /** Options of NativeFrameDecoder. */
@@ -161,22 +156,25 @@ export interface NativeFrameDecoderOptions {
 
 /**
  * Decodes native-messaging frames (uint32 LE length + UTF-8 JSON) from a byte stream split at any byte.
- * A frame holding a JSON array is a batch: its messages are delivered in order. Invalid UTF-8/JSON, an empty batch
- * and a zero-length frame give a FrameError and decoding goes on; an oversized length gives a MessageTooLargeError
- * and ends decoding for good (`failed`); a stream ending inside a frame gives a FrameError from end().
+ * A frame holding a JSON array is a batch: its messages are delivered in order. Invalid UTF-8/JSON and an empty batch
+ * give a FrameError and decoding goes on; an oversized length (MessageTooLargeError) or a zero length (FrameError)
+ * ends decoding for good (`failed`); a stream ending inside a frame gives a FrameError from end().
  */
 export class NativeFrameDecoder {
   private readonly frames: FrameSplitter;
 
   constructor(sink: DecodeSink, opts: NativeFrameDecoderOptions = {}) {
     const what = 'Native-messaging frame';
-    this.frames = new FrameSplitter((payload) => deliverJsonPayload(payload, what, sink), {
-      ...(opts.maxFrameBytes === undefined ? {} : { maxFrameBytes: opts.maxFrameBytes }),
-      onError: (error) => sink.error(error),
-    });
+    this.frames = new FrameSplitter(
+      wholePayloads(
+        (payload) => deliverJsonPayload(payload, what, sink),
+        (error) => sink.error(error),
+      ),
+      opts.maxFrameBytes === undefined ? {} : { maxFrameBytes: opts.maxFrameBytes },
+    );
   }
 
-  /** True once an oversized frame made the stream unrecoverable. */
+  /** True once an oversized or zero-length frame made the stream unrecoverable. */
   get failed(): boolean {
     return this.frames.failed;
   }
