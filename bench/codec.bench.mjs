@@ -107,16 +107,15 @@ function reframeFrames(copy) {
     let n = 0;
     let out = [];
     const s = new codec.FrameSplitter(
-      (payload) => {
-        if (copy) {
-          sinkWrite(payload);
-          sinkByte(10);
-        } else out.push(payload, NEWLINE);
-        n++;
-      },
       {
-        maxFrameBytes: 1 << 30,
-        onParts: (parts) => {
+        message: (chunk, start, end) => {
+          if (copy) {
+            sinkWrite(chunk.subarray(start, end));
+            sinkByte(10);
+          } else out.push(chunk.subarray(start, end), NEWLINE);
+          n++;
+        },
+        messageParts: (parts) => {
           if (copy) {
             for (const p of parts) sinkWrite(p);
             sinkByte(10);
@@ -124,6 +123,7 @@ function reframeFrames(copy) {
           n++;
         },
       },
+      { maxFrameBytes: 1 << 30 },
     );
     for (const c of frameChunks) {
       s.push(c);
@@ -140,16 +140,15 @@ function reframeLines(copy) {
     let n = 0;
     let out = [];
     const s = new codec.LineSplitter(
-      (line) => {
-        if (copy) {
-          sinkHeader(line.length);
-          sinkWrite(line);
-        } else out.push(codec.frameHeader(line.length), line);
-        n++;
-      },
       {
-        maxLineBytes: 1 << 30,
-        onParts: (parts, length) => {
+        message: (chunk, start, end) => {
+          if (copy) {
+            sinkHeader(end - start);
+            sinkWrite(chunk.subarray(start, end));
+          } else out.push(codec.frameHeader(end - start), chunk.subarray(start, end));
+          n++;
+        },
+        messageParts: (parts, length) => {
           if (copy) {
             sinkHeader(length);
             for (const p of parts) sinkWrite(p);
@@ -157,6 +156,7 @@ function reframeLines(copy) {
           n++;
         },
       },
+      { maxLineBytes: 1 << 30 },
     );
     for (const c of lineChunks) {
       s.push(c);

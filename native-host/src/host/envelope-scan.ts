@@ -5,7 +5,7 @@
  * that is well-formed at the top level but broken inside is left for the receiving peer to reject.
  */
 
-import { findByte } from '@tether/protocol/codec';
+import { findByte } from '../bytes/find-byte';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

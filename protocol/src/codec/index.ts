@@ -19,4 +19,3 @@ export {
 export { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_FRAME_BYTES } from './limits';
 export { utf8ByteLength } from './utf8';
 export { type PayloadSink, wholePayloads } from './payload-sink';
-export { findByte } from './find-byte';

@@ -1,7 +1,6 @@
 import type { MessageTooLargeError } from '../errors';
 import { ByteChunks, view } from './byte-chunks';
 import { encodeWithHeadroom } from './encode';
-import { findByte } from './find-byte';
 import { deliverJsonPayload, previewBytes, type DecodeSink } from './json-payload';
 import { checkLimit, DEFAULT_MAX_LINE_BYTES, tooLarge } from './limits';
 import { type PayloadSink, wholePayloads } from './payload-sink';
@@ -50,7 +49,8 @@ export class LineSplitter<C extends Uint8Array = Uint8Array> {
     const n = chunk.length;
     let start = 0;
     while (start < n) {
-      const nl = findByte(chunk, NEWLINE, start);
+      // On a Node Buffer this is Buffer#indexOf (memchr); on a plain Uint8Array, the typed-array search.
+      const nl = chunk.indexOf(NEWLINE, start);
       const stop = nl === -1 ? n : nl;
       if (this.skipping) {
         if (nl === -1) break;

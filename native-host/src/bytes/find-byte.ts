@@ -1,7 +1,8 @@
 /**
- * Byte search tuned for the host's traffic: most messages are around 100 bytes, where the native search
- * (`Buffer#indexOf`, memchr) costs more in call overhead than a JavaScript loop over the bytes; large messages still
- * get the native search.
+ * Byte search tuned for the envelope scanner, which looks for the next quote, colon or comma a few bytes ahead: over
+ * such short distances the native search (`Buffer#indexOf`, memchr) costs more in call overhead than a JavaScript loop
+ * over the bytes, while long strings still get the native search. (Finding the newline that ends a 150-byte line is
+ * the other way round: the loop took 36 ms for 200,000 lines where `indexOf` took 4, so LineSplitter calls indexOf.)
  */
 
 /** Bytes searched by the JavaScript loop before handing over to the native search. */
