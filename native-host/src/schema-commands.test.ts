@@ -58,7 +58,7 @@ describe('tether app-server generate-json-schema / generate-ts', () => {
     expect(await main(['generate-ts'])).toBe(2);
     expect(stderr.join('')).toContain('--out DIR is required');
     expect(await main(['generate-ts', '--out', dir, '--bogus'])).toBe(2);
-    expect(stderr.join('')).toContain('unknown argument "--bogus"');
+    expect(stderr.join('')).toContain('unknown option --bogus for tether app-server');
     expect(await main(['generate-nothing'])).toBe(2);
     expect(stderr.join('')).toContain('Usage: tether app-server generate-json-schema --out DIR');
   });

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderJsonSchemaFiles, renderTypeScriptFiles } from '@tether/protocol';
+import { type FlagSpec, type Flags, parseFlags, UsageError } from './cli-args';
 
 interface Generator {
   readonly what: string;
@@ -61,6 +62,12 @@ export function generateInto(command: keyof typeof generators, dir: string, prun
   return report;
 }
 
+const FLAGS = {
+  help: { type: 'boolean', short: 'h' },
+  out: { type: 'string', value: 'a folder' },
+  prune: { type: 'boolean' },
+} as const satisfies Record<string, FlagSpec>;
+
 /** Entry point: `args` starts with the subcommand; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -68,21 +75,20 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`tether app-server: unknown schema command "${command ?? ''}"\n${USAGE}\n`);
     return 2;
   }
-  let out: string | undefined;
-  let prune = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    } else if (arg === '--out') out = rest[++i];
-    else if (arg.startsWith('--out=')) out = arg.slice('--out='.length);
-    else if (arg === '--prune') prune = true;
-    else {
-      process.stderr.write(`tether app-server ${command}: unknown argument "${arg}"\n${USAGE}\n`);
-      return 2;
-    }
+  let flags: Flags<typeof FLAGS>;
+  try {
+    flags = parseFlags(rest, FLAGS, `tether app-server ${command}`);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`tether app-server ${command}: ${error.message}\n${USAGE}\n`);
+    return 2;
   }
+  if (flags.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const out = flags.out;
+  const prune = flags.prune ?? false;
   if (!out) {
     process.stderr.write(`tether app-server ${command}: --out DIR is required\n${USAGE}\n`);
     return 2;

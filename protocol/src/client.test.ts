@@ -65,6 +65,7 @@ describe('AppServerClient', () => {
       ['thread/start', () => client.threadStart({ title: 'x' }), { thread }],
       ['thread/read', () => client.threadRead({ threadId: 't' }), { thread, items: [] }],
       ['thread/resume', () => client.threadResume({ threadId: 't' }), { thread, items: [], activeTurn: turn }],
+      ['thread/history/read', () => client.threadHistoryRead({ threadId: 't', cursor: 'c' }), { items: [], olderCursor: null }],
       ['thread/list', () => client.threadList(), { threads: [thread], nextCursor: null }],
       ['thread/archive', () => client.threadArchive({ threadId: 't' }), { thread }],
       ['thread/unarchive', () => client.threadUnarchive({ threadId: 't' }), { thread }],

@@ -71,13 +71,17 @@ export class AppServerClient {
   threadStart(params: Params<'thread/start'> = {}, opts?: RequestOptions): Promise<Result<'thread/start'>> {
     return this.call('thread/start', params, opts);
   }
-  /** `thread/read`: a thread and its items. */
+  /** `thread/read`: a thread and the latest page of its items (or those after `afterItemId`). */
   threadRead(params: Params<'thread/read'>, opts?: RequestOptions): Promise<Result<'thread/read'>> {
     return this.call('thread/read', params, opts);
   }
-  /** `thread/resume`: a thread, its items and its running turn; subscribes to its notifications by default. */
+  /** `thread/resume`: a thread, its latest page of items and its running turn; subscribes to its notifications by default. */
   threadResume(params: Params<'thread/resume'>, opts?: RequestOptions): Promise<Result<'thread/resume'>> {
     return this.call('thread/resume', params, opts);
+  }
+  /** `thread/history/read`: the page of a thread's items before a cursor from `thread/read` or `thread/resume`. */
+  threadHistoryRead(params: Params<'thread/history/read'>, opts?: RequestOptions): Promise<Result<'thread/history/read'>> {
+    return this.call('thread/history/read', params, opts);
   }
   /** `thread/list`: threads, newest first, one page at a time. */
   threadList(params: Params<'thread/list'> = {}, opts?: RequestOptions): Promise<Result<'thread/list'>> {

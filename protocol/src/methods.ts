@@ -22,6 +22,7 @@ export const clientRequests = {
   'thread/start': { params: Th.ThreadStartParams, result: Th.ThreadStartResult },
   'thread/read': { params: Th.ThreadReadParams, result: Th.ThreadReadResult },
   'thread/resume': { params: Th.ThreadResumeParams, result: Th.ThreadResumeResult },
+  'thread/history/read': { params: Th.ThreadHistoryReadParams, result: Th.ThreadHistoryReadResult },
   'thread/list': { params: Th.ThreadListParams, result: Th.ThreadListResult },
   'thread/archive': { params: Th.ThreadArchiveParams, result: Th.ThreadArchiveResult },
   'thread/unarchive': { params: Th.ThreadUnarchiveParams, result: Th.ThreadUnarchiveResult },

@@ -23,7 +23,8 @@ import { ModelRegistry } from './models/registry';
 import { SCRIPTED_MODEL_ID } from './models/scripted';
 import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
-import { ThreadStore } from '../store/thread-store';
+import { DEFAULT_PAGE_BUDGET, decodeCursor, encodeCursor, invalidCursor, itemSize, pageOfList, type PageBudget } from '../store/history-page';
+import { type StoredPage, ThreadStore } from '../store/thread-store';
 import { listThreads } from './thread-list';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';
@@ -49,6 +50,7 @@ export class AppServer {
   private readonly log: (line: string) => void;
   private readonly cwd: string;
   private readonly maxRunningTurns: number;
+  private readonly pageBudget: PageBudget;
   private running = 0;
   private closed = false;
 
@@ -59,6 +61,7 @@ export class AppServer {
     this.newId = config.newId ?? createIdFactory();
     this.cwd = config.cwd ?? safeCwd();
     this.maxRunningTurns = config.maxRunningTurns ?? 256;
+    this.pageBudget = config.historyPage ?? DEFAULT_PAGE_BUDGET;
     this.store = options.dataDir === null ? undefined : openStore(options.dataDir, this.log, this.now);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
@@ -113,17 +116,34 @@ export class AppServer {
     return { thread };
   }
 
-  /** `thread/read`: metadata and items (those in progress included), optionally after an item. */
+  /**
+   * `thread/read`: metadata and the latest page of items (the running turn's items in progress last), or every item
+   * after `afterItemId` (-32602 when the thread has no such item).
+   */
   readThread(params: P<'thread/read'>): R<'thread/read'> {
     const thread = this.meta(params.threadId);
-    let items = this.items(params.threadId);
-    if (params.afterItemId !== undefined) items = items.slice(indexOfItem(items, params.afterItemId, params.threadId) + 1);
-    return { thread, items };
+    const open = this.hot.get(thread.id)?.turn?.openItems() ?? [];
+    if (params.afterItemId !== undefined) {
+      const inOpen = open.findIndex((i) => i.id === params.afterItemId);
+      const items = inOpen >= 0 ? open.slice(inOpen + 1) : [...this.completedAfter(thread.id, params.afterItemId), ...open];
+      return { thread, items };
+    }
+    const page = this.page(thread.id);
+    const items = open.length === 0 ? page.items : [...page.items, ...open];
+    // No cursor on a thread that fits one page: the answer is what it was before pages (and what the seeds show).
+    return page.olderCursor === null ? { thread, items } : { thread, items, olderCursor: page.olderCursor };
+  }
+
+  /** `thread/history/read`: the page of completed items before the cursor (-32602 for a cursor not of this thread). */
+  readHistory(params: P<'thread/history/read'>): R<'thread/history/read'> {
+    this.meta(params.threadId);
+    const { items, olderCursor } = this.page(params.threadId, params.cursor);
+    return { items, olderCursor };
   }
 
   /** `thread/resume`: a snapshot plus the active turn; subscribes `peer` and re-sends pending approvals after the answer. */
   resumeThread(peer: Peer, params: P<'thread/resume'>): R<'thread/resume'> {
-    const { thread, items } = this.readThread({ threadId: params.threadId });
+    const { thread, items, olderCursor } = this.readThread({ threadId: params.threadId });
     const id = thread.id;
     const run = this.hot.get(id)?.turn;
     const activeTurn = run && !run.isFinished ? run.snapshot() : undefined;
@@ -141,7 +161,7 @@ export class AppServer {
         }
       });
     }
-    return activeTurn ? { thread, items, activeTurn } : { thread, items };
+    return { thread, items, ...(activeTurn ? { activeTurn } : {}), ...(olderCursor ? { olderCursor } : {}) };
   }
 
   /** `thread/list`: one page, newest first, from the index only. */
@@ -162,7 +182,7 @@ export class AppServer {
   /** `thread/fork`: a new thread with the completed items up to `afterItemId` (all when absent). */
   forkThread(peer: Peer, params: P<'thread/fork'>): R<'thread/fork'> {
     const source = this.meta(params.threadId);
-    let items = this.items(source.id).filter((i) => i.status !== 'inProgress');
+    let items = this.allCompleted(source.id);
     if (params.afterItemId !== undefined) items = items.slice(0, indexOfItem(items, params.afterItemId, source.id) + 1);
     const now = this.now();
     const thread: Thread = {
@@ -204,9 +224,12 @@ export class AppServer {
       );
     }
     if (!state.items) {
-      const loaded = this.store!.load(thread.id, { closeOpenTurns: true });
-      state.items = loaded.items;
-      for (const grant of loaded.grants) state.grants.add(grant);
+      // The model's view of the past is the latest page, kept between turns: a turn's cost does not grow with the thread.
+      this.store!.recover(thread.id);
+      const tail = this.store!.page(thread.id, this.pageBudget);
+      state.items = tail.items;
+      tail.items.forEach((item, i) => state.sizes.set(item, tail.sizes[i]!));
+      for (const grant of this.store!.grants(thread.id)) state.grants.add(grant);
     }
     const modelName = params.model ?? thread.model;
     const resolved = this.models.resolve(modelName);
@@ -307,10 +330,39 @@ export class AppServer {
     else this.store?.put(thread);
   }
 
-  private items(threadId: string): Item[] {
+  /** The page of completed items ending at `cursor` (default: the latest), from memory or the journal. */
+  private page(threadId: string, cursor?: string): StoredPage {
     const state = this.hot.get(threadId);
-    if (state?.items) return state.snapshotItems();
-    return this.store!.load(threadId, { closeOpenTurns: true }).items;
+    if (state && !state.persistent) {
+      const list = state.items ?? [];
+      const end = cursor === undefined ? list.length : decodeCursor(cursor, threadId, 'memory');
+      if (end > list.length) throw invalidCursor(threadId, 'it points past the end of the thread');
+      const page = pageOfList(list, this.pageBudget, end);
+      return { items: page.items.slice(), sizes: [], olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt) };
+    }
+    if (!state?.turn) this.store!.recover(threadId);
+    return this.store!.page(threadId, this.pageBudget, cursor);
+  }
+
+  /** Completed items after `itemId`, or -32602. */
+  private completedAfter(threadId: string, itemId: string): Item[] {
+    const state = this.hot.get(threadId);
+    if (state && !state.persistent) {
+      const list = state.items ?? [];
+      return list.slice(indexOfItem(list, itemId, threadId) + 1);
+    }
+    if (!state?.turn) this.store!.recover(threadId);
+    const items = this.store!.itemsAfter(threadId, itemId);
+    if (!items) indexOfItem([], itemId, threadId);
+    return items ?? [];
+  }
+
+  /** Every completed item of a thread (for fork). */
+  private allCompleted(threadId: string): Item[] {
+    const state = this.hot.get(threadId);
+    if (state && !state.persistent) return (state.items ?? []).slice();
+    if (!state?.turn) this.store!.recover(threadId);
+    return this.store!.allItems(threadId);
   }
 
   private *allThreads(): Iterable<Thread> {
@@ -347,7 +399,8 @@ export class AppServer {
     if (!state || state.turn !== run) return;
     state.turn = undefined;
     if (state.persistent) {
-      state.items = undefined;
+      // The tail the next turn's model sees stays cached, cut back to the budget of one page.
+      if (state.items) state.items = pageOfList(state.items, this.pageBudget, undefined, (i) => state.sizes.get(i) ?? itemSize(i)).items;
       this.store?.release(state.id);
     }
     this.cool(state);

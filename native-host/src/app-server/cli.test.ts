@@ -20,7 +20,10 @@ describe('tether app-server arguments', () => {
   it('explains what is wrong with bad arguments', () => {
     expect(parseArgs(['--listen', 'tcp'])).toEqual({ error: '--listen tcp is not supported: only stdio is' });
     expect(parseArgs(['--data-dir'])).toEqual({ error: '--data-dir needs a folder' });
-    expect(parseArgs(['--frobnicate'])).toEqual({ error: 'unknown argument "--frobnicate"' });
+    expect(parseArgs(['--frobnicate'])).toEqual({ error: 'unknown option --frobnicate for tether app-server' });
+    expect(parseArgs(['--memory', '--data-dir', 'd'])).toEqual({ error: '--memory and --data-dir cannot be combined' });
+    expect(parseArgs(['--jsonrpc=yes'])).toEqual({ error: '--jsonrpc takes no value' });
+    expect(parseArgs(['stdio'])).toEqual({ error: 'unexpected argument "stdio"' });
     expect(parseArgs(['--help'])).toEqual({ help: true });
   });
 });

@@ -1,5 +1,6 @@
 /** `tether app-server --listen stdio [--data-dir DIR] [--model NAME]`: the reference app-server on stdin/stdout. */
 import { resolve } from 'node:path';
+import { type FlagSpec, type Flags, parseFlags, UsageError } from '../cli-args';
 import { redactSecrets } from '../log';
 import { dataDir as defaultDataDir } from '../paths';
 import { createJsonlTransport } from '../stdio-transport';
@@ -21,45 +22,31 @@ interface CliOptions {
   jsonrpc: boolean;
 }
 
+const FLAGS = {
+  help: { type: 'boolean', short: 'h' },
+  listen: { type: 'string', value: 'a transport (stdio)' },
+  'data-dir': { type: 'string', value: 'a folder' },
+  memory: { type: 'boolean' },
+  model: { type: 'string', value: 'a name (e.g. scripted)' },
+  jsonrpc: { type: 'boolean' },
+} as const satisfies Record<string, FlagSpec>;
+
 /** Parses the arguments; returns a message for the user when they are wrong. */
 export function parseArgs(args: string[]): CliOptions | { error: string } | { help: true } {
-  const options: CliOptions = { dataDir: defaultDataDir(), jsonrpc: false };
-  let listen: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string | undefined => inline ?? args[++i];
-    switch (flag) {
-      case '--help':
-      case '-h':
-        return { help: true };
-      case '--listen':
-        listen = value();
-        break;
-      case '--data-dir': {
-        const dir = value();
-        if (!dir) return { error: '--data-dir needs a folder' };
-        options.dataDir = resolve(dir);
-        break;
-      }
-      case '--memory':
-        options.dataDir = null;
-        break;
-      case '--model': {
-        const model = value();
-        if (!model) return { error: '--model needs a name (e.g. scripted)' };
-        options.model = model;
-        break;
-      }
-      case '--jsonrpc':
-        options.jsonrpc = true;
-        break;
-      default:
-        return { error: `unknown argument "${arg}"` };
-    }
+  let flags: Flags<typeof FLAGS>;
+  try {
+    flags = parseFlags(args, FLAGS, 'tether app-server');
+  } catch (error) {
+    if (error instanceof UsageError) return { error: error.message };
+    throw error;
   }
-  if (listen !== undefined && listen !== 'stdio') return { error: `--listen ${listen} is not supported: only stdio is` };
-  return options;
+  if (flags.help) return { help: true };
+  if (flags.listen !== undefined && flags.listen !== 'stdio') {
+    return { error: `--listen ${flags.listen} is not supported: only stdio is` };
+  }
+  if (flags.memory && flags['data-dir'] !== undefined) return { error: '--memory and --data-dir cannot be combined' };
+  const dataDir = flags.memory ? null : flags['data-dir'] !== undefined ? resolve(flags['data-dir']) : defaultDataDir();
+  return { dataDir, ...(flags.model === undefined ? {} : { model: flags.model }), jsonrpc: flags.jsonrpc ?? false };
 }
 
 /** Runs the server until stdin ends; resolves with the exit code. */

@@ -1,4 +1,5 @@
 /** Options of the reference app-server, shared by the stdio command and the in-process embedded backend. */
+import type { PageBudget } from '../store/history-page';
 import type { OpenAiConfig } from './models/openai-config';
 
 /** How an app-server is configured. */
@@ -25,6 +26,9 @@ export interface AppServerConfig {
   bashTimeoutMs?: number;
   /** Most turns running at once across all threads before turn/start answers -32001 (default 256). */
   maxRunningTurns?: number;
+  /** Most a history page holds (`thread/read`, `thread/resume`, `thread/history/read`) and a model sees of the
+   * thread before its turn (default 1 MiB / 100 turns, see DEFAULT_PAGE_BUDGET). */
+  historyPage?: PageBudget;
   /** Clock, for deterministic transcripts in tests (default Date.now). */
   now?: () => number;
   /** Id factory, for deterministic transcripts in tests (default: unique, time-ordered ids). */

@@ -181,6 +181,7 @@ export class Session implements Peer, AppServerSession {
       'thread/start': (p) => s.startThread(this, p),
       'thread/read': (p) => s.readThread(p),
       'thread/resume': (p) => s.resumeThread(this, p),
+      'thread/history/read': (p) => s.readHistory(p),
       'thread/list': (p) => s.listThreads(p),
       'thread/archive': (p) => s.archiveThread(p),
       'thread/unarchive': (p) => s.unarchiveThread(p),

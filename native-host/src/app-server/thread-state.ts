@@ -3,7 +3,10 @@ import type { Item, ServerNotificationMethod, ServerNotificationParams, Thread }
 import type { Peer } from './peer';
 import type { TurnRun } from './turn-run';
 
-/** Runtime state of one thread. Persistent threads drop `items` when no turn runs; memory-only threads keep them. */
+/**
+ * Runtime state of one thread. Memory-only threads keep every item in `items`; persistent threads keep there only the
+ * latest page (what their model sees), cached while the thread is hot, and read everything else from the store.
+ */
 export class ThreadState {
   /** Connections that receive this thread's notifications. */
   readonly subscribers = new Set<Peer>();
@@ -11,8 +14,10 @@ export class ThreadState {
   readonly grants = new Set<string>();
   /** The running turn, if any. */
   turn: TurnRun | undefined;
-  /** Completed items in completion order, while loaded. */
+  /** Completed items in completion order, while loaded (persistent threads: the latest page only). */
   items: Item[] | undefined;
+  /** Journal size of items of `items` (what they weigh against a page's budget), where known. */
+  readonly sizes = new WeakMap<Item, number>();
 
   constructor(
     readonly id: string,
@@ -27,10 +32,4 @@ export class ThreadState {
     for (const peer of this.subscribers) peer.notify(method, params, this.id);
   }
 
-  /** Completed items followed by the running turn's items in progress, as copies safe to send. */
-  snapshotItems(): Item[] {
-    const done = this.items ?? [];
-    const open = this.turn?.openItems() ?? [];
-    return open.length === 0 ? done.slice() : [...done, ...open];
-  }
 }

@@ -299,7 +299,7 @@ export class TurnRun {
     open.status = status;
     (this.state.items ??= []).push(item);
     // Journal first: an item the client saw completed must survive a crash.
-    if (this.state.persistent) this.env.store?.appendItem(this.state.id, item);
+    if (this.state.persistent && this.env.store) this.state.sizes.set(item, this.env.store.appendItem(this.state.id, item));
     this.state.emit('item/completed', { threadId: this.state.id, turnId: this.turn.id, item });
   }
 

@@ -3,6 +3,9 @@ import type { BrowserId } from './browsers';
 import { BROWSER_IDS, isBrowserId } from './browsers';
 import type { Scope } from './locations';
 import type { Platform } from './system';
+import { type FlagSpec, parseFlags, UsageError } from '../cli-args';
+
+export { UsageError };
 
 /** Parsed options common to the three commands (each uses what applies to it). */
 export interface InstallArgs {
@@ -17,60 +20,45 @@ export interface InstallArgs {
   readonly help: boolean;
 }
 
-/** Bad command-line arguments; the CLI prints the message and the usage, and exits with 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 /** Which flags a command accepts. */
 export type CommandName = 'install' | 'uninstall' | 'doctor';
 
-const FLAGS: Record<CommandName, readonly string[]> = {
-  install: ['--browser', '--extension-id', '--dev', '--scope', '--user-data-dir', '--dry-run'],
-  uninstall: ['--browser', '--scope', '--user-data-dir', '--dry-run'],
-  doctor: ['--browser', '--extension-id', '--user-data-dir'],
+const FLAG_SPECS = {
+  help: { type: 'boolean', short: 'h' },
+  browser: { type: 'string', multiple: true },
+  'extension-id': { type: 'string', multiple: true },
+  dev: { type: 'boolean' },
+  scope: { type: 'string' },
+  'user-data-dir': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+} as const satisfies Record<string, FlagSpec>;
+
+type FlagName = keyof typeof FLAG_SPECS;
+
+const FLAGS: Record<CommandName, readonly FlagName[]> = {
+  install: ['help', 'browser', 'extension-id', 'dev', 'scope', 'user-data-dir', 'dry-run'],
+  uninstall: ['help', 'browser', 'scope', 'user-data-dir', 'dry-run'],
+  doctor: ['help', 'browser', 'extension-id', 'user-data-dir'],
 };
 
 /** Parses `args` for `command`; throws UsageError. Flags take `--flag value` or `--flag=value`. */
 export function parseInstallArgs(command: CommandName, args: readonly string[], platform: Platform): InstallArgs {
+  const specs = Object.fromEntries(FLAGS[command].map((name) => [name, FLAG_SPECS[name]])) as Partial<typeof FLAG_SPECS>;
+  const flags = parseFlags(args, specs, `tether ${command}`);
   let browsers: BrowserId[] | undefined;
-  const extensionIds: string[] = [];
-  let scope: Scope = 'user';
-  let userDataDir: string | undefined;
-  let dryRun = false;
-  let dev = false;
-  let help = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    if (!FLAGS[command].includes(flag)) {
-      throw new UsageError(arg.startsWith('-') ? `unknown option ${flag} for tether ${command}` : `unexpected argument "${arg}"`);
-    }
-    if (flag === '--dry-run' || flag === '--dev') {
-      if (eq > 0) throw new UsageError(`${flag} takes no value`);
-      if (flag === '--dev') dev = true;
-      else dryRun = true;
-      continue;
-    }
-    const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-    if (flag === '--browser') {
-      for (const name of value.split(',').map((v) => v.trim().toLowerCase())) {
-        if (name === 'all') browsers = [...BROWSER_IDS];
-        else if (isBrowserId(name)) browsers = [...new Set([...(browsers ?? []), name])];
-        else throw new UsageError(`unknown browser "${name}": use ${BROWSER_IDS.join(', ')} or all`);
-      }
-    } else if (flag === '--extension-id') extensionIds.push(value);
-    else if (flag === '--scope') {
-      if (value !== 'user' && value !== 'system') throw new UsageError(`--scope is "user" or "system", not "${value}"`);
-      scope = value;
-    } else if (flag === '--user-data-dir') userDataDir = value;
+  for (const name of (flags.browser ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase())) {
+    if (name === 'all') browsers = [...BROWSER_IDS];
+    else if (isBrowserId(name)) browsers = [...new Set([...(browsers ?? []), name])];
+    else throw new UsageError(`unknown browser "${name}": use ${BROWSER_IDS.join(', ')} or all`);
   }
+  const extensionIds = flags['extension-id'] ?? [];
+  const scopeValue = flags.scope ?? 'user';
+  if (scopeValue !== 'user' && scopeValue !== 'system') throw new UsageError(`--scope is "user" or "system", not "${scopeValue}"`);
+  const scope: Scope = scopeValue;
+  const userDataDir = flags['user-data-dir'];
+  const dryRun = flags['dry-run'] ?? false;
+  const dev = flags.dev ?? false;
+  const help = flags.help ?? false;
   if (userDataDir !== undefined) {
     if (platform === 'win32') {
       throw new UsageError('--user-data-dir is not supported on Windows: Chrome-family browsers there find hosts only through the registry');

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Item, Thread, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,8 @@ describe('the thread store', () => {
     store.close();
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')).toMatchObject({ title: 'renamed', updatedAtMs: 5 });
-    expect(again.load('t1', { closeOpenTurns: true })).toEqual({ items: [item('i1', 'a'), item('i2', 'b')], grants: ['bash\nls -l'] });
+    expect(again.allItems('t1')).toEqual([item('i1', 'a'), item('i2', 'b')]);
+    expect(again.grants('t1')).toEqual(['bash\nls -l']);
   });
 
   it('marks a turn that was running when the process died as interrupted, and the thread idle', () => {
@@ -60,18 +61,34 @@ describe('the thread store', () => {
     writeFileSync(join(dir, 'threads', 'index.jsonl'), '');
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')).toMatchObject({ id: 't1', status: 'idle' });
-    expect(again.load('t1', { closeOpenTurns: true }).items).toHaveLength(1);
+    expect(again.allItems('t1')).toHaveLength(1);
   });
 
   it('compacts an index full of stale lines when it opens', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
     store.create(thread('t1'));
-    for (let i = 0; i < 200; i++) store.put(thread('t1', { updatedAtMs: i }));
     store.close();
+    // As an older version (which compacted only at startup) left it.
+    const stale = Array.from({ length: 200 }, (_, i) => JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 }) + '\n');
+    appendFileSync(join(dir, 'threads', 'index.jsonl'), stale.join(''));
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')?.updatedAtMs).toBe(199);
     expect(readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('keeps the index compact while it writes: 5,000 updates of one thread leave a few dozen lines, the last one winning', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('t1'));
+    store.appendGrant('t1', 'bash', 'bash\nls');
+    for (let i = 0; i < 5000; i++) store.put(thread('t1', { updatedAtMs: i }));
+    store.close();
+    const lines = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(66);
+    const again = new ThreadStore(dir, noLog);
+    expect(again.get('t1')?.updatedAtMs).toBe(4999);
+    expect(again.grants('t1')).toEqual(['bash\nls']);
   });
 
   it('lists threads from the index alone, without opening any journal', () => {
@@ -114,9 +131,15 @@ describe('the thread store', () => {
     expect(readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')).not.toContain('interrupted');
   });
 
-  it('refuses a thread id that could name another file', () => {
-    const store = new ThreadStore(tempDir(), noLog);
-    expect(() => store.load('../../etc/passwd', { closeOpenTurns: false })).toThrow(/Unsafe thread id/);
+  it('keeps a thread whose id could name another file under a hash of its id, inside threads/', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    store.create(thread('../../etc/passwd'), [item('i1', 'a')]);
+    store.close();
+    const names = readdirSync(join(dir, 'threads'));
+    expect(names.filter((n) => n !== 'index.jsonl')).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.jsonl$/)]);
+    expect(readdirSync(dir)).toEqual(['threads']);
+    expect(new ThreadStore(dir, noLog).allItems('../../etc/passwd')).toEqual([item('i1', 'a')]);
   });
 
   it('creates the data folder and threads/ 0700 and every journal 0600 under umask 022', () => {
@@ -164,7 +187,7 @@ describe('the thread store', () => {
     store.close();
     const written = readdirSync(join(dir, 'threads')).map((f) => readFileSync(join(dir, 'threads', f), 'utf8')).join('\n');
     for (const leaked of ['echoed-known-secret-42', 'abcdefghijklmnopqrstuvwx', 'pw123456', 'QQQ']) expect(written).not.toContain(leaked);
-    expect(new ThreadStore(dir, noLog).load('t1', { closeOpenTurns: false }).items[0]!.content).toEqual({
+    expect(new ThreadStore(dir, noLog).allItems('t1')[0]!.content).toEqual({
       text: 'HTTP 401: invalid key *** for https://***@h/v1?api-key=***',
     });
   });

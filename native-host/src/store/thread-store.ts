@@ -1,32 +1,38 @@
 /**
- * Persistent threads on disk: `threads/index.jsonl` (metadata of every thread, see ThreadIndex) and one append-only
- * journal per thread, `threads/<id>.jsonl`, holding its header, turn start/end records, completed items and
- * "allowed for this thread" decisions. Items are read only when a thread is read, resumed or run.
+ * Persistent threads on disk: `threads/index.jsonl` (metadata, grants and agent sessions of every thread, see
+ * ThreadIndex) and one append-only journal per thread, `threads/<id>.jsonl`, holding its header, turn start/end
+ * records, completed items and "allowed for this thread" decisions. The app-server and the ACP adapter's journal both
+ * keep their threads here. Reads go by page from the journal's end (see `page`), so opening a thread or starting a
+ * turn costs the size of a page, not of the thread; only `fork` and crash recovery read a journal whole.
  */
-import { existsSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
+import { readLinesBackward } from './backward-lines';
+import { decodeCursor, encodeCursor, invalidCursor, PageBuilder, type PageBudget } from './history-page';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
-import { ThreadIndex } from './thread-index';
+import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
 
-/** One line of a thread journal. */
+/** One line of a thread journal. ACP journals written before the stores merged hold bare items instead. */
 export type JournalRecord =
   | { type: 'thread'; thread: Thread }
   | { type: 'turn'; turn: Turn }
   | { type: 'item'; item: Item }
   | { type: 'allow'; toolName: string; grant?: string };
 
-/** A thread's journal, folded. */
-export interface LoadedThread {
-  /** Completed items, in the order they completed. */
+/** One page of a thread's completed items, oldest first, and the cursor of the page before it (null: none). */
+export interface StoredPage {
   readonly items: Item[];
-  /** What the user allowed for the rest of the thread (`allow_session`): grant keys (see `BuiltinTool.grantKey`). */
-  readonly grants: string[];
+  /** Journal size of each item (in the order of `items`), where known: what it weighs against a budget. */
+  readonly sizes: number[];
+  readonly olderCursor: string | null;
 }
 
-const SAFE_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Journal names used as they are; anything else is hashed (see journalName). */
+const SAFE_NAME = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Thread metadata and journals under `<dataDir>/threads`. */
 export class ThreadStore {
@@ -46,15 +52,7 @@ export class ThreadStore {
     ensurePrivateDir(this.dir, log);
     this.index = new ThreadIndex(this.dir, log);
     this.adoptOrphanJournals();
-    for (const thread of this.index.values()) {
-      if (thread.status === 'running' || thread.status === 'waitingOnApproval') {
-        if (this.inUseElsewhere(thread.id)) continue;
-        this.load(thread.id, { closeOpenTurns: true });
-        this.index.put({ ...thread, status: 'idle', updatedAtMs: this.now() });
-        this.release(thread.id);
-        log(`thread ${thread.id}: the turn that was running when the server stopped is now marked interrupted`);
-      }
-    }
+    for (const thread of this.index.values()) this.recover(thread.id);
   }
 
   /** Metadata of a persistent thread, or undefined. */
@@ -67,25 +65,31 @@ export class ThreadStore {
     return this.index.values();
   }
 
-  /** Records changed metadata of an existing thread. */
-  put(thread: Thread): void {
-    this.index.put(thread);
+  /** Records changed metadata of an existing thread (and, when given, its agent session). */
+  put(thread: Thread, session?: SessionRef): void {
+    this.index.put(thread, session ? { session } : {});
+  }
+
+  /** The agent session recorded with a thread (dialect adapters), or undefined. */
+  sessionOf(threadId: string): SessionRef | undefined {
+    return this.index.extrasOf(threadId)?.session;
   }
 
   /** Creates a thread: its journal (header and `items`, e.g. a fork's history), then its index entry. */
-  create(thread: Thread, items: readonly Item[] = []): void {
+  create(thread: Thread, items: readonly Item[] = [], session?: SessionRef): void {
     this.appender(thread.id).append(
       { type: 'thread', thread } satisfies JournalRecord,
       ...items.map((item) => ({ type: 'item', item }) satisfies JournalRecord),
     );
     // Journals stay open only while a turn writes to them: a thousand idle threads must not hold a thousand fds.
     this.release(thread.id);
-    this.index.put(thread);
+    const extras: IndexExtras = { grants: [], ...(session ? { session } : {}) };
+    this.index.put(thread, extras);
   }
 
-  /** Appends a completed item. */
-  appendItem(threadId: string, item: Item): void {
-    this.appender(threadId).append({ type: 'item', item } satisfies JournalRecord);
+  /** Appends a completed item; returns its size in the journal (what it weighs against a page's budget). */
+  appendItem(threadId: string, item: Item): number {
+    return this.appender(threadId).append({ type: 'item', item } satisfies JournalRecord);
   }
 
   /** Appends a turn record (written when the turn starts and again when it ends). */
@@ -95,14 +99,87 @@ export class ThreadStore {
 
   /** Records that `grant` (a call of `toolName`, see `BuiltinTool.grantKey`) is allowed for the rest of the thread. */
   appendGrant(threadId: string, toolName: string, grant: string): void {
+    const grants = new Set(this.grants(threadId));
     this.appender(threadId).append({ type: 'allow', toolName, grant } satisfies JournalRecord);
+    grants.add(grant);
+    const thread = this.index.get(threadId);
+    if (thread) this.index.put(thread, { grants: [...grants] });
+  }
+
+  /** What the user allowed for the rest of the thread (`allow_session`): grant keys (see `BuiltinTool.grantKey`). */
+  grants(threadId: string): string[] {
+    const recorded = this.index.extrasOf(threadId)?.grants;
+    if (recorded) return [...recorded];
+    // Threads from before grants moved to the index: their journal is read once, and the index remembers.
+    const grants = this.scan(threadId).grants;
+    const thread = this.index.get(threadId);
+    if (thread) this.index.put(thread, { grants });
+    return grants;
   }
 
   /**
-   * Reads a thread's journal. With `closeOpenTurns` (the thread has no turn running in this process), a turn whose
-   * last record says `running` was cut by a crash: it gets an `interrupted` end record.
+   * The page of completed items that ends where `cursor` points (default: the journal's end), within `budget`,
+   * read backwards from there. -32602 for a cursor that does not point into this thread's journal.
    */
-  load(threadId: string, opts: { closeOpenTurns: boolean }): LoadedThread {
+  page(threadId: string, budget: PageBudget, cursor?: string): StoredPage {
+    const path = this.journalPath(threadId);
+    const end = cursor === undefined ? undefined : decodeCursor(cursor, threadId, 'journal');
+    if (end !== undefined && !isLineStart(path, end)) throw invalidCursor(threadId, 'it points to no line of its journal');
+    const page = new PageBuilder(budget);
+    let olderAt: number | undefined;
+    for (const line of readLinesBackward(path, end)) {
+      const item = itemOf(parseLine(line.bytes));
+      if (!item) continue;
+      if (!page.offer(item, line.bytes.length + 1)) {
+        olderAt = line.start + line.bytes.length + 1;
+        break;
+      }
+    }
+    return { items: page.items(), sizes: page.sizes(), olderCursor: olderAt === undefined ? null : encodeCursor(threadId, 'journal', olderAt) };
+  }
+
+  /** The completed items after `itemId`, oldest first (read backwards until it is found); undefined when it is not there. */
+  itemsAfter(threadId: string, itemId: string): Item[] | undefined {
+    const newestFirst: Item[] = [];
+    for (const line of readLinesBackward(this.journalPath(threadId))) {
+      const item = itemOf(parseLine(line.bytes));
+      if (!item) continue;
+      if (item.id === itemId) return newestFirst.reverse();
+      newestFirst.push(item);
+    }
+    return undefined;
+  }
+
+  /** Every completed item of a thread, oldest first: the whole journal is read (a fork copies all of it anyway). */
+  allItems(threadId: string): Item[] {
+    return this.scan(threadId).items;
+  }
+
+  /**
+   * Closes what a dead process left open: when the index says the thread was running and no live process is writing
+   * it, every turn whose last record says `running` gets an `interrupted` end record and the thread becomes idle.
+   * Cheap when nothing crashed (the index alone says so).
+   */
+  recover(threadId: string): void {
+    const thread = this.index.get(threadId);
+    if (!thread || (thread.status !== 'running' && thread.status !== 'waitingOnApproval')) return;
+    if (this.inUseElsewhere(threadId)) return;
+    for (const turn of this.scan(threadId).turns.values()) {
+      if (turn.status !== 'running') continue;
+      this.appendTurn(threadId, {
+        ...turn,
+        status: 'interrupted',
+        completedAtMs: this.now(),
+        error: { message: 'The app-server stopped while this turn was running.' },
+      });
+    }
+    this.index.put({ ...thread, status: 'idle', updatedAtMs: this.now() });
+    this.release(threadId);
+    this.log(`thread ${threadId}: the turn that was running when the server stopped is now marked interrupted`);
+  }
+
+  /** The whole journal, folded: for fork, crash recovery and grants recorded before the index kept them. */
+  private scan(threadId: string): { items: Item[]; grants: string[]; turns: Map<string, Turn> } {
     const path = this.journalPath(threadId);
     const { records, badLines, tornTail } = readJsonlFile(path);
     if (badLines > 0 || tornTail) {
@@ -112,10 +189,13 @@ export class ThreadStore {
     const allowed = new Set<string>();
     const turns = new Map<string, Turn>();
     for (const record of records) {
-      const r = record as Partial<Record<'type' | 'item' | 'turn' | 'toolName' | 'grant', unknown>> | null;
-      if (r?.type === 'item') {
-        if (isItem(r.item)) items.push(r.item);
-      } else if (r?.type === 'turn') {
+      const item = itemOf(record);
+      if (item) {
+        items.push(item);
+        continue;
+      }
+      const r = record as Partial<Record<'type' | 'turn' | 'toolName' | 'grant', unknown>> | null;
+      if (r?.type === 'turn') {
         const turn = Turn.safeParse(r.turn);
         if (turn.success) turns.set(turn.data.id, turn.data);
       } else if (r?.type === 'allow' && typeof r.toolName === 'string') {
@@ -124,18 +204,7 @@ export class ThreadStore {
         allowed.add(typeof r.grant === 'string' ? r.grant : r.toolName);
       }
     }
-    if (opts.closeOpenTurns && !this.inUseElsewhere(threadId)) {
-      for (const turn of turns.values()) {
-        if (turn.status !== 'running') continue;
-        this.appendTurn(threadId, {
-          ...turn,
-          status: 'interrupted',
-          completedAtMs: this.now(),
-          error: { message: 'The app-server stopped while this turn was running.' },
-        });
-      }
-    }
-    return { items, grants: [...allowed] };
+    return { items, grants: [...allowed], turns };
   }
 
   /** True when another live process (a second host sharing this data dir) last wrote the thread: its turns are not crashes. */
@@ -167,9 +236,7 @@ export class ThreadStore {
   }
 
   private journalPath(threadId: string): string {
-    // Ids reach here only from the index or from our own factory; the check keeps a bad id from naming another file.
-    if (!SAFE_ID.test(threadId)) throw new Error(`Unsafe thread id for a file name: ${JSON.stringify(threadId)}`);
-    return join(this.dir, `${threadId}.jsonl`);
+    return join(this.dir, `${journalName(threadId)}.jsonl`);
   }
 
   /** A journal whose index line was lost (crash between the two writes) is put back in the index from its header. */
@@ -177,15 +244,50 @@ export class ThreadStore {
     for (const name of readdirSync(this.dir)) {
       if (!name.endsWith('.jsonl') || name === 'index.jsonl') continue;
       const id = name.slice(0, -'.jsonl'.length);
-      if (this.index.get(id) || !SAFE_ID.test(id)) continue;
+      if (this.index.get(id) || !SAFE_NAME.test(id)) continue;
       const header = readFirstLine(join(this.dir, name));
       const parsed = header ? Thread.safeParse((safeJson(header) as { thread?: unknown } | undefined)?.thread) : undefined;
-      if (parsed?.success) {
+      if (parsed?.success && parsed.data.id === id) {
         // Marked running so the recovery pass of the constructor closes any turn the crash left open.
         this.index.put({ ...parsed.data, status: 'running' });
         this.log(`thread ${id}: journal had no index entry; restored it from the journal header`);
       }
     }
+  }
+}
+
+/**
+ * A journal's file name: the id itself when it is a plain name (every id our factory makes), else a hash of it. Agents
+ * choose ACP session ids: none of them may name another file.
+ */
+function journalName(threadId: string): string {
+  return SAFE_NAME.test(threadId) ? threadId : createHash('sha256').update(threadId).digest('hex').slice(0, 40);
+}
+
+/** A completed item from a journal record: `{type: 'item', item}`, or a bare item (ACP journals before the merge). */
+function itemOf(record: unknown): Item | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const r = record as { type?: unknown; item?: unknown };
+  if (r.type === 'item') return isItem(r.item) ? r.item : undefined;
+  return isItem(record) ? record : undefined;
+}
+
+/** A journal line's record; undefined for a damaged line (a torn last one included), which readers skip. */
+function parseLine(bytes: Buffer): unknown {
+  return safeJson(bytes.toString('utf8'));
+}
+
+/** True when `offset` starts a line of the file (the byte before it is a newline) and is not past its end. */
+function isLineStart(path: string, offset: number): boolean {
+  if (offset === 0 || !existsSync(path)) return offset === 0;
+  const fd = openSync(path, 'r');
+  try {
+    if (offset > fstatSync(fd).size) return false;
+    const before = Buffer.alloc(1);
+    readSync(fd, before, 0, 1, offset - 1);
+    return before[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 

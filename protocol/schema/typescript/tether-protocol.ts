@@ -182,6 +182,9 @@ export type ErrorObject = {
   [key: string]: unknown;
 };
 
+/** Cursor of the older page (thread/history/read); null when none */
+export type HistoryCursor = string | null;
+
 export type InitializeParams = {
   clientInfo: ClientInfo;
   capabilities?: {
@@ -382,6 +385,18 @@ export type ThreadForkResult = {
   [key: string]: unknown;
 };
 
+export type ThreadHistoryReadParams = {
+  threadId: string;
+  cursor: string;
+  [key: string]: unknown;
+};
+
+export type ThreadHistoryReadResult = {
+  items: Item[];
+  olderCursor?: HistoryCursor;
+  [key: string]: unknown;
+};
+
 export type ThreadListParams = {
   cursor?: string | null;
   limit?: number;
@@ -404,6 +419,7 @@ export type ThreadReadParams = {
 export type ThreadReadResult = {
   thread: Thread;
   items: Item[];
+  olderCursor?: HistoryCursor;
   [key: string]: unknown;
 };
 
@@ -417,6 +433,7 @@ export type ThreadResumeResult = {
   thread: Thread;
   items: Item[];
   activeTurn?: Turn;
+  olderCursor?: HistoryCursor;
   [key: string]: unknown;
 };
 
@@ -598,6 +615,7 @@ export type ClientRequests = {
   "thread/start": { params: ThreadStartParams; result: ThreadStartResult; };
   "thread/read": { params: ThreadReadParams; result: ThreadReadResult; };
   "thread/resume": { params: ThreadResumeParams; result: ThreadResumeResult; };
+  "thread/history/read": { params: ThreadHistoryReadParams; result: ThreadHistoryReadResult; };
   "thread/list": { params: ThreadListParams; result: ThreadListResult; };
   "thread/archive": { params: ThreadArchiveParams; result: ThreadArchiveResult; };
   "thread/unarchive": { params: ThreadUnarchiveParams; result: ThreadUnarchiveResult; };

@@ -33,25 +33,47 @@ export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 export const ThreadStartResult = ThreadResult;
 export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 
+/**
+ * Where the page before this one ends: pass it to `thread/history/read`. Opaque, valid only for its thread; null or
+ * absent when this page starts the thread (a backend that does not page answers everything at once, without one).
+ */
+export const HistoryCursor = z.string().nullish().describe('Cursor of the older page (thread/history/read); null when none');
+export type HistoryCursor = z.infer<typeof HistoryCursor>;
+
+/** `thread/read`: with `afterItemId`, every item after it; otherwise the latest page of the thread's history. */
 export const ThreadReadParams = z.looseObject({
   threadId: z.string(),
   afterItemId: z.string().optional(),
 });
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
-export const ThreadReadResult = z.looseObject({ thread: Thread, items: z.array(Item) });
+/** The thread and one page of its items, oldest first (the latest page, or those after `afterItemId`). */
+export const ThreadReadResult = z.looseObject({ thread: Thread, items: z.array(Item), olderCursor: HistoryCursor });
 export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
 
+/** `thread/resume`: the latest page, the running turn, and (unless `subscribe` is false) the thread's notifications. */
 export const ThreadResumeParams = z.looseObject({
   threadId: z.string(),
   subscribe: z.boolean().optional(),
 });
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
+/** The thread, its latest page of items (open items of the running turn last) and its running turn. */
 export const ThreadResumeResult = z.looseObject({
   thread: Thread,
   items: z.array(Item),
   activeTurn: Turn.optional(),
+  olderCursor: HistoryCursor,
 });
 export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
+
+/** `thread/history/read`: the page of items before `cursor` (from `thread/read`, `thread/resume` or this method). */
+export const ThreadHistoryReadParams = z.looseObject({
+  threadId: z.string(),
+  cursor: z.string(),
+});
+export type ThreadHistoryReadParams = z.infer<typeof ThreadHistoryReadParams>;
+/** One older page of completed items, oldest first, and the cursor of the page before it. */
+export const ThreadHistoryReadResult = z.looseObject({ items: z.array(Item), olderCursor: HistoryCursor });
+export type ThreadHistoryReadResult = z.infer<typeof ThreadHistoryReadResult>;
 
 export const ThreadListParams = z.looseObject({
   cursor: z.string().nullish(),
