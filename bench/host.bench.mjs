@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+import { ensureHostBundle, fmt, importTypeScript, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
 const dist = await ensureHostBundle();
+// The driver reads the host's frames with the protocol's own splitter (TypeScript source: bundled once, then imported).
+const { FrameSplitter } = await importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
 
 const work = mkdtempSync(join(tmpdir(), 'tether-host-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -55,30 +57,16 @@ function echoRun(subject, message, count) {
     const child = spawn(subject.argv[0], subject.argv.slice(1), { cwd: root, env: subject.env, stdio: ['pipe', 'pipe', 'inherit'] });
     let received = 0;
     let frames = 0;
-    const header = Buffer.alloc(4);
-    let headerFill = 0;
-    let remaining = 0;
     let t0 = 0;
     let finished = false;
+    const frame = (length) => {
+      frames++;
+      received += length === L ? 1 : (length - 1) / (L + 1);
+    };
+    const splitter = new FrameSplitter({ message: (_chunk, start, end) => frame(end - start), messageParts: (_parts, length) => frame(length) });
     child.stdout.on('data', (chunk) => {
-      let at = 0;
-      while (at < chunk.length) {
-        if (remaining === 0) {
-          const take = Math.min(4 - headerFill, chunk.length - at);
-          chunk.copy(header, headerFill, at, at + take);
-          headerFill += take;
-          at += take;
-          if (headerFill < 4) break;
-          headerFill = 0;
-          remaining = header.readUInt32LE(0);
-          frames++;
-          received += remaining === L ? 1 : (remaining - 1) / (L + 1);
-        }
-        const take = Math.min(remaining, chunk.length - at);
-        remaining -= take;
-        at += take;
-      }
-      if (received >= count + 1 && remaining === 0 && !finished) {
+      splitter.push(chunk);
+      if (received >= count + 1 && splitter.bufferedBytes === 0 && !finished) {
         finished = true;
         const seconds = (performance.now() - t0) / 1000;
         child.stdin.end();
@@ -119,15 +107,16 @@ function coldStart(method) {
     const t0 = performance.now();
     const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
     child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })));
-    let got = Buffer.alloc(0);
-    child.stdout.on('data', (c) => {
-      got = Buffer.concat([got, c]);
-      if (got.length >= 4 && got.length >= 4 + got.readUInt32LE(0)) {
-        const ms = performance.now() - t0;
-        child.stdin.end();
-        child.once('exit', () => resolve(ms));
-      }
-    });
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      const ms = performance.now() - t0;
+      child.stdin.end();
+      child.once('exit', () => resolve(ms));
+    };
+    const splitter = new FrameSplitter({ message: answer, messageParts: answer });
+    child.stdout.on('data', (c) => splitter.push(c));
     child.on('error', reject);
   });
 }
