@@ -1,6 +1,6 @@
 import { RpcError, type ApprovalDecision } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import type { Notice, PendingApproval } from '../shared/messages';
+import type { Notice, PendingApproval } from '../shared/records';
 import { ApprovalBroker, ApprovalDecisionError, type ApprovalAsk } from './approval-broker';
 import { PersistentState } from './persistent-state';
 import { MemoryStorageArea } from './test-helpers';

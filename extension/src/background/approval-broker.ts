@@ -7,7 +7,8 @@
  * connection is then answered through `approval/resolve`.
  */
 import { ErrorCode, RpcError, type ApprovalDecision, type ApprovalSessionScope } from '@tether/protocol';
-import { offeredChoices, type ApprovalChoice, type Notice, type PendingApproval } from '../shared/messages';
+import { offeredChoices } from '../shared/approval-choices';
+import type { ApprovalChoice, Notice, PendingApproval } from '../shared/records';
 import type { PersistentState } from './persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
 

@@ -1,23 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { WireEvent } from '../shared/messages';
-import { EventRouter, threadIdOf } from './event-router';
+import type { ViewEvent } from '../shared/events';
+import { EventRouter, threadIdOf, type RawNotification } from './event-router';
 
 type View = string;
 
 function setup(bindings: Record<string, View[]>) {
-  const delivered: Array<{ view: View; events: WireEvent[] }> = [];
-  const broadcasts: WireEvent[][] = [];
+  const delivered: Array<{ view: View; events: Array<ViewEvent | { method: 'snapshot' }> }> = [];
+  const broadcasts: ViewEvent[][] = [];
   const reactions: string[] = [];
+  const rejected: Array<{ notification: RawNotification; known: boolean; why: string }> = [];
   const router = new EventRouter<View>({
     viewsForThread: (threadId) => bindings[threadId] ?? [],
     deliver: (view, events) => delivered.push({ view, events: [...events] }),
     broadcast: (events) => broadcasts.push(events),
-    handlers: { 'turn/completed': (p) => reactions.push(`completed ${threadIdOf(p)}`) },
+    handlers: { 'turn/completed': (p) => reactions.push(`completed ${p.turn.threadId}`) },
+    rejected: (notification, known, why) => rejected.push({ notification, known, why }),
   });
-  return { router, delivered, broadcasts, reactions };
+  return { router, delivered, broadcasts, reactions, rejected };
 }
 
-const delta = (threadId: string, text: string): WireEvent => ({
+/** The deltas and snapshot markers a view was given, in order. */
+function textsOf(delivered: Array<{ view: View; events: Array<ViewEvent | { method: 'snapshot' }> }>, view: View): string[] {
+  return delivered
+    .filter((d) => d.view === view)
+    .flatMap((d) => d.events.map((e) => (e.method === 'item/agentMessage/delta' ? e.params.delta : e.method)));
+}
+
+const delta = (threadId: string, text: string): ViewEvent => ({
   method: 'item/agentMessage/delta',
   params: { threadId, turnId: 'u', itemId: 'i', delta: text },
 });
@@ -38,8 +47,11 @@ describe('EventRouter', () => {
     const { router, reactions, broadcasts } = setup({});
     const response = { id: 3, result: {} };
     const request = { id: 'a1', method: 'approval/request', params: { threadId: 't1' } };
-    const completed = { method: 'turn/completed', params: { turn: { id: 'u', threadId: 't1' } } };
-    const exited = { method: 'bridge/backend/exited', params: { backend: 'x' } };
+    const completed = { method: 'turn/completed', params: { turn: { id: 'u', threadId: 't1', status: 'completed', input: [] } } };
+    const exited = {
+      method: 'bridge/backend/exited',
+      params: { backend: 'x', code: 1, signal: null, stderrTail: [], message: 'The "x" backend exited.' },
+    };
     expect(router.routeBatch([response, completed, request, exited])).toEqual([response, request]);
     expect(reactions).toEqual(['completed t1']);
     expect(broadcasts).toEqual([[exited]]);
@@ -58,11 +70,9 @@ describe('EventRouter', () => {
       delivered.push({ view, events: [{ method: 'snapshot' }] });
     });
     router.routeBatch([delta('t1', 'live')]);
-    const forNew = delivered.filter((d) => d.view === 'new').flatMap((d) => d.events.map((e) => (e.params as { delta?: string })?.delta ?? e.method));
     expect(sent).toEqual(['new']);
-    expect(forNew).toEqual(['snapshot', 'after', 'live']);
-    const forOld = delivered.filter((d) => d.view === 'old').flatMap((d) => d.events.map((e) => (e.params as { delta: string }).delta));
-    expect(forOld).toEqual(['before', 'also-before', 'after', 'live']);
+    expect(textsOf(delivered, 'new')).toEqual(['snapshot', 'after', 'live']);
+    expect(textsOf(delivered, 'old')).toEqual(['before', 'also-before', 'after', 'live']);
   });
 
   it('releases waiting views when the resume fails', () => {
@@ -71,6 +81,32 @@ describe('EventRouter', () => {
     expect(router.cancelSync(ticket)).toEqual(['v']);
     router.routeBatch([delta('t1', 'x')]);
     expect(delivered).toEqual([{ view: 'v', events: [delta('t1', 'x')] }]);
+  });
+
+  it('reports a notification that does not fit its row instead of delivering it, and runs no reaction for it', () => {
+    const { router, delivered, reactions, rejected } = setup({ t1: ['v'] });
+    const broken = { method: 'turn/completed', params: { turn: { id: 'u', threadId: 't1' } } };
+    const noText = { method: 'item/agentMessage/delta', params: { threadId: 't1', turnId: 'u', itemId: 'i' } };
+    router.routeBatch([delta('t1', 'a'), broken, noText, delta('t1', 'b')]);
+    expect(textsOf(delivered, 'v')).toEqual(['a', 'b']);
+    expect(reactions).toEqual([]);
+    expect(rejected.map((r) => [r.notification.method, r.known])).toEqual([
+      ['turn/completed', true],
+      ['item/agentMessage/delta', true],
+    ]);
+    expect(rejected[0]!.why).toMatch(/turn\.status/);
+    expect(rejected[1]!.why).toMatch(/delta/);
+  });
+
+  it('passes on no notification the protocol does not define, and says it did not know it', () => {
+    const { router, delivered, broadcasts, rejected } = setup({ t1: ['v'] });
+    router.routeBatch([{ method: 'thread/tokenUsage/updated', params: { threadId: 't1' } }, { method: 'made/up' }]);
+    expect(delivered).toEqual([]);
+    expect(broadcasts).toEqual([]);
+    expect(rejected.map((r) => [r.notification.method, r.known])).toEqual([
+      ['thread/tokenUsage/updated', false],
+      ['made/up', false],
+    ]);
   });
 
   it('finds the thread of thread, turn and item notifications', () => {

@@ -1,44 +1,61 @@
 /**
- * Routes what the host sends. Each host batch is split once: notifications go to the views showing their thread
- * (one delivery per view per batch, so a 50-delta frame stays one page message), worker-side reactions run from a
- * table keyed by method, and everything else (responses, server requests) is returned for the Connection.
+ * Routes what the host sends. Each host batch is split once: notifications are checked against the protocol's table
+ * (shared/events.ts, a field check for text deltas) and go to the views showing their thread (one delivery per view
+ * per batch, so a 50-delta frame stays one page message), worker-side reactions run from a table keyed by method,
+ * notifications that fail their check are reported instead of delivered, and everything else (responses, server
+ * requests) is returned for the Connection, which parses those itself.
  *
  * Joining a thread mid-stream: while a view waits for its `thread/resume` snapshot, the thread's notifications are
  * dropped for it up to the resume response (the snapshot contains them) and buffered after it, then flushed after
  * the snapshot, so the view sees every item and delta exactly once.
  */
-import type { WireEvent } from '../shared/messages';
+import { eventIssue, isEventMethod, isViewEvent, type EventMethod, type EventParams, type ViewEvent } from '../shared/events';
 
-/** Worker-side reaction to a notification, keyed by method. */
-export type NotificationTable = Readonly<Record<string, (params: unknown) => void>>;
+/** Worker-side reactions to notifications, keyed by method, each given the params its row checked. */
+export type NotificationTable = { readonly [M in EventMethod]?: (params: EventParams<M>) => void };
+
+/** A JSON-RPC notification before its check: a method, no id. */
+export interface RawNotification {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
 
 /** The thread a notification is about (`threadId`, `thread.id` or `turn.threadId`), if any. */
 export function threadIdOf(params: unknown): string | undefined {
-  if (!params || typeof params !== 'object') return undefined;
-  const p = params as { threadId?: unknown; thread?: { id?: unknown }; turn?: { threadId?: unknown } };
-  if (typeof p.threadId === 'string') return p.threadId;
-  if (typeof p.thread?.id === 'string') return p.thread.id;
-  if (typeof p.turn?.threadId === 'string') return p.turn.threadId;
+  if (!isRecord(params)) return undefined;
+  if (typeof params.threadId === 'string') return params.threadId;
+  if (isRecord(params.thread) && typeof params.thread.id === 'string') return params.thread.id;
+  if (isRecord(params.turn) && typeof params.turn.threadId === 'string') return params.turn.threadId;
   return undefined;
 }
 
 /** True for a JSON-RPC notification (a method and no id). */
-export function isNotification(m: unknown): m is WireEvent {
-  return !!m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string' && !('id' in m);
+export function isNotification(m: unknown): m is RawNotification {
+  return isRecord(m) && typeof m.method === 'string' && !('id' in m);
 }
 
 /** The thread a `thread/resume` (or `thread/read`) response describes, if the message is one. */
 function snapshotThreadOf(m: unknown): string | undefined {
-  if (!m || typeof m !== 'object' || !('id' in m) || 'method' in m) return undefined;
-  const result = (m as { result?: { thread?: { id?: unknown }; items?: unknown } }).result;
-  return result && Array.isArray(result.items) && typeof result.thread?.id === 'string' ? result.thread.id : undefined;
+  if (!isRecord(m) || !('id' in m) || 'method' in m || !isRecord(m.result)) return undefined;
+  const { thread, items } = m.result;
+  return Array.isArray(items) && isRecord(thread) && typeof thread.id === 'string' ? thread.id : undefined;
+}
+
+/** Runs the reaction of `event`'s method, if the table has one. */
+function react<M extends EventMethod>(handlers: NotificationTable, event: ViewEvent<M>): void {
+  const handler: ((params: EventParams<M>) => void) | undefined = handlers[event.method];
+  handler?.(event.params);
 }
 
 interface Sync<V> {
   readonly threadId: string;
   readonly views: Set<V>;
   phase: 'before-snapshot' | 'after-snapshot';
-  readonly buffer: Map<V, WireEvent[]>;
+  readonly buffer: Map<V, ViewEvent[]>;
 }
 
 /** A thread resync in progress; see EventRouter.beginSync. */
@@ -55,20 +72,22 @@ export class EventRouter<V> {
       /** Views currently showing `threadId`. */
       viewsForThread(threadId: string): readonly V[];
       /** Sends one batch of events to one view. */
-      deliver(view: V, events: WireEvent[]): void;
+      deliver(view: V, events: ViewEvent[]): void;
       /** Worker-side reactions (run after routing the batch's events). */
       handlers: NotificationTable;
       /** Notifications about no thread (or about threads nobody shows) that every view should see. */
-      broadcast(events: WireEvent[]): void;
+      broadcast(events: ViewEvent[]): void;
+      /** A notification that is not in the table (`known` false) or does not fit its row, with why; not delivered. */
+      rejected(notification: RawNotification, known: boolean, why: string): void;
     },
   ) {}
 
   /** Routes one batch; returns the messages the Connection must handle, in order. */
   routeBatch(messages: readonly unknown[]): unknown[] {
     const rest: unknown[] = [];
-    const perView = new Map<V, WireEvent[]>();
-    const unthreaded: WireEvent[] = [];
-    const reactions: WireEvent[] = [];
+    const perView = new Map<V, ViewEvent[]>();
+    const unthreaded: ViewEvent[] = [];
+    const reactions: ViewEvent[] = [];
     // Bindings do not change within a batch: look each thread's views up once, not once per delta.
     const viewsOf = new Map<string, readonly V[]>();
     for (const m of messages) {
@@ -77,6 +96,11 @@ export class EventRouter<V> {
         const sync = snap === undefined ? undefined : this.syncs.get(snap);
         if (sync) sync.phase = 'after-snapshot';
         rest.push(m);
+        continue;
+      }
+      if (!isViewEvent(m)) {
+        const known = isEventMethod(m.method);
+        this.deps.rejected(m, known, known ? eventIssue(m.method, m.params) : 'not a notification this extension knows');
         continue;
       }
       if (this.deps.handlers[m.method]) reactions.push(m);
@@ -101,7 +125,7 @@ export class EventRouter<V> {
     }
     for (const [view, events] of perView) this.deps.deliver(view, events);
     if (unthreaded.length > 0) this.deps.broadcast(unthreaded);
-    for (const m of reactions) this.deps.handlers[m.method]?.(m.params);
+    for (const m of reactions) react(this.deps.handlers, m);
     return rest;
   }
 
@@ -146,7 +170,7 @@ export class EventRouter<V> {
   }
 }
 
-function pushTo<V>(map: Map<V, WireEvent[]>, key: V, event: WireEvent): void {
+function pushTo<V>(map: Map<V, ViewEvent[]>, key: V, event: ViewEvent): void {
   const list = map.get(key);
   if (list) list.push(event);
   else map.set(key, [event]);

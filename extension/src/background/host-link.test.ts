@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionState } from '../shared/messages';
+import type { ConnectionState } from '../shared/records';
 import { HostLink, type HostLinkDeps } from './host-link';
 import type { PortLike } from './native-port';
 

@@ -4,7 +4,7 @@
  * handshake answered, and a failure keeps the browser's own words as the reason.
  */
 import { AppServerClient, ErrorCode, redactText, RpcError, type BridgeHelloResult, type ClientTool, type InitializeResult } from '@tether/protocol';
-import type { ConnectionState } from '../shared/messages';
+import type { ConnectionState } from '../shared/records';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
 
@@ -39,51 +39,109 @@ export interface HostLinkDeps {
   log(line: string): void;
 }
 
+type Timer = ReturnType<typeof setTimeout>;
+
+/**
+ * Where the link is. Each phase holds what exists only in it: a client from the port's opening to its close, the
+ * handshake's answers once connected, a timer while waiting.
+ */
+export type LinkPhase =
+  /** Not started. */
+  | { readonly status: 'idle' }
+  /** Opening the native port. */
+  | { readonly status: 'connecting'; readonly attempt: number; readonly reason?: string }
+  /** The port is open; `bridge/hello` and `initialize` are on their way. */
+  | { readonly status: 'handshaking'; readonly client: AppServerClient; readonly attempt: number }
+  /** The port is open but its backend exited: the handshake is redone when the host has started a new one. */
+  | {
+      readonly status: 'backendRestart';
+      readonly client: AppServerClient;
+      readonly attempt: number;
+      readonly reason: string;
+      readonly retryAtMs: number;
+      readonly timer: Timer;
+    }
+  /** The handshake answered; requests may flow. */
+  | { readonly status: 'connected'; readonly client: AppServerClient; readonly info: HostInfo }
+  /** The port closed or the handshake failed: the next attempt waits for the timer. */
+  | { readonly status: 'backoff'; readonly attempt: number; readonly reason: string; readonly retryAtMs: number; readonly timer: Timer };
+
+/** The client of a phase that has one. */
+function clientOf(phase: LinkPhase): AppServerClient | undefined {
+  return 'client' in phase ? phase.client : undefined;
+}
+
+/** How many attempts have failed in a row (0 once connected). */
+function attemptOf(phase: LinkPhase): number {
+  return 'attempt' in phase ? phase.attempt : 0;
+}
+
+/** What pages see of a phase entered at `sinceMs`. */
+function publicState(phase: LinkPhase, sinceMs: number): ConnectionState {
+  switch (phase.status) {
+    case 'idle':
+      return { status: 'disconnected', attempt: 0, sinceMs };
+    case 'connecting':
+      return { status: 'connecting', attempt: phase.attempt, ...(phase.reason ? { reason: phase.reason } : {}), sinceMs };
+    case 'handshaking':
+      return { status: 'connecting', attempt: phase.attempt, sinceMs };
+    case 'backendRestart':
+      return { status: 'connecting', attempt: phase.attempt, reason: phase.reason, retryAtMs: phase.retryAtMs, sinceMs };
+    case 'connected':
+      return { status: 'connected', attempt: 0, sinceMs };
+    case 'backoff':
+      return { status: 'disconnected', attempt: phase.attempt, reason: phase.reason, retryAtMs: phase.retryAtMs, sinceMs };
+  }
+}
+
 /** The native connection and its reconnect loop. */
 export class HostLink {
-  private current: AppServerClient | undefined;
-  private ready = false;
-  private attempt = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private stateValue: ConnectionState;
+  private phaseValue: LinkPhase = { status: 'idle' };
+  private published: ConnectionState;
 
   constructor(private readonly deps: HostLinkDeps) {
-    this.stateValue = { status: 'disconnected', attempt: 0, sinceMs: deps.now() };
+    this.published = publicState(this.phaseValue, deps.now());
   }
 
-  /** The current state. */
+  /** Where the link is now. */
+  get phase(): LinkPhase {
+    return this.phaseValue;
+  }
+
+  /** The state pages were last told. */
   get state(): ConnectionState {
-    return this.stateValue;
+    return this.published;
   }
 
   /** The client, only while the handshake is done and the port is open. */
   get client(): AppServerClient | undefined {
-    return this.ready ? this.current : undefined;
+    return this.phaseValue.status === 'connected' ? this.phaseValue.client : undefined;
   }
 
-  /** Connects unless connected or connecting. */
+  /** What the handshake learned, while connected. */
+  get info(): HostInfo | undefined {
+    return this.phaseValue.status === 'connected' ? this.phaseValue.info : undefined;
+  }
+
+  /** Connects unless a port is open or opening; a waiting retry happens now. */
   start(): void {
-    if (this.current) return;
-    this.clearTimer();
-    void this.connectOnce();
+    const { status } = this.phaseValue;
+    if (status === 'idle' || status === 'backoff') void this.connectOnce(status === 'idle' ? 0 : this.phaseValue.attempt);
   }
 
-  /** Drops any waiting and tries now (the user pressed Retry). */
+  /** Drops any waiting and tries now, counting attempts from zero (the user pressed Retry); no-op while a port is open. */
   retryNow(): void {
-    if (this.current && this.ready) return;
-    this.attempt = 0;
+    if (clientOf(this.phaseValue)) return;
+    this.go({ status: 'idle' });
     this.start();
   }
 
   /** Closes and reconnects at once (the backend choice changed). */
   restart(): void {
-    const old = this.current;
-    const wasReady = this.ready;
-    this.current = undefined;
-    this.ready = false;
-    old?.close();
-    if (wasReady) this.deps.onLost('Switching backend.');
-    this.attempt = 0;
+    const old = this.phaseValue;
+    this.go({ status: 'idle' });
+    clientOf(old)?.close();
+    if (old.status === 'connected') this.deps.onLost('Switching backend.');
     this.start();
   }
 
@@ -92,71 +150,81 @@ export class HostLink {
    * fresh `initialize`, so the link goes back to `connecting` with that reason and redoes the handshake on the same port.
    */
   backendExited(why: string, restartInMs: number | undefined): void {
-    const client = this.current;
+    const old = this.phaseValue;
+    const client = clientOf(old);
     if (!client) return;
     const reason = redactText(why);
-    const wasReady = this.ready;
-    this.ready = false;
-    if (wasReady) this.deps.onLost(reason);
-    this.attempt += 1;
     const delay = Math.max(0, restartInMs ?? 0);
-    this.setState({ status: 'connecting', reason, attempt: this.attempt, retryAtMs: this.deps.now() + delay });
-    this.clearTimer();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.current === client) void this.completeHandshake(client);
+    const timer = setTimeout(() => {
+      if (this.phaseValue.status === 'backendRestart' && this.phaseValue.timer === timer) void this.completeHandshake(client, attemptOf(this.phaseValue));
     }, delay);
+    this.go({ status: 'backendRestart', client, attempt: attemptOf(old) + 1, reason, retryAtMs: this.deps.now() + delay, timer });
+    if (old.status === 'connected') this.deps.onLost(reason);
+    this.publish();
   }
 
-  private setState(state: Omit<ConnectionState, 'sinceMs'>): void {
-    this.stateValue = { ...state, sinceMs: this.deps.now() };
-    this.deps.onState(this.stateValue);
+  /** Moves to `phase` without telling pages (the phase they see did not change), ending the old phase's timer. */
+  private go(phase: LinkPhase): void {
+    const old = this.phaseValue;
+    if ('timer' in old && old !== phase) clearTimeout(old.timer);
+    this.phaseValue = phase;
   }
 
-  private async connectOnce(): Promise<void> {
-    const last = this.stateValue.reason;
-    this.setState({ status: 'connecting', attempt: this.attempt, ...(last && this.attempt > 0 ? { reason: last } : {}) });
+  /** Moves to `phase` and tells pages. */
+  private enter(phase: LinkPhase): void {
+    this.go(phase);
+    this.publish();
+  }
+
+  /** Tells pages the current phase. */
+  private publish(): void {
+    this.published = publicState(this.phaseValue, this.deps.now());
+    this.deps.onState(this.published);
+  }
+
+  private async connectOnce(attempt: number): Promise<void> {
+    const last = this.published.status === 'connected' ? undefined : this.published.reason;
+    this.enter({ status: 'connecting', attempt, ...(last && attempt > 0 ? { reason: last } : {}) });
     let client: AppServerClient;
     try {
       const transport = new NativePortTransport(this.deps.connect(), {
         lastError: this.deps.lastError,
-        onBatch: (messages) => (this.current === client ? this.deps.onBatch(messages) : []),
+        onBatch: (messages) => (clientOf(this.phaseValue) === client ? this.deps.onBatch(messages) : []),
       });
       client = new AppServerClient(transport, { log: (line) => this.deps.log(`connection: ${line}`) });
     } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error));
+      this.fail(error instanceof Error ? error.message : String(error), attempt);
       return;
     }
-    this.current = client;
     this.deps.attach(client);
     void client.closed.then((error) => {
-      if (this.current !== client) return;
-      this.current = undefined;
-      const wasReady = this.ready;
-      this.ready = false;
+      const phase = this.phaseValue;
+      if (clientOf(phase) !== client) return;
       const reason = error?.message ?? 'The connection to the Tether host was closed.';
-      if (wasReady) this.deps.onLost(reason);
-      this.fail(reason);
+      this.go({ status: 'idle' });
+      if (phase.status === 'connected') this.deps.onLost(reason);
+      this.fail(reason, attemptOf(phase));
     });
-    await this.completeHandshake(client);
+    await this.completeHandshake(client, attempt);
   }
 
-  private async completeHandshake(client: AppServerClient): Promise<void> {
+  private async completeHandshake(client: AppServerClient, attempt: number): Promise<void> {
+    const phase: LinkPhase = { status: 'handshaking', client, attempt };
+    this.go(phase);
     try {
       const info = await this.handshake(client);
-      if (this.current !== client) return;
-      this.ready = true;
-      this.attempt = 0;
-      this.setState({ status: 'connected', attempt: 0 });
+      // Anything since (a close, a restart, a backend exit and its new handshake) makes this answer stale.
+      if (this.phaseValue !== phase) return;
+      this.enter({ status: 'connected', client, info });
       this.deps.onReady(client, info);
     } catch (error) {
-      if (this.current !== client) return;
+      if (this.phaseValue !== phase) return;
       // A handshake that fails on an open port (bad answer, timeout) is a dead link too: close and retry.
       const reason = redactText(`The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`);
       this.deps.log(reason);
-      this.current = undefined;
+      this.go({ status: 'idle' });
       client.close();
-      this.fail(reason);
+      this.fail(reason, attempt);
     }
   }
 
@@ -177,21 +245,20 @@ export class HostLink {
     return { ...(hello ? { hello } : {}), init };
   }
 
-  private fail(why: string): void {
+  /** Waits before the next attempt; `attempt` is the number that failed in a row before this one. */
+  private fail(why: string, attempt: number): void {
     // The reason is shown on every page and kept in the connection log: never with a key in it.
     const reason = redactText(why);
-    this.attempt += 1;
-    const delay = retryDelayMs(this.attempt, this.deps.random());
-    this.setState({ status: 'disconnected', reason, attempt: this.attempt, retryAtMs: this.deps.now() + delay });
-    this.clearTimer();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.start();
+    const next = attempt + 1;
+    const delay = retryDelayMs(next, this.deps.random());
+    const timer = setTimeout(() => {
+      if (this.phaseValue.status === 'backoff' && this.phaseValue.timer === timer) this.start();
     }, delay);
+    this.enter({ status: 'backoff', attempt: next, reason, retryAtMs: this.deps.now() + delay, timer });
   }
 
+  /** Ends any waiting (tests stop a link this way). */
   private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if ('timer' in this.phaseValue) this.go({ status: 'idle' });
   }
 }

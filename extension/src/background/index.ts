@@ -5,8 +5,8 @@
 import '../shared/zod-setup';
 import pageReadScript from '../content/page-read.ts?iife';
 import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
-import type { PageReadResult } from '../content/page-read';
 import { connectNativeHost } from './native-port';
+import { PageReadResult } from './page-tools';
 import { PersistentState } from './persistent-state';
 import { runViewOp } from './view-ops';
 import type { View } from './views';
@@ -43,8 +43,9 @@ const worker = new TetherWorker({
         func: (max: number) => (globalThis as { __tetherReadPage?: (m: number) => unknown }).__tetherReadPage?.(max),
         args: [maxChars],
       });
-      if (!first?.result) throw new Error('The page could not be read (it may block extensions, like the browser store).');
-      return first.result as PageReadResult;
+      const page = PageReadResult.safeParse(first?.result);
+      if (!page.success) throw new Error('The page could not be read (it may block extensions, like the browser store).');
+      return page.data;
     },
     listTabs: async (tabId) => {
       const tab = await chrome.tabs.get(tabId);

@@ -55,7 +55,7 @@ export class NativePortTransport implements MessageTransport {
     this.port.onMessage.addListener((frame) => this.receive(frame));
     this.port.onDisconnect.addListener((port) => {
       // Chrome puts the reason in runtime.lastError; Firefox in the port's `error`.
-      const firefoxError = (port as { error?: { message?: string } } | undefined)?.error?.message;
+      const firefoxError = errorMessageOf(port);
       const reason = this.options.lastError() ?? firefoxError ?? 'The Tether host closed the connection.';
       this.finish(new NativePortClosedError(reason));
     });
@@ -118,7 +118,14 @@ export class NativePortTransport implements MessageTransport {
 }
 
 function isChunk(m: unknown): m is { method: string; params: unknown } {
-  return !!m && typeof m === 'object' && (m as { method?: unknown }).method === BRIDGE_CHUNK_METHOD;
+  return typeof m === 'object' && m !== null && 'method' in m && m.method === BRIDGE_CHUNK_METHOD;
+}
+
+/** `port.error.message`, where Firefox says why a native port closed. */
+function errorMessageOf(port: unknown): string | undefined {
+  if (typeof port !== 'object' || port === null || !('error' in port)) return undefined;
+  const { error } = port;
+  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : undefined;
 }
 
 /** Opens the native port (the extension's one call to connectNative). */

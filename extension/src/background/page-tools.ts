@@ -3,7 +3,7 @@
  * only after the approval broker allowed it (the caller's job). Browser APIs are injected so results are testable.
  */
 import type { ClientTool, ToolCallResult } from '@tether/protocol';
-import type { PageReadResult } from '../content/page-read';
+import { z } from 'zod';
 
 /** Most characters of page text page_read returns. */
 export const PAGE_READ_MAX_CHARS = 200_000;
@@ -37,6 +37,17 @@ export const CLIENT_TOOLS: readonly ClientTool[] = [
 
 /** Names of the page tools. */
 export const PAGE_TOOL_NAMES: ReadonlySet<string> = new Set(CLIENT_TOOLS.map((t) => t.name));
+
+/** What the injected page_read script returns (content/page-read.ts); parsed, since it ran in the page's tab. */
+export const PageReadResult = z.object({
+  url: z.string(),
+  title: z.string(),
+  selection: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  byline: z.string().optional(),
+});
+export type PageReadResult = z.infer<typeof PageReadResult>;
 
 /** A tab as tabs_list reports it. */
 export interface TabSummary {
@@ -73,7 +84,7 @@ function failure(text: string): ToolCallResult {
 }
 
 function maxCharsOf(args: unknown): number {
-  const v = args && typeof args === 'object' ? (args as { maxChars?: unknown }).maxChars : undefined;
+  const v = typeof args === 'object' && args !== null && 'maxChars' in args ? args.maxChars : undefined;
   if (typeof v !== 'number' || !Number.isFinite(v)) return PAGE_READ_DEFAULT_CHARS;
   return Math.max(1000, Math.min(PAGE_READ_MAX_CHARS, Math.floor(v)));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PendingApproval } from '../shared/messages';
+import type { PendingApproval } from '../shared/records';
 import { CONNECTION_LOG_LIMIT, PersistentState } from './persistent-state';
 import { fakeWorker, MemoryStorageArea } from './test-helpers';
 

@@ -2,11 +2,12 @@
  * Everything the worker must remember across its own restarts, kept in chrome.storage and cached in memory.
  * Tab bindings and pending approvals live in `session` storage (tab ids do not outlive the browser); site rules,
  * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted,
- * and so is a site rule that could never apply (see `isApplicableRule`).
+ * and so is a site rule that could never apply (see `isApplicableRule`). Each value's type is inferred from the schema
+ * that loads it (shared/records.ts for what pages also see).
  */
 import { redactText } from '@tether/protocol';
 import { z } from 'zod';
-import type { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/messages';
+import { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/records';
 import { isApplicableRule } from './site-rules';
 
 /** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
@@ -16,41 +17,12 @@ export interface StorageAreaLike {
 }
 
 /** A tab's thread. */
-export interface TabBinding {
-  readonly threadId: string;
-}
+export const TabBinding = z.object({ threadId: z.string().min(1) });
+export type TabBinding = z.infer<typeof TabBinding>;
 
 /** "Allow for this thread" of a page tool: it covers that tool on the one origin the card named. */
-export interface ThreadAllow {
-  readonly toolName: string;
-  readonly origin: string;
-}
-
-const Binding = z.object({ threadId: z.string().min(1) });
-const Pending = z.object({
-  key: z.string(),
-  source: z.enum(['server', 'client-tool']),
-  threadId: z.string(),
-  turnId: z.string(),
-  requestId: z.string(),
-  tabId: z.number().int(),
-  origin: z.string(),
-  toolName: z.string(),
-  preview: z.string(),
-  arguments: z.unknown().optional(),
-  choices: z.array(z.enum(['allow', 'allow_session', 'deny'])),
-  createdAtMs: z.number(),
-});
-const Rule = z.object({
-  id: z.string(),
-  origin: z.string(),
-  toolName: z.string(),
-  decision: z.enum(['allow', 'deny']),
-  createdAtMs: z.number(),
-});
-const ThreadAllowSchema = z.object({ toolName: z.string(), origin: z.string() });
-const SettingsSchema = z.object({ backend: z.string().optional(), model: z.string().optional() });
-const LogEntry = z.object({ atMs: z.number(), message: z.string() });
+export const ThreadAllow = z.object({ toolName: z.string(), origin: z.string() });
+export type ThreadAllow = z.infer<typeof ThreadAllow>;
 
 const KEYS = {
   bindings: 'tether.bindings',
@@ -105,15 +77,15 @@ export class PersistentState {
       this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log]),
     ]);
     this.bindingsByTab = new Map(
-      [...parseRecord(Binding, s[KEYS.bindings])].flatMap(([k, v]) => (/^\d+$/.test(k) ? [[Number(k), v]] : [])),
+      [...parseRecord(TabBinding, s[KEYS.bindings])].flatMap(([k, v]) => (/^\d+$/.test(k) ? [[Number(k), v]] : [])),
     );
-    this.pendingByKey = new Map(parseList(Pending, s[KEYS.pending]).map((p) => [p.key, p]));
-    this.allows = parseRecord(z.array(ThreadAllowSchema), s[KEYS.threadAllows]);
-    this.rulesList = parseList(Rule, l[KEYS.rules]).filter(isApplicableRule);
-    const settings = SettingsSchema.safeParse(l[KEYS.settings]);
+    this.pendingByKey = new Map(parseList(PendingApproval, s[KEYS.pending]).map((p) => [p.key, p]));
+    this.allows = parseRecord(z.array(ThreadAllow), s[KEYS.threadAllows]);
+    this.rulesList = parseList(SiteRule, l[KEYS.rules]).filter(isApplicableRule);
+    const settings = Settings.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
     // Entries an older version stored unredacted are masked here and rewritten with the next error.
-    this.logList = parseList(LogEntry, l[KEYS.log])
+    this.logList = parseList(ConnectionEvent, l[KEYS.log])
       .slice(-CONNECTION_LOG_LIMIT)
       .map((e) => ({ ...e, message: redactText(e.message) }));
   }
@@ -184,7 +156,7 @@ export class PersistentState {
 
   /** Merges settings; `null` clears a field. */
   async updateSettings(patch: { backend?: string | null; model?: string | null }): Promise<void> {
-    const next: { backend?: string; model?: string } = { ...this.settingsValue };
+    const next: Settings = { ...this.settingsValue };
     for (const key of ['backend', 'model'] as const) {
       const v = patch[key];
       if (v === null) delete next[key];

@@ -2,7 +2,7 @@
  * Site rules: "always allow / always deny page tool T on origin O". Pure functions over the stored list. Rules are
  * for what the extension itself does to a site; a tool acting on the user's machine never gets one.
  */
-import type { SiteRule } from '../shared/messages';
+import type { SiteRule } from '../shared/records';
 import { PAGE_TOOL_NAMES } from './page-tools';
 
 /** The rule that decides `toolName` on `origin`, if any (a deny rule wins over an allow rule). */

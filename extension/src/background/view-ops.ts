@@ -1,13 +1,18 @@
 /**
- * The table from page operation to handler. Params are parsed with the schemas in shared/messages.ts before a
- * handler runs; tab-scoped operations act only on the tab the calling page said hello for.
+ * The table from page operation to handler. Params are parsed with the operation's row in shared/operations.ts
+ * before a handler runs, and each handler returns its row's result type; tab-scoped operations act only on the tab
+ * the calling page said hello for.
  */
 import { z } from 'zod';
-import { viewOps, type Diagnostics, type ViewOp, type ViewOpParams } from '../shared/messages';
+import { isViewOp, paramsSchema, type ParsedViewOpParams, type ViewOp, type ViewOpResult } from '../shared/operations';
 import type { View } from './views';
 import type { TetherWorker } from './worker';
 
-type Handler<O extends ViewOp> = (w: TetherWorker, view: View, params: ViewOpParams<O>) => Promise<unknown> | unknown;
+type Handler<O extends ViewOp> = (
+  w: TetherWorker,
+  view: View,
+  params: ParsedViewOpParams<O>,
+) => Promise<ViewOpResult<O>> | ViewOpResult<O>;
 
 /** Thrown for a call that is malformed or not allowed from the calling page. */
 export class ViewCallError extends Error {
@@ -90,12 +95,12 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const decision = await w.broker.decide(key, choice, view.kind === 'options' ? null : view.tabId);
     return { decision };
   },
-  'rules/list': (w) => ({ rules: w.deps.state.rules() }),
+  'rules/list': (w) => ({ rules: [...w.deps.state.rules()] }),
   'rules/revoke': async (w, _view, { id }) => {
     const rules = w.deps.state.rules();
     if (!rules.some((r) => r.id === id)) throw new ViewCallError('That rule no longer exists.');
     await w.deps.state.setRules(rules.filter((r) => r.id !== id));
-    return { rules: w.deps.state.rules() };
+    return { rules: [...w.deps.state.rules()] };
   },
   'settings/set': async (w, _view, patch) => {
     const before = w.deps.state.settings().backend;
@@ -104,9 +109,9 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     w.broadcast({ type: 'state', state: w.workerState() });
     return w.deps.state.settings();
   },
-  'diagnostics/get': (w): Diagnostics => ({
+  'diagnostics/get': (w) => ({
     state: w.workerState(),
-    errors: w.deps.state.connectionLog(),
+    errors: [...w.deps.state.connectionLog()],
     extensionId: w.deps.extensionId,
     extensionVersion: w.deps.clientInfo.version,
     os: w.deps.os(),
@@ -115,10 +120,13 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
 
 /** Runs page operation `op` with unparsed `params`; rejects with a message the page can show. */
 export async function runViewOp(w: TetherWorker, view: View, op: string, params: unknown): Promise<unknown> {
-  if (!Object.hasOwn(viewOps, op)) throw new ViewCallError(`Unknown operation "${op}".`);
-  const name = op as ViewOp;
-  const parsed = viewOps[name].safeParse(params ?? {});
+  if (!isViewOp(op)) throw new ViewCallError(`Unknown operation "${op}".`);
+  return run(op, w, view, params);
+}
+
+async function run<O extends ViewOp>(op: O, w: TetherWorker, view: View, params: unknown): Promise<ViewOpResult<O>> {
+  const parsed = paramsSchema(op).safeParse(params ?? {});
   if (!parsed.success) throw new ViewCallError(`Invalid parameters for ${op}: ${z.prettifyError(parsed.error)}`);
-  const handler = handlers[name] as Handler<ViewOp>;
-  return handler(w, view, parsed.data as ViewOpParams<ViewOp>);
+  const handler: Handler<O> = handlers[op];
+  return handler(w, view, parsed.data);
 }

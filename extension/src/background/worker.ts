@@ -4,10 +4,11 @@
  */
 import type { AppServerClient, ApprovalDecision, ServerRequestParams, ToolCallResult } from '@tether/protocol';
 import { ErrorCode, RpcError } from '@tether/protocol';
-import type { ConnectionState, Notice, WireEvent, WorkerState, WorkerToView } from '../shared/messages';
+import type { WorkerToView } from '../shared/messages';
+import type { ConnectionState, Notice, WorkerState } from '../shared/records';
 import { ApprovalBroker } from './approval-broker';
-import { EventRouter, type NotificationTable } from './event-router';
-import { HostLink, type HostInfo } from './host-link';
+import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './event-router';
+import { HostLink } from './host-link';
 import type { PortLike } from './native-port';
 import { CLIENT_TOOLS, PAGE_TOOL_NAMES, runPageTool, toolPreview, type PageToolDeps } from './page-tools';
 import type { PersistentState } from './persistent-state';
@@ -38,8 +39,9 @@ export class TetherWorker {
   readonly router: EventRouter<View>;
   readonly broker: ApprovalBroker;
   readonly link: HostLink;
-  private info: HostInfo | undefined;
   private readonly activeTurns = new Map<string, string>();
+  /** Unknown notification methods already logged once (a backend may send one per delta). */
+  private readonly unknownMethods = new Set<string>();
 
   constructor(readonly deps: WorkerDeps) {
     const { state } = deps;
@@ -48,6 +50,7 @@ export class TetherWorker {
       deliver: (view, events) => view.send({ type: 'events', events }),
       broadcast: (events) => this.broadcast({ type: 'events', events }),
       handlers: this.notificationTable(),
+      rejected: (m, known, why) => this.rejected(m, known, why),
     });
     this.broker = new ApprovalBroker({
       state,
@@ -75,7 +78,7 @@ export class TetherWorker {
       onBatch: (messages) => this.router.routeBatch(messages),
       attach: (client) => this.attach(client),
       onState: (connection) => this.onConnectionState(connection),
-      onReady: (client, info) => this.onReady(client, info),
+      onReady: () => this.onReady(),
       onLost: () => {
         this.activeTurns.clear();
         void this.broker.forgetConnection();
@@ -88,12 +91,13 @@ export class TetherWorker {
 
   /** The state every page shows. */
   workerState(): WorkerState {
-    const hello = this.info?.hello;
+    const info = this.link.info;
+    const hello = info?.hello;
     return {
       connection: this.link.state,
       ...(hello ? { hostVersion: hello.hostVersion, backend: hello.backend } : {}),
       backends: hello?.backends ?? [],
-      ...(this.info ? { serverInfo: this.info.init.serverInfo, capabilities: this.info.init.capabilities } : {}),
+      ...(info ? { serverInfo: info.init.serverInfo, capabilities: info.init.capabilities } : {}),
       settings: this.deps.state.settings(),
     };
   }
@@ -102,7 +106,8 @@ export class TetherWorker {
   requireClient(): AppServerClient {
     const client = this.link.client;
     if (!client) {
-      const reason = this.link.state.reason;
+      const state = this.link.state;
+      const reason = state.status === 'connected' ? undefined : state.reason;
       throw new Error(`Not connected to the Tether host${reason ? `: ${reason}` : ''}. It reconnects by itself; see the banner.`);
     }
     return client;
@@ -182,13 +187,11 @@ export class TetherWorker {
     if (connection.status === 'disconnected' && connection.reason) {
       void this.deps.state.logConnectionError({ atMs: this.deps.now(), message: connection.reason });
     }
-    if (connection.status !== 'connected') this.info = undefined;
+    // A connected state already carries what the handshake learned (HostLink.info).
     this.broadcast({ type: 'state', state: this.workerState() });
   }
 
-  private onReady(_client: AppServerClient, info: HostInfo): void {
-    this.info = info;
-    this.broadcast({ type: 'state', state: this.workerState() });
+  private onReady(): void {
     // After a worker restart or a reconnect: resubscribe every bound thread so panels get full history and live turns.
     for (const threadId of this.deps.state.boundThreads()) {
       void this.syncThread(threadId, this.views.forTabs(this.deps.state.tabsForThread(threadId)));
@@ -197,28 +200,32 @@ export class TetherWorker {
 
   private notificationTable(): NotificationTable {
     return {
-      'turn/started': (p) => {
-        const turn = (p as { turn?: { id?: string; threadId?: string } }).turn;
-        if (turn?.id && turn.threadId) this.activeTurns.set(turn.threadId, turn.id);
-      },
-      'turn/completed': (p) => {
-        const turn = (p as { turn?: { id?: string; threadId?: string } }).turn;
-        if (!turn?.id || !turn.threadId) return;
+      'turn/started': ({ turn }) => this.activeTurns.set(turn.threadId, turn.id),
+      'turn/completed': ({ turn }) => {
         if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
         void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id });
       },
-      'approval/resolved': (p) => {
-        const a = p as { threadId?: string; requestId?: string };
-        if (a.threadId && a.requestId) void this.broker.withdraw({ threadId: a.threadId, requestId: a.requestId });
-      },
-      'bridge/backend/exited': (p) => {
-        const e = p as { message?: string; stderrTail?: string[]; restartInMs?: number };
-        const message = e.message ?? 'The backend exited.';
-        const notice: Notice = { kind: 'backend-exited', message, stderrTail: e.stderrTail ?? [] };
+      'approval/resolved': ({ threadId, requestId }) => void this.broker.withdraw({ threadId, requestId }),
+      'bridge/backend/exited': (e) => {
+        const notice: Notice = { kind: 'backend-exited', message: e.message, stderrTail: e.stderrTail };
         this.broadcast({ type: 'notice', notice });
-        this.link.backendExited(message, e.restartInMs);
+        this.link.backendExited(e.message, e.restartInMs);
       },
     };
+  }
+
+  /** A notification the router did not deliver: logged, and when it was a known one, said in its thread's pages. */
+  private rejected(m: RawNotification, known: boolean, why: string): void {
+    if (!known) {
+      if (!this.unknownMethods.has(m.method)) this.deps.log(`ignored notification ${m.method}: ${why}`);
+      this.unknownMethods.add(m.method);
+      return;
+    }
+    this.deps.log(`dropped ${m.method}, which does not fit the protocol: ${why}`);
+    const notice: Notice = { kind: 'error', message: `Could not show ${m.method} from the backend, which sent it malformed: ${why}` };
+    const threadId = threadIdOf(m.params);
+    const views = threadId === undefined ? this.views.all() : this.views.forTabs(this.deps.state.tabsForThread(threadId));
+    for (const v of views) v.send({ type: 'notice', notice });
   }
 
   private attach(client: AppServerClient): void {

@@ -4,16 +4,7 @@
  * page is left untouched; only text leaves the page.
  */
 import { Readability } from '@mozilla/readability';
-
-/** What page_read returns. */
-export interface PageReadResult {
-  url: string;
-  title: string;
-  selection: string;
-  text: string;
-  truncated: boolean;
-  byline?: string;
-}
+import type { PageReadResult } from '../background/page-tools';
 
 const BLOCKS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'LI', 'TR', 'PRE', 'BLOCKQUOTE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TABLE', 'UL', 'OL', 'FIGCAPTION']);
 

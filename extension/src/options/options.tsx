@@ -1,48 +1,29 @@
 /** Options: backend and default model, site rules (list, revoke), diagnostics. */
-import type { ModelInfo } from '@tether/protocol';
-import { useEffect, useState } from 'preact/hooks';
-import type { Diagnostics, SiteRule, WorkerState } from '../shared/messages';
+import { useState } from 'preact/hooks';
+import type { Diagnostics, SiteRule } from '../shared/records';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
+import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { hostCommands } from './install-commands';
 
 /** The options app. */
 export function Options(props: { client: WorkerClient }) {
   const { client } = props;
-  const [state, setState] = useState<WorkerState>();
-  const [linkUp, setLinkUp] = useState(false);
   const [rules, setRules] = useState<readonly SiteRule[]>([]);
-  const [models, setModels] = useState<readonly ModelInfo[]>([]);
   const [diag, setDiag] = useState<Diagnostics>();
   const [error, setError] = useState<string>();
 
   const refresh = (): void => {
-    client.call('rules/list', {}).then((r) => setRules((r as { rules: SiteRule[] }).rules)).catch(() => {});
-    client.call('diagnostics/get', {}).then((d) => setDiag(d as Diagnostics)).catch(() => {});
+    client.call('rules/list', {}).then((r) => setRules(r.rules)).catch(() => {});
+    client.call('diagnostics/get', {}).then(setDiag).catch(() => {});
   };
-
-  useEffect(() => {
-    const offLink = client.onLink((up) => {
-      setLinkUp(up);
-      if (up) refresh();
-    });
-    const off = client.onMessage((m) => {
-      if (m.type === 'state') {
-        setState(m.state);
-        refresh();
-      }
-    });
-    return () => {
-      off();
-      offLink();
-    };
-  }, [client]);
+  const { state, linkUp } = useWorker(client, {
+    onLink: (up) => up && refresh(),
+    onPush: (m) => m.type === 'state' && refresh(),
+  });
 
   const connected = state?.connection.status === 'connected';
-  useEffect(() => {
-    if (!connected) return;
-    client.call('model/list', {}).then((r) => setModels((r as { models: ModelInfo[] }).models)).catch(() => setModels([]));
-  }, [client, connected]);
+  const models = useModels(client, connected);
 
   const cmds = hostCommands(diag?.os ?? 'linux', chrome.runtime.id);
   const set = (patch: { backend?: string | null; model?: string | null }): void => {
@@ -121,7 +102,7 @@ export function Options(props: { client: WorkerClient }) {
                       onClick={() =>
                         client
                           .call('rules/revoke', { id: r.id })
-                          .then((x) => setRules((x as { rules: SiteRule[] }).rules))
+                          .then((x) => setRules(x.rules))
                           .catch((e: Error) => setError(e.message))
                       }
                     >

@@ -1,9 +1,8 @@
 /** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
-import { useEffect, useState } from 'preact/hooks';
-import browser from 'webextension-polyfill';
-import type { PendingApproval, WorkerState } from '../shared/messages';
+import { useState } from 'preact/hooks';
 import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
+import { useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 
 const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
@@ -15,31 +14,18 @@ function openSidePanel(tabId: number): void {
     void chrome.sidePanel.open({ tabId }).then(() => window.close());
     return;
   }
-  // Firefox: the sidebar follows the active tab.
-  void browser.sidebarAction?.open().then(() => window.close());
+  // Firefox: the sidebar follows the active tab. Firefox puts its own APIs on `chrome` too, promise-based in MV3.
+  const sidebarAction: { open(): Promise<void> } | undefined = Reflect.get(chrome, 'sidebarAction');
+  void sidebarAction?.open().then(() => window.close());
 }
 
 /** The popup app. */
 export function Popup(props: { client: WorkerClient; tabId: number | null }) {
   const { client, tabId } = props;
-  const [state, setState] = useState<WorkerState>();
-  const [linkUp, setLinkUp] = useState(false);
-  const [approvals, setApprovals] = useState<readonly PendingApproval[]>([]);
+  const { state, linkUp, approvals } = useWorker(client);
   const [text, setText] = useState('');
   const [sent, setSent] = useState<string>();
   const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    const offLink = client.onLink(setLinkUp);
-    const off = client.onMessage((m) => {
-      if (m.type === 'state') setState(m.state);
-      if (m.type === 'approvals') setApprovals(m.approvals);
-    });
-    return () => {
-      off();
-      offLink();
-    };
-  }, [client]);
 
   const connected = state?.connection.status === 'connected';
   const send = async (): Promise<void> => {

@@ -4,9 +4,11 @@
  * and says hello again so the worker resends state and the full thread. A ping keeps the worker alive while a page
  * is open and the host is down (an open native port does that otherwise).
  */
-import { VIEW_PORT_NAME, type ViewKind, type ViewOp, type ViewOpParams, type WorkerToView } from './messages';
+import { z } from 'zod';
+import { VIEW_PORT_NAME, WorkerToView, type ViewKind, type WorkerPush } from './messages';
+import { resultSchema, type ViewOp, type ViewOpParams, type ViewOpResult } from './operations';
 
-/** An error the worker answered a call with. */
+/** An error the worker answered a call with, or an answer the page could not read. */
 export class WorkerCallError extends Error {
   override readonly name = 'WorkerCallError';
   constructor(
@@ -17,7 +19,11 @@ export class WorkerCallError extends Error {
   }
 }
 
-type Pushed = Exclude<WorkerToView, { type: 'result' } | { type: 'error' }>;
+interface PendingCall {
+  /** Parses the raw result with the operation's schema and settles the caller's promise. */
+  settle(result: unknown): void;
+  reject(error: Error): void;
+}
 
 const PING_INTERVAL_MS = 20_000;
 
@@ -25,11 +31,11 @@ const PING_INTERVAL_MS = 20_000;
 export class WorkerClient {
   private port: chrome.runtime.Port | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly listeners = new Set<(message: Pushed) => void>();
+  private readonly pending = new Map<number, PendingCall>();
+  private readonly listeners = new Set<(message: WorkerPush) => void>();
   private readonly linkListeners = new Set<(up: boolean) => void>();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
-  private readonly early: Pushed[] = [];
+  private readonly early: WorkerPush[] = [];
 
   constructor(
     private readonly view: ViewKind,
@@ -49,7 +55,7 @@ export class WorkerClient {
   }
 
   /** Subscribes to pushed messages; returns the unsubscribe function. */
-  onMessage(listener: (message: Pushed) => void): () => void {
+  onMessage(listener: (message: WorkerPush) => void): () => void {
     this.listeners.add(listener);
     // Messages that came before the page's UI subscribed (its effects run after the first paint) are not lost.
     const early = this.early.splice(0);
@@ -64,11 +70,17 @@ export class WorkerClient {
     return () => this.linkListeners.delete(listener);
   }
 
-  /** Calls a worker operation; rejects with WorkerCallError. */
-  call<O extends ViewOp>(op: O, params: ViewOpParams<O>): Promise<unknown> {
+  /** Calls a worker operation; resolves with its result as the operation's row types it, rejects with WorkerCallError. */
+  call<O extends ViewOp>(op: O, params: ViewOpParams<O>): Promise<ViewOpResult<O>> {
     const id = this.nextId++;
+    const schema = resultSchema(op);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const settle = (raw: unknown): void => {
+        const parsed = schema.safeParse(raw);
+        if (parsed.success) resolve(parsed.data);
+        else reject(new WorkerCallError(`The extension answered ${op} with something this page cannot read: ${z.prettifyError(parsed.error)}`));
+      };
+      this.pending.set(id, { settle, reject });
       if (!this.post({ type: 'call', id, op, params })) {
         this.pending.delete(id);
         reject(new WorkerCallError('The extension is restarting; try again in a moment.'));
@@ -89,7 +101,7 @@ export class WorkerClient {
   private connect(): void {
     const port = chrome.runtime.connect({ name: VIEW_PORT_NAME });
     this.port = port;
-    port.onMessage.addListener((message: WorkerToView) => this.receive(message));
+    port.onMessage.addListener((message: unknown) => this.receive(message));
     port.onDisconnect.addListener(() => {
       if (this.port !== port) return;
       this.port = undefined;
@@ -103,12 +115,19 @@ export class WorkerClient {
     for (const l of this.linkListeners) l(true);
   }
 
-  private receive(message: WorkerToView): void {
+  private receive(raw: unknown): void {
+    const parsed = WorkerToView.safeParse(raw);
+    if (!parsed.success) {
+      // Only this extension's worker answers on this port, so this is a bug in one of the two, not an attack.
+      console.error(`[tether] dropped a message from the worker that does not fit the table: ${z.prettifyError(parsed.error)}`);
+      return;
+    }
+    const message = parsed.data;
     if (message.type === 'result' || message.type === 'error') {
       const p = this.pending.get(message.id);
       if (!p) return;
       this.pending.delete(message.id);
-      if (message.type === 'result') p.resolve(message.result);
+      if (message.type === 'result') p.settle(message.result);
       else p.reject(new WorkerCallError(message.error.message, message.error.code));
       return;
     }

@@ -1,7 +1,7 @@
 /** The composer: Enter sends (Shift+Enter is a newline); while a turn runs, Enter steers and Stop interrupts. */
 import type { ModelInfo } from '@tether/protocol';
 import { useState } from 'preact/hooks';
-import type { WorkerState } from '../shared/messages';
+import type { WorkerState } from '../shared/records';
 import type { WorkerClient } from '../shared/worker-client';
 
 /** Message box, Send/Steer/Stop, model and backend pickers. */

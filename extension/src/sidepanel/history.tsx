@@ -10,7 +10,7 @@ export function History(props: { client: WorkerClient; canArchive: boolean; onOp
   const load = (): void => {
     client
       .call('thread/list', {})
-      .then((r) => setThreads((r as { threads: Thread[] }).threads))
+      .then((r) => setThreads(r.threads))
       .catch((e: Error) => onError(e.message));
   };
   useEffect(load, [client]);

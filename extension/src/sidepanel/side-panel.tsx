@@ -2,11 +2,13 @@
  * The side panel: connection banner, transcript (imperative, see transcript.ts), pending approvals, composer with
  * Stop and steering, new thread, history, model and backend pickers. Controls the backend cannot serve are greyed.
  */
-import type { ModelInfo, Thread, Turn } from '@tether/protocol';
+import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PendingApproval, WorkerState } from '../shared/messages';
+import type { WorkerPush } from '../shared/messages';
+import type { Notice } from '../shared/records';
 import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
+import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
 import { History } from './history';
@@ -15,71 +17,44 @@ import { Transcript } from './transcript';
 /** The side panel app. */
 export function SidePanel(props: { client: WorkerClient }) {
   const { client } = props;
-  const [state, setState] = useState<WorkerState>();
-  const [linkUp, setLinkUp] = useState(false);
   const [thread, setThread] = useState<Thread | null>(null);
   const [turn, setTurn] = useState<Turn | undefined>();
-  const [approvals, setApprovals] = useState<readonly PendingApproval[]>([]);
-  const [models, setModels] = useState<readonly ModelInfo[]>([]);
   const [showHistory, setShowHistory] = useState(false);
   const [error, setError] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const transcript = useRef<Transcript | undefined>(undefined);
 
+  // Declared before useWorker so the transcript exists when the first pushed messages are replayed to it.
   useEffect(() => {
-    if (!scroller.current || !list.current) return;
-    const view = new Transcript(scroller.current, list.current);
-    transcript.current = view;
-    const offLink = client.onLink(setLinkUp);
-    const off = client.onMessage((m) => {
-      switch (m.type) {
-        case 'state':
-          setState(m.state);
-          break;
-        case 'snapshot':
-          setThread(m.thread);
-          setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
-          view.reset(m.items);
-          break;
-        case 'events': {
-          const seen = view.apply(m.events);
-          if (seen.started) setTurn(seen.started);
-          if (seen.completed) setTurn((t) => (t && t.id === seen.completed?.id ? undefined : t));
-          break;
-        }
-        case 'approvals':
-          setApprovals(m.approvals);
-          break;
-        case 'notice': {
-          const n = m.notice;
-          if (n.kind === 'rule-decided') {
-            view.addNote('rule', `${n.toolName} was ${n.rule.decision === 'allow' ? 'allowed' : 'denied'} on ${n.rule.origin} by your rule “always ${n.rule.decision} ${n.rule.toolName} on this site” (revoke it in Options).`);
-          } else if (n.kind === 'backend-exited') {
-            view.addNote('error', [n.message, ...n.stderrTail.slice(-5)].join('\n'));
-          } else if (n.kind === 'error') {
-            view.addNote('error', n.message);
-          }
-          break;
-        }
+    if (scroller.current && list.current) transcript.current = new Transcript(scroller.current, list.current);
+  }, []);
+
+  const onPush = (m: WorkerPush): void => {
+    const view = transcript.current;
+    if (!view) return;
+    switch (m.type) {
+      case 'snapshot':
+        setThread(m.thread);
+        setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
+        view.reset(m.items);
+        break;
+      case 'events': {
+        const seen = view.apply(m.events);
+        if (seen.started) setTurn(seen.started);
+        if (seen.completed) setTurn((t) => (t && t.id === seen.completed?.id ? undefined : t));
+        break;
       }
-    });
-    return () => {
-      off();
-      offLink();
-    };
-  }, [client]);
+      case 'notice':
+        showNotice(view, m.notice);
+        break;
+    }
+  };
+  const { state, linkUp, approvals } = useWorker(client, { onPush });
 
   const connected = state?.connection.status === 'connected';
   const caps = state?.capabilities;
-
-  useEffect(() => {
-    if (!connected || caps?.modelList === false) return;
-    client
-      .call('model/list', {})
-      .then((r) => setModels((r as { models: ModelInfo[] }).models))
-      .catch(() => setModels([]));
-  }, [client, connected, caps?.modelList]);
+  const models = useModels(client, connected && caps?.modelList !== false);
 
   const run = (p: Promise<unknown>): void => {
     setError(undefined);
@@ -127,4 +102,16 @@ export function SidePanel(props: { client: WorkerClient }) {
       />
     </div>
   );
+}
+
+/** A notice as a line in the transcript. */
+function showNotice(view: Transcript, n: Notice): void {
+  if (n.kind === 'rule-decided') {
+    const rule = `“always ${n.rule.decision} ${n.rule.toolName} on this site”`;
+    view.addNote('rule', `${n.toolName} was ${n.rule.decision === 'allow' ? 'allowed' : 'denied'} on ${n.rule.origin} by your rule ${rule} (revoke it in Options).`);
+  } else if (n.kind === 'backend-exited') {
+    view.addNote('error', [n.message, ...n.stderrTail.slice(-5)].join('\n'));
+  } else if (n.kind === 'error') {
+    view.addNote('error', n.message);
+  }
 }

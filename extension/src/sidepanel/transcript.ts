@@ -5,7 +5,7 @@
  */
 import type { Item, Turn } from '@tether/protocol';
 import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../shared/markdown';
-import type { WireEvent } from '../shared/messages';
+import type { ViewEvent } from '../shared/events';
 import { StreamText } from './stream-text';
 
 interface Entry {
@@ -29,10 +29,10 @@ function show(value: unknown, max = 4000): string {
 /** A tool result as people read it: the text of `[{type:'text', text}]` content, otherwise the value itself. */
 function toolText(result: unknown): unknown {
   if (!Array.isArray(result)) return result;
-  const parts = result.map((c: unknown) => {
-    const piece = c as { type?: unknown; text?: unknown; mimeType?: unknown };
-    if (piece?.type === 'text' && typeof piece.text === 'string') return piece.text;
-    if (piece?.type === 'image') return `[image ${String(piece.mimeType ?? '')}]`;
+  const parts = result.map((piece: unknown) => {
+    if (typeof piece !== 'object' || piece === null || !('type' in piece)) return undefined;
+    if (piece.type === 'text' && 'text' in piece && typeof piece.text === 'string') return piece.text;
+    if (piece.type === 'image') return `[image ${'mimeType' in piece ? String(piece.mimeType) : ''}]`;
     return undefined;
   });
   return parts.every((p) => p !== undefined) ? parts.join('\n') : result;
@@ -69,7 +69,7 @@ export class Transcript {
   }
 
   /** Applies one batch of events, in order. Returns the turn changes seen (for the composer's state). */
-  apply(events: readonly WireEvent[]): { started?: Turn; completed?: Turn } {
+  apply(events: readonly ViewEvent[]): { started?: Turn; completed?: Turn } {
     const seen: { started?: Turn; completed?: Turn } = {};
     // Consecutive deltas of one item (most of a host batch) become one append: one DOM write per batch, not per delta.
     let run: { itemId: string; reasoning: boolean; parts: string[] } | undefined;
@@ -79,12 +79,11 @@ export class Transcript {
     };
     for (const e of events) {
       if (e.method === 'item/agentMessage/delta' || e.method === 'item/reasoning/delta') {
-        const p = e.params as { itemId?: unknown; delta?: unknown } | undefined;
-        const itemId = String(p?.itemId);
+        const { itemId, delta } = e.params;
         const reasoning = e.method === 'item/reasoning/delta';
         if (run && (run.itemId !== itemId || run.reasoning !== reasoning)) flush();
         run ??= { itemId, reasoning, parts: [] };
-        run.parts.push(typeof p?.delta === 'string' ? p.delta : '');
+        run.parts.push(delta);
         continue;
       }
       flush();
@@ -100,35 +99,34 @@ export class Transcript {
     return seen;
   }
 
-  private applyOne(e: WireEvent, seen: { started?: Turn; completed?: Turn }): void {
-    const p = e.params as Record<string, unknown> | undefined;
+  private applyOne(e: ViewEvent, seen: { started?: Turn; completed?: Turn }): void {
     switch (e.method) {
       case 'item/started':
-        this.startItem(p?.item as Item);
+        this.startItem(e.params.item);
         break;
       case 'item/completed':
-        this.completeItem(p?.item as Item);
+        this.completeItem(e.params.item);
         break;
       case 'turn/started':
-        seen.started = p?.turn as Turn;
+        seen.started = e.params.turn;
         break;
       case 'turn/completed': {
-        const turn = p?.turn as Turn;
+        const { turn } = e.params;
         seen.completed = turn;
-        if (turn?.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
-        if (turn?.status === 'interrupted') this.addNote('note', 'Stopped.');
+        if (turn.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
+        if (turn.status === 'interrupted') this.addNote('note', 'Stopped.');
         break;
       }
       case 'approval/resolved': {
-        const outcome = String(p?.decision);
+        const outcome = e.params.decision;
         if (outcome === 'cancelled' || outcome === 'timeout') this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
         break;
       }
       case 'error':
-        this.addNote('error', String(p?.message ?? 'Error'));
+        this.addNote('error', e.params.message);
         break;
       case 'warning':
-        this.addNote('note', String(p?.message ?? ''));
+        this.addNote('note', e.params.message);
         break;
     }
   }
@@ -147,8 +145,8 @@ export class Transcript {
     return this.entries.size;
   }
 
-  private startItem(item: Item | undefined): void {
-    if (!item || this.entries.has(item.id)) return;
+  private startItem(item: Item): void {
+    if (this.entries.has(item.id)) return;
     this.entries.set(item.id, this.create(item));
   }
 
@@ -156,16 +154,14 @@ export class Transcript {
     let entry = this.entries.get(itemId);
     if (!entry) {
       // A delta before its item/started (should not happen, but never lose text).
-      const now = Date.now();
-      const item = { id: itemId, type: reasoning ? 'reasoning' : 'agentMessage', status: 'inProgress', createdAtMs: now, content: { text: '' } } as Item;
-      entry = this.create(item);
+      const item = { id: itemId, status: 'inProgress', createdAtMs: Date.now(), content: { text: '' } } as const;
+      entry = this.create(reasoning ? { ...item, type: 'reasoning' } : { ...item, type: 'agentMessage' });
       this.entries.set(itemId, entry);
     }
     entry.stream?.append(delta);
   }
 
-  private completeItem(item: Item | undefined): void {
-    if (!item) return;
+  private completeItem(item: Item): void {
     const old = this.entries.get(item.id);
     if (old?.stream && this.keepsStreamedText(item, old.stream.length)) {
       // The streamed text is already the whole answer: rebuilding it would re-layout it all for nothing.

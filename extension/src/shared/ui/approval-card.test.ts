@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { offeredChoices, type PendingApproval } from '../messages';
+import { offeredChoices } from '../approval-choices';
+import type { PendingApproval } from '../records';
 import { choiceLabel } from './approval-card';
 
 const base: PendingApproval = {

@@ -3,7 +3,8 @@
  * labels are the extension's own words (never the model's) and say exactly how far each choice reaches.
  */
 import { useState } from 'preact/hooks';
-import { offeredChoices, type ApprovalChoice, type PendingApproval } from '../messages';
+import { offeredChoices } from '../approval-choices';
+import type { ApprovalChoice, PendingApproval } from '../records';
 
 /** What a choice allows or denies, for this approval. */
 export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string {

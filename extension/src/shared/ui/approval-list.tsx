@@ -1,5 +1,5 @@
 /** The pending approvals of a tab as cards, shared by the side panel and the popup. */
-import type { PendingApproval } from '../messages';
+import type { PendingApproval } from '../records';
 import type { WorkerClient } from '../worker-client';
 import { ApprovalCard } from './approval-card';
 

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { adviceFor } from '../connection-advice';
 import { installCommandFor } from '../install-command';
-import type { WorkerState } from '../messages';
+import type { WorkerState } from '../records';
 
 /** Shows connected / connecting / disconnected, the reason and a Retry button. */
 export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp: boolean; onRetry: () => void }) {

@@ -1,0 +1,28 @@
+/** Which choices an approval card offers, the same rule for the card and for the worker that checks the answer. */
+import type { ApprovalChoice, PendingApproval } from './records';
+
+/**
+ * Whether an approval is about a page tool on a page with a web origin, the only kind a site rule or an "allow for
+ * this thread" limited to one origin can cover. Decided by the source, never by the tool's name: every `server`
+ * approval (the backend's `bash`, Codex command and file-change approvals, ACP permission requests) acts on the
+ * user's machine, whatever the backend calls it.
+ */
+export function isPageApprovalOnSite(a: Pick<PendingApproval, 'source' | 'origin'>): boolean {
+  return a.source === 'client-tool' && /^https?:\/\//.test(a.origin);
+}
+
+/**
+ * The choices a card offers for an approval, and the only ones the worker accepts. A machine tool gets allow once,
+ * allow for this thread (when the backend offers it) and deny; a page tool gets its thread grant and the site rules
+ * only on a page with a web origin, since both are limited to that origin.
+ */
+export function offeredChoices(a: Pick<PendingApproval, 'source' | 'origin' | 'choices'>): ApprovalChoice[] {
+  const onSite = isPageApprovalOnSite(a);
+  const out: ApprovalChoice[] = [];
+  if (a.choices.includes('allow')) out.push('allow');
+  if (a.choices.includes('allow_session') && (a.source === 'server' || onSite)) out.push('allow_session');
+  if (onSite && a.choices.includes('allow')) out.push('always_allow_site');
+  out.push('deny');
+  if (onSite) out.push('always_deny_site');
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * The one table of what a page may ask of the worker, in the protocol's manner: each operation names its params and
+ * its result schema. The worker parses params with the row before its handler runs (background/view-ops.ts), and the
+ * page parses the answer with the row before the caller sees it (worker-client.ts). Adding an operation is one row
+ * here and one handler there; the compiler asks for the handler.
+ */
+import {
+  ApprovalDecision,
+  ModelListResult,
+  ThreadArchiveResult,
+  ThreadListResult,
+  TurnInterruptResult,
+  TurnSteerResult,
+} from '@tether/protocol';
+import { z } from 'zod';
+import { ApprovalChoice, Diagnostics, Settings, SiteRule, WorkerState } from './records';
+
+/** An operation's params and result schemas. */
+export interface ViewOpSpec {
+  readonly params: z.ZodType;
+  readonly result: z.ZodType;
+}
+
+const Empty = z.object({});
+const Rules = z.object({ rules: z.array(SiteRule) });
+
+/** Operations pages may ask of the worker. */
+export const viewOps = {
+  'state/get': { params: Empty, result: WorkerState },
+  'connection/retry': { params: Empty, result: Empty },
+  'thread/new': { params: Empty, result: Empty },
+  'thread/open': { params: z.object({ threadId: z.string().min(1) }), result: Empty },
+  'thread/list': { params: z.object({ archived: z.boolean().optional() }), result: ThreadListResult },
+  'thread/archive': { params: z.object({ threadId: z.string().min(1) }), result: ThreadArchiveResult },
+  'turn/send': {
+    params: z.object({ text: z.string().min(1).max(1_000_000), model: z.string().optional() }),
+    result: z.object({ threadId: z.string(), turnId: z.string() }),
+  },
+  'turn/steer': { params: z.object({ text: z.string().min(1).max(1_000_000) }), result: TurnSteerResult },
+  'turn/interrupt': { params: Empty, result: TurnInterruptResult },
+  'model/list': { params: Empty, result: ModelListResult },
+  'approval/decide': {
+    params: z.object({ key: z.string().min(1), choice: ApprovalChoice }),
+    result: z.object({ decision: ApprovalDecision }),
+  },
+  'rules/list': { params: Empty, result: Rules },
+  'rules/revoke': { params: z.object({ id: z.string().min(1) }), result: Rules },
+  'settings/set': {
+    params: z.object({ backend: z.string().nullable().optional(), model: z.string().nullable().optional() }),
+    result: Settings,
+  },
+  'diagnostics/get': { params: Empty, result: Diagnostics },
+} as const satisfies Record<string, ViewOpSpec>;
+
+/** Names of the operations. */
+export type ViewOp = keyof typeof viewOps;
+/** Params of operation `O`, as a page writes them. */
+export type ViewOpParams<O extends ViewOp> = z.input<(typeof viewOps)[O]['params']>;
+/** Params of operation `O` after the worker parsed them. */
+export type ParsedViewOpParams<O extends ViewOp> = z.output<(typeof viewOps)[O]['params']>;
+/** Result of operation `O`. */
+export type ViewOpResult<O extends ViewOp> = z.output<(typeof viewOps)[O]['result']>;
+
+type ParamSchemas = { readonly [O in ViewOp]: { readonly params: z.ZodType<ParsedViewOpParams<O>> } };
+type ResultSchemas = { readonly [O in ViewOp]: { readonly result: z.ZodType<ViewOpResult<O>> } };
+
+/** True for an operation in the table. */
+export function isViewOp(op: string): op is ViewOp {
+  return Object.hasOwn(viewOps, op);
+}
+
+/** The params schema of `op`, typed by its row (the mapped type lets callers stay generic over `op`). */
+export function paramsSchema<O extends ViewOp>(op: O): z.ZodType<ParsedViewOpParams<O>> {
+  const schemas: ParamSchemas = viewOps;
+  return schemas[op].params;
+}
+
+/** The result schema of `op`, typed by its row. */
+export function resultSchema<O extends ViewOp>(op: O): z.ZodType<ViewOpResult<O>> {
+  const schemas: ResultSchemas = viewOps;
+  return schemas[op].result;
+}

@@ -1,0 +1,99 @@
+/**
+ * The shapes the worker keeps in storage and shows to pages, one schema each; every type is inferred from its schema,
+ * so what `persistent-state.ts` loads and what pages receive cannot drift apart. Objects strip unknown keys: a stored
+ * value written by an older or newer version keeps only the fields this version knows.
+ */
+import { ApprovalDecision, ApprovalSessionScope, BackendInfo, ServerCapabilities } from '@tether/protocol';
+import { z } from 'zod';
+
+/** A choice a user can make on an approval card. */
+export const ApprovalChoice = z.enum(['allow', 'allow_session', 'deny', 'always_allow_site', 'always_deny_site']);
+export type ApprovalChoice = z.infer<typeof ApprovalChoice>;
+
+/** An approval waiting for the user, as pages show it and session storage keeps it. */
+export const PendingApproval = z.object({
+  /** Unique key to decide it by. */
+  key: z.string(),
+  /** `server`: the backend asked (`approval/request`); `client-tool`: the extension gates its own page tool. */
+  source: z.enum(['server', 'client-tool']),
+  threadId: z.string(),
+  turnId: z.string(),
+  requestId: z.string(),
+  tabId: z.number().int(),
+  /** Origin of the tab's page when the request came in. */
+  origin: z.string(),
+  toolName: z.string(),
+  preview: z.string(),
+  arguments: z.unknown().optional(),
+  choices: z.array(ApprovalDecision),
+  /** How far the backend's `allow_session` reaches (server approvals); absent: every call of the tool. */
+  sessionScope: ApprovalSessionScope.optional(),
+  createdAtMs: z.number(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** "Always allow/deny page tool T on origin O" (never a tool acting on the user's machine). */
+export const SiteRule = z.object({
+  id: z.string(),
+  origin: z.string(),
+  toolName: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  createdAtMs: z.number(),
+});
+export type SiteRule = z.infer<typeof SiteRule>;
+
+/** User settings kept in storage. */
+export const Settings = z.object({ backend: z.string().optional(), model: z.string().optional() });
+export type Settings = z.infer<typeof Settings>;
+
+/** A connection failure remembered for diagnostics. */
+export const ConnectionEvent = z.object({ atMs: z.number(), message: z.string() });
+export type ConnectionEvent = z.infer<typeof ConnectionEvent>;
+
+const since = { attempt: z.number().int().nonnegative(), sinceMs: z.number() };
+const retrying = {
+  ...since,
+  /** The browser's or host's own words for the last failure. */
+  reason: z.string().optional(),
+  /** When the next automatic attempt happens (epoch ms). */
+  retryAtMs: z.number().optional(),
+};
+
+/** Whether the worker is talking to the host, and if not, the browser's reason (see background/host-link.ts). */
+export const ConnectionState = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('connected'), ...since }),
+  z.object({ status: z.literal('connecting'), ...retrying }),
+  z.object({ status: z.literal('disconnected'), ...retrying }),
+]);
+export type ConnectionState = z.infer<typeof ConnectionState>;
+
+/** What every page shows about the worker. */
+export const WorkerState = z.object({
+  connection: ConnectionState,
+  hostVersion: z.string().optional(),
+  backend: z.string().optional(),
+  backends: z.array(BackendInfo),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  capabilities: ServerCapabilities.optional(),
+  settings: Settings,
+});
+export type WorkerState = z.infer<typeof WorkerState>;
+
+/** What the options page shows under Diagnostics. */
+export const Diagnostics = z.object({
+  state: WorkerState,
+  errors: z.array(ConnectionEvent),
+  extensionId: z.string(),
+  extensionVersion: z.string(),
+  os: z.string(),
+});
+export type Diagnostics = z.infer<typeof Diagnostics>;
+
+/** Something the panel shows in the transcript that did not come from the backend. */
+export const Notice = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('rule-decided'), rule: SiteRule, toolName: z.string(), threadId: z.string() }),
+  z.object({ kind: z.literal('tool-ran'), toolName: z.string(), threadId: z.string(), summary: z.string() }),
+  z.object({ kind: z.literal('backend-exited'), message: z.string(), stderrTail: z.array(z.string()) }),
+  z.object({ kind: z.literal('error'), message: z.string() }),
+]);
+export type Notice = z.infer<typeof Notice>;
