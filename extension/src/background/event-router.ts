@@ -2,8 +2,8 @@
  * Routes what the host sends. Each host batch is split once: notifications are checked against the protocol's table
  * (shared/events.ts, a field check for text deltas) and go to the views showing their thread (one delivery per view
  * per batch, so a 50-delta frame stays one page message), worker-side reactions run from a table keyed by method,
- * notifications that fail their check are reported instead of delivered, and everything else (responses, server
- * requests) is returned for the Connection, which parses those itself.
+ * notifications that fail their check are reported (after the batch's deliveries) instead of delivered, and
+ * everything else (responses, server requests) is returned for the Connection, which parses those itself.
  *
  * Joining a thread mid-stream: while a view waits for its `thread/resume` snapshot, the thread's notifications are
  * dropped for it up to the resume response (the snapshot contains them) and buffered after it, then flushed after
@@ -88,6 +88,7 @@ export class EventRouter<V> {
     const perView = new Map<V, ViewEvent[]>();
     const unthreaded: ViewEvent[] = [];
     const reactions: ViewEvent[] = [];
+    const rejected: RawNotification[] = [];
     // Bindings do not change within a batch: look each thread's views up once, not once per delta.
     const viewsOf = new Map<string, readonly V[]>();
     for (const m of messages) {
@@ -99,8 +100,7 @@ export class EventRouter<V> {
         continue;
       }
       if (!isViewEvent(m)) {
-        const known = isEventMethod(m.method);
-        this.deps.rejected(m, known, known ? eventIssue(m.method, m.params) : 'not a notification this extension knows');
+        rejected.push(m);
         continue;
       }
       if (this.deps.handlers[m.method]) reactions.push(m);
@@ -125,6 +125,10 @@ export class EventRouter<V> {
     }
     for (const [view, events] of perView) this.deps.deliver(view, events);
     if (unthreaded.length > 0) this.deps.broadcast(unthreaded);
+    for (const m of rejected) {
+      const known = isEventMethod(m.method);
+      this.deps.rejected(m, known, known ? eventIssue(m.method, m.params) : 'not a notification this extension knows');
+    }
     for (const m of reactions) react(this.deps.handlers, m);
     return rest;
   }

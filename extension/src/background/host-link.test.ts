@@ -118,4 +118,54 @@ describe('HostLink', () => {
     expect(link.state.status).toBe('connected');
     expect(ports[0]!.sent.filter((m) => m.method === 'initialize')).toHaveLength(2);
   });
+
+  it('is idle, shown as disconnected with no attempt and no reason, until started', () => {
+    const { link, ports } = setup(['answer']);
+    expect(link.phase).toEqual({ status: 'idle' });
+    expect(link.state).toEqual({ status: 'disconnected', attempt: 0, sinceMs: 1_000 });
+    expect(ports).toHaveLength(0);
+  });
+
+  it('ignores a handshake made stale by a backend exit and redoes it on the same port', async () => {
+    const { link, ports, ready, lost } = setup(['answer']);
+    link.start();
+    expect(link.phase.status).toBe('handshaking');
+    link.backendExited('The "child" backend exited', 250);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.phase.status).toBe('backendRestart');
+    expect(ready).toEqual([]);
+    await vi.advanceTimersByTimeAsync(250);
+    await vi.runAllTimersAsync();
+    expect(link.phase.status).toBe('connected');
+    expect(ready).toEqual(['9.9.9']);
+    expect(lost).toEqual([]);
+    expect(ports).toHaveLength(1);
+    expect(ports[0]!.sent.filter((m) => m.method === 'initialize')).toHaveLength(2);
+  });
+
+  it('tries again at once when the user retries during the wait, counting attempts from zero', async () => {
+    const { link, ports, states } = setup(['missing', 'answer']);
+    link.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.phase).toMatchObject({ status: 'backoff', attempt: 1, retryAtMs: 1_500 });
+    link.retryNow();
+    expect(ports).toHaveLength(2);
+    expect(states.at(-1)).toEqual({ status: 'connecting', attempt: 0, sinceMs: 1_000 });
+    await vi.runAllTimersAsync();
+    expect(link.state.status).toBe('connected');
+    expect(ports).toHaveLength(2);
+  });
+
+  it('closes the old port and reconnects at once when the backend choice changes, reporting the loss', async () => {
+    const { link, ports, ready, lost } = setup(['answer', 'answer']);
+    link.start();
+    await vi.runAllTimersAsync();
+    link.restart();
+    expect(lost).toEqual(['Switching backend.']);
+    expect(link.client).toBeUndefined();
+    await vi.runAllTimersAsync();
+    expect(ports).toHaveLength(2);
+    expect(ready).toHaveLength(2);
+    expect(link.info?.hello?.hostVersion).toBe('9.9.9');
+  });
 });

@@ -45,6 +45,16 @@ describe('PersistentState', () => {
     expect(after.threadAllows('t1')).toEqual([{ toolName: 'page_read', origin: 'https://example.com' }]);
   });
 
+  it("keeps a server approval's session scope across a worker restart, so its card still words the exact-command grant", async () => {
+    const storage = areas();
+    const before = new PersistentState(storage);
+    await before.load();
+    await before.updatePending([{ ...approval, sessionScope: 'command' }]);
+    const after = new PersistentState(storage);
+    await after.load();
+    expect(after.pendingApprovals()).toEqual([{ ...approval, sessionScope: 'command' }]);
+  });
+
   it('drops stored entries that do not parse instead of trusting them', async () => {
     const storage = areas();
     await storage.session.set({

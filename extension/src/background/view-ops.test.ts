@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerToView } from '../shared/messages';
+import { resultSchema } from '../shared/operations';
 import { fakeWorker } from './test-helpers';
 import { runViewOp, ViewCallError } from './view-ops';
 import type { View } from './views';
@@ -45,7 +46,7 @@ describe('runViewOp', () => {
       { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
       { id: 'r2', origin: 'https://b.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
     ]);
-    const result = (await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })) as { rules: { id: string }[] };
+    const result = resultSchema('rules/revoke').parse(await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' }));
     expect(result.rules.map((r) => r.id)).toEqual(['r2']);
     await expect(runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })).rejects.toThrow(/no longer exists/);
   });

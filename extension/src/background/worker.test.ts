@@ -1,5 +1,6 @@
 import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
+import type { WorkerToView } from '../shared/messages';
 import { fakeWorker } from './test-helpers';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */
@@ -52,5 +53,27 @@ describe('TetherWorker page tools', () => {
     await settle();
     expect(reads).toEqual([]);
     expect(answers[0]?.result).toMatchObject({ success: false, content: [{ type: 'text', text: expect.stringMatching(/left https:\/\/a\.example/) }] });
+  });
+});
+
+describe('TetherWorker notifications', () => {
+  it("tells the thread's pages about a notification the backend sent malformed, and logs an unknown one once", async () => {
+    const logs: string[] = [];
+    const { worker, state } = await fakeWorker({ log: (line) => logs.push(line) });
+    await state.setBinding(1, { threadId: 't1' });
+    const sent: WorkerToView[] = [];
+    worker.views.add({ id: 1, kind: 'sidepanel', tabId: 1, send: (m) => sent.push(m) });
+    const delta = { threadId: 't1', turnId: 'u', itemId: 'i', delta: 'ok' };
+    worker.router.routeBatch([
+      { method: 'item/agentMessage/delta', params: delta },
+      { method: 'item/completed', params: { threadId: 't1', turnId: 'u', item: { id: 'i', type: 'agentMessage' } } },
+      { method: 'thread/tokenUsage/updated', params: { threadId: 't1' } },
+      { method: 'thread/tokenUsage/updated', params: { threadId: 't1' } },
+    ]);
+    expect(sent).toEqual([
+      { type: 'events', events: [{ method: 'item/agentMessage/delta', params: delta }] },
+      { type: 'notice', notice: { kind: 'error', message: expect.stringMatching(/^Could not show item\/completed from the backend/) } },
+    ]);
+    expect(logs.filter((l) => l.includes('thread/tokenUsage/updated'))).toHaveLength(1);
   });
 });

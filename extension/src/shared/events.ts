@@ -6,7 +6,7 @@
  * 0.2 us each, measured under Node with zod jitless); a test holds the two to the same verdicts.
  */
 import { hostNotifications, type HostNotifications } from '@tether/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Wire names of the notifications pages may receive. */
 export type EventMethod = keyof HostNotifications;
@@ -56,8 +56,9 @@ export function isViewEvent(value: unknown): value is ViewEvent {
   return fast ? fast(params) : hostNotifications[value.method].safeParse(params).success;
 }
 
-/** Why `params` do not fit notification `method`, in words for a log or a note (slow: only for rejected events). */
+/** Why `params` do not fit notification `method`, on one line for a log or a note (slow: only for rejected events). */
 export function eventIssue(method: EventMethod, params: unknown): string {
   const result = hostNotifications[method].safeParse(params);
-  return result.success ? 'no problem found' : z.prettifyError(result.error);
+  if (result.success) return 'no problem found';
+  return result.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ');
 }
