@@ -128,7 +128,9 @@ export class ThreadStore {
     const page = new PageBuilder(budget);
     let olderAt: number | undefined;
     for (const line of readLinesBackward(path, end)) {
-      const item = itemOf(parseLine(line.bytes));
+      const record = parseLine(line.bytes);
+      if (record === undefined) this.log(`journal ${path}: skipped ${line.terminated ? 'an unreadable line' : 'a torn last line'}`);
+      const item = itemOf(record);
       if (!item) continue;
       if (!page.offer(item, line.bytes.length + 1)) {
         olderAt = line.start + line.bytes.length + 1;
