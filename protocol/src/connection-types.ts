@@ -27,7 +27,7 @@ export interface RequestContext {
    * Runs `fn` right after this request's answer (result or error) is written, before anything else is sent: what must
    * follow the answer (its notifications, work it started) is said, not timed. After the answer, `fn` runs at once.
    */
-  afterAnswer(fn: () => void): void;
+  readonly afterAnswer: (fn: () => void) => void;
 }
 
 /** Settles one outgoing request: exactly one of the two runs, synchronously when the answer is read. */

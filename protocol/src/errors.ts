@@ -102,6 +102,10 @@ export class RpcError extends Error {
       { threadId, expectedTurnId: expected, activeTurnId: actual },
     );
   }
+  /** -32602 for an item id (`afterItemId`) the thread does not have: the client's cursor is wrong, not the thread. */
+  static itemNotFound(threadId: string, itemId: string): RpcError {
+    return new RpcError(ErrorCode.InvalidParams, `Invalid params: item ${itemId} is not in thread ${threadId}`, { threadId, itemId });
+  }
   static approvalNotFound(requestId: string): RpcError {
     return new RpcError(ErrorCode.ApprovalNotFound, `Approval ${requestId} not found or already resolved`, { requestId });
   }

@@ -1,7 +1,8 @@
 /**
  * The app-server engine: threads, turns, approvals and persistence, shared by every connected client. Sessions
- * (one per connection) call these methods from their request handlers; notifications that must follow an answer
- * are scheduled with `afterAnswer`, which runs once the answer has been written.
+ * (one per connection) call these methods from their request handlers; what must follow an answer (its
+ * notifications, the turn it starts) is given to the request's `afterAnswer`, which runs right after the answer is
+ * written.
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -16,7 +17,7 @@ import {
   type Thread,
   type ThreadStatus,
 } from '@tether/protocol';
-import { ApprovalRegistry } from './approvals';
+import { Approvals } from '../session/approvals';
 import { createIdFactory } from './ids';
 import { resolveOpenAiConfig } from './models/openai-config';
 import { ModelRegistry } from './models/registry';
@@ -32,17 +33,15 @@ import { TurnRun, type TurnEnv } from './turn-run';
 /** Title of a thread started without one, until its first message names it. */
 export const DEFAULT_TITLE = 'New thread';
 
-/** Runs `fn` after the current request's answer has been written (answers go out within the current tick). */
-export function afterAnswer(fn: () => void): void {
-  setImmediate(fn);
-}
+/** Runs `fn` right after the current request's answer is written (the connection's RequestContext.afterAnswer). */
+export type AfterAnswer = (fn: () => void) => void;
 
 /** The shared engine behind every session. */
 export class AppServer {
   private readonly store: ThreadStore | undefined;
   private readonly hot = new Map<string, ThreadState>();
   private readonly peers = new Set<Peer>();
-  private readonly approvals: ApprovalRegistry;
+  private readonly approvals: Approvals;
   readonly models: ModelRegistry;
   private readonly env: TurnEnv;
   private readonly now: () => number;
@@ -65,7 +64,7 @@ export class AppServer {
     this.store = options.dataDir === null ? undefined : openStore(options.dataDir, this.log, this.now);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
-    this.approvals = new ApprovalRegistry((params, decision) => {
+    this.approvals = new Approvals((params, decision) => {
       const { threadId, turnId, requestId } = params;
       this.hot.get(threadId)?.emit('approval/resolved', { threadId, turnId, requestId, decision });
     }, this.log);
@@ -97,7 +96,7 @@ export class AppServer {
   }
 
   /** `thread/start`: creates the thread (journal unless ephemeral), subscribes `peer`; `thread/started` follows. */
-  startThread(peer: Peer, params: P<'thread/start'>): R<'thread/start'> {
+  startThread(peer: Peer, params: P<'thread/start'>, afterAnswer: AfterAnswer): R<'thread/start'> {
     const now = this.now();
     const ephemeral = params.ephemeral ?? false;
     const thread: Thread = {
@@ -142,7 +141,7 @@ export class AppServer {
   }
 
   /** `thread/resume`: a snapshot plus the active turn; subscribes `peer` and re-sends pending approvals after the answer. */
-  resumeThread(peer: Peer, params: P<'thread/resume'>): R<'thread/resume'> {
+  resumeThread(peer: Peer, params: P<'thread/resume'>, afterAnswer: AfterAnswer): R<'thread/resume'> {
     const { thread, items, olderCursor } = this.readThread({ threadId: params.threadId });
     const id = thread.id;
     const run = this.hot.get(id)?.turn;
@@ -170,17 +169,17 @@ export class AppServer {
   }
 
   /** `thread/archive`: interrupts a running turn, archives; `thread/archived` follows. */
-  archiveThread(params: P<'thread/archive'>): R<'thread/archive'> {
-    return this.setArchived(params.threadId, true);
+  archiveThread(params: P<'thread/archive'>, afterAnswer: AfterAnswer): R<'thread/archive'> {
+    return this.setArchived(params.threadId, true, afterAnswer);
   }
 
   /** `thread/unarchive`; `thread/unarchived` follows. */
-  unarchiveThread(params: P<'thread/unarchive'>): R<'thread/unarchive'> {
-    return this.setArchived(params.threadId, false);
+  unarchiveThread(params: P<'thread/unarchive'>, afterAnswer: AfterAnswer): R<'thread/unarchive'> {
+    return this.setArchived(params.threadId, false, afterAnswer);
   }
 
   /** `thread/fork`: a new thread with the completed items up to `afterItemId` (all when absent). */
-  forkThread(peer: Peer, params: P<'thread/fork'>): R<'thread/fork'> {
+  forkThread(peer: Peer, params: P<'thread/fork'>, afterAnswer: AfterAnswer): R<'thread/fork'> {
     const source = this.meta(params.threadId);
     let items = this.allCompleted(source.id);
     if (params.afterItemId !== undefined) items = items.slice(0, indexOfItem(items, params.afterItemId, source.id) + 1);
@@ -211,7 +210,7 @@ export class AppServer {
   }
 
   /** `turn/start`: answers with the running turn; the model starts after the answer (-32020/-32021/-32022/-32001). */
-  startTurn(peer: Peer, params: P<'turn/start'>): R<'turn/start'> {
+  startTurn(peer: Peer, params: P<'turn/start'>, afterAnswer: AfterAnswer): R<'turn/start'> {
     const thread = this.meta(params.threadId);
     if (thread.archived) throw RpcError.threadArchived(thread.id);
     const state = this.ensureHot(thread.id);
@@ -250,7 +249,7 @@ export class AppServer {
   }
 
   /** `turn/interrupt`: stops the turn now and answers it as `interrupted`; its final notifications follow the answer. */
-  interruptTurn(params: P<'turn/interrupt'>): R<'turn/interrupt'> {
+  interruptTurn(params: P<'turn/interrupt'>, afterAnswer: AfterAnswer): R<'turn/interrupt'> {
     const run = this.activeRun(params.threadId, params.turnId);
     const turn = run.requestInterrupt();
     afterAnswer(() => run.finishInterrupted());
@@ -291,7 +290,7 @@ export class AppServer {
     return run;
   }
 
-  private setArchived(threadId: string, archived: boolean): R<'thread/archive'> {
+  private setArchived(threadId: string, archived: boolean, afterAnswer: AfterAnswer): R<'thread/archive'> {
     const current = this.meta(threadId);
     if (current.archived === archived) return { thread: current };
     const run = this.hot.get(threadId)?.turn;
@@ -430,7 +429,7 @@ function openStore(dataDir: string, log: (line: string) => void, now: () => numb
 function indexOfItem(items: readonly Item[], itemId: string, threadId: string): number {
   const index = items.findIndex((i) => i.id === itemId);
   if (index < 0) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: item ${itemId} is not in thread ${threadId}`, { threadId, itemId });
+    throw RpcError.itemNotFound(threadId, itemId);
   }
   return index;
 }

@@ -1,8 +1,7 @@
 /** Answers to `approval/request` that decide nothing valid: each is a deny, said in the log and in the tool result. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequestParams, ServerRequestMethod, ServerRequestParams, ServerRequestResult } from '@tether/protocol';
-import { ApprovalRegistry, type ApprovalSettlement } from './approvals';
-import type { Peer } from './peer';
+import type { ApprovalDecision, ApprovalRequestParams } from '@tether/protocol';
+import { type ApprovalPeer, Approvals, type ApprovalSettlement } from '../session/approvals';
 import { createHarness, seedIds, type Harness } from './testing/harness';
 import { RawClient } from './testing/raw-client';
 
@@ -77,24 +76,15 @@ describe('a client without an approval/request handler', () => {
 });
 
 /** A client connection that answers every approval request with `decision`. */
-function answeringPeer(decision: string): Peer {
-  return {
-    id: 7,
-    clientTools: [],
-    isOpen: true,
-    notify: () => undefined,
-    request: <M extends ServerRequestMethod>(_method: M, _params: ServerRequestParams<M>) =>
-      Promise.resolve({ decision } as ServerRequestResult<M>),
-    hold: () => () => undefined,
-    flushed: () => Promise.resolve(),
-  };
+function answeringPeer(decision: ApprovalDecision): ApprovalPeer {
+  return { id: 7, isOpen: true, request: () => Promise.resolve({ decision }) };
 }
 
-describe('ApprovalRegistry', () => {
+describe('Approvals', () => {
   it('denies an approval answered with a decision that was not offered, and emits it as resolved', async () => {
     const resolved: string[] = [];
     const logs: string[] = [];
-    const registry = new ApprovalRegistry((params, outcome) => resolved.push(`${params.requestId} ${outcome}`), (l) => logs.push(l));
+    const registry = new Approvals((params, outcome) => resolved.push(`${params.requestId} ${outcome}`), (l) => logs.push(l));
     const params: ApprovalRequestParams = {
       threadId: 'thread_1',
       turnId: 'turn_1',
@@ -103,7 +93,7 @@ describe('ApprovalRegistry', () => {
       preview: 'Run `ls`',
       choices: ['allow', 'deny'],
     };
-    const settlement: ApprovalSettlement = await registry.open(params, [answeringPeer('allow_session')]);
+    const settlement: ApprovalSettlement = await registry.request(params, [answeringPeer('allow_session')]);
     expect(settlement).toEqual({
       outcome: 'deny',
       reason:

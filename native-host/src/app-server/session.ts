@@ -1,7 +1,7 @@
 /**
- * One client connection to the app-server: the `initialize` gate, one table of handlers (one row per client request
- * of the protocol table), notification filtering (`initialized`, `optOutNotificationMethods`, per-thread holds) and
- * server requests. The shared AppServer engine does the work.
+ * One client connection to the app-server: one table of handlers (one row per client request of the protocol table)
+ * behind the shared session gate (`initialize`, `initialized`, opt-outs, per-thread holds), and server requests. The
+ * shared AppServer engine does the work.
  */
 import {
   Connection,
@@ -11,19 +11,18 @@ import {
   serverInbound,
   serverNotifications,
   serverRequests,
-  CLIENT_REQUEST_METHODS,
-  type ClientRequestMethod,
   type ClientRequestParams,
   type ClientRequestResult,
   type ClientTool,
   type MessageTransport,
-  type RequestContext,
   type ServerNotificationMethod,
   type ServerNotificationParams,
   type ServerRequestMethod,
   type ServerRequestParams,
   type ServerRequestResult,
 } from '@tether/protocol';
+import { capabilitiesOf } from '../session/capabilities';
+import { type Handlers, SessionGate } from '../session/gate';
 import { TETHER_VERSION } from '../version';
 import type { AppServer } from './app-server';
 import type { Peer } from './peer';
@@ -41,16 +40,6 @@ export interface AppServerSession {
 /** Server identity sent in the initialize answer. */
 export const SERVER_NAME = 'tether-app-server';
 
-/** Notifications kept before `initialized` arrives; past this, they are dropped (and logged once). */
-const MAX_EARLY_NOTIFICATIONS = 1000;
-
-type Handlers = {
-  [M in ClientRequestMethod]: (
-    params: ClientRequestParams<M>,
-    ctx: RequestContext,
-  ) => ClientRequestResult<M> | Promise<ClientRequestResult<M>>;
-};
-
 type Outbound = { requests: typeof serverRequests; notifications: typeof serverNotifications };
 
 let nextSessionId = 1;
@@ -60,13 +49,9 @@ export class Session implements Peer, AppServerSession {
   readonly id = nextSessionId++;
   readonly closed: Promise<void>;
   private readonly connection: Connection<typeof serverInbound, Outbound>;
-  private initializedRequest = false;
-  private ready = false;
-  private optOut = new Set<string>();
+  private readonly gate: SessionGate;
+  private readonly handlers: Required<Handlers>;
   private tools: readonly ClientTool[] = [];
-  private early: [string, unknown][] = [];
-  private droppedEarly = 0;
-  private readonly holds = new Map<string, { depth: number; queue: [string, unknown][] }>();
 
   constructor(
     private readonly server: AppServer,
@@ -80,19 +65,16 @@ export class Session implements Peer, AppServerSession {
       jsonrpc: options.jsonrpc ?? false,
       log: (line) => log(`client ${this.id}: ${line}`),
     });
-    const handlers = this.handlers();
-    for (const method of CLIENT_REQUEST_METHODS) {
-      const handler = handlers[method] as (params: unknown, ctx: RequestContext) => unknown;
-      this.connection.onRequest(method as string, (params: unknown, ctx: RequestContext) => {
-        this.gate(method);
-        return handler(params, ctx);
-      });
-    }
-    this.connection.setFallbackRequestHandler((method) => {
-      if (!this.initializedRequest) throw RpcError.notInitialized();
-      throw RpcError.methodNotFound(method);
+    this.gate = new SessionGate({
+      send: (method, params) => {
+        if (!this.connection.isClosed) this.connection.notify(method, params);
+      },
+      // Every client request has a handler here; a -32013 would be a bug in this table.
+      unsupported: (method) => RpcError.unsupported(method, SERVER_NAME),
+      log: (line) => log(`client ${this.id}: ${line}`),
     });
-    this.connection.onNotification('initialized', () => this.markReady());
+    this.handlers = this.table();
+    this.gate.serve(this.connection, this.handlers);
     server.addPeer(this);
     this.closed = this.connection.closed.then(() => {
       this.server.removePeer(this);
@@ -113,10 +95,7 @@ export class Session implements Peer, AppServerSession {
   }
 
   notify<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>, threadId?: string): void {
-    if (this.optOut.has(method)) return;
-    const hold = threadId === undefined ? undefined : this.holds.get(threadId);
-    if (hold) hold.queue.push([method, params]);
-    else this.send(method, params);
+    this.gate.notify(method, params, threadId);
   }
 
   request<M extends ServerRequestMethod>(
@@ -134,61 +113,24 @@ export class Session implements Peer, AppServerSession {
   }
 
   hold(threadId: string): () => void {
-    const hold = this.holds.get(threadId) ?? { depth: 0, queue: [] };
-    hold.depth++;
-    this.holds.set(threadId, hold);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--hold.depth > 0) return;
-      this.holds.delete(threadId);
-      for (const [method, params] of hold.queue) this.send(method, params);
-    };
+    return this.gate.hold(threadId);
   }
 
-  private send(method: string, params: unknown): void {
-    if (!this.ready) {
-      if (this.early.length < MAX_EARLY_NOTIFICATIONS) this.early.push([method, params]);
-      else if (this.droppedEarly++ === 0) this.log(`client ${this.id}: no "initialized" yet; dropping notifications`);
-      return;
-    }
-    if (this.connection.isClosed) return;
-    this.connection.notify(method as never, params as never);
-  }
-
-  private markReady(): void {
-    if (this.ready || !this.initializedRequest) return;
-    this.ready = true;
-    const early = this.early;
-    this.early = [];
-    for (const [method, params] of early) this.send(method, params);
-  }
-
-  /** -32010 before initialize, -32011 for a second initialize. */
-  private gate(method: ClientRequestMethod): void {
-    if (method === 'initialize') {
-      if (this.initializedRequest) throw RpcError.alreadyInitialized();
-    } else if (!this.initializedRequest) {
-      throw RpcError.notInitialized();
-    }
-  }
-
-  private handlers(): Handlers {
+  private table(): Required<Handlers> {
     const s = this.server;
     return {
       initialize: (p) => this.initialize(p),
-      'thread/start': (p) => s.startThread(this, p),
+      'thread/start': (p, ctx) => s.startThread(this, p, ctx.afterAnswer),
       'thread/read': (p) => s.readThread(p),
-      'thread/resume': (p) => s.resumeThread(this, p),
+      'thread/resume': (p, ctx) => s.resumeThread(this, p, ctx.afterAnswer),
       'thread/history/read': (p) => s.readHistory(p),
       'thread/list': (p) => s.listThreads(p),
-      'thread/archive': (p) => s.archiveThread(p),
-      'thread/unarchive': (p) => s.unarchiveThread(p),
-      'thread/fork': (p) => s.forkThread(this, p),
+      'thread/archive': (p, ctx) => s.archiveThread(p, ctx.afterAnswer),
+      'thread/unarchive': (p, ctx) => s.unarchiveThread(p, ctx.afterAnswer),
+      'thread/fork': (p, ctx) => s.forkThread(this, p, ctx.afterAnswer),
       'thread/unsubscribe': (p) => s.unsubscribe(this, p),
-      'turn/start': (p) => s.startTurn(this, p),
-      'turn/interrupt': (p) => s.interruptTurn(p),
+      'turn/start': (p, ctx) => s.startTurn(this, p, ctx.afterAnswer),
+      'turn/interrupt': (p, ctx) => s.interruptTurn(p, ctx.afterAnswer),
       'turn/steer': (p) => s.steerTurn(p),
       'approval/resolve': (p) => s.resolveApproval(p),
       'schema/export': () => exportProtocolSchema(),
@@ -197,43 +139,28 @@ export class Session implements Peer, AppServerSession {
   }
 
   private initialize(params: ClientRequestParams<'initialize'>): ClientRequestResult<'initialize'> {
-    this.initializedRequest = true;
-    this.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-    this.tools = params.capabilities?.clientTools ?? [];
+    const tools = params.capabilities?.clientTools ?? [];
     const names = new Set<string>();
-    for (const tool of this.tools) {
+    for (const tool of tools) {
       if (builtinTool(tool.name)) {
-        this.initializedRequest = false;
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params for initialize: client tool "${tool.name}" has the name of a built-in tool; rename it`, {
           tool: tool.name,
         });
       }
       if (names.has(tool.name)) {
-        this.initializedRequest = false;
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params for initialize: client tool "${tool.name}" is declared twice`, {
           tool: tool.name,
         });
       }
       names.add(tool.name);
     }
+    this.tools = tools;
     this.log(`client ${this.id}: ${params.clientInfo.name} ${params.clientInfo.version} initialized with ${this.tools.length} client tool(s)`);
     return {
       serverInfo: { name: SERVER_NAME, version: TETHER_VERSION },
       protocolVersion: PROTOCOL_VERSION,
       supportedTransports: ['stdio'],
-      capabilities: {
-        thread: true,
-        turn: true,
-        itemStream: true,
-        approvalRequests: true,
-        eventReplay: true,
-        schemaExport: true,
-        steer: true,
-        fork: true,
-        archive: true,
-        modelList: true,
-        clientTools: true,
-      },
+      capabilities: capabilitiesOf(Object.keys(this.handlers), { approvalRequests: true, clientTools: true }),
     };
   }
 }

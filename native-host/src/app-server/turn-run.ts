@@ -5,7 +5,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ApprovalRequestParams, ApprovalSessionScope, ClientTool, Item, ThreadStatus, Turn, TurnError, TurnStatus } from '@tether/protocol';
-import type { ApprovalRegistry } from './approvals';
+import type { Approvals } from '../session/approvals';
 import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
 import type { IdKind } from './options';
 import type { Peer } from './peer';
@@ -18,7 +18,7 @@ export interface TurnEnv extends BuiltinToolEnv {
   readonly now: () => number;
   readonly newId: (kind: IdKind) => string;
   readonly log: (line: string) => void;
-  readonly approvals: ApprovalRegistry;
+  readonly approvals: Approvals;
   /** The store, or undefined for memory-only threads. */
   readonly store: ThreadStore | undefined;
   /** Sets and announces the thread's status. */
@@ -272,7 +272,7 @@ export class TurnRun {
     };
     this.env.setThreadStatus(this.state.id, 'waitingOnApproval');
     this.state.emit('approval/requested', params);
-    const outcome = await this.env.approvals.open(params, this.state.subscribers);
+    const outcome = await this.env.approvals.request(params, this.state.subscribers);
     if (this.live) this.env.setThreadStatus(this.state.id, 'running');
     return outcome;
   }

@@ -36,7 +36,8 @@ describe('interrupting a turn', () => {
 
   it('still sends turn/started, then turn/completed, for a turn interrupted right after its start answer', async () => {
     const { tc, threadId } = await setup();
-    const { turn } = await tc.client.turnStart({ threadId, input: [{ text: '/stream 10' }] });
+    // The model starts right after the answer, so a turn with nothing to wait for could finish before the interrupt.
+    const { turn } = await tc.client.turnStart({ threadId, input: [{ text: '/stream 10 60000' }] });
     await tc.client.turnInterrupt({ threadId, turnId: turn.id });
     await tc.rec.waitFor('turn/completed', (p) => p.turn.id === turn.id);
     const turnEvents = tc.rec.notes.filter((n) => n.method.startsWith('turn/')).map((n) => [n.method, (n.params as { turn: { status: string } }).turn.status]);

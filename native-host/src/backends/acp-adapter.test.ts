@@ -103,6 +103,11 @@ describe('acp adapter with a scripted ACP agent', () => {
     expect(read.items.map((i) => i.id)).toEqual(done.map((i) => i.id));
     const tail = clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId: thread.id, afterItemId: done[2]!.id }));
     expect(tail.items).toHaveLength(2);
+    // An item the thread does not have is the client's mistake, answered as the app-server answers it.
+    await expect(a.client.request('thread/read', { threadId: thread.id, afterItemId: 'item_nope' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      data: { threadId: thread.id, itemId: 'item_nope' },
+    });
   });
 
   it('asks permission as approval/request and answers with the matching option', async () => {

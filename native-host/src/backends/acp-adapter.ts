@@ -7,32 +7,31 @@
 import { join } from 'node:path';
 import {
   type ApprovalDecision,
-  type ApprovalOutcome,
-  type ClientRequestMethod,
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
-  type InitializeResult,
   type Item,
   type MessageTransport,
   PROTOCOL_VERSION,
+  type RequestContext,
   RpcError,
   type Thread,
+  type Turn,
 } from '@tether/protocol';
-import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './dialect-core';
-import type { Reply } from './dialect-peer';
+import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, asRecord, itemsAfter, str } from './dialect-core';
 import { AcpTurn } from './acp-turn';
 import { ThreadJournal } from './journal';
 
 /** ACP protocol version this adapter speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
 
+/** ACP's answer to a prompt cancelled by `session/cancel` (JSON-RPC's request-cancelled code). */
+const ACP_REQUEST_CANCELLED = -32800;
+
 /** Creates the ACP adapter (the host's dialect contract). */
 export function createAcpAdapter(upstream: MessageTransport, options: AdapterOptions): MessageTransport {
   return new AcpAdapter(upstream, options).transport;
 }
-
-type P<M extends ClientRequestMethod> = ClientRequestParams<M>;
 
 class AcpAdapter extends AdapterCore {
   private readonly journal: ThreadJournal;
@@ -45,13 +44,14 @@ class AcpAdapter extends AdapterCore {
   private readonly loading = new Set<string>();
   private readonly replays = new Map<string, AcpTurn>();
   private readonly active = new Map<string, AcpTurn>();
+  protected readonly runsClientTools = false;
 
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
     this.journal = new ThreadJournal(join(options.dataDir, 'agents', safeSegment(options.backendId)), this.log);
   }
 
-  protected async initializeAgent(params: InitializeParams): Promise<InitializeResult> {
+  protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
     await this.journal.load();
     const result = asRecord(
       await this.acp('initialize', {
@@ -70,115 +70,113 @@ class AcpAdapter extends AdapterCore {
       serverInfo: { name: str(info.name) ?? this.options.backendId, version: str(info.version) ?? 'unknown' },
       protocolVersion: PROTOCOL_VERSION,
       supportedTransports: ['stdio'],
-      capabilities: {
-        thread: true,
-        turn: true,
-        itemStream: true,
-        approvalRequests: true,
-        eventReplay: true,
-        schemaExport: false,
-        steer: false,
-        fork: false,
-        archive: true,
-        modelList: false,
-        clientTools: false,
+    };
+  }
+
+  protected handlers(): AdapterHandlers {
+    return {
+      'thread/start': async (p, ctx) => {
+        const cwd = p.cwd ?? this.options.backend?.cwd ?? process.cwd();
+        const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }, ctx));
+        const sessionId = str(session.sessionId);
+        if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
+        this.live.add(sessionId);
+        const now = Date.now();
+        const thread: Thread = {
+          id: sessionId,
+          title: p.title ?? '',
+          model: p.model ?? currentModel(session.configOptions) ?? '',
+          status: 'idle',
+          archived: false,
+          ephemeral: p.ephemeral === true,
+          createdAtMs: now,
+          updatedAtMs: now,
+          cwd,
+        };
+        this.journal.put({ thread, sessionId });
+        ctx.afterAnswer(() => this.emit('thread/started', { thread }));
+        return { thread };
+      },
+      'thread/read': async (p, ctx) => {
+        const thread = await this.known(p.threadId);
+        return { thread, items: itemsAfter(await this.itemsOf(p.threadId, ctx), p.afterItemId, p.threadId) };
+      },
+      'thread/resume': async (p, ctx) => {
+        const thread = await this.known(p.threadId);
+        const history = await this.itemsOf(p.threadId, ctx);
+        const turn = this.active.get(p.threadId);
+        // Items finished so far plus the open ones with their text so far: the deltas that follow continue them.
+        const items = [...history, ...(turn?.openItems() ?? [])];
+        return { thread, items, ...(turn ? { activeTurn: turn.toTurn() } : {}) };
+      },
+      'thread/list': async (p, ctx) => {
+        if (this.canList) await this.mergeAgentSessions(ctx);
+        const all = this.journal
+          .threads()
+          .filter((t) => t.archived === (p.archived === true) && !t.ephemeral)
+          .map((t) => (this.active.has(t.id) ? t : { ...t, status: 'idle' as const }));
+        const start = p.cursor ? Number.parseInt(p.cursor, 10) || 0 : 0;
+        const limit = p.limit ?? 50;
+        const page = all.slice(start, start + limit);
+        return { threads: page, nextCursor: start + limit < all.length ? String(start + limit) : null };
+      },
+      'thread/archive': (p, ctx) => this.setArchived(p.threadId, true, ctx),
+      'thread/unarchive': (p, ctx) => this.setArchived(p.threadId, false, ctx),
+      'thread/unsubscribe': async (p) => {
+        await this.known(p.threadId);
+        return {};
+      },
+      'turn/start': (p, ctx) => this.startTurn(p, ctx),
+      'turn/interrupt': async (p) => {
+        const turn = this.active.get(p.threadId);
+        if (!turn) throw RpcError.noActiveTurn(p.threadId);
+        if (turn.id !== p.turnId) throw RpcError.turnMismatch(p.threadId, p.turnId, turn.id);
+        turn.interruptRequested = true;
+        const sessionId = this.journal.get(p.threadId)?.sessionId ?? p.threadId;
+        this.agent.notify('session/cancel', { sessionId });
+        // ACP: the client answers its pending permission requests with `cancelled` when it cancels.
+        this.approvals.cancelTurn(turn.id);
+        return { turn: turn.toTurn() };
+      },
+      'approval/resolve': async (p) => {
+        this.approvals.resolve(p, p.decision);
+        return {};
       },
     };
   }
 
-  protected readonly methods: Partial<Record<ClientRequestMethod, MethodHandler>> = {
-    'thread/start': async (p: P<'thread/start'>, reply: Reply) => {
-      const cwd = p.cwd ?? this.options.backend?.cwd ?? process.cwd();
-      const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }));
-      const sessionId = str(session.sessionId);
-      if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
-      this.live.add(sessionId);
-      const now = Date.now();
-      const thread: Thread = {
-        id: sessionId,
-        title: p.title ?? '',
-        model: p.model ?? currentModel(session.configOptions) ?? '',
-        status: 'idle',
-        archived: false,
-        ephemeral: p.ephemeral === true,
-        createdAtMs: now,
-        updatedAtMs: now,
-        cwd,
-      };
-      this.journal.put({ thread, sessionId });
-      reply.ok({ thread });
-      this.emit('thread/started', { thread });
-    },
-    'thread/read': async (p: P<'thread/read'>, reply: Reply) => {
-      const thread = await this.known(p.threadId);
-      reply.ok({ thread, items: after(await this.itemsOf(p.threadId), p.afterItemId) });
-    },
-    'thread/resume': async (p: P<'thread/resume'>, reply: Reply) => {
-      const thread = await this.known(p.threadId);
-      const turn = this.active.get(p.threadId);
-      // Items finished so far plus the open ones with their text so far: the deltas that follow continue them.
-      const items = [...(await this.itemsOf(p.threadId)), ...(turn?.openItems() ?? [])];
-      reply.ok({ thread, items, ...(turn ? { activeTurn: turn.toTurn() } : {}) });
-    },
-    'thread/list': async (p: P<'thread/list'>, reply: Reply) => {
-      if (this.canList) await this.mergeAgentSessions();
-      const all = this.journal
-        .threads()
-        .filter((t) => t.archived === (p.archived === true) && !t.ephemeral)
-        .map((t) => (this.active.has(t.id) ? t : { ...t, status: 'idle' as const }));
-      const start = p.cursor ? Number.parseInt(p.cursor, 10) || 0 : 0;
-      const limit = p.limit ?? 50;
-      const page = all.slice(start, start + limit);
-      reply.ok({ threads: page, nextCursor: start + limit < all.length ? String(start + limit) : null });
-    },
-    'thread/archive': async (p: P<'thread/archive'>, reply: Reply) => this.setArchived(p.threadId, true, reply),
-    'thread/unarchive': async (p: P<'thread/unarchive'>, reply: Reply) => this.setArchived(p.threadId, false, reply),
-    'thread/unsubscribe': async (p: P<'thread/unsubscribe'>, reply: Reply) => {
-      await this.known(p.threadId);
-      reply.ok({});
-    },
-    'turn/start': async (p: P<'turn/start'>, reply: Reply) => this.startTurn(p, reply),
-    'turn/interrupt': (p: P<'turn/interrupt'>, reply: Reply) => {
-      const turn = this.active.get(p.threadId);
-      if (!turn) throw RpcError.noActiveTurn(p.threadId);
-      if (turn.id !== p.turnId) throw RpcError.turnMismatch(p.threadId, p.turnId, turn.id);
-      turn.interruptRequested = true;
-      const sessionId = this.journal.get(p.threadId)?.sessionId ?? p.threadId;
-      this.agent.notify('session/cancel', { sessionId });
-      // ACP: the client answers its pending permission requests with `cancelled` when it cancels.
-      this.approvals.withdraw('cancelled', (s) => s.threadId === p.threadId && s.turnId === turn.id);
-      reply.ok({ turn: turn.toTurn() });
-    },
-    'approval/resolve': (p: P<'approval/resolve'>, reply: Reply) => {
-      this.approvals.resolve(p);
-      reply.ok({});
-    },
-  };
-
-  private async startTurn(p: P<'turn/start'>, reply: Reply): Promise<void> {
+  private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {
     const thread = await this.known(p.threadId);
     if (thread.archived) throw RpcError.threadArchived(p.threadId);
     const running = this.active.get(p.threadId);
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
-    const sessionId = await this.attach(p.threadId);
+    const sessionId = await this.attach(p.threadId, ctx);
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
     const turn = new AcpTurn(p.threadId, input, { emit: (m, params) => this.emit(m, params), record: (item) => this.record(p.threadId, item) });
     this.active.set(p.threadId, turn);
     const text = input.map((i) => i.text).join('\n');
     const title = thread.title || text.slice(0, 80);
     this.journal.update(p.threadId, { title, updatedAtMs: Date.now(), status: 'running' });
-    reply.ok({ turn: turn.toTurn() });
-    this.emit('turn/started', { turn: turn.toTurn() });
-    this.emit('thread/status/changed', { threadId: p.threadId, status: 'running' });
-    turn.userMessage(text);
+    ctx.afterAnswer(() => {
+      this.emit('turn/started', { turn: turn.toTurn() });
+      this.emit('thread/status/changed', { threadId: p.threadId, status: 'running' });
+      turn.userMessage(text);
+      this.prompt(turn, sessionId, input);
+    });
+    return { turn: turn.toTurn() };
+  }
+
+  private prompt(turn: AcpTurn, sessionId: string, input: Array<{ type: 'text'; text: string }>): void {
+    const threadId = turn.threadId;
     this.agent.call('session/prompt', { sessionId, prompt: input.map((i) => ({ type: 'text', text: i.text })) }, {
       ok: (result) => this.endTurn(turn, stopStatus(str(asRecord(result).stopReason), turn.interruptRequested)),
       fail: (error) => {
-        const cancelled = error instanceof RpcError && error.code === -32800;
+        const cancelled = error instanceof RpcError && error.code === ACP_REQUEST_CANCELLED;
         if (cancelled || turn.interruptRequested) return this.endTurn(turn, { status: 'interrupted' });
-        const mapped = this.mapError(error, 'session/prompt', p.threadId);
-        this.emit('error', { message: mapped.message, threadId: p.threadId, turnId: turn.id, code: (mapped as RpcError).code });
-        this.endTurn(turn, { status: 'failed', error: { message: mapped.message, ...(mapped instanceof RpcError ? { code: mapped.code } : {}) } });
+        const mapped = this.mapError(error, 'session/prompt', threadId);
+        const code = mapped instanceof RpcError ? mapped.code : undefined;
+        this.emit('error', { message: mapped.message, threadId, turnId: turn.id, ...(code === undefined ? {} : { code }) });
+        this.endTurn(turn, { status: 'failed', error: { message: mapped.message, ...(code === undefined ? {} : { code }) } });
       },
     });
   }
@@ -186,26 +184,26 @@ class AcpAdapter extends AdapterCore {
   private endTurn(turn: AcpTurn, end: { status: 'completed' | 'interrupted' | 'failed'; error?: { message: string; code?: number | string } }): void {
     if (this.active.get(turn.threadId) !== turn) return;
     this.active.delete(turn.threadId);
-    this.approvals.withdraw('cancelled', (s) => s.threadId === turn.threadId && s.turnId === turn.id);
+    this.approvals.cancelTurn(turn.id);
     turn.finish(end.status, end.error);
     this.journal.update(turn.threadId, { status: 'idle', updatedAtMs: Date.now() });
     this.emit('thread/status/changed', { threadId: turn.threadId, status: 'idle' });
   }
 
   /** The agent session for a thread in this agent process: reloaded, or a new one when the agent cannot reload. */
-  private async attach(threadId: string): Promise<string> {
+  private async attach(threadId: string, ctx: RequestContext): Promise<string> {
     const entry = this.journal.get(threadId)!;
     if (this.live.has(entry.sessionId)) return entry.sessionId;
     const cwd = entry.thread.cwd ?? this.options.backend?.cwd ?? process.cwd();
     if (this.canLoad) {
       try {
-        await this.load(entry.sessionId, cwd, false);
+        await this.load(entry.sessionId, cwd, false, ctx);
         return entry.sessionId;
       } catch (error) {
         this.log(`session/load of ${entry.sessionId} failed, starting a new session: ${String(error)}`);
       }
     }
-    const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }));
+    const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }, ctx));
     const sessionId = str(session.sessionId);
     if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
     this.live.add(sessionId);
@@ -218,14 +216,14 @@ class AcpAdapter extends AdapterCore {
   }
 
   /** `session/load`; its replayed updates rebuild history only when `collect` (the journal already has it otherwise). */
-  private async load(sessionId: string, cwd: string, collect: boolean): Promise<void> {
+  private async load(sessionId: string, cwd: string, collect: boolean, ctx: RequestContext): Promise<void> {
     this.loading.add(sessionId);
     const collector = collect
       ? new AcpTurn(sessionId, [], { emit: () => undefined, record: (item) => this.journal.append(sessionId, item) })
       : undefined;
     if (collector) this.replays.set(sessionId, collector);
     try {
-      await this.acp('session/load', { sessionId, cwd, mcpServers: [] }, sessionId);
+      await this.acp('session/load', { sessionId, cwd, mcpServers: [] }, ctx, sessionId);
       this.live.add(sessionId);
       collector?.finish('completed');
     } finally {
@@ -235,10 +233,10 @@ class AcpAdapter extends AdapterCore {
   }
 
   /** Adds sessions that the agent lists and the journal does not know (made by another client, say). */
-  private async mergeAgentSessions(): Promise<void> {
+  private async mergeAgentSessions(ctx: RequestContext): Promise<void> {
     let result: Record<string, unknown>;
     try {
-      result = asRecord(await this.acp('session/list', {}));
+      result = asRecord(await this.acp('session/list', {}, ctx));
     } catch (error) {
       this.log(`session/list failed; listing the journal only: ${String(error)}`);
       return;
@@ -255,13 +253,13 @@ class AcpAdapter extends AdapterCore {
     }
   }
 
-  private async setArchived(threadId: string, archived: boolean, reply: Reply): Promise<void> {
+  private async setArchived(threadId: string, archived: boolean, ctx: RequestContext): Promise<{ thread: Thread }> {
     await this.known(threadId);
     const running = this.active.get(threadId);
     if (archived && running) throw RpcError.threadBusy(threadId, running.id);
     const thread = this.journal.update(threadId, { archived, updatedAtMs: Date.now() })!;
-    reply.ok({ thread });
-    this.emit(archived ? 'thread/archived' : 'thread/unarchived', { threadId });
+    ctx.afterAnswer(() => this.emit(archived ? 'thread/archived' : 'thread/unarchived', { threadId }));
+    return { thread };
   }
 
   /** A thread the journal knows, else -32020. */
@@ -274,11 +272,11 @@ class AcpAdapter extends AdapterCore {
   }
 
   /** History of a thread; a session the agent listed but the journal never saw is loaded once to rebuild it. */
-  private async itemsOf(threadId: string): Promise<Item[]> {
+  private async itemsOf(threadId: string, ctx: RequestContext): Promise<Item[]> {
     const entry = this.journal.get(threadId)!;
     if (entry.unread === true && this.canLoad && !this.live.has(entry.sessionId)) {
       this.journal.put({ thread: entry.thread, sessionId: entry.sessionId });
-      await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true);
+      await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true, ctx);
       await this.journal.flush();
     }
     return this.journal.history(threadId);
@@ -307,15 +305,15 @@ class AcpAdapter extends AdapterCore {
     this.active.get(threadId)?.update(update);
   }
 
-  protected onAgentRequest(method: string, params: unknown, reply: Reply): void {
+  protected onAgentRequest(method: string, params: unknown): unknown {
     if (method !== 'session/request_permission') {
       // fs/* and terminal/* were not offered in our client capabilities.
-      return reply.fail(new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether does not provide ${method} to ACP agents`));
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether does not provide ${method} to ACP agents`);
     }
     const p = asRecord(params);
     const threadId = this.threadOfSession(str(p.sessionId) ?? '');
     const turn = threadId ? this.active.get(threadId) : undefined;
-    if (!threadId || !turn) return reply.ok({ outcome: { outcome: 'cancelled' } });
+    if (!threadId || !turn) return { outcome: { outcome: 'cancelled' } };
     const toolCall = asRecord(p.toolCall);
     const options = (Array.isArray(p.options) ? p.options : []).map(asRecord);
     turn.ensureToolCall(toolCall);
@@ -328,17 +326,28 @@ class AcpAdapter extends AdapterCore {
     const title = str(toolCall.title) ?? str(toolCall.kind) ?? 'tool';
     const command = str(raw.command);
     this.emit('thread/status/changed', { threadId, status: 'waitingOnApproval' });
-    this.approvals.ask(
-      { threadId, turnId: turn.id, toolName: title, preview: command && command !== title ? `${title}: ${command}` : title, arguments: toolCall.rawInput ?? {}, choices },
-      (outcome: ApprovalOutcome) => {
-        const toolCallId = str(toolCall.toolCallId);
-        if (outcome === 'deny' && toolCallId) turn.markDeclined(toolCallId);
-        const option =
-          outcome === 'allow' ? optionFor(['allow_once']) : outcome === 'allow_session' ? (optionFor(['allow_always']) ?? optionFor(['allow_once'])) : outcome === 'deny' ? optionFor(['reject_once', 'reject_always']) : undefined;
-        reply.ok(option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } });
-        if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
-      },
-    );
+    const { settled } = this.askApproval({
+      threadId,
+      turnId: turn.id,
+      toolName: title,
+      preview: command && command !== title ? `${title}: ${command}` : title,
+      arguments: toolCall.rawInput ?? {},
+      choices,
+    });
+    return settled.then(({ outcome }) => {
+      const toolCallId = str(toolCall.toolCallId);
+      if (outcome === 'deny' && toolCallId) turn.markDeclined(toolCallId);
+      const option =
+        outcome === 'allow'
+          ? optionFor(['allow_once'])
+          : outcome === 'allow_session'
+            ? (optionFor(['allow_always']) ?? optionFor(['allow_once']))
+            : outcome === 'deny'
+              ? optionFor(['reject_once', 'reject_always'])
+              : undefined;
+      if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
+      return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
+    });
   }
 
   protected override onAgentClosed(): void {
@@ -351,8 +360,10 @@ class AcpAdapter extends AdapterCore {
     return undefined;
   }
 
-  private acp(method: string, params: unknown, threadId?: string): Promise<unknown> {
-    return this.agent.request(method, params).catch((error: unknown) => {
+  /** One request to the agent (for the client request answered through `ctx`, when there is one), errors translated. */
+  private acp(method: string, params: unknown, ctx?: RequestContext, threadId?: string): Promise<unknown> {
+    const sent = ctx ? this.agentRequest(method, params, ctx, (result) => result) : this.agent.request(method, params);
+    return sent.catch((error: unknown) => {
       throw this.mapError(error, method, threadId);
     });
   }
@@ -383,12 +394,6 @@ function currentModel(configOptions: unknown): string | undefined {
   if (!Array.isArray(configOptions)) return undefined;
   const model = configOptions.map(asRecord).find((o) => o.category === 'model' || o.id === 'model');
   return model ? str(model.currentValue) : undefined;
-}
-
-function after(items: Item[], afterItemId: string | undefined): Item[] {
-  if (!afterItemId) return items;
-  const index = items.findIndex((i) => i.id === afterItemId);
-  return index < 0 ? items : items.slice(index + 1);
 }
 
 function safeSegment(id: string): string {

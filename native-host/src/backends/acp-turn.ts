@@ -4,12 +4,12 @@
  * finished item to `record` (the journal). Used live, and silently to rebuild history from a `session/load` replay.
  */
 import { randomUUID } from 'node:crypto';
-import type { Item, ItemStatus, Turn, TurnStatus, UserInput } from '@tether/protocol';
+import type { Item, ItemStatus, ServerNotificationMethod, ServerNotificationParams, Turn, TurnStatus, UserInput } from '@tether/protocol';
 import { asRecord, str } from './dialect-core';
 
 /** Where a turn's output goes. */
 export interface TurnSink {
-  emit(method: string, params: unknown): void;
+  emit<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>): void;
   record(item: Item): void;
 }
 

@@ -183,11 +183,29 @@ describe('codex adapter', () => {
     await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
     const requested = await waitFor('approval/requested');
     const ref = { threadId, turnId: requested.turnId, requestId: requested.requestId };
+    // The turn is checked as the app-server checks it: a card from another turn cannot decide this approval.
+    await expect(client.request('approval/resolve', { ...ref, turnId: 'turn_other', decision: 'allow' })).rejects.toMatchObject({
+      code: ErrorCode.ApprovalNotFound,
+    });
     await expect(client.request('approval/resolve', { ...ref, decision: 'allow_session' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     expect(await client.request('approval/resolve', { ...ref, decision: 'allow' })).toEqual({});
     await expect(client.request('approval/resolve', { ...ref, decision: 'allow' })).rejects.toMatchObject({ code: ErrorCode.ApprovalNotFound });
     await waitFor('turn/completed');
     expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
+    client.close();
+  });
+
+  it('answers -32602 for thread/read after an item the thread does not have, as the app-server does', async () => {
+    const { client, init, waitFor } = setup('text');
+    await init();
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] });
+    await waitFor('turn/completed');
+    await expect(client.request('thread/read', { threadId, afterItemId: 'item_nope' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: `Invalid params: item item_nope is not in thread ${threadId}`,
+      data: { threadId, itemId: 'item_nope' },
+    });
     client.close();
   });
 

@@ -3,27 +3,21 @@
  * Codex's thread/turn/item protocol (no `jsonrpc` field, server requests from id 0) on the other.
  */
 import {
-  type ClientRequestMethod,
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
-  type InitializeResult,
   type MessageTransport,
   PROTOCOL_VERSION,
+  type RequestContext,
   type RequestId,
   RpcError,
   type Thread,
-  ToolCallResult,
   type Turn,
   type UserInput,
 } from '@tether/protocol';
-import { type AdapterOptions, AdapterCore, asRecord, type MethodHandler, str } from './dialect-core';
-import type { ApprovalSpec } from './dialect-approvals';
-import type { Reply } from './dialect-peer';
+import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, type ApprovalSpec, asRecord, itemsAfter, str } from './dialect-core';
 import {
-  after,
   choicesFrom,
-  CODEX_CAPABILITIES,
   codexDecision,
   historyItems,
   mapCodexError,
@@ -46,7 +40,8 @@ export function createCodexAdapter(upstream: MessageTransport, options: AdapterO
   return new CodexAdapter(upstream, options).transport;
 }
 
-type P<M extends ClientRequestMethod> = ClientRequestParams<M>;
+/** What a request Codex resolved itself (serverRequest/resolved) is left with: no answer at all. */
+const UNANSWERED = new Promise<never>(() => undefined);
 
 class CodexAdapter extends AdapterCore {
   private readonly turnInputs = new Map<string, UserInput[]>();
@@ -58,11 +53,13 @@ class CodexAdapter extends AdapterCore {
   /** Last thread object seen per id (Codex answers some calls with `{}`). */
   private readonly knownThreads = new Map<string, Thread>();
 
+  protected readonly runsClientTools = true;
+
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: false, agentName: 'codex' });
   }
 
-  protected async initializeAgent(params: InitializeParams): Promise<InitializeResult> {
+  protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
     const tools = params.capabilities?.clientTools ?? [];
     this.dynamicTools = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const info = params.clientInfo;
@@ -75,131 +72,127 @@ class CodexAdapter extends AdapterCore {
     );
     this.agent.notify('initialized');
     const version = /\/(\d+\.\d+\.\d+[^\s]*)/.exec(str(result.userAgent) ?? '')?.[1] ?? 'unknown';
+    return { serverInfo: { name: 'codex', version }, protocolVersion: PROTOCOL_VERSION, supportedTransports: ['stdio'] };
+  }
+
+  protected handlers(): AdapterHandlers {
     return {
-      serverInfo: { name: 'codex', version },
-      protocolVersion: PROTOCOL_VERSION,
-      supportedTransports: ['stdio'],
-      capabilities: { ...CODEX_CAPABILITIES },
+      'thread/start': (p, ctx) => {
+        const extra = asRecord(p);
+        const params: Record<string, unknown> = {
+          ...(p.model ? { model: p.model } : {}),
+          ...(p.cwd ? { cwd: p.cwd } : {}),
+          ...(p.ephemeral !== undefined ? { ephemeral: p.ephemeral } : {}),
+          ...policy('approvalPolicy', extra.approvalPolicy, this.backendOptions.approvalPolicy, CODEX_DEFAULT_APPROVAL_POLICY),
+          ...policy('sandbox', extra.sandbox, this.backendOptions.sandbox, undefined),
+          ...(this.dynamicTools.length > 0 ? { dynamicTools: this.dynamicTools } : {}),
+        };
+        return this.forward('thread/start', params, ctx, undefined, (r) => {
+          const mapped = mapThread(r.thread, false);
+          const thread = { ...mapped, model: mapped.model || (str(r.model) ?? '') };
+          if (p.title) this.nameThread(thread.id, p.title);
+          return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
+        });
+      },
+      'thread/read': (p, ctx) =>
+        this.forward('thread/read', { threadId: p.threadId, includeTurns: true }, ctx, p.threadId, (r) => ({
+          thread: this.remember(mapThread(r.thread)),
+          items: itemsAfter(historyItems(r.thread), p.afterItemId, p.threadId),
+        })),
+      'thread/resume': (p, ctx) => {
+        // Without a subscription a plain read gives the same history.
+        const method = p.subscribe === false ? 'thread/read' : 'thread/resume';
+        const params = p.subscribe === false ? { threadId: p.threadId, includeTurns: true } : { threadId: p.threadId };
+        return this.forward(method, params, ctx, p.threadId, (r) => {
+          const turns = asRecord(r.thread).turns;
+          const active = Array.isArray(turns) ? turns.map(asRecord).filter((t) => t.status === 'inProgress').pop() : undefined;
+          return {
+            thread: this.remember(mapThread(r.thread)),
+            items: historyItems(r.thread),
+            ...(active ? { activeTurn: this.turnOf(active, p.threadId) } : {}),
+          };
+        });
+      },
+      'thread/list': (p, ctx) => {
+        const params = { ...(p.cursor ? { cursor: p.cursor } : {}), ...(p.limit ? { limit: p.limit } : {}), ...(p.archived ? { archived: true } : {}) };
+        return this.forward('thread/list', params, ctx, undefined, (r) => ({
+          threads: (Array.isArray(r.data) ? r.data : []).map((t) => this.remember(mapThread(t, p.archived === true))),
+          nextCursor: str(r.nextCursor) ?? null,
+        }));
+      },
+      'thread/archive': async (p, ctx) => {
+        const known = await this.forward('thread/archive', { threadId: p.threadId }, ctx, p.threadId, () => this.knownThreads.get(p.threadId));
+        const thread = known ?? (await this.forward('thread/read', { threadId: p.threadId }, ctx, p.threadId, (r) => mapThread(r.thread)));
+        return { thread: this.remember({ ...thread, archived: true, status: 'idle', updatedAtMs: Math.max(thread.updatedAtMs, Date.now()) }) };
+      },
+      'thread/unarchive': (p, ctx) =>
+        this.forward('thread/unarchive', { threadId: p.threadId }, ctx, p.threadId, (r) => ({ thread: this.remember(mapThread(r.thread, false)) })),
+      'thread/fork': (p, ctx) => {
+        if (p.afterItemId) {
+          throw new RpcError(ErrorCode.Unsupported, `thread/fork with afterItemId is not supported by the ${this.options.backendId} backend: Codex forks whole threads`, {
+            method: 'thread/fork',
+            backend: this.options.backendId,
+          });
+        }
+        return this.forward('thread/fork', { threadId: p.threadId }, ctx, p.threadId, (r) => {
+          const thread: Thread = mapThread(r.thread, false);
+          if (p.title) this.nameThread(thread.id, p.title);
+          return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
+        });
+      },
+      'thread/unsubscribe': (p, ctx) => this.forward('thread/unsubscribe', { threadId: p.threadId }, ctx, p.threadId, () => ({})),
+      'turn/start': (p, ctx) => this.startTurn(p, ctx),
+      'turn/interrupt': (p, ctx) =>
+        this.forward('turn/interrupt', { threadId: p.threadId, turnId: p.turnId }, ctx, p.threadId, () => ({
+          turn: this.turns.get(p.turnId) ?? { id: p.turnId, threadId: p.threadId, status: 'running' as const, input: this.turnInputs.get(p.turnId) ?? [] },
+        })),
+      'turn/steer': (p, ctx) => {
+        const input = p.input.map((i) => ({ type: 'text', text: i.text, text_elements: [] }));
+        return this.forward('turn/steer', { threadId: p.threadId, expectedTurnId: p.expectedTurnId, input }, ctx, p.threadId, (r) => ({
+          threadId: p.threadId,
+          turnId: str(r.turnId) ?? p.expectedTurnId,
+          queued: false,
+        }));
+      },
+      'approval/resolve': async (p) => {
+        this.approvals.resolve(p, p.decision);
+        return {};
+      },
+      'model/list': (_p, ctx) =>
+        this.forward('model/list', {}, ctx, undefined, (r) => ({
+          models: (Array.isArray(r.data) ? r.data : [])
+            .map(asRecord)
+            .filter((m) => m.hidden !== true && typeof m.id === 'string')
+            .map((m) => ({
+              id: String(m.id),
+              ...(str(m.displayName) ? { displayName: str(m.displayName) } : {}),
+              provider: 'codex',
+              ...(typeof m.isDefault === 'boolean' ? { isDefault: m.isDefault } : {}),
+            })),
+        })),
     };
   }
 
-  protected readonly methods: Partial<Record<ClientRequestMethod, MethodHandler>> = {
-    'thread/start': (p: P<'thread/start'>, reply: Reply) => {
-      const extra = asRecord(p);
-      const params: Record<string, unknown> = {
-        ...(p.model ? { model: p.model } : {}),
-        ...(p.cwd ? { cwd: p.cwd } : {}),
-        ...(p.ephemeral !== undefined ? { ephemeral: p.ephemeral } : {}),
-        ...policy('approvalPolicy', extra.approvalPolicy, this.backendOptions.approvalPolicy, CODEX_DEFAULT_APPROVAL_POLICY),
-        ...policy('sandbox', extra.sandbox, this.backendOptions.sandbox, undefined),
-        ...(this.dynamicTools.length > 0 ? { dynamicTools: this.dynamicTools } : {}),
-      };
-      this.forward('thread/start', params, reply, undefined, (r) => {
-        const mapped = mapThread(r.thread, false);
-        const thread = { ...mapped, model: mapped.model || (str(r.model) ?? '') };
-        if (p.title) this.nameThread(thread.id, p.title);
-        return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
+  private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {
+    if (this.knownThreads.get(p.threadId)?.archived) throw RpcError.threadArchived(p.threadId);
+    const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
+    const params = { threadId: p.threadId, input: input.map((i) => ({ ...i, text_elements: [] })), ...(p.model ? { model: p.model } : {}) };
+    // Mapped when the answer is read, so the turn/started that follows it already knows the turn's input.
+    const map = (r: Record<string, unknown>) => {
+      this.turnInputs.set(str(asRecord(r.turn).id) ?? '', input);
+      return { turn: this.turnOf(r.turn, p.threadId) };
+    };
+    try {
+      return await this.forward('turn/start', params, ctx, p.threadId, map);
+    } catch (error) {
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.ThreadNotFound) throw error;
+      // Codex only runs turns on threads loaded in this process: after a restart, load it and try once more.
+      await this.forward('thread/resume', { threadId: p.threadId }, ctx, p.threadId, () => undefined).catch(() => {
+        throw error;
       });
-    },
-    'thread/read': (p: P<'thread/read'>, reply: Reply) =>
-      this.forward('thread/read', { threadId: p.threadId, includeTurns: true }, reply, p.threadId, (r) => ({
-        thread: this.remember(mapThread(r.thread)),
-        items: after(historyItems(r.thread), p.afterItemId),
-      })),
-    'thread/resume': (p: P<'thread/resume'>, reply: Reply) => {
-      // Without a subscription a plain read gives the same history.
-      const method = p.subscribe === false ? 'thread/read' : 'thread/resume';
-      const params = p.subscribe === false ? { threadId: p.threadId, includeTurns: true } : { threadId: p.threadId };
-      this.forward(method, params, reply, p.threadId, (r) => {
-        const turns = asRecord(r.thread).turns;
-        const active = Array.isArray(turns) ? turns.map(asRecord).filter((t) => t.status === 'inProgress').pop() : undefined;
-        return {
-          thread: this.remember(mapThread(r.thread)),
-          items: historyItems(r.thread),
-          ...(active ? { activeTurn: this.turnOf(active, p.threadId) } : {}),
-        };
-      });
-    },
-    'thread/list': (p: P<'thread/list'>, reply: Reply) =>
-      this.forward(
-        'thread/list',
-        { ...(p.cursor ? { cursor: p.cursor } : {}), ...(p.limit ? { limit: p.limit } : {}), ...(p.archived ? { archived: true } : {}) },
-        reply,
-        undefined,
-        (r) => ({
-          threads: (Array.isArray(r.data) ? r.data : []).map((t) => this.remember(mapThread(t, p.archived === true))),
-          nextCursor: str(r.nextCursor) ?? null,
-        }),
-      ),
-    'thread/archive': async (p: P<'thread/archive'>, reply: Reply) => {
-      await this.codex('thread/archive', { threadId: p.threadId }, p.threadId);
-      const known = this.knownThreads.get(p.threadId);
-      const thread = known ?? mapThread(asRecord(await this.codex('thread/read', { threadId: p.threadId }, p.threadId)).thread);
-      reply.ok({ thread: this.remember({ ...thread, archived: true, status: 'idle', updatedAtMs: Math.max(thread.updatedAtMs, Date.now()) }) });
-    },
-    'thread/unarchive': (p: P<'thread/unarchive'>, reply: Reply) =>
-      this.forward('thread/unarchive', { threadId: p.threadId }, reply, p.threadId, (r) => ({ thread: this.remember(mapThread(r.thread, false)) })),
-    'thread/fork': (p: P<'thread/fork'>, reply: Reply) => {
-      if (p.afterItemId) throw new RpcError(-32013, `thread/fork with afterItemId is not supported by the ${this.options.backendId} backend: Codex forks whole threads`, { method: 'thread/fork', backend: this.options.backendId });
-      this.forward('thread/fork', { threadId: p.threadId }, reply, p.threadId, (r) => {
-        const thread: Thread = mapThread(r.thread, false);
-        if (p.title) this.nameThread(thread.id, p.title);
-        return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
-      });
-    },
-    'thread/unsubscribe': (p: P<'thread/unsubscribe'>, reply: Reply) =>
-      this.forward('thread/unsubscribe', { threadId: p.threadId }, reply, p.threadId, () => ({})),
-    'turn/start': (p: P<'turn/start'>, reply: Reply) => {
-      if (this.knownThreads.get(p.threadId)?.archived) throw RpcError.threadArchived(p.threadId);
-      const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
-      const params = { threadId: p.threadId, input: input.map((i) => ({ ...i, text_elements: [] })), ...(p.model ? { model: p.model } : {}) };
-      const map = (r: Record<string, unknown>) => {
-        const id = str(asRecord(r.turn).id) ?? '';
-        this.turnInputs.set(id, input);
-        return { turn: this.turnOf(r.turn, p.threadId) };
-      };
-      this.agent.call('turn/start', params, {
-        ok: (result) => reply.ok(map(asRecord(result))),
-        fail: (error) => {
-          const mapped = mapCodexError(error, { method: 'turn/start', threadId: p.threadId });
-          if (!(mapped instanceof RpcError) || mapped.code !== ErrorCode.ThreadNotFound) return reply.fail(mapped);
-          // Codex only runs turns on threads loaded in this process: after a restart, load it and try once more.
-          this.codex('thread/resume', { threadId: p.threadId }, p.threadId).then(
-            () => this.forward('turn/start', params, reply, p.threadId, map),
-            () => reply.fail(mapped),
-          );
-        },
-      });
-    },
-    'turn/interrupt': (p: P<'turn/interrupt'>, reply: Reply) =>
-      this.forward('turn/interrupt', { threadId: p.threadId, turnId: p.turnId }, reply, p.threadId, () => {
-        return { turn: this.turns.get(p.turnId) ?? { id: p.turnId, threadId: p.threadId, status: 'running', input: this.turnInputs.get(p.turnId) ?? [] } };
-      }),
-    'turn/steer': (p: P<'turn/steer'>, reply: Reply) => {
-      const input = p.input.map((i) => ({ type: 'text', text: i.text, text_elements: [] }));
-      this.forward('turn/steer', { threadId: p.threadId, expectedTurnId: p.expectedTurnId, input }, reply, p.threadId, (r) => ({
-        threadId: p.threadId,
-        turnId: str(r.turnId) ?? p.expectedTurnId,
-        queued: false,
-      }));
-    },
-    'approval/resolve': (p: P<'approval/resolve'>, reply: Reply) => {
-      this.approvals.resolve(p);
-      reply.ok({});
-    },
-    'model/list': (_p: P<'model/list'>, reply: Reply) =>
-      this.forward('model/list', {}, reply, undefined, (r) => ({
-        models: (Array.isArray(r.data) ? r.data : [])
-          .map(asRecord)
-          .filter((m) => m.hidden !== true && typeof m.id === 'string')
-          .map((m) => ({
-            id: m.id as string,
-            ...(str(m.displayName) ? { displayName: str(m.displayName) } : {}),
-            provider: 'codex',
-            ...(typeof m.isDefault === 'boolean' ? { isDefault: m.isDefault } : {}),
-          })),
-      })),
-  };
+      return this.forward('turn/start', params, ctx, p.threadId, map);
+    }
+  }
 
   protected onAgentNotification(method: string, params: unknown): void {
     const p = asRecord(params);
@@ -249,7 +242,8 @@ class CodexAdapter extends AdapterCore {
       }
       case 'serverRequest/resolved': {
         // Codex withdrew a request we still show (interrupt, turn end): settle it as cancelled without answering Codex.
-        const id = p.requestId as RequestId;
+        const id = p.requestId;
+        if (typeof id !== 'string' && typeof id !== 'number') return;
         const approval = this.approvalByCodexId.get(id);
         if (approval !== undefined) {
           this.approvalByCodexId.delete(id);
@@ -279,14 +273,14 @@ class CodexAdapter extends AdapterCore {
     }
   }
 
-  protected onAgentRequest(method: string, params: unknown, reply: Reply): void {
+  protected onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown {
     const p = asRecord(params);
     const threadId = str(p.threadId) ?? '';
     const turnId = str(p.turnId) ?? '';
     switch (method) {
       case 'item/commandExecution/requestApproval': {
         const command = str(p.command);
-        return this.askApproval(reply, {
+        return this.codexApproval(ctx.id, {
           threadId,
           turnId,
           toolName: 'shell',
@@ -300,7 +294,7 @@ class CodexAdapter extends AdapterCore {
       case 'item/fileChange/requestApproval': {
         const changes = this.pendingChanges.get(str(p.itemId) ?? '');
         const paths = Array.isArray(changes) ? changes.map((c) => str(asRecord(c).path)).filter(Boolean) : [];
-        return this.askApproval(reply, {
+        return this.codexApproval(ctx.id, {
           threadId,
           turnId,
           toolName: 'apply_patch',
@@ -310,20 +304,20 @@ class CodexAdapter extends AdapterCore {
         });
       }
       case 'item/tool/call':
-        return this.callClientTool(p, reply);
+        return this.callClientTool(p);
       default:
-        return reply.fail(new RpcError(-32601, `Method not found: Tether cannot answer Codex's ${method}`));
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
     }
   }
 
-  private askApproval(reply: Reply, spec: ApprovalSpec): void {
-    const requestId = this.approvals.ask(spec, (outcome) => {
-      if (this.approvalByCodexId.delete(reply.id)) reply.ok({ decision: codexDecision(outcome) });
-    });
-    this.approvalByCodexId.set(reply.id, requestId);
+  /** Asks the client; Codex gets the decision, unless it withdrew the request itself (then it gets nothing). */
+  private codexApproval(codexId: RequestId, spec: ApprovalSpec): Promise<unknown> {
+    const { requestId, settled } = this.askApproval(spec);
+    this.approvalByCodexId.set(codexId, requestId);
+    return settled.then(({ outcome }) => (this.approvalByCodexId.delete(codexId) ? { decision: codexDecision(outcome) } : UNANSWERED));
   }
 
-  private callClientTool(p: Record<string, unknown>, reply: Reply): void {
+  private async callClientTool(p: Record<string, unknown>): Promise<unknown> {
     const params = {
       threadId: str(p.threadId) ?? '',
       turnId: str(p.turnId) ?? '',
@@ -331,25 +325,23 @@ class CodexAdapter extends AdapterCore {
       tool: str(p.tool) ?? '',
       arguments: p.arguments ?? {},
     };
-    const failed = (message: string) => reply.ok({ success: false, contentItems: [{ type: 'inputText', text: message }] });
-    this.client.call('item/tool/call', params, {
-      ok: (result) => {
-        const parsed = ToolCallResult.safeParse(result);
-        if (!parsed.success) return failed(`The browser returned an unreadable result for ${params.tool}`);
-        reply.ok({
-          success: parsed.data.success,
-          contentItems: parsed.data.content.map((c) =>
-            c.type === 'text' ? { type: 'inputText', text: c.text } : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
-          ),
-        });
-      },
-      fail: (error) => failed(`The browser could not run ${params.tool}: ${error.message}`),
-    });
+    try {
+      const result = await this.client.request('item/tool/call', params);
+      return {
+        success: result.success,
+        contentItems: result.content.map((c) =>
+          c.type === 'text' ? { type: 'inputText', text: c.text } : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
+        ),
+      };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { success: false, contentItems: [{ type: 'inputText', text: `The browser could not run ${params.tool}: ${message}` }] };
+    }
   }
 
   /** Codex keeps a title only through `thread/name/set`; a failure costs the title, not the thread. */
   private nameThread(threadId: string, name: string): void {
-    this.agent.call('thread/name/set', { threadId, name }, { ok: () => undefined, fail: (e) => this.log(`codex: thread/name/set failed: ${e.message}`) });
+    this.agent.request('thread/name/set', { threadId, name }).catch((e: unknown) => this.log(`codex: thread/name/set failed: ${String(e)}`));
   }
 
   private remember(thread: Thread): Thread {
@@ -364,30 +356,28 @@ class CodexAdapter extends AdapterCore {
     return turn;
   }
 
-  /** One request to Codex, its errors translated. */
-  private codex(method: string, params: unknown, threadId?: string): Promise<unknown> {
+  /** One request to Codex, its errors translated (initialize: no client answer to order against). */
+  private codex(method: string, params: unknown): Promise<unknown> {
     return this.agent.request(method, params).catch((error: unknown) => {
-      throw mapCodexError(error, { method, threadId });
+      throw mapCodexError(error, { method });
     });
   }
 
-  /** Sends `method` to Codex and answers the client synchronously with `map(result)`, keeping message order. */
-  private forward(
+  /**
+   * One request to Codex for the client request answered through `ctx`: `map` reads the answer synchronously (see
+   * AdapterCore.agentRequest), and errors are translated.
+   */
+  private async forward<T>(
     method: string,
     params: unknown,
-    reply: Reply,
+    ctx: RequestContext,
     threadId: string | undefined,
-    map: (result: Record<string, unknown>) => unknown,
-  ): void {
-    this.agent.call(method, params, {
-      ok: (result) => {
-        try {
-          reply.ok(map(asRecord(result)));
-        } catch (error) {
-          reply.fail(error);
-        }
-      },
-      fail: (error) => reply.fail(mapCodexError(error, { method, threadId })),
-    });
+    map: (result: Record<string, unknown>) => T,
+  ): Promise<T> {
+    try {
+      return await this.agentRequest(method, params, ctx, (result) => map(asRecord(result)));
+    } catch (error) {
+      throw mapCodexError(error, { method, ...(threadId === undefined ? {} : { threadId }) });
+    }
   }
 }

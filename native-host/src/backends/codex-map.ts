@@ -238,21 +238,6 @@ export function mapCodexError(error: unknown, context: { method: string; threadI
   return error;
 }
 
-/** What `initialize` tells the extension about a Codex backend. */
-export const CODEX_CAPABILITIES = {
-  thread: true,
-  turn: true,
-  itemStream: true,
-  approvalRequests: true,
-  eventReplay: true,
-  schemaExport: false,
-  steer: true,
-  fork: true,
-  archive: true,
-  modelList: true,
-  clientTools: true,
-} as const;
-
 /** `{[key]: value}` from the client's value, else the config's (null there = leave it to Codex), else the default. */
 export function policy(key: string, fromClient: unknown, fromConfig: unknown, fallback: string | undefined): Record<string, unknown> {
   const value = fromClient ?? (fromConfig === undefined ? fallback : fromConfig);
@@ -280,10 +265,4 @@ export function codexDecision(outcome: ApprovalOutcome): 'accept' | 'acceptForSe
     default:
       return 'cancel';
   }
-}
-
-export function after<T extends { id: string }>(items: T[], afterItemId: string | undefined): T[] {
-  if (!afterItemId) return items;
-  const index = items.findIndex((i) => i.id === afterItemId);
-  return index < 0 ? items : items.slice(index + 1);
 }

@@ -1,43 +1,57 @@
 /**
- * What every dialect adapter shares: the Tether-side transport handed to the host, the lifecycle gate
- * (`initialize` first, once; notifications held until `initialized`), parameter validation from the method table,
- * -32013 for methods the backend cannot do, opt-out of notifications, and the approval broker.
+ * What every dialect adapter shares: the Tether-side transport handed to the host, served by the same session gate and
+ * approval broker as the app-server (so every backend behaves the same to the extension), one Connection to the agent,
+ * and the ordering rule between the two: an agent's answer is read synchronously, and what the agent sends after it
+ * waits until the translated answer has reached the client.
  */
 import {
-  clientRequests,
-  type ClientRequestMethod,
-  InitializeParams,
-  type InitializeResult,
+  type ApprovalRequestParams,
+  Connection,
   createMemoryTransportPair,
+  type InitializeParams,
+  type InitializeResult,
+  type Item,
   type MessageTransport,
+  type RequestContext,
   RpcError,
+  serverInbound,
+  serverNotifications,
   type ServerNotificationMethod,
+  type ServerNotificationParams,
+  serverRequests,
 } from '@tether/protocol';
-import { ApprovalBroker } from './dialect-approvals';
-import { type Reply, RpcPeer } from './dialect-peer';
+import { type ApprovalPeer, Approvals, type ApprovalSettlement } from '../session/approvals';
+import { capabilitiesOf } from '../session/capabilities';
+import { type Handlers, SessionGate } from '../session/gate';
 import type { DialectAdapterOptions } from './dialects';
 
 /** Options every adapter factory takes (the host's contract). */
 export type AdapterOptions = DialectAdapterOptions;
 
-/** Handles one validated client request; answer through `reply` (throwing or rejecting answers with the error). */
-export type MethodHandler = (params: never, reply: Reply) => void | Promise<void>;
+/** The client requests an adapter implements besides `initialize`, typed from the protocol rows. */
+export type AdapterHandlers = Omit<Handlers, 'initialize'>;
 
-const MAX_HELD_NOTIFICATIONS = 10_000;
+/** What to ask the user; the adapter adds the request id. */
+export type ApprovalSpec = Pick<ApprovalRequestParams, 'threadId' | 'turnId' | 'toolName' | 'preview' | 'arguments' | 'choices' | 'sessionScope'>;
 
-/** Base of the codex, acp and vv adapters. */
+/** Who the agent is; the capabilities follow from the handler table. */
+export type AgentIdentity = Pick<InitializeResult, 'serverInfo' | 'protocolVersion' | 'supportedTransports'>;
+
+type Outbound = { requests: typeof serverRequests; notifications: typeof serverNotifications };
+
+/** Base of the codex and acp adapters. */
 export abstract class AdapterCore {
   /** The Tether-protocol side; the host talks to this. */
   readonly transport: MessageTransport;
-  protected readonly client: RpcPeer;
-  protected readonly agent: RpcPeer;
-  protected readonly approvals: ApprovalBroker;
+  protected readonly client: Connection<typeof serverInbound, Outbound>;
+  protected readonly agent: Connection;
+  protected readonly approvals: Approvals;
   protected readonly log: (line: string) => void;
   protected clientCapabilities: NonNullable<InitializeParams['capabilities']> = {};
-  private phase: 'new' | 'initializing' | 'ready' = 'new';
-  private clientReady = false;
-  private held: Array<[string, unknown]> = [];
-  private optOut = new Set<string>();
+  private readonly gate: SessionGate;
+  private readonly clientPeer: ApprovalPeer;
+  private readonly implemented: readonly string[];
+  private approvalCounter = 0;
 
   constructor(
     upstream: MessageTransport,
@@ -47,54 +61,113 @@ export abstract class AdapterCore {
     this.log = options.log;
     const [outer, inner] = createMemoryTransportPair({ clone: false });
     this.transport = outer;
-    this.client = new RpcPeer(inner, { jsonrpc: false, name: 'client', log: this.log });
-    this.agent = new RpcPeer(upstream, { jsonrpc: wire.jsonrpc, name: wire.agentName, log: this.log });
-    this.approvals = new ApprovalBroker(this.client, (m, p) => this.emit(m, p), this.log);
-    // Both peers start on the next microtask so that subclass fields exist before any message is handled.
-    queueMicrotask(() => {
-      this.client.start({
-        onRequest: (method, params, reply) => this.dispatch(method, params, reply),
-        onNotification: (method) => {
-          if (method === 'initialized') this.markClientReady();
-        },
-        onClose: () => {
-          this.approvals.withdraw('cancelled');
-          this.agent.close();
-        },
-      });
-      this.agent.start({
-        onRequest: (method, params, reply) => this.onAgentRequest(method, params, reply),
-        onNotification: (method, params) => this.onAgentNotification(method, params),
-        onClose: (error) => {
-          this.log(`${wire.agentName}: connection to the agent closed${error ? `: ${error.message}` : ''}`);
-          this.approvals.withdraw('cancelled');
-          this.onAgentClosed();
-          // Let what was just emitted (withdrawn approvals) reach the client before its side closes.
-          setTimeout(() => this.client.close(), 0);
-        },
-      });
+    this.client = new Connection(inner, {
+      inbound: serverInbound,
+      outbound: { requests: serverRequests, notifications: serverNotifications },
+      log: (line) => this.log(`client: ${line}`),
     });
+    const client = this.client;
+    this.clientPeer = {
+      id: 1,
+      get isOpen(): boolean {
+        return !client.isClosed;
+      },
+      request: (method, params, signal) => client.request(method, params, { signal }),
+    };
+    this.agent = new Connection(upstream, { jsonrpc: wire.jsonrpc, log: (line) => this.log(`${wire.agentName}: ${line}`) });
+    this.gate = new SessionGate({
+      send: (method, params) => {
+        if (!this.client.isClosed) this.client.notify(method, params);
+      },
+      unsupported: (method) => RpcError.unsupported(method, this.options.backendId),
+      log: (line) => this.log(`client: ${line}`),
+    });
+    this.approvals = new Approvals(({ threadId, turnId, requestId }, decision) => {
+      this.emit('approval/resolved', { threadId, turnId, requestId, decision });
+    }, this.log);
+    void this.client.closed.then(() => {
+      this.approvals.withdraw('cancelled');
+      this.agent.close();
+    });
+    void this.agent.closed.then((error) => {
+      this.log(`${wire.agentName}: connection to the agent closed${error ? `: ${error.message}` : ''}`);
+      this.approvals.withdraw('cancelled');
+      this.onAgentClosed();
+      // Let what was just emitted (withdrawn approvals) reach the client before its side closes.
+      setTimeout(() => this.client.close(), 0);
+    });
+    // Registered before any message can arrive: transports deliver on a later microtask at the earliest.
+    const methods = this.handlers();
+    this.implemented = Object.keys(methods);
+    this.gate.serve(this.client, {
+      ...methods,
+      initialize: async (params) => {
+        this.clientCapabilities = params.capabilities ?? {};
+        const identity = await this.initializeAgent(params);
+        return { ...identity, capabilities: this.capabilities() };
+      },
+    });
+    this.agent.setFallbackRequestHandler((method, params, ctx) => this.onAgentRequest(method, params, ctx));
+    this.agent.onNotification('*', (params, method) => this.onAgentNotification(method, params));
   }
 
-  /** Initializes the agent and says what this backend can do. */
-  protected abstract initializeAgent(params: InitializeParams): Promise<InitializeResult>;
-  /** Client requests this backend supports; the rest answer -32013. */
-  protected abstract readonly methods: Partial<Record<ClientRequestMethod, MethodHandler>>;
+  /** Initializes the agent and says who it is (the capabilities follow from `methods`). */
+  protected abstract initializeAgent(params: InitializeParams): Promise<AgentIdentity>;
+  /**
+   * Client requests this backend implements; the rest answer -32013. Called once from this constructor, before the
+   * subclass's fields exist: the handlers may use them only when they run.
+   */
+  protected abstract handlers(): AdapterHandlers;
+  /** Whether the backend runs the client's tools (`item/tool/call`). */
+  protected abstract readonly runsClientTools: boolean;
   /** A notification from the agent. Must never throw on unknown input. */
   protected abstract onAgentNotification(method: string, params: unknown): void;
-  /** A request from the agent. */
-  protected abstract onAgentRequest(method: string, params: unknown, reply: Reply): void;
+  /** A request from the agent: its answer, or a promise of it (one that never settles leaves it unanswered). */
+  protected abstract onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown;
   /** The agent went away. */
   protected onAgentClosed(): void {}
 
-  /** Sends a notification to the client, unless opted out; held until the client said `initialized`. */
-  protected emit(method: ServerNotificationMethod | string, params: unknown): void {
-    if (this.optOut.has(method)) return;
-    if (!this.clientReady) {
-      if (this.held.length < MAX_HELD_NOTIFICATIONS) this.held.push([method, params]);
-      return;
-    }
-    this.client.notify(method, params);
+  /** What `initialize` says this backend can do: derived from the handler table. */
+  protected capabilities(): InitializeResult['capabilities'] {
+    return capabilitiesOf(this.implemented, { approvalRequests: true, clientTools: this.runsClientTools });
+  }
+
+  /** Sends a notification to the client (opt-outs, holds and the `initialized` gate apply). */
+  protected emit<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>): void {
+    this.gate.notify(method, params);
+  }
+
+  /**
+   * Sends `method` to the agent on behalf of the client request answered through `ctx`, and resolves with `map` of its
+   * result. `map` runs synchronously when the answer is read, before the agent's next message is handled, so it sees
+   * the state the answer speaks of (Codex may answer turn/interrupt, then end the turn). From that answer until the
+   * client's answer is written, notifications to the client wait: the client learns the answer before what the agent
+   * sent after it (Codex answers turn/start, then says turn/started).
+   */
+  protected agentRequest<T>(method: string, params: unknown, ctx: RequestContext, map: (result: unknown) => T): Promise<T> {
+    return new Promise((resolve, reject) =>
+      this.agent.call(method, params, {
+        ok: (result) => {
+          ctx.afterAnswer(this.gate.hold());
+          try {
+            resolve(map(result));
+          } catch (error) {
+            reject(error);
+          }
+        },
+        fail: (error) => {
+          ctx.afterAnswer(this.gate.hold());
+          reject(error);
+        },
+      }),
+    );
+  }
+
+  /** Asks the client about `spec` (`approval/requested` first); resolves with how it was decided. */
+  protected askApproval(spec: ApprovalSpec): { readonly requestId: string; readonly settled: Promise<ApprovalSettlement> } {
+    const params: ApprovalRequestParams = { ...spec, requestId: `approval_${++this.approvalCounter}` };
+    this.emit('approval/requested', params);
+    return { requestId: params.requestId, settled: this.approvals.request(params, [this.clientPeer]) };
   }
 
   /** The backend's dialect-specific `options` from the config file. */
@@ -107,51 +180,14 @@ export abstract class AdapterCore {
     return RpcError.unsupported(method, this.options.backendId);
   }
 
-  private markClientReady(): void {
-    if (this.clientReady) return;
-    this.clientReady = true;
-    const held = this.held;
-    this.held = [];
-    for (const [m, p] of held) this.emit(m, p);
-  }
+}
 
-  private dispatch(method: string, rawParams: unknown, reply: Reply): void {
-    if (method === 'initialize') {
-      this.initialize(rawParams, reply);
-      return;
-    }
-    if (this.phase !== 'ready') return reply.fail(RpcError.notInitialized());
-    if (!Object.hasOwn(clientRequests, method)) return reply.fail(RpcError.methodNotFound(method));
-    const parsed = clientRequests[method as ClientRequestMethod].params.safeParse(rawParams);
-    if (!parsed.success) return reply.fail(RpcError.invalidParams(method, parsed.error));
-    const handler = this.methods[method as ClientRequestMethod];
-    if (!handler) return reply.fail(this.unsupported(method));
-    try {
-      const pending = (handler as (p: unknown, r: Reply) => void | Promise<void>)(parsed.data, reply);
-      if (pending) pending.catch((error: unknown) => reply.fail(error));
-    } catch (error) {
-      reply.fail(error);
-    }
-  }
-
-  private initialize(rawParams: unknown, reply: Reply): void {
-    if (this.phase !== 'new') return reply.fail(RpcError.alreadyInitialized());
-    const parsed = InitializeParams.safeParse(rawParams);
-    if (!parsed.success) return reply.fail(RpcError.invalidParams('initialize', parsed.error));
-    this.phase = 'initializing';
-    this.clientCapabilities = parsed.data.capabilities ?? {};
-    this.optOut = new Set(this.clientCapabilities.optOutNotificationMethods ?? []);
-    this.initializeAgent(parsed.data).then(
-      (result) => {
-        this.phase = 'ready';
-        reply.ok(result);
-      },
-      (error: unknown) => {
-        this.phase = 'new';
-        reply.fail(error);
-      },
-    );
-  }
+/** The items after `afterItemId`; -32602 when the thread has no such item (as the app-server answers). */
+export function itemsAfter<T extends Pick<Item, 'id'>>(items: readonly T[], afterItemId: string | undefined, threadId: string): T[] {
+  if (afterItemId === undefined) return [...items];
+  const index = items.findIndex((i) => i.id === afterItemId);
+  if (index < 0) throw RpcError.itemNotFound(threadId, afterItemId);
+  return items.slice(index + 1);
 }
 
 /** Milliseconds from a Unix time in seconds (Codex and ACP agents use seconds or ISO strings). */

@@ -1,6 +1,10 @@
 /** A client that speaks raw wire messages, for literal transcripts and malformed input. */
 import { createMemoryTransportPair, type MessageTransport } from '@tether/protocol';
-import type { AppServerHandle } from '../index';
+
+/** Whatever serves the other end: an app-server, or a test's own connection. */
+export interface RawServer {
+  connect(transport: MessageTransport): unknown;
+}
 
 /** Sends literal messages and reads what comes back, in order. */
 export class RawClient {
@@ -9,7 +13,7 @@ export class RawClient {
   private wake: (() => void) | undefined;
   private readonly transport: MessageTransport;
 
-  constructor(server: AppServerHandle) {
+  constructor(server: RawServer) {
     const [clientSide, serverSide] = createMemoryTransportPair();
     server.connect(serverSide);
     this.transport = clientSide;
@@ -25,6 +29,11 @@ export class RawClient {
   /** Sends one message (a JSON text is parsed first, so tests can paste seed lines). */
   send(message: string | object): void {
     this.transport.send(typeof message === 'string' ? JSON.parse(message) : message);
+  }
+
+  /** Resolves with the next message not yet taken. */
+  async next(): Promise<Record<string, unknown>> {
+    return (await this.take(() => true))[0]!;
   }
 
   /** Resolves with every message received since the last call, up to and including the first matching `until`. */
