@@ -155,6 +155,7 @@ export class TetherWorker {
           thread: r.thread,
           items: r.items,
           ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
+          ...(r.olderCursor ? { olderCursor: r.olderCursor } : {}),
         }),
       );
     } catch (error) {

@@ -47,6 +47,8 @@ export const Snapshot = z.object({
   thread: Thread.nullable(),
   items: z.array(Item),
   activeTurn: Turn.optional(),
+  /** Where the page before `items` ends (the `thread/history` operation reads it); absent when `items` start the thread. */
+  olderCursor: z.string().optional(),
 });
 
 /** Everything the worker sends to a page. */

@@ -8,6 +8,7 @@ import {
   ApprovalDecision,
   ModelListResult,
   ThreadArchiveResult,
+  ThreadHistoryReadResult,
   ThreadListResult,
   TurnInterruptResult,
   TurnSteerResult,
@@ -32,6 +33,8 @@ export const viewOps = {
   'thread/open': { params: z.object({ threadId: z.string().min(1) }), result: Empty },
   'thread/list': { params: z.object({ archived: z.boolean().optional() }), result: ThreadListResult },
   'thread/archive': { params: z.object({ threadId: z.string().min(1) }), result: ThreadArchiveResult },
+  /** The page of the tab's thread before `cursor` (from the snapshot, or the previous page). */
+  'thread/history': { params: z.object({ cursor: z.string().min(1) }), result: ThreadHistoryReadResult },
   'turn/send': {
     params: z.object({ text: z.string().min(1).max(1_000_000), model: z.string().optional() }),
     result: z.object({ threadId: z.string(), turnId: z.string() }),

@@ -24,10 +24,37 @@ export function SidePanel(props: { client: WorkerClient }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const transcript = useRef<Transcript | undefined>(undefined);
+  // Older history, one page at a time: the cursor of the next older page and the snapshot it belongs to.
+  const older = useRef<{ cursor: string | undefined; snapshot: number; loading: boolean }>({ cursor: undefined, snapshot: 0, loading: false });
+  const [hasOlder, setHasOlder] = useState(false);
+
+  const loadOlder = (): void => {
+    const o = older.current;
+    const cursor = o.cursor;
+    if (!cursor || o.loading) return;
+    o.loading = true;
+    const snapshot = o.snapshot;
+    client.call('thread/history', { cursor }).then(
+      (page) => {
+        // A newer snapshot (another thread, a reconnect) replaced what this page would extend.
+        if (older.current.snapshot !== snapshot) return;
+        o.loading = false;
+        o.cursor = page.olderCursor ?? undefined;
+        setHasOlder(o.cursor !== undefined);
+        transcript.current?.prepend(page.items);
+      },
+      (e: unknown) => {
+        if (older.current.snapshot === snapshot) o.loading = false;
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  };
 
   // Declared before useWorker so the transcript exists when the first pushed messages are replayed to it.
   useEffect(() => {
-    if (scroller.current && list.current) transcript.current = new Transcript(scroller.current, list.current);
+    if (!scroller.current || !list.current) return;
+    transcript.current = new Transcript(scroller.current, list.current);
+    transcript.current.onNearTop = () => loadOlder();
   }, []);
 
   const onPush = (m: WorkerPush): void => {
@@ -37,6 +64,8 @@ export function SidePanel(props: { client: WorkerClient }) {
       case 'snapshot':
         setThread(m.thread);
         setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
+        older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
+        setHasOlder(m.olderCursor !== undefined);
         view.reset(m.items);
         break;
       case 'events': {
@@ -84,6 +113,11 @@ export function SidePanel(props: { client: WorkerClient }) {
         />
       ) : null}
       <div class="scroller" ref={scroller}>
+        {hasOlder ? (
+          <button type="button" class="older" data-action="older" onClick={loadOlder}>
+            Earlier messages
+          </button>
+        ) : null}
         <div class="transcript" ref={list} data-thread-id={thread?.id ?? ''} />
       </div>
       {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}

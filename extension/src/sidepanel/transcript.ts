@@ -38,12 +38,17 @@ function toolText(result: unknown): unknown {
   return parts.every((p) => p !== undefined) ? parts.join('\n') : result;
 }
 
+/** How close to the top (px) the reader scrolls before the next older page is asked for. */
+const NEAR_TOP_PX = 200;
+
 /** Renders a thread's items into a scrolling container. */
 export class Transcript {
   private readonly entries = new Map<string, Entry>();
   private stick = true;
   private scrollQueued = false;
   private readonly doc: Document;
+  /** Called when the reader scrolls near the top (or the items do not fill the view): time for an older page. */
+  onNearTop: () => void = () => undefined;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -52,6 +57,29 @@ export class Transcript {
     this.doc = list.ownerDocument;
     scroller.addEventListener('scroll', () => {
       this.stick = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 24;
+      if (scroller.scrollTop < NEAR_TOP_PX) this.onNearTop();
+    });
+  }
+
+  /** Puts an older page above what is shown, keeping the reader's place (the view does not jump). */
+  prepend(items: readonly Item[]): void {
+    const before = this.scroller.scrollHeight;
+    const page = this.doc.createDocumentFragment();
+    for (const item of items) {
+      if (this.entries.has(item.id)) continue;
+      const entry = this.create(item, true);
+      page.appendChild(entry.root);
+      this.entries.set(item.id, entry);
+    }
+    this.list.insertBefore(page, this.list.firstChild);
+    this.scroller.scrollTop += this.scroller.scrollHeight - before;
+    this.checkFilled();
+  }
+
+  /** Asks for an older page when there is no scrollbar yet: a reader cannot scroll up to ask. */
+  private checkFilled(): void {
+    requestAnimationFrame(() => {
+      if (this.scroller.scrollHeight <= this.scroller.clientHeight + NEAR_TOP_PX) this.onNearTop();
     });
   }
 
@@ -66,6 +94,7 @@ export class Transcript {
     }
     this.stick = true;
     this.queueScroll();
+    this.checkFilled();
   }
 
   /** Applies one batch of events, in order. Returns the turn changes seen (for the composer's state). */

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// The thread store measured at a real app-server process over stdio: opening a 10,000-item (20 MB) thread
+// (`thread/resume` answer time, server RSS after it and after three `thread/read`s), the cost of a turn on a thread
+// that already has 5,000 turns next to turns on a new thread, and what threads/index.jsonl weighs after them.
+// Usage: node bench/store.bench.mjs [--quick] [--before DIR]
+//   --before DIR   also measures the app-server built in DIR (DIR/native-host/dist/tether.mjs), in the same run,
+//                  side by side: e.g. a `git archive` of the commit before a change, built with its own scripts.
+// Writes bench/results/store.json.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureHostBundle, fmt as f, machine, median, writeResults } from './support.mjs';
+
+const quick = process.argv.includes('--quick');
+const beforeAt = process.argv.indexOf('--before');
+const beforeDir = beforeAt > 0 ? resolve(process.argv[beforeAt + 1]) : undefined;
+const OPEN_ITEMS = 10_000;
+const ITEM_TEXT = 2000; // 10,000 items of ~2 KB: the issue's 20 MB thread
+const PRIOR_TURNS = quick ? 1000 : 5000;
+const MEASURED_TURNS = 20;
+
+const work = mkdtempSync(join(tmpdir(), 'tether-store-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// ---------------------------------------------------------------- data laid down as the store writes it
+const thread = (id, extra = {}) => ({ id, title: id, model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 1, ...extra });
+const item = (id, turnId, type, text) => ({ id, type, status: 'completed', createdAtMs: 1, completedAtMs: 1, content: { text }, turnId });
+
+/** A data dir with one thread of `turns` turns, each a question and an answer of about `answerBytes` characters. */
+function dataDir(name, threadId, turns, answerBytes) {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'threads'), { recursive: true, mode: 0o700 });
+  const lines = [JSON.stringify({ type: 'thread', thread: thread(threadId) })];
+  const filler = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(answerBytes / 27)).slice(0, answerBytes);
+  for (let t = 0; t < turns; t++) {
+    const turn = { id: `turn_${t}`, threadId, status: 'running', input: [{ text: `question ${t}` }], startedAtMs: 1 };
+    lines.push(JSON.stringify({ type: 'turn', turn }));
+    lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_u`, turn.id, 'userMessage', `question ${t}: ${filler}`) }));
+    lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_a`, turn.id, 'agentMessage', filler) }));
+    lines.push(JSON.stringify({ type: 'turn', turn: { ...turn, status: 'completed', completedAtMs: 2 } }));
+  }
+  writeFileSync(join(dir, 'threads', `${threadId}.jsonl`), lines.join('\n') + '\n', { mode: 0o600 });
+  // `grants: []` as the store writes it for a new thread (a thread from before grants moved to the index pays one
+  // journal scan on its first turn instead).
+  writeFileSync(join(dir, 'threads', 'index.jsonl'), JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] }) + '\n', { mode: 0o600 });
+  return dir;
+}
+
+// ---------------------------------------------------------------- a JSONL client of a real server process
+class ServerProcess {
+  constructor(dist, dataDirPath) {
+    this.child = spawn(process.execPath, [dist, 'app-server', '--listen', 'stdio', '--data-dir', dataDirPath], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { PATH: process.env.PATH, HOME: work },
+    });
+    this.pending = new Map();
+    this.waiters = [];
+    this.nextId = 1;
+    let pieces = [];
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk) => {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        pieces.push(chunk.slice(start, nl));
+        start = nl + 1;
+        const message = JSON.parse(pieces.length === 1 ? pieces[0] : pieces.join(''));
+        pieces = [];
+        if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
+        else this.waiters = this.waiters.filter((w) => !w(message));
+      }
+      if (start < chunk.length) pieces.push(chunk.slice(start));
+    });
+  }
+  request(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+  notification(test) {
+    return new Promise((resolve) => this.waiters.push((m) => (test(m) ? (resolve(m), true) : false)));
+  }
+  async initialize() {
+    await this.request('initialize', { clientInfo: { name: 'bench', version: '1' } });
+    this.child.stdin.write('{"method":"initialized"}\n');
+  }
+  /** Resident set now and its peak so far (Linux), in MB. */
+  rssMb() {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+    return { now: kb('VmRSS'), peak: kb('VmHWM') };
+  }
+  async stop() {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+// ---------------------------------------------------------------- open a 10,000-item thread
+async function openBigThread(dist) {
+  const dir = dataDir('open', 'thread_big', OPEN_ITEMS / 2, ITEM_TEXT);
+  const journalMb = statSync(join(dir, 'threads', 'thread_big.jsonl')).size / 1e6;
+  const proc = new ServerProcess(dist, dir);
+  await proc.initialize();
+  const idle = proc.rssMb().now;
+  const t0 = performance.now();
+  const resumed = await proc.request('thread/resume', { threadId: 'thread_big' });
+  const firstPageMs = performance.now() - t0;
+  const afterOpen = proc.rssMb();
+  const reads = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await proc.request('thread/read', { threadId: 'thread_big' });
+    reads.push(performance.now() - t);
+  }
+  const afterReads = proc.rssMb();
+  // Walk the older pages (new servers only): every item once.
+  let pages = 1;
+  let items = resumed.items.length;
+  let walkMs = 0;
+  for (let cursor = resumed.olderCursor; cursor; pages++) {
+    const t = performance.now();
+    const page = await proc.request('thread/history/read', { threadId: 'thread_big', cursor });
+    walkMs += performance.now() - t;
+    items += page.items.length;
+    cursor = page.olderCursor;
+  }
+  const afterWalk = proc.rssMb();
+  await proc.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    journalMb,
+    firstPageMs,
+    firstPageItems: resumed.items.length,
+    readMs: median(reads),
+    idleRssMb: idle,
+    rssAfterOpenMb: afterOpen.now,
+    rssAfterThreeReadsMb: afterReads.now,
+    peakRssMb: Math.max(afterReads.peak, afterWalk.peak),
+    pages,
+    itemsSeen: items,
+    walkMs,
+  };
+}
+
+// ---------------------------------------------------------------- a turn on a long thread next to a new one
+async function timeTurns(proc, threadId, n) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const done = proc.notification((m) => m.method === 'turn/completed' && m.params.turn.threadId === threadId);
+    const t0 = performance.now();
+    await proc.request('turn/start', { threadId, input: [{ text: `hello ${i}` }] });
+    await done;
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+async function turnCost(dist) {
+  const dir = dataDir('turns', 'thread_long', PRIOR_TURNS - 1, 200);
+  const proc = new ServerProcess(dist, dir);
+  await proc.initialize();
+  const { thread: fresh } = await proc.request('thread/start', { title: 'fresh' });
+  const newThread = await timeTurns(proc, fresh.id, MEASURED_TURNS);
+  const longThread = await timeTurns(proc, 'thread_long', MEASURED_TURNS);
+  const indexBytes = statSync(join(dir, 'threads', 'index.jsonl')).size;
+  // Many turns in one run: the index grows by lines per turn unless it is compacted.
+  const many = await timeTurns(proc, fresh.id, quick ? 100 : 500);
+  const indexAfterMany = statSync(join(dir, 'threads', 'index.jsonl')).size;
+  await proc.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    priorTurns: PRIOR_TURNS - 1,
+    firstTurnMs: newThread[0],
+    newThreadTurnMs: median(newThread.slice(1)),
+    firstTurnOnLongThreadMs: longThread[0],
+    longThreadTurnMs: median(longThread.slice(1)),
+    lastOfManyTurnsMs: median(many.slice(-10)),
+    manyTurns: many.length + MEASURED_TURNS,
+    indexBytesAfterMeasuredTurns: indexBytes,
+    indexBytesAfterManyTurns: indexAfterMany,
+  };
+}
+
+// ---------------------------------------------------------------- run
+const variants = [];
+if (beforeDir) variants.push(['before', join(beforeDir, 'native-host/dist/tether.mjs')]);
+variants.push(['after', await ensureHostBundle()]);
+const results = {};
+for (const [name, dist] of variants) {
+  results[name] = { open: await openBigThread(dist), turns: await turnCost(dist) };
+}
+
+const rows = [
+  ['journal of the opened thread (MB)', (r) => f(r.open.journalMb, 1)],
+  ['open: thread/resume answered (ms)', (r) => f(r.open.firstPageMs, 1)],
+  ['open: items in that answer', (r) => f(r.open.firstPageItems)],
+  ['open: thread/read, median of 3 (ms)', (r) => f(r.open.readMs, 1)],
+  ['server RSS idle (MB)', (r) => f(r.open.idleRssMb)],
+  ['server RSS after the open (MB)', (r) => f(r.open.rssAfterOpenMb)],
+  ['server RSS after three reads (MB)', (r) => f(r.open.rssAfterThreeReadsMb)],
+  ['server peak RSS (MB)', (r) => f(r.open.peakRssMb)],
+  ['pages to the thread\'s start / items seen', (r) => `${r.open.pages} / ${f(r.open.itemsSeen)}`],
+  ['all older pages read (ms)', (r) => f(r.open.walkMs, 1)],
+  ['first turn of a new thread (ms)', (r) => f(r.turns.firstTurnMs, 1)],
+  ['turn on a new thread, median (ms)', (r) => f(r.turns.newThreadTurnMs, 2)],
+  [`first turn after ${f(PRIOR_TURNS - 1)} turns (ms)`, (r) => f(r.turns.firstTurnOnLongThreadMs, 1)],
+  [`turn ${f(PRIOR_TURNS)}+, median (ms)`, (r) => f(r.turns.longThreadTurnMs, 2)],
+  ['ratio: long-thread turn / new-thread turn', (r) => f(r.turns.longThreadTurnMs / r.turns.newThreadTurnMs, 2)],
+  ['index.jsonl after the measured turns (bytes)', (r) => f(r.turns.indexBytesAfterMeasuredTurns)],
+  ['index.jsonl after ' + (quick ? 140 : 540) + ' turns in one run (bytes)', (r) => f(r.turns.indexBytesAfterManyTurns)],
+  ['last 10 of those turns, median (ms)', (r) => f(r.turns.lastOfManyTurnsMs, 2)],
+];
+const names = Object.keys(results);
+console.log(`| measure | ${names.join(' | ')} |\n|---|${names.map(() => '---:').join('|')}|`);
+for (const [label, get] of rows) console.log(`| ${label} | ${names.map((n) => get(results[n])).join(' | ')} |`);
+writeResults('store', { machine: machine(), quick, ...results });

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { openConnectedPanel } from '../support/extension-pages';
+
+const THREAD_ID = 'thread_long_history';
+const TURNS = 300;
+
+/** A data dir holding one thread of TURNS turns (a question and an answer each), as the thread store writes it. */
+function seededDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-e2e-pages-'));
+  mkdirSync(join(dir, 'threads'), { recursive: true, mode: 0o700 });
+  const thread = { id: THREAD_ID, title: 'A long conversation', model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 2 };
+  const lines = [JSON.stringify({ type: 'thread', thread })];
+  for (let t = 0; t < TURNS; t++) {
+    const turnId = `turn_${t}`;
+    const item = (n: string, type: string, text: string) => ({ id: `item_${t}_${n}`, type, status: 'completed', createdAtMs: 1, completedAtMs: 1, content: { text }, turnId });
+    lines.push(JSON.stringify({ type: 'item', item: item('q', 'userMessage', `question number ${t}`) }));
+    lines.push(JSON.stringify({ type: 'item', item: item('a', 'agentMessage', `answer number ${t}`) }));
+  }
+  writeFileSync(join(dir, 'threads', `${THREAD_ID}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
+  writeFileSync(join(dir, 'threads', 'index.jsonl'), `${JSON.stringify({ thread, pid: 0, grants: [] })}\n`, { mode: 0o600 });
+  return dir;
+}
+
+describe('a long thread in the side panel (Chromium)', () => {
+  const dataDir = seededDataDir();
+  const suite = useBrowserSuite({
+    hostConfig: {
+      defaultBackend: 'child',
+      backends: {
+        child: {
+          kind: 'command',
+          argv: [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio', '--data-dir', dataDir],
+          dialect: 'tether',
+          description: 'the reference app-server on a seeded data dir',
+        },
+      },
+    },
+  });
+
+  it('opens with the latest page and loads older pages as the reader scrolls up, each item once and in order', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    await panel.locator('button[data-action="history"]').click();
+    await panel.locator(`.history li[data-thread-id="${THREAD_ID}"] button.link`).click();
+    const items = panel.locator('.transcript > [data-item-id]');
+    // The latest page: 100 turns (the server's page budget), not the whole thread.
+    await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(200);
+    expect(await items.last().textContent()).toContain(`answer number ${TURNS - 1}`);
+    await panel.locator('button[data-action="older"]').waitFor();
+
+    for (let i = 0; i < 20 && (await items.count()) < 2 * TURNS; i++) {
+      await panel.locator('.scroller').evaluate((el) => el.scrollTo({ top: 0 }));
+      await panel.waitForTimeout(200);
+    }
+    await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(2 * TURNS);
+    const ids = await items.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId));
+    expect(ids).toEqual(Array.from({ length: TURNS }, (_, t) => [`item_${t}_q`, `item_${t}_a`]).flat());
+    await panel.locator('button[data-action="older"]').waitFor({ state: 'detached' });
+    await panel.close();
+  });
+});
