@@ -7,6 +7,7 @@ import { clientRequests, Connection, createMemoryTransportPair, ErrorCode, type 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJsonlTransport } from '../stdio-transport';
 import { createAcpAdapter } from './acp-adapter';
+import { ThreadJournal } from './journal';
 import { FIXTURES, readTranscript, ReplayAgent } from './codex-replay-agent';
 
 const AGENT = fileURLToPath(new URL('acp-agent.mjs', FIXTURES));
@@ -195,6 +196,42 @@ describe('acp adapter with a scripted ACP agent', () => {
     expect(archived.thread.archived).toBe(true);
     expect((clientRequests['thread/list'].result.parse(await second.client.request('thread/list', {}))).threads).toEqual([]);
     expect((clientRequests['thread/list'].result.parse(await second.client.request('thread/list', { archived: true }))).threads).toHaveLength(1);
+  });
+});
+
+describe('acp adapter history pages', () => {
+  it('answers a long thread with its latest page and a cursor, and thread/history/read walks back to its first item', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tether-acp-'));
+    const a = scriptedAgent(dataDir);
+    await a.init();
+    const thread = await a.startThread();
+    // 300 turns of history written to the host journal as the adapter would have (a second journal on the same files).
+    const journal = new ThreadJournal(join(dataDir, 'agents', 'scripted'), () => undefined);
+    await journal.load();
+    const written: Item[] = [];
+    for (let t = 0; t < 300; t++) {
+      for (const [n, type] of [['q', 'userMessage'], ['a', 'agentMessage']] as const) {
+        const item: Item = { id: `i${t}${n}`, type, status: 'completed', createdAtMs: 1, content: { text: `${n} ${t}` }, turnId: `turn_${t}` };
+        journal.append(thread.id, item);
+        written.push(item);
+      }
+    }
+    const read = clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId: thread.id }));
+    expect(read.items).toEqual(written.slice(-200));
+    const resumed = clientRequests['thread/resume'].result.parse(await a.client.request('thread/resume', { threadId: thread.id }));
+    expect(resumed.items).toEqual(read.items);
+    let cursor = resumed.olderCursor;
+    const older: Item[] = [];
+    while (cursor) {
+      const page = clientRequests['thread/history/read'].result.parse(await a.client.request('thread/history/read', { threadId: thread.id, cursor }));
+      older.unshift(...page.items);
+      cursor = page.olderCursor;
+    }
+    expect([...older, ...read.items]).toEqual(written);
+    await expect(a.client.request('thread/history/read', { threadId: thread.id, cursor: 'bogus' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/history cursor .* read the thread again/),
+    });
   });
 });
 

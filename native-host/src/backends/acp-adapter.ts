@@ -2,7 +2,7 @@
  * Dialect adapter for Agent Client Protocol agents over stdio (Copilot CLI `--acp`, claude-code-acp, gemini
  * `--experimental-acp`, ...): sessions are threads, `session/prompt` is a turn that ends when the prompt is answered,
  * `session/update` kinds are items and deltas, `session/request_permission` is an approval. History lives in the
- * host's journal (see journal.ts), so every ACP agent can be read back and resumed.
+ * host's journal (see journal.ts), so every ACP agent can be read back, by pages, and resumed.
  */
 import { join } from 'node:path';
 import {
@@ -18,8 +18,9 @@ import {
   type Thread,
   type Turn,
 } from '@tether/protocol';
-import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, asRecord, itemsAfter, str } from './dialect-core';
+import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, asRecord, str } from './dialect-core';
 import { AcpTurn } from './acp-turn';
+import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
 
 /** ACP protocol version this adapter speaks. */
@@ -99,15 +100,28 @@ class AcpAdapter extends AdapterCore {
       },
       'thread/read': async (p, ctx) => {
         const thread = await this.known(p.threadId);
-        return { thread, items: itemsAfter(await this.itemsOf(p.threadId, ctx), p.afterItemId, p.threadId) };
+        await this.rebuildUnread(p.threadId, ctx);
+        if (p.afterItemId !== undefined) {
+          const items = this.journal.itemsAfter(p.threadId, p.afterItemId);
+          if (!items) throw RpcError.itemNotFound(p.threadId, p.afterItemId);
+          return { thread, items };
+        }
+        const { items, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
+        return { thread, items, ...(olderCursor ? { olderCursor } : {}) };
       },
       'thread/resume': async (p, ctx) => {
         const thread = await this.known(p.threadId);
-        const history = await this.itemsOf(p.threadId, ctx);
+        await this.rebuildUnread(p.threadId, ctx);
+        const { items: history, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
         const turn = this.active.get(p.threadId);
-        // Items finished so far plus the open ones with their text so far: the deltas that follow continue them.
+        // The latest page plus the open items with their text so far: the deltas that follow continue them.
         const items = [...history, ...(turn?.openItems() ?? [])];
-        return { thread, items, ...(turn ? { activeTurn: turn.toTurn() } : {}) };
+        return { thread, items, ...(turn ? { activeTurn: turn.toTurn() } : {}), ...(olderCursor ? { olderCursor } : {}) };
+      },
+      'thread/history/read': async (p) => {
+        await this.known(p.threadId);
+        const { items, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET, p.cursor);
+        return { items, olderCursor };
       },
       'thread/list': async (p, ctx) => {
         if (this.canList) await this.mergeAgentSessions(ctx);
@@ -152,7 +166,7 @@ class AcpAdapter extends AdapterCore {
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
     const sessionId = await this.attach(p.threadId, ctx);
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
-    const turn = new AcpTurn(p.threadId, input, { emit: (m, params) => this.emit(m, params), record: (item) => this.record(p.threadId, item) });
+    const turn = new AcpTurn(p.threadId, input, { emit: (m, params) => this.emit(m, params), record: (item) => this.journal.append(p.threadId, item) });
     this.active.set(p.threadId, turn);
     const text = input.map((i) => i.text).join('\n');
     const title = thread.title || text.slice(0, 80);
@@ -271,19 +285,13 @@ class AcpAdapter extends AdapterCore {
     return { ...entry.thread, status: running ? entry.thread.status : 'idle' };
   }
 
-  /** History of a thread; a session the agent listed but the journal never saw is loaded once to rebuild it. */
-  private async itemsOf(threadId: string, ctx: RequestContext): Promise<Item[]> {
+  /** A session the agent listed but the journal never saw is loaded once, its replay rebuilding the history. */
+  private async rebuildUnread(threadId: string, ctx: RequestContext): Promise<void> {
     const entry = this.journal.get(threadId)!;
     if (entry.unread === true && this.canLoad && !this.live.has(entry.sessionId)) {
       this.journal.put({ thread: entry.thread, sessionId: entry.sessionId });
       await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true, ctx);
-      await this.journal.flush();
     }
-    return this.journal.history(threadId);
-  }
-
-  private record(threadId: string, item: Item): void {
-    this.journal.append(threadId, item);
   }
 
   protected onAgentNotification(method: string, params: unknown): void {

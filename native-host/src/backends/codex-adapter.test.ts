@@ -110,6 +110,12 @@ describe('codex adapter', () => {
       ['userMessage', { text: 'Say hello' }],
       ['agentMessage', { text: 'Hello from the mock model.' }],
     ]);
+    // Codex reads are one page: no cursor, and a cursor from elsewhere names no page here.
+    expect(read.olderCursor).toBeUndefined();
+    await expect(client.request('thread/history/read', { threadId, cursor: 'from-another-backend' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/answers the whole history at once.*read the thread again/),
+    });
     const list = clientRequests['thread/list'].result.parse(await client.request('thread/list', {}));
     expect(list.threads.map((t) => t.id)).toEqual([threadId]);
     const archived = clientRequests['thread/archive'].result.parse(await client.request('thread/archive', { threadId }));

@@ -27,6 +27,7 @@ import {
   mapTurn,
   policy,
 } from './codex-map';
+import { invalidCursor } from '../store/history-page';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -112,6 +113,10 @@ class CodexAdapter extends AdapterCore {
             ...(active ? { activeTurn: this.turnOf(active, p.threadId) } : {}),
           };
         });
+      },
+      'thread/history/read': (p) => {
+        // Codex answers thread/read with every turn, so reads here are one page and no cursor was ever given out.
+        throw invalidCursor(p.threadId, `the ${this.options.backendId} backend answers the whole history at once, with no cursor`);
       },
       'thread/list': (p, ctx) => {
         const params = { ...(p.cursor ? { cursor: p.cursor } : {}), ...(p.limit ? { limit: p.limit } : {}), ...(p.archived ? { archived: true } : {}) };

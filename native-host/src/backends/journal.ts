@@ -107,17 +107,6 @@ export class ThreadJournal {
     return at < 0 ? undefined : kept.items.slice(at + 1);
   }
 
-  /** Every finished item of a thread, oldest first (the whole journal). */
-  async history(threadId: string): Promise<Item[]> {
-    const kept = this.memory.get(threadId);
-    return kept ? kept.items.slice() : this.opened().allItems(threadId);
-  }
-
-  /** Resolves at once: every write is done when its call returns. */
-  flush(): Promise<void> {
-    return Promise.resolve();
-  }
-
   private opened(): ThreadStore {
     if (!this.store) throw new Error('ThreadJournal used before load(): call load() first');
     return this.store;
