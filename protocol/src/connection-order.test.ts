@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Connection } from './connection';
 import { RpcError, TransportClosedError } from './errors';
 import { createMemoryTransportPair } from './memory-transport';
-import { clientWithRawServer, rawPeer, serverWithRawClient } from './test-support';
+import { clientWithRawServer, rawPeer, ScriptedTransport, serverWithRawClient } from './test-support';
 
 describe('Connection order', () => {
   it('settles a call synchronously when its answer is read, before the next message is handled', async () => {
@@ -90,5 +90,14 @@ describe('Connection order', () => {
     const ran: string[] = [];
     late!(() => ran.push('now'));
     expect(ran).toEqual(['now']);
+  });
+
+  it('only logs undecodable input when asked not to answer it (an agent is not argued with on its stdin)', () => {
+    const transport = new ScriptedTransport();
+    const logs: string[] = [];
+    new Connection(transport, { answerDecodeErrors: false, log: (l) => logs.push(l) });
+    transport.handlers?.onDecodeError?.(new Error('Unexpected token W in JSON at position 0'));
+    expect(transport.sent).toEqual([]);
+    expect(logs).toEqual(['undecodable input: Unexpected token W in JSON at position 0']);
   });
 });

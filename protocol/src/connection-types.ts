@@ -96,6 +96,11 @@ export interface ConnectionOptions<In extends Side, Out extends Side> {
   inbound?: In;
   /** Rows of outbound requests: results of requests with a row are Zod-parsed before they resolve. */
   outbound?: Out;
+  /**
+   * Answer input the transport could not decode with a -32700 error (default true). A translator talking to an agent
+   * turns it off: an agent's stray output is logged, not argued with on the agent's stdin.
+   */
+  answerDecodeErrors?: boolean;
   /** Emit `"jsonrpc":"2.0"` on output (default false: omitted, as the protocol prefers). */
   jsonrpc?: boolean;
   /** Default timeout of outgoing requests in ms; 0/undefined = none. */

@@ -90,6 +90,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
       onMessage: (message) => this.receive(message),
       onDecodeError: (error) => {
         this.log(`undecodable input: ${error.message}`);
+        if (options.answerDecodeErrors === false) return;
         this.write({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` } });
       },
       onClose: (error) => this.shutdown(error),

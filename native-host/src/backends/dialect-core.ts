@@ -74,7 +74,11 @@ export abstract class AdapterCore {
       },
       request: (method, params, signal) => client.request(method, params, { signal }),
     };
-    this.agent = new Connection(upstream, { jsonrpc: wire.jsonrpc, log: (line) => this.log(`${wire.agentName}: ${line}`) });
+    this.agent = new Connection(upstream, {
+      jsonrpc: wire.jsonrpc,
+      answerDecodeErrors: false,
+      log: (line) => this.log(`${wire.agentName}: ${line}`),
+    });
     this.gate = new SessionGate({
       send: (method, params) => {
         if (!this.client.isClosed) this.client.notify(method, params);
