@@ -1,7 +1,8 @@
 /**
- * The host's side of `bridge/hello`: its parameters, the backends it lists and the limits it reports.
+ * The host's side of `bridge/hello`: the backends it lists (and the error for one that is not configured) and the
+ * limits it reports.
  */
-import type { BackendInfo, BridgeHelloParams, BridgeLimits } from '@tether/protocol';
+import type { BackendInfo, BridgeLimits } from '@tether/protocol';
 import { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES } from '@tether/protocol/codec';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import type { BackendConfig } from '../config/schema';
@@ -46,27 +47,3 @@ export function requireBackend(id: string, config: Pick<HostConfig, 'backends' |
   if (!backend) throw unknownBackend(id, config);
   return backend;
 }
-
-/**
- * Checks the two fields of bridge/hello the host reads. Checked by hand rather than with the protocol's Zod schema:
- * loading Zod would cost a third of the host's start-up before its first answer. Other fields pass through.
- */
-export function checkHelloParams(raw: unknown): BridgeHelloParams {
-  const invalid = (path: string, message: string): RpcError =>
-    new RpcError(ErrorCode.InvalidParams, `Invalid params for bridge/hello at ${path}: ${message}`, {
-      issues: [{ path: path.split('.'), message, code: 'invalid_type' }],
-    });
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('params', 'expected an object');
-  const params = raw as Record<string, unknown>;
-  if (params['backend'] !== undefined && typeof params['backend'] !== 'string') throw invalid('backend', 'expected a string');
-  const client = params['clientInfo'];
-  if (client !== undefined) {
-    if (typeof client !== 'object' || client === null) throw invalid('clientInfo', 'expected an object');
-    const { name, version } = client as Record<string, unknown>;
-    if (typeof name !== 'string') throw invalid('clientInfo.name', 'expected a string');
-    if (typeof version !== 'string') throw invalid('clientInfo.version', 'expected a string');
-  }
-  return params as BridgeHelloParams;
-}
-

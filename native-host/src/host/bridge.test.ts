@@ -6,7 +6,8 @@ import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import { loadConfig } from '../config/load';
 import type { BackendConfig } from '../config/schema';
 import { MAX_BATCH_MESSAGES } from './batch';
-import { Bridge, restartDelayMs } from './bridge';
+import { restartDelayMs } from './backend-supervisor';
+import { Bridge } from './bridge';
 import { FrameWriter } from './frame-writer';
 
 /** A backend that records what it receives and lets the test answer or crash it. */

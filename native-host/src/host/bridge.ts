@@ -1,36 +1,31 @@
 /**
  * Routes messages between the browser and one backend. Only `bridge/*` messages are interpreted; everything else
- * moves as bytes. To fail pending requests with -32050 when a backend dies, the bridge tracks request ids cheaply:
- * it scans (never parses) each message from the browser for its top-level id and method, which the browser sends
- * few of, and scans the backend's messages for a response id only while some request is pending, which is rare
- * during a stream of deltas (turn/start is answered before its deltas start).
+ * moves as bytes. To fail pending requests with -32050 when a backend dies, the router scans (never parses) each
+ * message from the browser for its top-level id and method, which the browser sends few of, and the backend's
+ * messages for a response id only while some request is pending (PendingRequests). The backend's life (start,
+ * crash backoff, restart, switch) is the BackendSupervisor's; bridge methods come from the protocol's rows
+ * (bridge-methods.ts).
  */
-import type { BridgeBackendExitedNotification, BridgeHelloResult } from '@tether/protocol';
+import type { BridgeBackendExitedNotification } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError } from '@tether/protocol/errors';
-import type { Backend, BackendExit, BackendSink } from '../backends/types';
+import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
+import { BackendSupervisor, type BackendGone } from './backend-supervisor';
 import { preview, splitBatch } from './batch';
-import { type Envelope, forEachBatchMember, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
-import { BRIDGE_LIMITS, backendInfos, checkHelloParams, requireBackend } from './bridge-hello';
+import { BRIDGE_LIMITS, backendInfos, requireBackend } from './bridge-hello';
+import { type BridgeHandlers, type BridgeParams, type BridgeResult, callBridgeMethod, isBridgeMethod } from './bridge-methods';
+import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
+import { PendingRequests } from './pending-requests';
 import { ReportLimit } from './report-limit';
 
-/** A backend that ran at least this long before crashing starts its crash count afresh. */
-const STABLE_RUN_MS = 10_000;
-/** Requests remembered at most; beyond, the oldest are forgotten (a backend that never answers must not grow us). */
-const MAX_PENDING = 100_000;
 /** Garbage lines (and refused messages) reported one by one before reports are rate-limited to one a second. */
 const GARBAGE_REPORTS = 5;
 
 const NOT_A_REQUEST: Envelope = { shape: 'object', id: undefined, method: undefined, isResponse: false };
-
-/** Delay before restart number `crashes` in a row: 0, then 250 ms doubling up to 8 s. */
-export function restartDelayMs(crashes: number): number {
-  return crashes <= 1 ? 0 : Math.min(250 * 2 ** (crashes - 2), 8000);
-}
 
 /** Options of Bridge. */
 export interface BridgeOptions {
@@ -46,33 +41,36 @@ export interface BridgeOptions {
   readonly now?: () => number;
 }
 
-interface Run {
-  readonly backend: Backend;
-  readonly startedAt: number;
-  /** Set when the host stops it on purpose; says why, for the requests it leaves unanswered. */
-  stopReason?: string;
-}
-
 /** The message router of one browser connection. */
 export class Bridge {
-  private selected: string;
-  private current: Run | undefined;
-  private readonly pending = new Map<string, string>();
+  private readonly supervisor: BackendSupervisor;
+  private readonly pending = new PendingRequests();
+  /** Messages waiting for a backend to start (or to finish stopping); tracked only once sent. */
   private queue: Array<{ parts: Buffer[]; length: number; envelope: Envelope }> = [];
-  private crashes = 0;
-  private lastExitAt = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
-  private transition: Promise<void> | undefined;
-  private closing = false;
   private readonly garbage: ReportLimit;
   private readonly refusals: ReportLimit;
-  private readonly now: () => number;
+  private readonly methods: BridgeHandlers = {
+    'bridge/hello': (params) => this.hello(params),
+    'bridge/backend/restart': () => this.restart(),
+  };
 
   constructor(private readonly options: BridgeOptions) {
-    this.selected = options.config.defaultBackend;
-    this.now = options.now ?? Date.now;
-    this.garbage = new ReportLimit(GARBAGE_REPORTS, this.now);
-    this.refusals = new ReportLimit(GARBAGE_REPORTS, this.now);
+    const now = options.now ?? Date.now;
+    this.garbage = new ReportLimit(GARBAGE_REPORTS, now);
+    this.refusals = new ReportLimit(GARBAGE_REPORTS, now);
+    const { config, createBackend, log, setInputPaused } = options;
+    this.supervisor = new BackendSupervisor(
+      { config, createBackend, log, setInputPaused, now },
+      {
+        started: (backend) => this.sendQueued(backend),
+        output: {
+          message: (chunk, start, end) => this.fromBackendRange(chunk, start, end),
+          messageParts: (parts, length) => this.fromBackend(parts, length),
+          problem: (message) => this.reportProblem(message),
+        },
+        gone: (event) => this.backendGone(event),
+      },
+    );
   }
 
   /** One message from the browser whose bytes are `chunk[start, end)` (the common case: the hot path). */
@@ -81,9 +79,9 @@ export class Bridge {
     // it is none of the host's own: pass it on as it is, no scan, no copy. (An id key spelt with escapes, e.g.
     // "\u0069d", would go untracked: no JSON encoder writes that.)
     if (!mayNeedScan(chunk, start, end) && shapeOf(chunk, start, end) === 'object') {
-      if (this.current && !this.transition && !this.closing && !this.options.unavailable) {
-        this.current.backend.sendRange(chunk, start, end);
-      } else this.forward([chunk.subarray(start, end)], end - start, NOT_A_REQUEST);
+      const backend = this.options.unavailable ? undefined : this.supervisor.ready;
+      if (backend) backend.sendRange(chunk, start, end);
+      else this.forward([chunk.subarray(start, end)], end - start, NOT_A_REQUEST);
       return;
     }
     this.route(chunk.subarray(start, end));
@@ -96,6 +94,18 @@ export class Bridge {
       return;
     }
     this.route(parts.length === 1 ? parts[0]! : Buffer.concat(parts, length));
+  }
+
+  /** Stops the backend (EOF, SIGTERM, SIGKILL) and flushes what is queued for the browser. */
+  async shutdown(): Promise<void> {
+    this.queue = [];
+    await this.supervisor.shutdown();
+    await this.options.writer.whenIdle();
+  }
+
+  /** The browser is (true) or is no longer (false) behind: stop reading the backend's output meanwhile. */
+  outputPressure(high: boolean): void {
+    this.supervisor.pauseOutput(high);
   }
 
   /** Routes a message that may be a request or a bridge message, after reading its envelope. */
@@ -114,21 +124,6 @@ export class Bridge {
         if (envelope.method?.startsWith('bridge/')) void this.handleBridge(payload, envelope);
         else this.forward([payload], payload.length, envelope);
     }
-  }
-
-  /** Stops the backend (EOF, SIGTERM, SIGKILL) and flushes what is queued for the browser. */
-  async shutdown(): Promise<void> {
-    this.closing = true;
-    clearTimeout(this.restartTimer);
-    this.queue = [];
-    const run = this.current;
-    if (run) await this.stopRun(run, 'the host is shutting down');
-    await this.options.writer.whenIdle();
-  }
-
-  /** The browser is (true) or is no longer (false) behind: stop reading the backend's output meanwhile. */
-  outputPressure(high: boolean): void {
-    this.current?.backend.pauseOutput(high);
   }
 
   private fromBrowserBatch(payload: Buffer): void {
@@ -152,68 +147,29 @@ export class Bridge {
 
   private forward(parts: Buffer[], length: number, envelope: Envelope): void {
     if (this.options.unavailable) {
-      if (envelope.id !== undefined && envelope.method !== undefined) this.reply(envelope.id, { error: this.options.unavailable.toJSON() });
+      if (envelope.id !== undefined && envelope.method !== undefined) this.replyError(envelope.id, this.options.unavailable);
       return;
     }
-    if (this.closing) return;
-    if (this.current && !this.transition) {
-      this.track(envelope);
-      this.current.backend.send(parts, length);
+    if (this.supervisor.shuttingDown) return;
+    const backend = this.supervisor.ready;
+    if (backend) {
+      this.pending.track(envelope);
+      backend.send(parts, length);
     } else {
       // Tracked only once sent: the backend being stopped meanwhile must not fail a request it never saw.
       this.queue.push({ parts, length, envelope });
-      this.ensureStarted();
+      this.supervisor.ensureStarted();
     }
   }
 
-  /** Remembers a request sent to the current backend, to fail it with -32050 if that backend goes away. */
-  private track(envelope: Envelope): void {
-    if (envelope.id === undefined || envelope.method === undefined) return;
-    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-    this.pending.set(envelope.id, envelope.method);
-  }
-
-  private ensureStarted(): void {
-    if (this.current || this.transition || this.restartTimer || this.closing || this.options.unavailable) return;
-    const wait = this.lastExitAt + restartDelayMs(this.crashes) - this.now();
-    if (wait > 0) {
-      this.restartTimer = setTimeout(() => {
-        this.restartTimer = undefined;
-        this.ensureStarted();
-      }, wait);
-      return;
-    }
-    this.startBackend();
-  }
-
-  private startBackend(): void {
-    const id = this.selected;
-    const backend = this.options.createBackend(id, requireBackend(id, this.options.config));
-    const run: Run = { backend, startedAt: this.now() };
-    this.current = run;
-    backend.start(this.sinkFor(run));
+  /** Sends what waited for a backend to the one just started. */
+  private sendQueued(backend: Backend): void {
     const queued = this.queue;
     this.queue = [];
     for (const message of queued) {
-      this.track(message.envelope);
+      this.pending.track(message.envelope);
       backend.send(message.parts, message.length);
     }
-  }
-
-  private sinkFor(run: Run): BackendSink {
-    return {
-      message: (chunk, start, end) => {
-        if (this.current === run) this.fromBackendRange(chunk, start, end);
-      },
-      messageParts: (parts, length) => {
-        if (this.current === run) this.fromBackend(parts, length);
-      },
-      problem: (message) => {
-        if (this.current === run) this.reportProblem(message);
-      },
-      inputPressure: (high) => this.options.setInputPaused(high),
-      exit: (info) => this.backendExited(run, info),
-    };
   }
 
   private fromBackendRange(chunk: Buffer, start: number, end: number): void {
@@ -234,78 +190,26 @@ export class Bridge {
     }
     if (this.pending.size > 0) {
       const whole = parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
-      if (shape === 'object') this.settle(scanEnvelope(whole));
-      else this.settleBatch(whole);
+      if (shape === 'object') this.pending.settle(scanEnvelope(whole));
+      else this.pending.settleBatch(whole);
     }
     this.options.writer.enqueue(parts, length, shape === 'array');
   }
 
-  private settle(envelope: Envelope): void {
-    if (envelope.isResponse && envelope.method === undefined && envelope.id !== undefined) this.pending.delete(envelope.id);
-  }
-
-  private settleBatch(whole: Buffer): void {
-    // Scanned in place, like the browser's batches; a malformed batch is the browser's to reject.
-    forEachBatchMember(whole, (start, end) => {
-      if (whole[start] === 0x7b /* { */) this.settle(scanEnvelope(whole.subarray(start, end)));
-    });
-  }
-
-  private backendExited(run: Run, info: BackendExit): void {
-    if (this.current !== run) return;
-    this.current = undefined;
-    this.options.setInputPaused(false);
-    const id = run.backend.id;
-    if (run.stopReason) {
-      this.failPending(id, `the "${id}" backend was stopped (${run.stopReason})`, info);
-      return;
+  private backendGone(event: BackendGone): void {
+    if (event.kind === 'crashed') {
+      const { exit } = event;
+      const params: BridgeBackendExitedNotification = {
+        backend: event.backend,
+        code: exit.code,
+        signal: exit.signal,
+        stderrTail: [...exit.stderrTail],
+        message: `${event.reason}. The next request (or bridge/backend/restart) starts it again; send initialize first`,
+        restartInMs: event.restartInMs,
+      };
+      this.notify('bridge/backend/exited', params);
     }
-    const now = this.now();
-    this.crashes = now - run.startedAt < STABLE_RUN_MS ? this.crashes + 1 : 1;
-    this.lastExitAt = now;
-    const last = info.stderrTail.at(-1);
-    const detail = `${info.message}${last ? ` (its last stderr line: ${JSON.stringify(last)})` : ''}`;
-    this.options.log(`backend ${id}: ${info.message}`);
-    const params: BridgeBackendExitedNotification = {
-      backend: id,
-      code: info.code,
-      signal: info.signal,
-      stderrTail: [...info.stderrTail],
-      message: `${detail}. The next request (or bridge/backend/restart) starts it again; send initialize first`,
-      restartInMs: restartDelayMs(this.crashes),
-    };
-    this.notify('bridge/backend/exited', params);
-    this.failPending(id, detail, info);
-  }
-
-  private failPending(id: string, reason: string, info: Pick<BackendExit, 'code' | 'signal'>): void {
-    for (const [requestId, method] of this.pending) {
-      const error = RpcError.backendUnavailable(`${method} was not answered: ${reason}`, {
-        backend: id,
-        method,
-        code: info.code,
-        signal: info.signal,
-      });
-      this.reply(requestId, { error: error.toJSON() });
-    }
-    this.pending.clear();
-  }
-
-  private async stopRun(run: Run, reason: string): Promise<void> {
-    run.stopReason = reason;
-    const stopping = run.backend.stop();
-    this.transition = stopping;
-    try {
-      await stopping;
-    } catch (error) {
-      this.options.log(`backend ${run.backend.id}: stopping failed: ${(error as Error).message}`);
-    }
-    if (this.transition === stopping) this.transition = undefined;
-    // The process is gone even when its last output has not been reported yet: fail what it left unanswered now.
-    if (this.current === run) {
-      this.current = undefined;
-      this.failPending(run.backend.id, `the "${run.backend.id}" backend was stopped (${reason})`, { code: null, signal: null });
-    }
+    this.pending.failAll(event.backend, event.reason, event.exit, (rawId, error) => this.replyError(rawId, error));
   }
 
   private async handleBridge(payload: Buffer, envelope: Envelope): Promise<void> {
@@ -320,54 +224,42 @@ export class Bridge {
     const rawId = envelope.id;
     if (rawId === undefined) return; // bridge notifications from the browser carry nothing the host must act on
     if (this.options.unavailable) {
-      this.reply(rawId, { error: this.options.unavailable.toJSON() });
+      this.replyError(rawId, this.options.unavailable);
       return;
     }
+    const method = envelope.method ?? '';
     try {
-      let result: unknown;
-      if (envelope.method === 'bridge/hello') result = await this.hello(params);
-      else if (envelope.method === 'bridge/backend/restart') result = await this.restart();
-      else throw RpcError.methodNotFound(envelope.method ?? '');
+      if (!isBridgeMethod(method)) throw RpcError.methodNotFound(method);
+      const result = await callBridgeMethod(this.methods, method, params);
       this.reply(rawId, { result });
       // Start the chosen backend now so its start-up overlaps the browser's next step, but only once the answer
       // is out: loading the embedded app-server would otherwise delay the first frame.
-      if (envelope.method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.ensureStarted()));
+      if (method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.supervisor.ensureStarted()));
     } catch (error) {
-      const rpc = error instanceof RpcError ? error : RpcError.internal((error as Error).message, error);
-      this.reply(rawId, { error: rpc.toJSON() });
+      const rpc = error instanceof RpcError ? error : RpcError.internal(error instanceof Error ? error.message : String(error), error);
+      this.replyError(rawId, rpc);
     }
   }
 
-  private async hello(rawParams: unknown): Promise<BridgeHelloResult> {
-    const params = checkHelloParams(rawParams);
+  private async hello(params: BridgeParams<'bridge/hello'>): Promise<BridgeResult<'bridge/hello'>> {
     const wanted = params.backend;
     const client = params.clientInfo;
     this.options.log(`bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`);
-    if (wanted !== undefined) requireBackend(wanted, this.options.config);
-    if (wanted !== undefined && wanted !== this.selected) {
-      const run = this.current;
-      this.selected = wanted;
-      this.crashes = 0;
-      this.lastExitAt = 0;
-      if (run) await this.stopRun(run, `the browser switched to the "${wanted}" backend`);
+    if (wanted !== undefined) {
+      requireBackend(wanted, this.options.config);
+      await this.supervisor.select(wanted);
     }
     return {
       hostVersion: this.options.hostVersion,
-      backend: this.selected,
+      backend: this.supervisor.selected,
       backends: backendInfos(this.options.config),
       limits: BRIDGE_LIMITS,
     };
   }
 
-  private async restart(): Promise<{ backend: string }> {
-    clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-    this.crashes = 0;
-    this.lastExitAt = 0;
-    const run = this.current;
-    if (run) await this.stopRun(run, 'restarted at the browser\'s request');
-    if (!this.current && !this.closing) this.startBackend();
-    return { backend: this.selected };
+  private async restart(): Promise<BridgeResult<'bridge/backend/restart'>> {
+    await this.supervisor.restart();
+    return { backend: this.supervisor.selected };
   }
 
   private reportGarbage(parts: Buffer[], length: number): void {
@@ -376,13 +268,13 @@ export class Bridge {
     const more = held > 0 ? ` (${held} more such lines were dropped since the last report)` : '';
     const head = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, Math.min(length, 4096))).subarray(0, 200);
     this.reportProblem(
-      `The "${this.selected}" backend wrote a line that is not a JSON message; it was dropped${more}. ` +
+      `The "${this.supervisor.selected}" backend wrote a line that is not a JSON message; it was dropped${more}. ` +
         `A backend must write only JSON messages on stdout, one per line (logs go to stderr). The line began: ${JSON.stringify(head.toString('utf8'))}`,
     );
   }
 
   private reportProblem(message: string): void {
-    this.options.log(`backend ${this.selected}: ${message}`);
+    this.options.log(`backend ${this.supervisor.selected}: ${message}`);
     this.notify('error', { message, code: 'backendProtocolError' });
   }
 
@@ -390,6 +282,7 @@ export class Bridge {
     this.options.writer.enqueueText(JSON.stringify({ method, params }));
   }
 
+  /** Writes an error response; `rawId` is the id's JSON text as it arrived. */
   private replyError(rawId: string, error: RpcError): void {
     this.reply(rawId, { error: error.toJSON() });
   }

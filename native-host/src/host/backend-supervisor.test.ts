@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { Backend, BackendSink } from '../backends/types';
+import { loadConfig } from '../config/load';
+import type { BackendConfig } from '../config/schema';
+import { type BackendGone, BackendSupervisor, restartDelayMs } from './backend-supervisor';
+
+/** A backend that only records its life: started, stopped (when the test says), crashed. */
+class FakeBackend implements Backend {
+  readonly pid = undefined;
+  sink!: BackendSink;
+  finishStop: (() => void) | undefined;
+  constructor(
+    readonly id: string,
+    readonly config: BackendConfig,
+  ) {}
+  start(sink: BackendSink): void {
+    this.sink = sink;
+  }
+  send(): void {}
+  sendRange(): void {}
+  pauseOutput(): void {}
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.finishStop = () => {
+        this.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
+        resolve();
+      };
+    });
+  }
+  crash(): void {
+    this.sink.exit({ code: 1, signal: null, stderrTail: ['boom'], message: `The "${this.id}" backend exited with code 1` });
+  }
+}
+
+function setup() {
+  const config = loadConfig({
+    platform: 'linux',
+    homedir: '/home/u',
+    env: {},
+    readFile: () => JSON.stringify({ defaultBackend: 'a', backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } } }),
+  });
+  const backends: FakeBackend[] = [];
+  const gone: BackendGone[] = [];
+  let now = 0;
+  const supervisor = new BackendSupervisor(
+    {
+      config,
+      log: () => undefined,
+      setInputPaused: () => undefined,
+      now: () => now,
+      createBackend: (id, c) => {
+        const b = new FakeBackend(id, c);
+        backends.push(b);
+        return b;
+      },
+    },
+    { started: () => undefined, output: { message: () => undefined, messageParts: () => undefined, problem: () => undefined }, gone: (e) => gone.push(e) },
+  );
+  return { supervisor, backends, gone, advance: (ms: number) => (now += ms) };
+}
+
+describe('BackendSupervisor', () => {
+  it('counts quick crashes in a row for the restart delay, and starts afresh after a run of 10 s', () => {
+    const t = setup();
+    t.supervisor.ensureStarted();
+    t.backends[0]!.crash();
+    t.supervisor.ensureStarted();
+    t.backends[1]!.crash();
+    t.supervisor.ensureStarted(); // waits 250 ms: nothing starts yet
+    expect(t.backends).toHaveLength(2);
+    t.advance(250);
+    void t.supervisor.restart(); // a restart forgets the crashes and starts at once
+    t.advance(10_000);
+    t.backends[2]!.crash();
+    expect(t.gone.map((g) => (g.kind === 'crashed' ? g.restartInMs : g.kind))).toEqual([restartDelayMs(1), restartDelayMs(2), restartDelayMs(1)]);
+    expect(t.gone[0]).toMatchObject({ backend: 'a', reason: 'The "a" backend exited with code 1 (its last stderr line: "boom")' });
+  });
+
+  it('is not ready while a backend stops, and reports the stop with its reason once it is over', async () => {
+    const t = setup();
+    t.supervisor.ensureStarted();
+    expect(t.supervisor.ready).toBe(t.backends[0]);
+    const switching = t.supervisor.select('b');
+    expect(t.supervisor.selected).toBe('b');
+    expect(t.supervisor.ready).toBeUndefined();
+    t.backends[0]!.finishStop!();
+    await switching;
+    expect(t.gone).toEqual([{ kind: 'stopped', backend: 'a', reason: 'the "a" backend was stopped (the browser switched to the "b" backend)', exit: expect.objectContaining({ code: 0 }) }]);
+    t.supervisor.ensureStarted();
+    expect(t.backends.map((b) => b.id)).toEqual(['a', 'b']);
+    expect(t.supervisor.ready).toBe(t.backends[1]);
+  });
+
+  it('starts nothing once shut down', async () => {
+    const t = setup();
+    t.supervisor.ensureStarted();
+    const down = t.supervisor.shutdown();
+    t.backends[0]!.finishStop!();
+    await down;
+    t.supervisor.ensureStarted();
+    await t.supervisor.restart();
+    expect(t.backends).toHaveLength(1);
+    expect(t.supervisor.ready).toBeUndefined();
+  });
+});
