@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt as f, importTypeScript, machine, median, writeResults, writeSection } from './support.mjs';
+import { ensureHostBundle, fmt as f, importCodec, importTypeScript, machine, median, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const STREAM_DELTAS = quick ? 20_000 : 100_000;
@@ -19,6 +19,7 @@ const RUNS = quick ? 1 : 3;
 
 // ---------------------------------------------------------------- the code under test
 const dist = await ensureHostBundle();
+const { JsonlDecoder } = await importCodec();
 // The store (to lay down big threads fast) and the engine (for the in-process case) are TypeScript: bundle them.
 const { ThreadStore, createAppServer, createMemoryTransportPair } = await importTypeScript(
   'app-server',
@@ -42,21 +43,16 @@ class ServerProcess {
     this.pending = new Map();
     this.onNotification = () => {};
     this.nextId = 1;
-    // Pieces of a long line are kept apart until its newline arrives: one big answer must not cost quadratic time.
-    let pieces = [];
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk) => {
-      let start = 0;
-      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-        pieces.push(chunk.slice(start, nl));
-        start = nl + 1;
-        const message = JSON.parse(pieces.length === 1 ? pieces[0] : pieces.join(''));
-        pieces = [];
+    const decoder = new JsonlDecoder({
+      message: (message) => {
         if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
         else this.onNotification(message);
-      }
-      if (start < chunk.length) pieces.push(chunk.slice(start));
+      },
+      error: (error) => {
+        throw error;
+      },
     });
+    this.child.stdout.on('data', (chunk) => decoder.push(chunk));
   }
   request(method, params) {
     const id = this.nextId++;

@@ -6,7 +6,7 @@
 // --only (cases whose name contains TEXT) only print.
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { fmt, importTypeScript, machine as machineOf, writeResults, writeSection } from './support.mjs';
+import { fmt, importCodec, machine as machineOf, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const { Input, Output } = require('chrome-native-messaging');
 
 // The protocol package is TypeScript source and Node 20 cannot strip types: bundle the codec once, then import it.
-const codec = await importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
+const codec = await importCodec();
 
 // ---------------------------------------------------------------- inputs
 const PIPE_CHUNK = 64 * 1024; // what a Node pipe read delivers

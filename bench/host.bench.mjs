@@ -8,13 +8,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt, importTypeScript, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+import { ensureHostBundle, fmt, importCodec, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
 const dist = await ensureHostBundle();
 // The driver reads the host's frames with the protocol's own splitter (TypeScript source: bundled once, then imported).
-const { FrameSplitter } = await importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
+const { FrameSplitter } = await importCodec();
 
 const work = mkdtempSync(join(tmpdir(), 'tether-host-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));

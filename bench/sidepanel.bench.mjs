@@ -11,7 +11,9 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport } from '../test/scripts/load-support.mjs';
-import { fmt, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+import { fmt, importCodec, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+
+const { NativeFrameDecoder } = await importCodec();
 
 const quick = process.argv.includes('--quick');
 const DELTAS = quick ? 5_000 : 20_000;
@@ -129,29 +131,21 @@ async function hostAlone(homeDir) {
   let t1 = 0;
   let onDone;
   const done = new Promise((resolve) => (onDone = resolve));
-  let chunks = [];
-  let have = 0;
-  child.stdout.on('data', (chunk) => {
-    chunks.push(chunk);
-    have += chunk.length;
-    let buf = Buffer.concat(chunks, have);
-    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32LE(0)) {
-      const len = buf.readUInt32LE(0);
-      const value = JSON.parse(buf.subarray(4, 4 + len).toString('utf8'));
-      buf = buf.subarray(4 + len);
-      for (const m of Array.isArray(value) ? value : [value]) {
-        if (m.id !== undefined && !m.method) waiters.get(m.id)?.(m);
-        if (m.method === 'item/agentMessage/delta') {
-          if (deltas === 0) t0 = performance.now();
-          deltas += 1;
-          t1 = performance.now();
-        }
-        if (m.method === 'turn/completed') onDone();
+  const decoder = new NativeFrameDecoder({
+    message: (m) => {
+      if (m.id !== undefined && !m.method) waiters.get(m.id)?.(m);
+      if (m.method === 'item/agentMessage/delta') {
+        if (deltas === 0) t0 = performance.now();
+        deltas += 1;
+        t1 = performance.now();
       }
-    }
-    chunks = buf.length ? [buf] : [];
-    have = buf.length;
+      if (m.method === 'turn/completed') onDone();
+    },
+    error: (error) => {
+      throw error;
+    },
   });
+  child.stdout.on('data', (chunk) => decoder.push(chunk));
   let id = 0;
   const call = (method, params) =>
     new Promise((resolve) => {

@@ -37,6 +37,11 @@ export async function importTypeScript(name, contents, options = {}) {
   return import(pathToFileURL(outfile).href);
 }
 
+/** The protocol package's codec (splitters, decoders, encoders), bundled once: what drivers read the processes with. */
+export function importCodec() {
+  return importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
+}
+
 /** The middle value of `xs` (the upper one of the two middles for an even count). */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
