@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlDecoder } from '@tether/protocol/codec';
+import { frameHeader, JsonlDecoder } from '@tether/protocol/codec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_ORIGIN, HOST_ENTRY, type HostProcess, type Msg, startHost } from './host-process';
 
@@ -27,9 +27,7 @@ const INITIALIZE = { clientInfo: { name: 'hostile-input-test', version: '1' } };
 /** One native-messaging frame holding exactly `payload`. */
 function rawFrame(payload: Buffer | string): Buffer {
   const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
-  const header = Buffer.alloc(4);
-  header.writeUInt32LE(body.length);
-  return Buffer.concat([header, body]);
+  return Buffer.concat([frameHeader(body.length), body]);
 }
 
 function hostLog(h: HostProcess): string {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChunkAssembler } from '@tether/protocol';
-import { BROWSER_MAX_FRAME_BYTES, FrameSplitter } from '@tether/protocol/codec';
+import { BROWSER_MAX_FRAME_BYTES, FrameSplitter, frameHeader } from '@tether/protocol/codec';
 
 /** Repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,12 +63,10 @@ export interface StartHostOptions {
   env?: Record<string, string>;
 }
 
-/** Encodes one native-messaging frame. */
+/** Encodes one native-messaging frame: a message, or a string as the exact payload text. */
 export function frame(message: unknown): Buffer {
   const body = Buffer.from(typeof message === 'string' ? message : JSON.stringify(message), 'utf8');
-  const header = Buffer.alloc(4);
-  header.writeUInt32LE(body.length);
-  return Buffer.concat([header, body]);
+  return Buffer.concat([frameHeader(body.length), body]);
 }
 
 /** Starts `tether host` with a fresh temporary config/state/data directory. */
