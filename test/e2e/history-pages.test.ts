@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { openConnectedPanel } from '../support/extension-pages';
@@ -28,6 +28,7 @@ function seededDataDir(): string {
 
 describe('a long thread in the side panel (Chromium)', () => {
   const dataDir = seededDataDir();
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const suite = useBrowserSuite({
     hostConfig: {
       defaultBackend: 'child',
