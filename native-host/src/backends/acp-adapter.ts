@@ -19,6 +19,7 @@ import {
   type Turn,
 } from '@tether/protocol';
 import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, asRecord, str } from './dialect-core';
+import { currentModel, permissionChoices, permissionOption, safeSegment, stopStatus } from './acp-map';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
@@ -325,11 +326,6 @@ class AcpAdapter extends AdapterCore {
     const toolCall = asRecord(p.toolCall);
     const options = (Array.isArray(p.options) ? p.options : []).map(asRecord);
     turn.ensureToolCall(toolCall);
-    const optionFor = (kinds: string[]) => options.find((o) => kinds.includes(str(o.kind) ?? ''));
-    const choices: ApprovalDecision[] = [];
-    if (optionFor(['allow_once'])) choices.push('allow');
-    if (optionFor(['allow_always'])) choices.push('allow_session');
-    choices.push('deny');
     const raw = asRecord(toolCall.rawInput);
     const title = str(toolCall.title) ?? str(toolCall.kind) ?? 'tool';
     const command = str(raw.command);
@@ -340,19 +336,12 @@ class AcpAdapter extends AdapterCore {
       toolName: title,
       preview: command && command !== title ? `${title}: ${command}` : title,
       arguments: toolCall.rawInput ?? {},
-      choices,
+      choices: permissionChoices(options),
     });
     return settled.then(({ outcome }) => {
       const toolCallId = str(toolCall.toolCallId);
       if (outcome === 'deny' && toolCallId) turn.markDeclined(toolCallId);
-      const option =
-        outcome === 'allow'
-          ? optionFor(['allow_once'])
-          : outcome === 'allow_session'
-            ? (optionFor(['allow_always']) ?? optionFor(['allow_once']))
-            : outcome === 'deny'
-              ? optionFor(['reject_once', 'reject_always'])
-              : undefined;
+      const option = permissionOption(options, outcome);
       if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
       return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
     });
@@ -387,23 +376,4 @@ class AcpAdapter extends AdapterCore {
     if (error.code === -32002 && threadId) return RpcError.threadNotFound(threadId);
     return error;
   }
-}
-
-/** Turn status from an ACP stop reason. */
-function stopStatus(stopReason: string | undefined, interrupted: boolean): { status: 'completed' | 'interrupted' | 'failed'; error?: { message: string; code?: string } } {
-  if (stopReason === 'cancelled' || interrupted) return { status: 'interrupted' };
-  if (stopReason === 'refusal') return { status: 'failed', error: { message: 'The agent refused to continue', code: 'refusal' } };
-  if (stopReason === 'max_tokens') return { status: 'completed', error: { message: 'The answer was cut at the token limit', code: 'max_tokens' } };
-  if (stopReason === 'max_turn_requests') return { status: 'completed', error: { message: 'The agent reached its limit of model requests for one turn', code: 'max_turn_requests' } };
-  return { status: 'completed' };
-}
-
-function currentModel(configOptions: unknown): string | undefined {
-  if (!Array.isArray(configOptions)) return undefined;
-  const model = configOptions.map(asRecord).find((o) => o.category === 'model' || o.id === 'model');
-  return model ? str(model.currentValue) : undefined;
-}
-
-function safeSegment(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_') || 'acp';
 }

@@ -1,0 +1,62 @@
+/**
+ * Pure translations of ACP values into Tether's and back: stop reasons, permission options, session config. Everything
+ * from the agent is read defensively.
+ */
+import type { ApprovalDecision, ApprovalOutcome } from '@tether/protocol';
+import { asRecord, str } from './dialect-core';
+
+/** How a turn ends, from an ACP stop reason. */
+export interface TurnEnd {
+  readonly status: 'completed' | 'interrupted' | 'failed';
+  readonly error?: { message: string; code?: string | number };
+}
+
+/** Turn status from an ACP stop reason. */
+export function stopStatus(stopReason: string | undefined, interrupted: boolean): TurnEnd {
+  if (stopReason === 'cancelled' || interrupted) return { status: 'interrupted' };
+  if (stopReason === 'refusal') return { status: 'failed', error: { message: 'The agent refused to continue', code: 'refusal' } };
+  if (stopReason === 'max_tokens') return { status: 'completed', error: { message: 'The answer was cut at the token limit', code: 'max_tokens' } };
+  if (stopReason === 'max_turn_requests') {
+    return { status: 'completed', error: { message: 'The agent reached its limit of model requests for one turn', code: 'max_turn_requests' } };
+  }
+  return { status: 'completed' };
+}
+
+/** The model a new session runs, from its config options. */
+export function currentModel(configOptions: unknown): string | undefined {
+  if (!Array.isArray(configOptions)) return undefined;
+  const model = configOptions.map(asRecord).find((o) => o.category === 'model' || o.id === 'model');
+  return model ? str(model.currentValue) : undefined;
+}
+
+/** A backend id as a folder name. */
+export function safeSegment(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_') || 'acp';
+}
+
+function optionOf(options: readonly Record<string, unknown>[], kinds: readonly string[]): Record<string, unknown> | undefined {
+  return options.find((o) => kinds.includes(str(o.kind) ?? ''));
+}
+
+/** The Tether choices a permission request's options offer (deny always: ACP can always be answered cancelled). */
+export function permissionChoices(options: readonly Record<string, unknown>[]): ApprovalDecision[] {
+  const choices: ApprovalDecision[] = [];
+  if (optionOf(options, ['allow_once'])) choices.push('allow');
+  if (optionOf(options, ['allow_always'])) choices.push('allow_session');
+  choices.push('deny');
+  return choices;
+}
+
+/** The option that carries out `outcome`, or undefined to answer `cancelled`. */
+export function permissionOption(options: readonly Record<string, unknown>[], outcome: ApprovalOutcome): Record<string, unknown> | undefined {
+  switch (outcome) {
+    case 'allow':
+      return optionOf(options, ['allow_once']);
+    case 'allow_session':
+      return optionOf(options, ['allow_always']) ?? optionOf(options, ['allow_once']);
+    case 'deny':
+      return optionOf(options, ['reject_once', 'reject_always']);
+    default:
+      return undefined;
+  }
+}
