@@ -17,9 +17,14 @@ export function Options(props: { client: WorkerClient }) {
     client.call('rules/list', {}).then((r) => setRules(r.rules)).catch(() => {});
     client.call('diagnostics/get', {}).then(setDiag).catch(() => {});
   };
+  // Rules and diagnostics are not pushed: read them again whenever the worker (re)connects or its state changes.
   const { state, linkUp } = useWorker(client, {
-    onLink: (up) => up && refresh(),
-    onPush: (m) => m.type === 'state' && refresh(),
+    onLink: (up) => {
+      if (up) refresh();
+    },
+    onPush: (m) => {
+      if (m.type === 'state') refresh();
+    },
   });
 
   const connected = state?.connection.status === 'connected';
