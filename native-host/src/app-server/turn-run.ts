@@ -9,6 +9,7 @@ import type { Approvals } from '../session/approvals';
 import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
 import type { IdKind } from './options';
 import type { Peer } from './peer';
+import { completedItem, startedItem } from '../store/items';
 import type { ThreadStore } from '../store/thread-store';
 import type { ThreadState } from './thread-state';
 import { builtinTool, builtinTools, runBuiltinTool, type BuiltinToolEnv } from './tools/builtin';
@@ -278,14 +279,7 @@ export class TurnRun {
   }
 
   private startItem(type: Item['type'], content: Record<string, unknown>): Item {
-    const item = {
-      id: this.env.newId('item'),
-      type,
-      status: 'inProgress',
-      createdAtMs: this.env.now(),
-      content,
-      turnId: this.turn.id,
-    } as Item;
+    const item = startedItem(this.env.newId('item'), type, content, this.turn.id, this.env.now());
     this.open.set(item.id, item);
     this.state.emit('item/started', { threadId: this.state.id, turnId: this.turn.id, item: structuredClone(item) });
     return item;
@@ -293,9 +287,7 @@ export class TurnRun {
 
   private completeItem(open: Item, status: Item['status']): void {
     this.open.delete(open.id);
-    // A new object, so the wire order of keys matches the seed (completedAtMs before content).
-    const { id, type, createdAtMs, content, turnId } = open;
-    const item = { id, type, status, createdAtMs, completedAtMs: this.env.now(), content, turnId } as Item;
+    const item = completedItem(open, status, this.env.now());
     open.status = status;
     (this.state.items ??= []).push(item);
     // Journal first: an item the client saw completed must survive a crash.

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Item, ItemStatus, ServerNotificationMethod, ServerNotificationParams, Turn, TurnStatus, UserInput } from '@tether/protocol';
+import { completedItem, startedItem } from '../store/items';
 import { asRecord, str } from './dialect-core';
 
 /** Where a turn's output goes. */
@@ -118,7 +119,7 @@ export class AcpTurn {
 
   private startText(kind: TextKind, text: string): void {
     this.closeText();
-    const item = { id: this.nextId(kind), type: kind, status: 'inProgress', createdAtMs: Date.now(), turnId: this.id, content: { text: '' } } as Item;
+    const item = startedItem(this.nextId(kind), kind, { text: '' }, this.id, Date.now());
     this.open = { kind, item, text };
     this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item });
   }
@@ -134,20 +135,19 @@ export class AcpTurn {
     const id = str(update.toolCallId);
     if (!id) return;
     this.closeText();
-    const item: Item = {
+    const item = startedItem(
       id,
-      type: 'toolCall',
-      status: 'inProgress',
-      createdAtMs: Date.now(),
-      turnId: this.id,
-      content: {
+      'toolCall',
+      {
         toolName: str(update.title) ?? str(update.kind) ?? 'tool',
         arguments: update.rawInput ?? {},
         status: str(update.status) ?? 'pending',
         ...(str(update.kind) ? { kind: str(update.kind) } : {}),
         ...(Array.isArray(update.locations) ? { locations: update.locations } : {}),
       },
-    };
+      this.id,
+      Date.now(),
+    );
     this.tools.set(id, item);
     this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item });
     const status = str(update.status);
@@ -191,7 +191,7 @@ export class AcpTurn {
       .join('\n');
     if (!this.plan) {
       this.closeText();
-      this.plan = { id: this.nextId('plan'), type: 'reasoning', status: 'inProgress', createdAtMs: Date.now(), turnId: this.id, content: { text: '' } } as Item;
+      this.plan = startedItem(this.nextId('plan'), 'reasoning', { text: '' }, this.id, Date.now());
       this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item: this.plan });
     }
     // A plan update replaces the whole plan: the finished item carries the last one.
@@ -199,9 +199,10 @@ export class AcpTurn {
   }
 
   private complete(item: Item, status: ItemStatus): void {
-    const done = { ...item, status, completedAtMs: Date.now() } as Item;
-    this.sink.emit('item/completed', { threadId: this.threadId, turnId: this.id, item: done });
+    const done = completedItem(item, status, Date.now());
+    // Journal first, as the app-server does: an item a client saw completed must survive a crash.
     this.sink.record(done);
+    this.sink.emit('item/completed', { threadId: this.threadId, turnId: this.id, item: done });
   }
 }
 
