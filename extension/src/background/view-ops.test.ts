@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkerToView } from '../shared/messages';
+import { WorkerToView } from '../shared/messages';
 import { resultSchema } from '../shared/operations';
 import { fakeWorker } from './test-helpers';
 import { runViewOp, ViewCallError } from './view-ops';
@@ -57,5 +57,23 @@ describe('runViewOp', () => {
     await runViewOp(worker, view('sidepanel', 3), 'thread/new', {});
     expect(state.binding(3)).toBeUndefined();
     expect(sent).toContainEqual({ type: 'snapshot', thread: null, items: [] });
+  });
+
+  it("answers with values its result rows accept, as the page parses them", async () => {
+    const { state, worker, view } = await setup();
+    await state.setRules([{ id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 }]);
+    await state.logConnectionError({ atMs: 1, message: 'Specified native messaging host not found.' });
+    const options = view('options', null);
+    for (const op of ['state/get', 'rules/list', 'diagnostics/get'] as const) {
+      expect(resultSchema(op).safeParse(await runViewOp(worker, options, op, {})).error).toBeUndefined();
+    }
+    expect(resultSchema('settings/set').parse(await runViewOp(worker, options, 'settings/set', { model: 'm' }))).toEqual({ model: 'm' });
+  });
+
+  it("sends a page saying hello only messages of the page's table: state, the tab's approvals, its thread", async () => {
+    const { worker, view, sent } = await setup();
+    await worker.welcome(view('sidepanel', 2));
+    expect(sent.map((m) => m.type)).toEqual(['state', 'approvals', 'snapshot']);
+    for (const m of sent) expect(WorkerToView.safeParse(m).error).toBeUndefined();
   });
 });
