@@ -24,9 +24,10 @@ import { ModelRegistry } from './models/registry';
 import { SCRIPTED_MODEL_ID } from './models/scripted';
 import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
-import { DEFAULT_PAGE_BUDGET, decodeCursor, encodeCursor, invalidCursor, itemSize, pageOfList, type PageBudget } from '../store/history-page';
-import { type StoredPage, ThreadStore } from '../store/thread-store';
+import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
+import { ThreadStore } from '../store/thread-store';
 import { listThreads } from './thread-list';
+import { ThreadHistory } from './thread-history';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';
 
@@ -49,7 +50,7 @@ export class AppServer {
   private readonly log: (line: string) => void;
   private readonly cwd: string;
   private readonly maxRunningTurns: number;
-  private readonly pageBudget: PageBudget;
+  private readonly history: ThreadHistory;
   private running = 0;
   private closed = false;
 
@@ -60,8 +61,8 @@ export class AppServer {
     this.newId = config.newId ?? createIdFactory();
     this.cwd = config.cwd ?? safeCwd();
     this.maxRunningTurns = config.maxRunningTurns ?? 256;
-    this.pageBudget = config.historyPage ?? DEFAULT_PAGE_BUDGET;
     this.store = options.dataDir === null ? undefined : openStore(options.dataDir, this.log, this.now);
+    this.history = new ThreadHistory(this.store, config.historyPage ?? DEFAULT_PAGE_BUDGET);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
     this.approvals = new Approvals((params, decision) => {
@@ -124,10 +125,10 @@ export class AppServer {
     const open = this.hot.get(thread.id)?.turn?.openItems() ?? [];
     if (params.afterItemId !== undefined) {
       const inOpen = open.findIndex((i) => i.id === params.afterItemId);
-      const items = inOpen >= 0 ? open.slice(inOpen + 1) : [...this.completedAfter(thread.id, params.afterItemId), ...open];
+      const items = inOpen >= 0 ? open.slice(inOpen + 1) : [...this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId), ...open];
       return { thread, items };
     }
-    const page = this.page(thread.id);
+    const page = this.history.page(thread.id, this.hot.get(thread.id));
     const items = open.length === 0 ? page.items : [...page.items, ...open];
     // No cursor on a thread that fits one page: the answer is what it was before pages (and what the seeds show).
     return page.olderCursor === null ? { thread, items } : { thread, items, olderCursor: page.olderCursor };
@@ -136,7 +137,7 @@ export class AppServer {
   /** `thread/history/read`: the page of completed items before the cursor (-32602 for a cursor not of this thread). */
   readHistory(params: P<'thread/history/read'>): R<'thread/history/read'> {
     this.meta(params.threadId);
-    const { items, olderCursor } = this.page(params.threadId, params.cursor);
+    const { items, olderCursor } = this.history.page(params.threadId, this.hot.get(params.threadId), params.cursor);
     return { items, olderCursor };
   }
 
@@ -181,7 +182,7 @@ export class AppServer {
   /** `thread/fork`: a new thread with the completed items up to `afterItemId` (all when absent). */
   forkThread(peer: Peer, params: P<'thread/fork'>, afterAnswer: AfterAnswer): R<'thread/fork'> {
     const source = this.meta(params.threadId);
-    let items = this.allCompleted(source.id);
+    let items = this.history.all(source.id, this.hot.get(source.id));
     if (params.afterItemId !== undefined) items = items.slice(0, indexOfItem(items, params.afterItemId, source.id) + 1);
     const now = this.now();
     const thread: Thread = {
@@ -222,18 +223,11 @@ export class AppServer {
         { running: this.running, limit: this.maxRunningTurns },
       );
     }
-    if (!state.items) {
-      // The model's view of the past is the latest page, kept between turns: a turn's cost does not grow with the thread.
-      this.store!.recover(thread.id);
-      const tail = this.store!.page(thread.id, this.pageBudget);
-      state.items = tail.items;
-      tail.items.forEach((item, i) => state.sizes.set(item, tail.sizes[i]!));
-      for (const grant of this.store!.grants(thread.id)) state.grants.add(grant);
-    }
+    const history = this.history.loadTail(state);
     const modelName = params.model ?? thread.model;
     const resolved = this.models.resolve(modelName);
     const text = params.input.map((i) => i.text).join('\n');
-    const title = thread.title === DEFAULT_TITLE && state.items.length === 0 ? titleFrom(text) : thread.title;
+    const title = thread.title === DEFAULT_TITLE && history.length === 0 ? titleFrom(text) : thread.title;
     const turn = { id: this.newId('turn'), threadId: thread.id, status: 'running' as const, input: params.input, startedAtMs: this.now() };
     this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs });
     if (state.persistent) this.store!.appendTurn(thread.id, turn);
@@ -329,41 +323,6 @@ export class AppServer {
     else this.store?.put(thread);
   }
 
-  /** The page of completed items ending at `cursor` (default: the latest), from memory or the journal. */
-  private page(threadId: string, cursor?: string): StoredPage {
-    const state = this.hot.get(threadId);
-    if (state && !state.persistent) {
-      const list = state.items ?? [];
-      const end = cursor === undefined ? list.length : decodeCursor(cursor, threadId, 'memory');
-      if (end > list.length) throw invalidCursor(threadId, 'it points past the end of the thread');
-      const page = pageOfList(list, this.pageBudget, end);
-      return { items: page.items.slice(), sizes: [], olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt) };
-    }
-    if (!state?.turn) this.store!.recover(threadId);
-    return this.store!.page(threadId, this.pageBudget, cursor);
-  }
-
-  /** Completed items after `itemId`, or -32602. */
-  private completedAfter(threadId: string, itemId: string): Item[] {
-    const state = this.hot.get(threadId);
-    if (state && !state.persistent) {
-      const list = state.items ?? [];
-      return list.slice(indexOfItem(list, itemId, threadId) + 1);
-    }
-    if (!state?.turn) this.store!.recover(threadId);
-    const items = this.store!.itemsAfter(threadId, itemId);
-    if (!items) indexOfItem([], itemId, threadId);
-    return items ?? [];
-  }
-
-  /** Every completed item of a thread (for fork). */
-  private allCompleted(threadId: string): Item[] {
-    const state = this.hot.get(threadId);
-    if (state && !state.persistent) return (state.items ?? []).slice();
-    if (!state?.turn) this.store!.recover(threadId);
-    return this.store!.allItems(threadId);
-  }
-
   private *allThreads(): Iterable<Thread> {
     if (this.store) yield* this.store.values();
     for (const state of this.hot.values()) if (state.memoryMeta) yield state.memoryMeta;
@@ -398,8 +357,7 @@ export class AppServer {
     if (!state || state.turn !== run) return;
     state.turn = undefined;
     if (state.persistent) {
-      // The tail the next turn's model sees stays cached, cut back to the budget of one page.
-      if (state.items) state.items = pageOfList(state.items, this.pageBudget, undefined, (i) => state.sizes.get(i) ?? itemSize(i)).items;
+      this.history.trimTail(state);
       this.store?.release(state.id);
     }
     this.cool(state);

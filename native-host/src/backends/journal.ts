@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Item, Thread } from '@tether/protocol';
 import { z } from 'zod';
-import { encodeCursor, decodeCursor, invalidCursor, pageOfList, type PageBudget } from '../store/history-page';
-import { type StoredPage, ThreadStore } from '../store/thread-store';
+import { memoryPage, type PageBudget, type StoredPage } from '../store/history-page';
+import { ThreadStore } from '../store/thread-store';
 
 /** A thread as the journal keeps it: the Tether thread plus the agent session it talks to. */
 export interface JournalEntry {
@@ -92,11 +92,7 @@ export class ThreadJournal {
   /** The page of a thread's finished items that ends at `cursor` (default: the latest); -32602 for a foreign cursor. */
   page(threadId: string, budget: PageBudget, cursor?: string): StoredPage {
     const kept = this.memory.get(threadId);
-    if (!kept) return this.opened().page(threadId, budget, cursor);
-    const end = cursor === undefined ? kept.items.length : decodeCursor(cursor, threadId, 'memory');
-    if (end > kept.items.length) throw invalidCursor(threadId, 'it points past the end of the thread');
-    const page = pageOfList(kept.items, budget, end);
-    return { items: page.items, sizes: [], olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt) };
+    return kept ? memoryPage(kept.items, threadId, budget, cursor) : this.opened().page(threadId, budget, cursor);
   }
 
   /** Finished items after `itemId`, oldest first; undefined when the thread has no such item. */

@@ -15,9 +15,18 @@ export interface PageBudget {
 /** 1 MiB / 100 turns: a 10,000-item (20 MB) thread opens in a few ms and a page stays far below the host's frame limits. */
 export const DEFAULT_PAGE_BUDGET: PageBudget = { bytes: 1024 * 1024, turns: 100 };
 
+/** One page of a thread's completed items, oldest first, and the cursor of the page before it (null: none). */
+export interface StoredPage {
+  readonly items: Item[];
+  /** Journal size of each item (in the order of `items`), where known: what it weighs against a budget. */
+  readonly sizes: number[];
+  readonly olderCursor: string | null;
+}
+
 /** One page: items oldest first, and the position of the page before it (undefined on the thread's first page). */
 export interface HistoryPage {
   readonly items: Item[];
+  readonly sizes: number[];
   readonly olderAt: number | undefined;
 }
 
@@ -111,5 +120,13 @@ export function pageOfList(items: readonly Item[], budget: PageBudget, end = ite
   const page = new PageBuilder(budget);
   let at = Math.min(end, items.length);
   while (at > 0 && page.offer(items[at - 1]!, sizeOf(items[at - 1]!))) at--;
-  return { items: page.items(), olderAt: at > 0 ? at : undefined };
+  return { items: page.items(), sizes: page.sizes(), olderAt: at > 0 ? at : undefined };
+}
+
+/** The page of an in-memory thread's `items` that ends where `cursor` points (default: the latest); -32602 for a bad cursor. */
+export function memoryPage(items: readonly Item[], threadId: string, budget: PageBudget, cursor?: string): StoredPage {
+  const end = cursor === undefined ? items.length : decodeCursor(cursor, threadId, 'memory');
+  if (end > items.length) throw invalidCursor(threadId, 'it points past the end of the thread');
+  const page = pageOfList(items, budget, end);
+  return { items: page.items, sizes: page.sizes, olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt) };
 }

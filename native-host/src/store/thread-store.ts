@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
 import { readLinesBackward } from './backward-lines';
-import { decodeCursor, encodeCursor, invalidCursor, PageBuilder, type PageBudget } from './history-page';
+import { decodeCursor, encodeCursor, invalidCursor, PageBuilder, type PageBudget, type StoredPage } from './history-page';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
@@ -22,14 +22,6 @@ export type JournalRecord =
   | { type: 'turn'; turn: Turn }
   | { type: 'item'; item: Item }
   | { type: 'allow'; toolName: string; grant?: string };
-
-/** One page of a thread's completed items, oldest first, and the cursor of the page before it (null: none). */
-export interface StoredPage {
-  readonly items: Item[];
-  /** Journal size of each item (in the order of `items`), where known: what it weighs against a budget. */
-  readonly sizes: number[];
-  readonly olderCursor: string | null;
-}
 
 /** Journal names used as they are; anything else is hashed (see journalName). */
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,100}$/;
