@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // The reference app-server measured at its client: a `/stream 100000` turn over stdio (deltas per second, server peak
 // RSS) next to the same turn in-process behind an in-memory transport (the engine's own cost, no pipe);
-// interrupt latency mid-stream; `thread/read` of a thread with 100,000 items (time, server peak RSS); `thread/list`
+// interrupt latency mid-stream; `thread/read` of a thread with 100,000 items, its latest page and all its pages (time,
+// server peak RSS); `thread/list`
 // over 1,000 threads (time, and server start-up with that many).
 // Usage: node bench/app-server.bench.mjs [--quick]   (writes bench/results/app-server.json and the "App-server"
 // section of BENCHMARKS.md)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt as f, importCodec, importTypeScript, machine, median, writeResults, writeSection } from './support.mjs';
+import { ensureHostBundle, fmt as f, importTypeScript, machine, median, spawnAppServer, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const STREAM_DELTAS = quick ? 20_000 : 100_000;
@@ -19,7 +19,6 @@ const RUNS = quick ? 1 : 3;
 
 // ---------------------------------------------------------------- the code under test
 const dist = await ensureHostBundle();
-const { JsonlDecoder } = await importCodec();
 // The store (to lay down big threads fast) and the engine (for the in-process case) are TypeScript: bundle them.
 const { ThreadStore, createAppServer, createMemoryTransportPair } = await importTypeScript(
   'app-server',
@@ -32,54 +31,6 @@ const { ThreadStore, createAppServer, createMemoryTransportPair } = await import
 
 const work = mkdtempSync(join(tmpdir(), 'tether-as-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-
-// ---------------------------------------------------------------- a JSONL client of a real server process
-class ServerProcess {
-  constructor(args) {
-    this.child = spawn(process.execPath, [dist, 'app-server', '--listen', 'stdio', ...args], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { PATH: process.env.PATH, HOME: work },
-    });
-    this.pending = new Map();
-    this.onNotification = () => {};
-    this.nextId = 1;
-    const decoder = new JsonlDecoder({
-      message: (message) => {
-        if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
-        else this.onNotification(message);
-      },
-      error: (error) => {
-        throw error;
-      },
-    });
-    this.child.stdout.on('data', (chunk) => decoder.push(chunk));
-  }
-  request(method, params) {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
-    });
-  }
-  async initialize() {
-    const result = await this.request('initialize', { clientInfo: { name: 'bench', version: '1' } });
-    this.child.stdin.write('{"method":"initialized"}\n');
-    return result;
-  }
-  /** Peak resident set of the server so far (Linux), in MB. */
-  peakRssMb() {
-    try {
-      const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'))?.[1];
-      return kb ? Number(kb) / 1024 : NaN;
-    } catch {
-      return NaN;
-    }
-  }
-  async stop() {
-    this.child.stdin.end();
-    await new Promise((resolve) => this.child.once('exit', resolve));
-  }
-}
 
 function until(proc, test) {
   return new Promise((resolve) => {
@@ -98,7 +49,7 @@ const best = (xs) => Math.max(...xs);
 
 // ---------------------------------------------------------------- /stream N over stdio
 async function streamOverStdio() {
-  const proc = new ServerProcess(['--memory']);
+  const proc = await spawnAppServer(dist, ['--memory'], work);
   await proc.initialize();
   const { thread } = await proc.request('thread/start', { ephemeral: true });
   let deltas = 0;
@@ -148,7 +99,7 @@ async function streamInProcess() {
 
 // ---------------------------------------------------------------- interrupt latency mid-stream
 async function interruptLatency() {
-  const proc = new ServerProcess(['--memory']);
+  const proc = await spawnAppServer(dist, ['--memory'], work);
   await proc.initialize();
   const samples = [];
   for (let i = 0; i < 5; i++) {
@@ -187,21 +138,43 @@ async function readBigThread() {
   const dataDir = join(work, 'read');
   const threadId = seedBigThread(dataDir, READ_ITEMS);
   const journalMb = statSync(join(dataDir, 'threads', `${threadId}.jsonl`)).size / 1e6;
-  const proc = new ServerProcess(['--data-dir', dataDir]);
+  const proc = await spawnAppServer(dist, ['--data-dir', dataDir], work);
   await proc.initialize();
   const idleRss = proc.peakRssMb();
   let firstRss = NaN;
-  const times = [];
+  const firstPage = [];
+  const walks = [];
+  let pages = 0;
   for (let i = 0; i < RUNS; i++) {
+    // The latest page (what a side panel opening the thread waits for), then every older page back to the first item.
     const t0 = performance.now();
-    const result = await proc.request('thread/read', { threadId });
-    times.push(performance.now() - t0);
-    if (result.items.length !== READ_ITEMS) throw new Error(`read ${result.items.length} items, expected ${READ_ITEMS}`);
+    const latest = await proc.request('thread/read', { threadId });
+    firstPage.push(performance.now() - t0);
+    let seen = latest.items.length;
+    let cursor = latest.olderCursor;
+    pages = 1;
+    while (cursor) {
+      const older = await proc.request('thread/history/read', { threadId, cursor });
+      seen += older.items.length;
+      cursor = older.olderCursor;
+      pages++;
+    }
+    walks.push(performance.now() - t0);
+    if (seen !== READ_ITEMS) throw new Error(`read ${seen} items over ${pages} pages, expected ${READ_ITEMS}`);
     if (i === 0) firstRss = proc.peakRssMb();
   }
   const rss = proc.peakRssMb();
   await proc.stop();
-  return { items: READ_ITEMS, journalMb, medianMs: median(times), idleRssMb: idleRss, firstReadPeakRssMb: firstRss, peakRssMb: rss };
+  return {
+    items: READ_ITEMS,
+    journalMb,
+    pages,
+    firstPageMs: median(firstPage),
+    allPagesMs: median(walks),
+    idleRssMb: idleRss,
+    firstReadPeakRssMb: firstRss,
+    peakRssMb: rss,
+  };
 }
 
 // ---------------------------------------------------------------- start-up
@@ -209,7 +182,7 @@ async function startEmpty() {
   const times = [];
   for (let i = 0; i < RUNS + 2; i++) {
     const t0 = performance.now();
-    const proc = new ServerProcess(['--data-dir', join(work, `empty-${i}`)]);
+    const proc = await spawnAppServer(dist, ['--data-dir', join(work, `empty-${i}`)], work);
     await proc.initialize();
     times.push(performance.now() - t0);
     await proc.stop();
@@ -233,7 +206,7 @@ async function listThreads() {
   for (let i = 0; i < RUNS + 2; i++) {
     if (proc) await proc.stop();
     const t0 = performance.now();
-    proc = new ServerProcess(['--data-dir', dataDir]);
+    proc = await spawnAppServer(dist, ['--data-dir', dataDir], work);
     await proc.initialize();
     starts.push(performance.now() - t0);
   }
@@ -294,15 +267,16 @@ if (!quick) {
     `| \`/stream ${f(STREAM_DELTAS)}\` in-process | ${f(results.stream.inProcess.deltasPerSecond)} deltas/s |`,
     `| server peak RSS during the stdio stream | ${f(results.stream.peakRssMb, 1)} MB |`,
     `| \`turn/interrupt\` mid-stream to \`turn/completed\` | median ${f(interrupt.medianMs, 1)} ms, max ${f(interrupt.maxMs, 1)} ms |`,
-    `| \`thread/read\` of ${f(read.items)} items (${f(read.journalMb, 1)} MB journal) | ${f(read.medianMs)} ms |`,
-    `| server peak RSS: idle / after one read / after ${RUNS} reads | ${f(read.idleRssMb, 1)} MB / ${f(read.firstReadPeakRssMb, 1)} MB / ${f(read.peakRssMb, 1)} MB |`,
+    `| \`thread/read\` (latest page) of a thread of ${f(read.items)} items (${f(read.journalMb, 1)} MB journal) | ${f(read.firstPageMs, 1)} ms |`,
+    `| all ${f(read.pages)} pages of it (\`thread/read\`, then \`thread/history/read\` to the first item) | ${f(read.allPagesMs)} ms |`,
+    `| server peak RSS: idle / after one walk / after ${RUNS} walks | ${f(read.idleRssMb, 1)} MB / ${f(read.firstReadPeakRssMb, 1)} MB / ${f(read.peakRssMb, 1)} MB |`,
     `| server start to \`initialize\` answer: empty data dir / ${f(list.threads)} threads on disk | ${f(emptyStartMs)} ms / ${f(list.startToInitializeMs)} ms |`,
     `| \`thread/list\` first page (50) of ${f(list.threads)} threads | ${f(list.firstPageMs, 2)} ms |`,
     `| \`thread/list\` all ${f(list.threads)} threads (limit 1000) | ${f(list.allThreadsMs, 2)} ms |`,
     `| server peak RSS with ${f(list.threads)} threads listed | ${f(list.peakRssMb, 1)} MB |`,
     '',
-    "Listing reads only the thread index (`threads/index.jsonl`), never a journal; a thread's items are loaded when it is",
-    'read, resumed or run, and dropped when its turn ends, so memory does not grow with the number of threads or items.',
+    "Listing reads only the thread index (`threads/index.jsonl`), never a journal. Reading a thread reads its journal",
+    'backwards one page at a time (1 MiB / 100 turns), so memory follows the page, not the thread.',
     '',
   ].join('\n');
   writeSection('App-server', section);

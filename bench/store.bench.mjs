@@ -6,11 +6,10 @@
 //   --before DIR   also measures the app-server built in DIR (DIR/native-host/dist/tether.mjs), in the same run,
 //                  side by side: e.g. a `git archive` of the commit before a change, built with its own scripts.
 // Writes bench/results/store.json.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureHostBundle, fmt as f, machine, median, writeResults } from './support.mjs';
+import { ensureHostBundle, fmt as f, machine, median, spawnAppServer, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const beforeAt = process.argv.indexOf('--before');
@@ -47,62 +46,11 @@ function dataDir(name, threadId, turns, answerBytes) {
   return dir;
 }
 
-// ---------------------------------------------------------------- a JSONL client of a real server process
-class ServerProcess {
-  constructor(dist, dataDirPath) {
-    this.child = spawn(process.execPath, [dist, 'app-server', '--listen', 'stdio', '--data-dir', dataDirPath], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { PATH: process.env.PATH, HOME: work },
-    });
-    this.pending = new Map();
-    this.waiters = [];
-    this.nextId = 1;
-    let pieces = [];
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk) => {
-      let start = 0;
-      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-        pieces.push(chunk.slice(start, nl));
-        start = nl + 1;
-        const message = JSON.parse(pieces.length === 1 ? pieces[0] : pieces.join(''));
-        pieces = [];
-        if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
-        else this.waiters = this.waiters.filter((w) => !w(message));
-      }
-      if (start < chunk.length) pieces.push(chunk.slice(start));
-    });
-  }
-  request(method, params) {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
-    });
-  }
-  notification(test) {
-    return new Promise((resolve) => this.waiters.push((m) => (test(m) ? (resolve(m), true) : false)));
-  }
-  async initialize() {
-    await this.request('initialize', { clientInfo: { name: 'bench', version: '1' } });
-    this.child.stdin.write('{"method":"initialized"}\n');
-  }
-  /** Resident set now and its peak so far (Linux), in MB. */
-  rssMb() {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
-    return { now: kb('VmRSS'), peak: kb('VmHWM') };
-  }
-  async stop() {
-    this.child.stdin.end();
-    await new Promise((resolve) => this.child.once('exit', resolve));
-  }
-}
-
 // ---------------------------------------------------------------- open a 10,000-item thread
 async function openBigThread(dist) {
   const dir = dataDir('open', 'thread_big', OPEN_ITEMS / 2, ITEM_TEXT);
   const journalMb = statSync(join(dir, 'threads', 'thread_big.jsonl')).size / 1e6;
-  const proc = new ServerProcess(dist, dir);
+  const proc = await spawnAppServer(dist, ['--data-dir', dir], work);
   await proc.initialize();
   const idle = proc.rssMb().now;
   const t0 = performance.now();
@@ -160,7 +108,7 @@ async function timeTurns(proc, threadId, n) {
 
 async function turnCost(dist) {
   const dir = dataDir('turns', 'thread_long', PRIOR_TURNS - 1, 200);
-  const proc = new ServerProcess(dist, dir);
+  const proc = await spawnAppServer(dist, ['--data-dir', dir], work);
   await proc.initialize();
   const { thread: fresh } = await proc.request('thread/start', { title: 'fresh' });
   const newThread = await timeTurns(proc, fresh.id, MEASURED_TURNS);
@@ -214,6 +162,26 @@ const rows = [
   ['last 10 of those turns, median (ms)', (r) => f(r.turns.lastOfManyTurnsMs, 2)],
 ];
 const names = Object.keys(results);
-console.log(`| measure | ${names.join(' | ')} |\n|---|${names.map(() => '---:').join('|')}|`);
-for (const [label, get] of rows) console.log(`| ${label} | ${names.map((n) => get(results[n])).join(' | ')} |`);
-writeResults('store', { machine: machine(), quick, ...results });
+const table = [
+  `| measure | ${names.join(' | ')} |`,
+  `|---|${names.map(() => '---:').join('|')}|`,
+  ...rows.map(([label, get]) => `| ${label} | ${names.map((n) => get(results[n])).join(' | ')} |`),
+];
+console.log(table.join('\n'));
+const m = machine();
+writeResults('store', { date: new Date().toISOString(), machine: m, quick, ...results });
+if (!quick) {
+  const section = [
+    '## Thread store',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, Node ${m.node}, ${m.platform} by`,
+    `\`node bench/store.bench.mjs${beforeDir ? ' --before DIR' : ''}\` (figures also in \`bench/results/store.json\`): a real \`tether app-server\` over`,
+    `stdio opening a thread of ${f(OPEN_ITEMS)} items and running turn ${f(PRIOR_TURNS)} of one thread${beforeDir ? ', "before" being the app-server built from DIR in the same run' : ''}.`,
+    'Targets: the first page of the 10,000-item thread in under 20 ms with server RSS under 100 MB; a turn on a long thread',
+    'within 2x of a turn on a new one.',
+    '',
+    ...table,
+    '',
+  ].join('\n');
+  writeSection('Thread store', section);
+}

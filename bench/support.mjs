@@ -1,5 +1,6 @@
 // What every benchmark in bench/ shares: the repository paths, the host bundle, TypeScript bundling, summary
 // statistics and number formatting, and writing its figures to bench/results/ and its section of BENCHMARKS.md.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,6 +41,76 @@ export async function importTypeScript(name, contents, options = {}) {
 /** The protocol package's codec (splitters, decoders, encoders), bundled once: what drivers read the processes with. */
 export function importCodec() {
   return importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });
+}
+
+/**
+ * Starts a real `tether app-server --listen stdio` (`dist`: the bundled tether.mjs; `args` follow `--listen stdio`;
+ * `home`: its HOME) with a JSONL client of it that reads with the protocol's own codec.
+ */
+export async function spawnAppServer(dist, args, home) {
+  const { JsonlDecoder } = await importCodec();
+  return new AppServerProcess(dist, args, home, JsonlDecoder);
+}
+
+/** Requests by id, notifications to `onNotification` and to `notification(test)` waiters, memory from /proc. */
+class AppServerProcess {
+  constructor(dist, args, home, JsonlDecoder) {
+    this.child = spawn(process.execPath, [dist, 'app-server', '--listen', 'stdio', ...args], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { PATH: process.env.PATH, HOME: home },
+    });
+    this.pending = new Map();
+    this.waiters = [];
+    this.onNotification = () => {};
+    this.nextId = 1;
+    const decoder = new JsonlDecoder({
+      message: (message) => {
+        if (message.id !== undefined && message.method === undefined) this.pending.get(message.id)?.(message);
+        else {
+          this.onNotification(message);
+          this.waiters = this.waiters.filter((w) => !w(message));
+        }
+      },
+      error: (error) => {
+        throw error;
+      },
+    });
+    this.child.stdout.on('data', (chunk) => decoder.push(chunk));
+  }
+  request(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+  /** The first notification from now on that passes `test`. */
+  notification(test) {
+    return new Promise((resolve) => this.waiters.push((m) => (test(m) ? (resolve(m), true) : false)));
+  }
+  async initialize() {
+    const result = await this.request('initialize', { clientInfo: { name: 'bench', version: '1' } });
+    this.child.stdin.write('{"method":"initialized"}\n');
+    return result;
+  }
+  /** Resident set now and its peak so far (Linux), in MB; NaN where /proc cannot tell. */
+  rssMb() {
+    try {
+      const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+      const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+      return { now: kb('VmRSS'), peak: kb('VmHWM') };
+    } catch {
+      return { now: NaN, peak: NaN };
+    }
+  }
+  /** Peak resident set so far, in MB. */
+  peakRssMb() {
+    return this.rssMb().peak;
+  }
+  async stop() {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
 }
 
 /** The middle value of `xs` (the upper one of the two middles for an even count). */
