@@ -4,7 +4,14 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'protocol', include: ['protocol/src/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'native-host', include: ['native-host/src/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'native-host',
+          include: ['native-host/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
       { test: { name: 'extension', include: ['extension/src/**/*.test.{ts,tsx}'], environment: 'node' } },
       {
         test: {

@@ -23,12 +23,25 @@ const { createCodexAdapter, createAcpAdapter, createMemoryTransportPair } = awai
 /** A fake agent on `transport`: `answer(method, params, id, send)` handles each request. */
 function fakeAgent(transport, answer, jsonrpc) {
   const send = (m) => transport.send(jsonrpc ? { jsonrpc: '2.0', ...m } : m);
-  transport.start({ onClose() {}, onMessage: (m) => (m.method && m.id !== undefined ? answer(m.method, m.params, m.id, send) : undefined) });
+  transport.start({
+    onClose() {},
+    onMessage: (m) => (m.method && m.id !== undefined ? answer(m.method, m.params, m.id, send) : undefined),
+  });
 }
 
 function codexAgent(n) {
   const threadId = '01a22bcb-195a-7101-a36a-06272c42029a';
-  const thread = { id: threadId, preview: '', ephemeral: false, model: 'mock-model', createdAt: 1, updatedAt: 1, status: { type: 'idle' }, cwd: '/tmp', turns: [] };
+  const thread = {
+    id: threadId,
+    preview: '',
+    ephemeral: false,
+    model: 'mock-model',
+    createdAt: 1,
+    updatedAt: 1,
+    status: { type: 'idle' },
+    cwd: '/tmp',
+    turns: [],
+  };
   return (method, params, id, send) => {
     if (method === 'initialize') return send({ id, result: { userAgent: 'tether/0.171.0 (bench)' } });
     if (method === 'thread/start') return send({ id, result: { thread, model: 'mock-model' } });
@@ -36,21 +49,49 @@ function codexAgent(n) {
     const turnId = 'turn-1';
     const at = Date.now();
     send({ id, result: { turn: { id: turnId, items: [], status: 'inProgress', error: null } } });
-    send({ method: 'turn/started', params: { threadId, turn: { id: turnId, items: [], status: 'inProgress', startedAt: 1 } }, emittedAtMs: at });
+    send({
+      method: 'turn/started',
+      params: { threadId, turn: { id: turnId, items: [], status: 'inProgress', startedAt: 1 } },
+      emittedAtMs: at,
+    });
     const item = { type: 'agentMessage', id: 'msg-1', text: '', phase: null, startedAtMs: at, completedAtMs: null };
     send({ method: 'item/started', params: { item, threadId, turnId, startedAtMs: at }, emittedAtMs: at });
-    for (let i = 0; i < n; i++) send({ method: 'item/agentMessage/delta', params: { threadId, turnId, itemId: 'msg-1', delta: 'token ' }, emittedAtMs: at });
-    send({ method: 'item/completed', params: { item: { ...item, text: 'done', completedAtMs: at }, threadId, turnId }, emittedAtMs: at });
-    send({ method: 'turn/completed', params: { threadId, turn: { id: turnId, items: [], status: 'completed', completedAt: 2 } }, emittedAtMs: at });
+    for (let i = 0; i < n; i++)
+      send({
+        method: 'item/agentMessage/delta',
+        params: { threadId, turnId, itemId: 'msg-1', delta: 'token ' },
+        emittedAtMs: at,
+      });
+    send({
+      method: 'item/completed',
+      params: { item: { ...item, text: 'done', completedAtMs: at }, threadId, turnId },
+      emittedAtMs: at,
+    });
+    send({
+      method: 'turn/completed',
+      params: { threadId, turn: { id: turnId, items: [], status: 'completed', completedAt: 2 } },
+      emittedAtMs: at,
+    });
   };
 }
 
 function acpAgent(n) {
   return (method, params, id, send) => {
-    if (method === 'initialize') return send({ id, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'bench', version: '1' } } });
+    if (method === 'initialize')
+      return send({
+        id,
+        result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'bench', version: '1' } },
+      });
     if (method === 'session/new') return send({ id, result: { sessionId: 'sess-1' } });
     if (method !== 'session/prompt') return send({ id, result: {} });
-    for (let i = 0; i < n; i++) send({ method: 'session/update', params: { sessionId: 'sess-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'token ' } } } });
+    for (let i = 0; i < n; i++)
+      send({
+        method: 'session/update',
+        params: {
+          sessionId: 'sess-1',
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'token ' } },
+        },
+      });
     send({ id, result: { stopReason: 'end_turn' } });
   };
 }
@@ -59,7 +100,11 @@ function acpAgent(n) {
 async function throughAdapter(create, agent, jsonrpc) {
   const [agentSide, upstream] = createMemoryTransportPair();
   fakeAgent(agentSide, agent, jsonrpc);
-  const adapter = create(upstream, { backendId: 'bench', dataDir: join(tmp, `journal-${Date.now()}-${Math.random()}`), log() {} });
+  const adapter = create(upstream, {
+    backendId: 'bench',
+    dataDir: join(tmp, `journal-${Date.now()}-${Math.random()}`),
+    log() {},
+  });
   let received = 0;
   const waiters = new Map();
   let done;
@@ -72,7 +117,8 @@ async function throughAdapter(create, agent, jsonrpc) {
       if (m.method === 'turn/completed') done();
     },
   });
-  const request = (id, method, params) => new Promise((r) => (waiters.set(id, r), adapter.send({ id, method, params })));
+  const request = (id, method, params) =>
+    new Promise((r) => (waiters.set(id, r), adapter.send({ id, method, params })));
   await request(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
   adapter.send({ method: 'initialized' });
   const { result } = await request(2, 'thread/start', { cwd: tmp });
@@ -94,7 +140,8 @@ async function passthrough(n) {
   b.start({ onClose() {}, onMessage: (m) => (received++, m.method === 'turn/completed' && done()) });
   a.start({ onClose() {}, onMessage() {} });
   const start = performance.now();
-  for (let i = 0; i < n; i++) a.send({ method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'token ' } });
+  for (let i = 0; i < n; i++)
+    a.send({ method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'token ' } });
   a.send({ method: 'turn/completed', params: { turn: { id: 'u' } } });
   await finished;
   return [performance.now() - start, received];
@@ -109,15 +156,27 @@ async function measure(label, run) {
     count = received;
   }
   const ms = median(times);
-  const row = { label, deltas: DELTAS, messages: count, ms: Math.round(ms), deltasPerSecond: Math.round(DELTAS / (ms / 1000)) };
-  console.log(`${label.padEnd(44)} ${String(row.ms).padStart(6)} ms  ${fmt(row.deltasPerSecond).padStart(12)} deltas/s`);
+  const row = {
+    label,
+    deltas: DELTAS,
+    messages: count,
+    ms: Math.round(ms),
+    deltasPerSecond: Math.round(DELTAS / (ms / 1000)),
+  };
+  console.log(
+    `${label.padEnd(44)} ${String(row.ms).padStart(6)} ms  ${fmt(row.deltasPerSecond).padStart(12)} deltas/s`,
+  );
   return row;
 }
 
 const rows = [
   await measure('in-memory transport, no adapter', () => passthrough(DELTAS)),
-  await measure('codex adapter (Codex wire -> Tether)', () => throughAdapter(createCodexAdapter, codexAgent(DELTAS), false)),
-  await measure('acp adapter (ACP session/update -> Tether)', () => throughAdapter(createAcpAdapter, acpAgent(DELTAS), true)),
+  await measure('codex adapter (Codex wire -> Tether)', () =>
+    throughAdapter(createCodexAdapter, codexAgent(DELTAS), false),
+  ),
+  await measure('acp adapter (ACP session/update -> Tether)', () =>
+    throughAdapter(createAcpAdapter, acpAgent(DELTAS), true),
+  ),
 ];
 const { cpu, cores, node } = machine();
 const meta = { date: new Date().toISOString(), node, cpu, cores, runs: RUNS, quick };

@@ -9,7 +9,16 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt as f, importTypeScript, machine, median, spawnAppServer, writeResults, writeSection } from './support.mjs';
+import {
+  ensureHostBundle,
+  fmt as f,
+  importTypeScript,
+  machine,
+  median,
+  spawnAppServer,
+  writeResults,
+  writeSection,
+} from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const STREAM_DELTAS = quick ? 20_000 : 100_000;
@@ -83,13 +92,18 @@ async function streamInProcess() {
     },
     onClose() {},
   });
-  const call = (id, method, params) => new Promise((resolve) => (waiting.set(id, resolve), client.send({ id, method, params })));
+  const call = (id, method, params) =>
+    new Promise((resolve) => (waiting.set(id, resolve), client.send({ id, method, params })));
   await call(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
   client.send({ method: 'initialized' });
   const { thread } = await call(2, 'thread/start', { ephemeral: true });
   const t0 = performance.now();
   const done = new Promise((resolve) => (onDone = resolve));
-  client.send({ id: 3, method: 'turn/start', params: { threadId: thread.id, input: [{ text: `/stream ${STREAM_DELTAS}` }] } });
+  client.send({
+    id: 3,
+    method: 'turn/start',
+    params: { threadId: thread.id, input: [{ text: `/stream ${STREAM_DELTAS}` }] },
+  });
   await done;
   const seconds = (performance.now() - t0) / 1000;
   await server.close();
@@ -121,13 +135,30 @@ async function interruptLatency() {
 function seedBigThread(dataDir, items) {
   const store = new ThreadStore(dataDir, () => {});
   const now = Date.now();
-  const thread = { id: 'thread_big', title: 'big', model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: now, updatedAtMs: now };
+  const thread = {
+    id: 'thread_big',
+    title: 'big',
+    model: 'scripted',
+    status: 'idle',
+    archived: false,
+    ephemeral: false,
+    createdAtMs: now,
+    updatedAtMs: now,
+  };
   store.create(thread);
   const text = 'The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789';
   for (let i = 0; i < items; i += 1000) {
     for (let j = i; j < Math.min(items, i + 1000); j++) {
       const type = j % 2 === 0 ? 'userMessage' : 'agentMessage';
-      store.appendItem(thread.id, { id: `item_${j}`, type, status: 'completed', createdAtMs: now, completedAtMs: now, content: { text }, turnId: `turn_${j >> 1}` });
+      store.appendItem(thread.id, {
+        id: `item_${j}`,
+        type,
+        status: 'completed',
+        createdAtMs: now,
+        completedAtMs: now,
+        content: { text },
+        turnId: `turn_${j >> 1}`,
+      });
     }
   }
   store.close();
@@ -196,8 +227,24 @@ async function listThreads() {
   const store = new ThreadStore(dataDir, () => {});
   const now = Date.now();
   for (let i = 0; i < LIST_THREADS; i++) {
-    const thread = { id: `thread_${i}`, title: `Thread ${i}`, model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: now + i, updatedAtMs: now + i };
-    const items = Array.from({ length: 20 }, (_, j) => ({ id: `item_${j}`, type: 'agentMessage', status: 'completed', createdAtMs: now, completedAtMs: now, content: { text: 'x'.repeat(200) } }));
+    const thread = {
+      id: `thread_${i}`,
+      title: `Thread ${i}`,
+      model: 'scripted',
+      status: 'idle',
+      archived: false,
+      ephemeral: false,
+      createdAtMs: now + i,
+      updatedAtMs: now + i,
+    };
+    const items = Array.from({ length: 20 }, (_, j) => ({
+      id: `item_${j}`,
+      type: 'agentMessage',
+      status: 'completed',
+      createdAtMs: now,
+      completedAtMs: now,
+      content: { text: 'x'.repeat(200) },
+    }));
     store.create(thread, items);
   }
   store.close();
@@ -220,11 +267,18 @@ async function listThreads() {
     t = performance.now();
     const whole = await proc.request('thread/list', { limit: 1000 });
     all.push(performance.now() - t);
-    if (first.threads.length !== 50 || whole.threads.length !== LIST_THREADS) throw new Error('thread/list returned the wrong number of threads');
+    if (first.threads.length !== 50 || whole.threads.length !== LIST_THREADS)
+      throw new Error('thread/list returned the wrong number of threads');
   }
   const rss = proc.peakRssMb();
   await proc.stop();
-  return { threads: LIST_THREADS, startToInitializeMs: startMs, firstPageMs: median(page), allThreadsMs: median(all), peakRssMb: rss };
+  return {
+    threads: LIST_THREADS,
+    startToInitializeMs: startMs,
+    firstPageMs: median(page),
+    allThreadsMs: median(all),
+    peakRssMb: rss,
+  };
 }
 
 // ---------------------------------------------------------------- run, interleaved, best of RUNS
@@ -242,7 +296,12 @@ const bestStdio = stdio.reduce((a, b) => (b.deltasPerSecond > a.deltasPerSecond 
 const results = {
   date: new Date().toISOString(),
   machine: { ...machine(), loadAverage: loadavg()[0] },
-  stream: { deltas: STREAM_DELTAS, stdio: bestStdio, inProcess: { deltasPerSecond: best(inProcess.map((r) => r.deltasPerSecond)) }, peakRssMb: Math.max(...stdio.map((r) => r.peakRssMb)) },
+  stream: {
+    deltas: STREAM_DELTAS,
+    stdio: bestStdio,
+    inProcess: { deltasPerSecond: best(inProcess.map((r) => r.deltasPerSecond)) },
+    peakRssMb: Math.max(...stdio.map((r) => r.peakRssMb)),
+  },
   interrupt,
   read,
   list: { ...list, emptyStartToInitializeMs: emptyStartMs },
@@ -258,7 +317,9 @@ if (!quick) {
     `Measured ${results.date.slice(0, 10)} on ${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} by \`node bench/app-server.bench.mjs\` (figures also in \`bench/results/app-server.json\`).`,
     'Times are taken at the client: from sending the request to reading (and JSON-parsing) the last message it waits for.',
     `The server is \`tether app-server --listen stdio\` (the bundled \`dist/tether.mjs\`); "in-process" is the same engine behind`,
-    "`createMemoryTransportPair()`, the engine without any pipe (the host's embedded backend uses a cheaper link that does not clone messages: see the Extension section's host-alone row). Best of " + RUNS + ' interleaved runs; medians for latencies.',
+    "`createMemoryTransportPair()`, the engine without any pipe (the host's embedded backend uses a cheaper link that does not clone messages: see the Extension section's host-alone row). Best of " +
+      RUNS +
+      ' interleaved runs; medians for latencies.',
     `Absolute figures vary 20-30% between runs on this shared machine (load average ${f(m.loadAverage, 1)} at the end of this run).`,
     '',
     '| case | figure |',
@@ -275,11 +336,10 @@ if (!quick) {
     `| \`thread/list\` all ${f(list.threads)} threads (limit 1000) | ${f(list.allThreadsMs, 2)} ms |`,
     `| server peak RSS with ${f(list.threads)} threads listed | ${f(list.peakRssMb, 1)} MB |`,
     '',
-    "Listing reads only the thread index (`threads/index.jsonl`), never a journal. Reading a thread reads its journal",
+    'Listing reads only the thread index (`threads/index.jsonl`), never a journal. Reading a thread reads its journal',
     'backwards one page at a time (1 MiB / 100 turns), so memory follows the page, not the thread.',
     '',
   ].join('\n');
   writeSection('App-server', section);
   console.log('\nwrote bench/results/app-server.json and the "App-server" section of BENCHMARKS.md');
 }
-

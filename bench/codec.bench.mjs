@@ -27,8 +27,18 @@ const RUNS = quick ? 2 : 7;
 function messageOfSize(size, kind) {
   const base =
     kind === 'small'
-      ? { method: 'item/agentMessage/delta', params: { threadId: 'thr_8f2a', turnId: 'trn_19c4', itemId: 'itm_77', delta: '' } }
-      : { method: 'item/completed', params: { threadId: 'thr_8f2a', turnId: 'trn_19c4', item: { id: 'itm_78', type: 'agentMessage', status: 'completed', content: { text: '' } } } };
+      ? {
+          method: 'item/agentMessage/delta',
+          params: { threadId: 'thr_8f2a', turnId: 'trn_19c4', itemId: 'itm_77', delta: '' },
+        }
+      : {
+          method: 'item/completed',
+          params: {
+            threadId: 'thr_8f2a',
+            turnId: 'trn_19c4',
+            item: { id: 'itm_78', type: 'agentMessage', status: 'completed', content: { text: '' } },
+          },
+        };
   const empty = Buffer.byteLength(JSON.stringify(base));
   const words = 'The quick brown fox jumps over the lazy dog; "quoted" text, a path C:\\tmp\\x, caf\u00e9 and more.\n';
   let text = '';
@@ -172,7 +182,15 @@ function reframeLines(copy) {
 const cases = {
   'decode frames: tether NativeFrameDecoder': ({ frameChunks }) => {
     let n = 0;
-    const d = new codec.NativeFrameDecoder({ message: () => n++, error: (e) => { throw e; } }, { maxFrameBytes: 1 << 30 });
+    const d = new codec.NativeFrameDecoder(
+      {
+        message: () => n++,
+        error: (e) => {
+          throw e;
+        },
+      },
+      { maxFrameBytes: 1 << 30 },
+    );
     for (const c of frameChunks) d.push(c);
     d.end();
     return n;
@@ -189,7 +207,15 @@ const cases = {
     }),
   'decode JSONL: tether JsonlDecoder': ({ lineChunks }) => {
     let n = 0;
-    const d = new codec.JsonlDecoder({ message: () => n++, error: (e) => { throw e; } }, { maxLineBytes: 1 << 30 });
+    const d = new codec.JsonlDecoder(
+      {
+        message: () => n++,
+        error: (e) => {
+          throw e;
+        },
+      },
+      { maxLineBytes: 1 << 30 },
+    );
     for (const c of lineChunks) d.push(c);
     d.end();
     return n;
@@ -260,7 +286,9 @@ for (const s of sizes) {
   for (const [name, seconds] of best) {
     const r = { seconds, msgsPerSec: s.count / seconds, mbPerSec: input.bytes / seconds / 1e6 };
     results.push({ case: name, size: s.label, messages: s.count, ...r });
-    process.stderr.write(`${s.label.padEnd(7)} ${name.padEnd(50)} ${fmt(r.msgsPerSec).padStart(12)} msg/s ${r.mbPerSec.toFixed(1).padStart(9)} MB/s\n`);
+    process.stderr.write(
+      `${s.label.padEnd(7)} ${name.padEnd(50)} ${fmt(r.msgsPerSec).padStart(12)} msg/s ${r.mbPerSec.toFixed(1).padStart(9)} MB/s\n`,
+    );
   }
 }
 
@@ -343,7 +371,7 @@ if (!quick) {
     'per chunk, not per byte, on 512 KB messages. Its "+ copy" rows also copy every output byte once into a 1 MiB ring',
     '(length prefixes and newlines written in place), as a write into a pipe must: the floor a real process meets.',
     'The package has no JSONL codec, so the JSONL rows have no counterpart. The parsing rows are bound by JSON.parse',
-    '(about 60% of the decoder\'s profile on 120-byte messages), which both sides pay alike, so their ratio stays near',
+    "(about 60% of the decoder's profile on 120-byte messages), which both sides pay alike, so their ratio stays near",
     '1-2x; under this load single runs of those ratios moved by up to 0.5x. Compare ratios within one run.',
     '',
     table,
@@ -355,13 +383,12 @@ if (!quick) {
     '',
     targetTable,
     '',
-    "Encoding one 512 KB message is at parity with the package (0.9x-1.3x over five full runs on this loaded machine):",
+    'Encoding one 512 KB message is at parity with the package (0.9x-1.3x over five full runs on this loaded machine):',
     "both sides are bound by JSON.stringify and one UTF-8 encode, and the package's `Buffer.from` skips the zero-filling",
-    "of a new `Uint8Array`, which `protocol/` (it must also run in a service worker) cannot avoid. Node-only code such as",
+    'of a new `Uint8Array`, which `protocol/` (it must also run in a service worker) cannot avoid. Node-only code such as',
     "the host's frame writer can use `Buffer.from` where that last few percent matters.",
     '',
   ].join('\n');
   writeSection('Codecs', section);
   console.log('\nwrote bench/results/codec.json and the "Codecs" section of BENCHMARKS.md');
 }
-

@@ -8,7 +8,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt, importCodec, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+import {
+  ensureHostBundle,
+  fmt,
+  importCodec,
+  machine as machineOf,
+  median,
+  nativeFrame,
+  root,
+  writeResults,
+  writeSection,
+} from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
@@ -19,8 +29,16 @@ const { FrameSplitter } = await importCodec();
 const work = mkdtempSync(join(tmpdir(), 'tether-host-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const configFile = join(work, 'config.json');
-writeFileSync(configFile, JSON.stringify({ defaultBackend: 'cat', backends: { cat: { kind: 'command', argv: ['cat'] } } }));
-const baseEnv = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_STATE_HOME: join(work, 'state'), XDG_DATA_HOME: join(work, 'data') };
+writeFileSync(
+  configFile,
+  JSON.stringify({ defaultBackend: 'cat', backends: { cat: { kind: 'command', argv: ['cat'] } } }),
+);
+const baseEnv = {
+  ...process.env,
+  XDG_CONFIG_HOME: join(work, 'config'),
+  XDG_STATE_HOME: join(work, 'state'),
+  XDG_DATA_HOME: join(work, 'data'),
+};
 delete baseEnv.TETHER_CONFIG;
 const catEnv = { ...baseEnv, TETHER_CONFIG: configFile };
 
@@ -54,7 +72,11 @@ function echoRun(subject, message, count) {
     const one = nativeFrame(message);
     const perBlock = Math.max(1, Math.floor((256 * 1024) / one.length));
     const block = Buffer.concat(Array(perBlock).fill(one));
-    const child = spawn(subject.argv[0], subject.argv.slice(1), { cwd: root, env: subject.env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(subject.argv[0], subject.argv.slice(1), {
+      cwd: root,
+      env: subject.env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let received = 0;
     let frames = 0;
     let t0 = 0;
@@ -63,7 +85,10 @@ function echoRun(subject, message, count) {
       frames++;
       received += length === L ? 1 : (length - 1) / (L + 1);
     };
-    const splitter = new FrameSplitter({ message: (_chunk, start, end) => frame(end - start), messageParts: (_parts, length) => frame(length) });
+    const splitter = new FrameSplitter({
+      message: (_chunk, start, end) => frame(end - start),
+      messageParts: (_parts, length) => frame(length),
+    });
     child.stdout.on('data', (chunk) => {
       splitter.push(chunk);
       if (received >= count + 1 && splitter.bufferedBytes === 0 && !finished) {
@@ -80,7 +105,12 @@ function echoRun(subject, message, count) {
     child.on('error', reject);
     child.stdin.on('error', () => undefined);
     child.once('exit', (code, signal) => {
-      if (!finished) reject(new Error(`${subject.argv.join(' ')} exited early (${code ?? signal}) after ${received} of ${count} messages`));
+      if (!finished)
+        reject(
+          new Error(
+            `${subject.argv.join(' ')} exited early (${code ?? signal}) after ${received} of ${count} messages`,
+          ),
+        );
     });
     (async () => {
       // One message first: timing starts once the process is up and has echoed it (startup is measured apart).
@@ -105,8 +135,13 @@ function echoRun(subject, message, count) {
 function coldStart(method) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })));
+    const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], {
+      env: baseEnv,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    child.stdin.write(
+      nativeFrame(JSON.stringify({ id: 1, method, params: { clientInfo: { name: 'bench', version: '1' } } })),
+    );
     let answered = false;
     const answer = () => {
       if (answered) return;
@@ -124,14 +159,23 @@ function coldStart(method) {
 function nodeBaseline() {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.once('data', () => resolve(performance.now() - t0));
   });
 }
 
 async function idleRss() {
-  const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], { env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin.write(nativeFrame(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })));
+  const child = spawn(process.execPath, [dist, 'host', '--allow-dev-extension', ORIGIN], {
+    env: baseEnv,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.write(
+    nativeFrame(
+      JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } }),
+    ),
+  );
   await new Promise((r) => child.stdout.once('data', r));
   await sleep(1500);
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -176,35 +220,71 @@ const largeMessage = messageOfSize(LARGE_SIZE, 'item/completed');
 for (const [name, subject] of Object.entries(subjects)) {
   const r = await echoRun(subject, smallMessage, SMALL.count);
   small[name] = { messagesPerSecond: SMALL.count / r.seconds, seconds: r.seconds, frames: r.frames };
-  console.log(`${name}: ${fmt(SMALL.count)} small messages each way in ${r.seconds.toFixed(2)} s = ${fmt(SMALL.count / r.seconds)}/s (${fmt(r.frames)} frames back)`);
+  console.log(
+    `${name}: ${fmt(SMALL.count)} small messages each way in ${r.seconds.toFixed(2)} s = ${fmt(SMALL.count / r.seconds)}/s (${fmt(r.frames)} frames back)`,
+  );
 }
 for (const [name, subject] of Object.entries(subjects)) {
   const bytes = name === 'chrome-native-messaging' ? LARGE_BYTES_CNM : LARGE_BYTES;
   const count = Math.round(bytes / LARGE_SIZE);
   const r = await echoRun(subject, largeMessage, count);
-  large[name] = { mbPerSecond: (count * LARGE_SIZE) / 2 ** 20 / r.seconds, seconds: r.seconds, megabytes: (count * LARGE_SIZE) / 2 ** 20 };
-  console.log(`${name}: ${fmt(count)} x 512 KiB (${fmt((count * LARGE_SIZE) / 2 ** 20)} MiB) each way in ${r.seconds.toFixed(2)} s = ${fmt(large[name].mbPerSecond)} MiB/s`);
+  large[name] = {
+    mbPerSecond: (count * LARGE_SIZE) / 2 ** 20 / r.seconds,
+    seconds: r.seconds,
+    megabytes: (count * LARGE_SIZE) / 2 ** 20,
+  };
+  console.log(
+    `${name}: ${fmt(count)} x 512 KiB (${fmt((count * LARGE_SIZE) / 2 ** 20)} MiB) each way in ${r.seconds.toFixed(2)} s = ${fmt(large[name].mbPerSecond)} MiB/s`,
+  );
 }
 
 const t = 'tether host';
 const c = 'chrome-native-messaging';
 const targets = [
-  { target: 'cold start median under 150 ms (bridge/hello)', value: `${median(coldMs).toFixed(0)} ms`, met: median(coldMs) < 150 },
-  { target: 'small messages: at least 10x chrome-native-messaging', value: `${(small[t].messagesPerSecond / small[c].messagesPerSecond).toFixed(1)}x`, met: small[t].messagesPerSecond >= 10 * small[c].messagesPerSecond },
-  { target: "512 KiB messages: at least half of cat's MiB/s", value: `${((100 * large[t].mbPerSecond) / large.cat.mbPerSecond).toFixed(0)}% of cat`, met: large[t].mbPerSecond >= large.cat.mbPerSecond / 2 },
+  {
+    target: 'cold start median under 150 ms (bridge/hello)',
+    value: `${median(coldMs).toFixed(0)} ms`,
+    met: median(coldMs) < 150,
+  },
+  {
+    target: 'small messages: at least 10x chrome-native-messaging',
+    value: `${(small[t].messagesPerSecond / small[c].messagesPerSecond).toFixed(1)}x`,
+    met: small[t].messagesPerSecond >= 10 * small[c].messagesPerSecond,
+  },
+  {
+    target: "512 KiB messages: at least half of cat's MiB/s",
+    value: `${((100 * large[t].mbPerSecond) / large.cat.mbPerSecond).toFixed(0)}% of cat`,
+    met: large[t].mbPerSecond >= large.cat.mbPerSecond / 2,
+  },
 ];
 const table = [
   '| through | 120-byte messages/s | frames back | 512 KiB messages MiB/s | volume |',
   '|---|---:|---:|---:|---:|',
   ...Object.keys(subjects).map(
-    (n) => `| ${n} | ${fmt(small[n].messagesPerSecond)} | ${fmt(small[n].frames)} | ${fmt(large[n].mbPerSecond)} | ${fmt(large[n].megabytes)} MiB |`,
+    (n) =>
+      `| ${n} | ${fmt(small[n].messagesPerSecond)} | ${fmt(small[n].frames)} | ${fmt(large[n].mbPerSecond)} | ${fmt(large[n].megabytes)} MiB |`,
   ),
 ].join('\n');
-const targetTable = ['| target | measured | met |', '|---|---:|---|', ...targets.map((x) => `| ${x.target} | ${x.value} | ${x.met ? 'yes' : 'NO'} |`)].join('\n');
+const targetTable = [
+  '| target | measured | met |',
+  '|---|---:|---|',
+  ...targets.map((x) => `| ${x.target} | ${x.value} | ${x.met ? 'yes' : 'NO'} |`),
+].join('\n');
 console.log(`\n${table}\n\n${targetTable}`);
 
 if (!quick) {
-  writeResults('host', { date, machine, loadAverage: load, coldStartHelloMs: coldMs, coldStartInitializeMs: coldInitMs, nodeStartMs: nodeMs, idleRssMb: rssMb, small, large, targets });
+  writeResults('host', {
+    date,
+    machine,
+    loadAverage: load,
+    coldStartHelloMs: coldMs,
+    coldStartInitializeMs: coldInitMs,
+    nodeStartMs: nodeMs,
+    idleRssMb: rssMb,
+    small,
+    large,
+    targets,
+  });
   const section = [
     '## Host',
     '',
@@ -238,4 +318,3 @@ if (!quick) {
   writeSection('Host', section);
   console.log('\nwrote bench/results/host.json and the "Host" section of BENCHMARKS.md');
 }
-

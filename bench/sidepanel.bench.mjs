@@ -11,7 +11,16 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport } from '../test/scripts/load-support.mjs';
-import { fmt, importCodec, machine as machineOf, median, nativeFrame, root, writeResults, writeSection } from './support.mjs';
+import {
+  fmt,
+  importCodec,
+  machine as machineOf,
+  median,
+  nativeFrame,
+  root,
+  writeResults,
+  writeSection,
+} from './support.mjs';
 
 const { NativeFrameDecoder } = await importCodec();
 
@@ -85,7 +94,10 @@ async function loneDeltaLatency(launchBrowser, demo, openWebPage, waitConnected,
   const dir = mkdtempSync(join(tmpdir(), 'tether-probe-'));
   writeFileSync(join(dir, 'probe.cjs'), PROBE_BACKEND);
   const browser = await launchBrowser({
-    hostConfig: { defaultBackend: 'probe', backends: { probe: { kind: 'command', argv: [process.execPath, join(dir, 'probe.cjs')], dialect: 'tether' } } },
+    hostConfig: {
+      defaultBackend: 'probe',
+      backends: { probe: { kind: 'command', argv: [process.execPath, join(dir, 'probe.cjs')], dialect: 'tether' } },
+    },
   });
   try {
     const { tabId } = await openWebPage(browser, demo.url('/'));
@@ -98,7 +110,8 @@ async function loneDeltaLatency(launchBrowser, demo, openWebPage, waitConnected,
         port.onMessage.addListener((m) => {
           if (m.type !== 'events') return;
           const at = performance.timeOrigin + performance.now();
-          for (const e of m.events) if (e.method === 'item/agentMessage/delta') window.__lat.push(at - Number.parseFloat(e.params.delta));
+          for (const e of m.events)
+            if (e.method === 'item/agentMessage/delta') window.__lat.push(at - Number.parseFloat(e.params.delta));
         });
         return port;
       };
@@ -120,10 +133,24 @@ async function loneDeltaLatency(launchBrowser, demo, openWebPage, waitConnected,
  * The side panel cannot render faster than this, so it is the ceiling the extension's figure is compared with.
  */
 async function hostAlone(homeDir) {
-  const child = spawn(process.execPath, [join(root, 'native-host/dist/tether.mjs'), 'host', '--allow-dev-extension', 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/'], {
-    env: { ...process.env, XDG_CONFIG_HOME: join(homeDir, 'c'), XDG_DATA_HOME: join(homeDir, 'd'), XDG_STATE_HOME: join(homeDir, 's') },
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'native-host/dist/tether.mjs'),
+      'host',
+      '--allow-dev-extension',
+      'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/',
+    ],
+    {
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: join(homeDir, 'c'),
+        XDG_DATA_HOME: join(homeDir, 'd'),
+        XDG_STATE_HOME: join(homeDir, 's'),
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   const send = (msg) => child.stdin.write(nativeFrame(JSON.stringify(msg)));
   const waiters = new Map();
   let deltas = 0;
@@ -171,7 +198,13 @@ async function rawFrames(browser) {
   chmodSync(launcher, 0o755);
   writeFileSync(
     join(browser.userDataDir, 'NativeMessagingHosts', 'dev.tether.bench.json'),
-    JSON.stringify({ name: 'dev.tether.bench', description: 'Tether benchmark frame host', path: launcher, type: 'stdio', allowed_origins: [`chrome-extension://${browser.extensionId}/`] }),
+    JSON.stringify({
+      name: 'dev.tether.bench',
+      description: 'Tether benchmark frame host',
+      path: launcher,
+      type: 'stdio',
+      allowed_origins: [`chrome-extension://${browser.extensionId}/`],
+    }),
   );
   const sw = await browser.serviceWorker();
   return sw.evaluate(
@@ -180,7 +213,9 @@ async function rawFrames(browser) {
         const port = chrome.runtime.connectNative('dev.tether.bench');
         let n = 0;
         const t0 = performance.now();
-        port.onDisconnect.addListener(() => reject(new Error(chrome.runtime.lastError?.message ?? 'bench host closed')));
+        port.onDisconnect.addListener(() =>
+          reject(new Error(chrome.runtime.lastError?.message ?? 'bench host closed')),
+        );
         port.onMessage.addListener(() => {
           n += 1;
           if (n === count) {
@@ -217,10 +252,18 @@ async function renderedStream(panel, sendPrompt) {
     // The answer completes either as a new (markdown) element or, when long, by a class change on the streamed one.
     new MutationObserver((records, observer) => {
       for (const r of records) {
-        if (r.type === 'attributes' && r.target.matches('.item.agentMessage.completed') && answers() > before) return finish(observer);
+        if (r.type === 'attributes' && r.target.matches('.item.agentMessage.completed') && answers() > before)
+          return finish(observer);
         for (const node of r.addedNodes) {
-          if (!b.t0 && node.nodeType === Node.TEXT_NODE && node.parentElement?.closest('.item.agentMessage') && answers() > before) b.t0 = performance.now();
-          if (node instanceof HTMLElement && node.matches('.item.agentMessage.completed') && answers() > before) return finish(observer);
+          if (
+            !b.t0 &&
+            node.nodeType === Node.TEXT_NODE &&
+            node.parentElement?.closest('.item.agentMessage') &&
+            answers() > before
+          )
+            b.t0 = performance.now();
+          if (node instanceof HTMLElement && node.matches('.item.agentMessage.completed') && answers() > before)
+            return finish(observer);
         }
       }
     }).observe(list, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
@@ -275,7 +318,9 @@ async function main() {
       results.raw.push(await rawFrames(browser));
       results.rendered.push(await renderedStream(panel, sendPrompt));
       results.producer.push(await hostAlone(join(browser.homeDir, `alone-${i}`)));
-      console.log(`run ${i + 1}: raw ${fmt(results.raw.at(-1).count / (results.raw.at(-1).ms / 1000))} frames/s, rendered ${fmt(DELTAS / (results.rendered.at(-1).ms / 1000))} deltas/s, longest task ${fmt(results.rendered.at(-1).longestTaskMs)} ms, host alone ${fmt(results.producer.at(-1).deltas / (results.producer.at(-1).ms / 1000))} deltas/s`);
+      console.log(
+        `run ${i + 1}: raw ${fmt(results.raw.at(-1).count / (results.raw.at(-1).ms / 1000))} frames/s, rendered ${fmt(DELTAS / (results.rendered.at(-1).ms / 1000))} deltas/s, longest task ${fmt(results.rendered.at(-1).longestTaskMs)} ms, host alone ${fmt(results.producer.at(-1).deltas / (results.producer.at(-1).ms / 1000))} deltas/s`,
+      );
     }
     results.roundTrip = await roundTrips(panel);
     results.lone = await loneDeltaLatency(launchBrowser, demo, openWebPage, waitConnected, sendPrompt);
@@ -317,7 +362,10 @@ async function main() {
     `| every delta rendered, in order | ${whole ? 'yes' : 'NO'} | | |`,
     '',
     `Each run (raw / host alone / rendered, per second): ${results.raw
-      .map((r, i) => `${fmt(r.count / (r.ms / 1000))} / ${fmt(results.producer[i].deltas / (results.producer[i].ms / 1000))} / ${fmt(DELTAS / (results.rendered[i].ms / 1000))}`)
+      .map(
+        (r, i) =>
+          `${fmt(r.count / (r.ms / 1000))} / ${fmt(results.producer[i].deltas / (results.producer[i].ms / 1000))} / ${fmt(DELTAS / (results.rendered[i].ms / 1000))}`,
+      )
       .join('; ')}. On this shared 2-core machine the three processes`,
     'of the path (host, browser, renderers) compete for the cores, so the spread between runs is large; compare ratios.',
     '',

@@ -23,8 +23,26 @@ const work = mkdtempSync(join(tmpdir(), 'tether-store-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------- data laid down as the store writes it
-const thread = (id, extra = {}) => ({ id, title: id, model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 1, ...extra });
-const item = (id, turnId, type, text) => ({ id, type, status: 'completed', createdAtMs: 1, completedAtMs: 1, content: { text }, turnId });
+const thread = (id, extra = {}) => ({
+  id,
+  title: id,
+  model: 'scripted',
+  status: 'idle',
+  archived: false,
+  ephemeral: false,
+  createdAtMs: 1,
+  updatedAtMs: 1,
+  ...extra,
+});
+const item = (id, turnId, type, text) => ({
+  id,
+  type,
+  status: 'completed',
+  createdAtMs: 1,
+  completedAtMs: 1,
+  content: { text },
+  turnId,
+});
 
 /** A data dir with one thread of `turns` turns, each a question and an answer of about `answerBytes` characters. */
 function dataDir(name, threadId, turns, answerBytes) {
@@ -35,14 +53,20 @@ function dataDir(name, threadId, turns, answerBytes) {
   for (let t = 0; t < turns; t++) {
     const turn = { id: `turn_${t}`, threadId, status: 'running', input: [{ text: `question ${t}` }], startedAtMs: 1 };
     lines.push(JSON.stringify({ type: 'turn', turn }));
-    lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_u`, turn.id, 'userMessage', `question ${t}: ${filler}`) }));
+    lines.push(
+      JSON.stringify({ type: 'item', item: item(`item_${t}_u`, turn.id, 'userMessage', `question ${t}: ${filler}`) }),
+    );
     lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_a`, turn.id, 'agentMessage', filler) }));
     lines.push(JSON.stringify({ type: 'turn', turn: { ...turn, status: 'completed', completedAtMs: 2 } }));
   }
   writeFileSync(join(dir, 'threads', `${threadId}.jsonl`), lines.join('\n') + '\n', { mode: 0o600 });
   // `grants: []` as the store writes it for a new thread (a thread from before grants moved to the index pays one
   // journal scan on its first turn instead).
-  writeFileSync(join(dir, 'threads', 'index.jsonl'), JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] }) + '\n', { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'threads', 'index.jsonl'),
+    JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] }) + '\n',
+    { mode: 0o600 },
+  );
   return dir;
 }
 
@@ -150,7 +174,7 @@ const rows = [
   ['server RSS after the open (MB)', (r) => f(r.open.rssAfterOpenMb)],
   ['server RSS after three reads (MB)', (r) => f(r.open.rssAfterThreeReadsMb)],
   ['server peak RSS (MB)', (r) => f(r.open.peakRssMb)],
-  ['pages to the thread\'s start / items seen', (r) => `${r.open.pages} / ${f(r.open.itemsSeen)}`],
+  ["pages to the thread's start / items seen", (r) => `${r.open.pages} / ${f(r.open.itemsSeen)}`],
   ['all older pages read (ms)', (r) => f(r.open.walkMs, 1)],
   ['first turn of a new thread (ms)', (r) => f(r.turns.firstTurnMs, 1)],
   ['turn on a new thread, median (ms)', (r) => f(r.turns.newThreadTurnMs, 2)],
@@ -158,7 +182,10 @@ const rows = [
   [`turn ${f(PRIOR_TURNS)}+, median (ms)`, (r) => f(r.turns.longThreadTurnMs, 2)],
   ['ratio: long-thread turn / new-thread turn', (r) => f(r.turns.longThreadTurnMs / r.turns.newThreadTurnMs, 2)],
   ['index.jsonl after the measured turns (bytes)', (r) => f(r.turns.indexBytesAfterMeasuredTurns)],
-  ['index.jsonl after ' + (quick ? 140 : 540) + ' turns in one run (bytes)', (r) => f(r.turns.indexBytesAfterManyTurns)],
+  [
+    'index.jsonl after ' + (quick ? 140 : 540) + ' turns in one run (bytes)',
+    (r) => f(r.turns.indexBytesAfterManyTurns),
+  ],
   ['last 10 of those turns, median (ms)', (r) => f(r.turns.lastOfManyTurnsMs, 2)],
 ];
 const names = Object.keys(results);

@@ -117,7 +117,8 @@ class AppServerProcess {
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** `n` with thousands separators and exactly `digits` decimals (en-US). */
-export const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** A native-messaging frame: 4-byte little-endian length, then the UTF-8 of `text`. */
 export function nativeFrame(text) {
@@ -129,7 +130,13 @@ export function nativeFrame(text) {
 
 /** The machine a benchmark runs on. */
 export function machine() {
-  return { cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: platform() };
+  return {
+    cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: platform(),
+  };
 }
 
 /** Writes `data` as bench/results/NAME.json. */
@@ -141,7 +148,8 @@ export function writeResults(name, data) {
 /** Replaces (or appends) the "## TITLE" section of BENCHMARKS.md with `section`, leaving the other sections alone. */
 export function writeSection(title, section) {
   const file = join(root, 'BENCHMARKS.md');
-  const header = '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
+  const header =
+    '# Benchmarks\n\nMeasured figures for Tether; each section is written by its benchmark in `bench/` (`npm run bench`).\n';
   const text = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${title}`);

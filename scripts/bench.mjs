@@ -25,5 +25,7 @@ for (const file of files) {
   const r = spawnSync(process.execPath, [join(root, 'bench', file), ...passed], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) failed.push(`${file} (exit ${r.status ?? r.signal})`);
 }
-console.log(`\nbenchmarks: ${files.length - failed.length} ran, ${failed.length} failed${failed.length ? `: ${failed.join(', ')}` : ''}`);
+console.log(
+  `\nbenchmarks: ${files.length - failed.length} ran, ${failed.length} failed${failed.length ? `: ${failed.join(', ')}` : ''}`,
+);
 process.exit(failed.length === 0 ? 0 : 1);

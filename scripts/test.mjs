@@ -23,7 +23,13 @@ function step(name, command, args) {
 }
 
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-for (const project of ['protocol/tsconfig.json', 'protocol/tsconfig.test.json', 'native-host/tsconfig.json', 'extension/tsconfig.json', 'test/tsconfig.json']) {
+for (const project of [
+  'protocol/tsconfig.json',
+  'protocol/tsconfig.test.json',
+  'native-host/tsconfig.json',
+  'extension/tsconfig.json',
+  'test/tsconfig.json',
+]) {
   if (existsSync(join(root, project))) step(`typecheck ${project}`, process.execPath, [tsc, '-p', project]);
 }
 const built = step('build', 'npm', ['run', 'build']);
@@ -31,11 +37,15 @@ const built = step('build', 'npm', ['run', 'build']);
 mkdirSync(join(root, 'test/artifacts'), { recursive: true });
 const report = join(root, 'test/artifacts/vitest-report.json');
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
-const r = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TETHER_BUILT: built ? '1' : '0' },
-});
+const r = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TETHER_BUILT: built ? '1' : '0' },
+  },
+);
 if (existsSync(report)) {
   const json = JSON.parse(readFileSync(report, 'utf8'));
   passed += json.numPassedTests ?? 0;

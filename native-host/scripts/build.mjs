@@ -14,7 +14,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: join(dirname(args.importer), '../locales'), namespace: 'zod-en' } : undefined,
+      args.importer.includes(`${join('node_modules', 'zod')}`)
+        ? { path: join(dirname(args.importer), '../locales'), namespace: 'zod-en' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
       contents: "export { default as en } from './en.js';",
@@ -46,7 +48,9 @@ export async function buildHost({ quiet = false } = {}) {
     legalComments: 'none',
     logLevel: quiet ? 'error' : 'warning',
     define: { __TETHER_VERSION__: JSON.stringify(pkg.version) },
-    banner: { js: "import { createRequire as __tetherCreateRequire } from 'node:module'; const require = __tetherCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __tetherCreateRequire } from 'node:module'; const require = __tetherCreateRequire(import.meta.url);",
+    },
     plugins: [zodEnglishOnly],
   });
   pruneChunks(new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f))));

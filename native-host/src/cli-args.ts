@@ -18,7 +18,9 @@ export interface FlagSpec {
 type FlagValue<F> = F extends { type: 'boolean' } ? boolean : F extends { multiple: true } ? string[] : string;
 
 /** The parsed values by flag name (absent when not given). */
-export type Flags<S extends Record<string, FlagSpec | undefined>> = { -readonly [K in keyof S]?: FlagValue<NonNullable<S[K]>> };
+export type Flags<S extends Record<string, FlagSpec | undefined>> = {
+  -readonly [K in keyof S]?: FlagValue<NonNullable<S[K]>>;
+};
 
 /** Bad command-line arguments; the CLI prints the message and the usage, and exits with 2. */
 export class UsageError extends Error {
@@ -33,7 +35,13 @@ export function parseFlags<S extends Record<string, FlagSpec | undefined>>(
 ): Flags<S> {
   const options: Record<string, FlagSpec> = {};
   for (const [name, spec] of Object.entries(specs)) if (spec) options[name] = spec;
-  const { values, tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  const { values, tokens } = parseArgs({
+    args: [...args],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   for (const token of tokens) {
     if (token.kind === 'positional') throw new UsageError(`unexpected argument "${token.value}"`);
     if (token.kind !== 'option') continue;

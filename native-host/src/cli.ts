@@ -26,7 +26,8 @@ const commands: Record<string, Command> = {
         : (await import('./app-server/cli')).main(args),
   },
   install: {
-    usage: 'tether install [--browser NAME|all] [--extension-id ID]... [--dev] [--scope user|system] [--user-data-dir DIR] [--dry-run]',
+    usage:
+      'tether install [--browser NAME|all] [--extension-id ID]... [--dev] [--scope user|system] [--user-data-dir DIR] [--dry-run]',
     summary: 'Register the native messaging host with every browser found (or the ones named).',
     run: async (args) => (await import('./install/cli')).install(args),
   },

@@ -17,10 +17,23 @@ const CRASH_MODULE = fileURLToPath(new URL('./crash.ts', import.meta.url));
 async function crashWith(failure: string): Promise<{ status: number | null; stderr: string; log: string }> {
   const dir = tempDir();
   const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, `import { installCrashHandlers } from ${JSON.stringify(CRASH_MODULE)};\ninstallCrashHandlers({ tag: 'test 1' });\n${failure}\n`);
+  writeFileSync(
+    entry,
+    `import { installCrashHandlers } from ${JSON.stringify(CRASH_MODULE)};\ninstallCrashHandlers({ tag: 'test 1' });\n${failure}\n`,
+  );
   const program = join(dir, 'entry.mjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: program, logLevel: 'silent' });
-  const run = spawnSync(process.execPath, [program], { env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') }, encoding: 'utf8' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: program,
+    logLevel: 'silent',
+  });
+  const run = spawnSync(process.execPath, [program], {
+    env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') },
+    encoding: 'utf8',
+  });
   let log = '';
   try {
     log = readFileSync(join(dir, 'state/tether/host.log'), 'utf8');

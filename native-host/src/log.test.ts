@@ -95,7 +95,9 @@ describe('redactSecrets', () => {
   });
 
   it('masks the values of secret-looking command-line flags', () => {
-    expect(redactSecrets('started pid 7: agent --api-key abc123 --model m')).toBe('started pid 7: agent --api-key *** --model m');
+    expect(redactSecrets('started pid 7: agent --api-key abc123 --model m')).toBe(
+      'started pid 7: agent --api-key *** --model m',
+    );
     expect(redactSecrets('agent --auth-token=xyz --password hunter2')).toBe('agent --auth-token=*** --password ***');
     expect(redactSecrets('agent --listen stdio')).toBe('agent --listen stdio');
   });
@@ -103,6 +105,7 @@ describe('redactSecrets', () => {
   it('masks the shapes the first redactor missed: --key, --auth=, mysql -p, Google and Slack keys, token=, *_KEY= and URL user-info', () => {
     const line = `agent --key k1 --auth=k2; mysql -p k3; AIza${'a'.repeat(35)} xoxb-12345-67890-abcdef token=k4 ANTHROPIC_KEY=k5 https://u:k6@h/v1`;
     const out = redactSecrets(line);
-    for (const leaked of ['k1', 'k2', 'k3', 'a'.repeat(35), '67890-abcdef', 'k4', 'k5', 'u:k6']) expect(out).not.toContain(leaked);
+    for (const leaked of ['k1', 'k2', 'k3', 'a'.repeat(35), '67890-abcdef', 'k4', 'k5', 'u:k6'])
+      expect(out).not.toContain(leaked);
   });
 });

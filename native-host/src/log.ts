@@ -72,7 +72,8 @@ export function createFileLog(options: FileLogOptions): FileLog {
 
   open();
   tightenFile(`${options.file}.1`, note);
-  if (fd === undefined) process.stderr.write(`tether: cannot write the log file ${options.file} (${fallbackReason}); logging to stderr\n`);
+  if (fd === undefined)
+    process.stderr.write(`tether: cannot write the log file ${options.file} (${fallbackReason}); logging to stderr\n`);
 
   const log: Log = (line) => {
     const text = `${new Date().toISOString()}${prefix} ${redactSecrets(line)}\n`;

@@ -43,19 +43,32 @@ export function tightenFile(path: string, log?: (line: string) => void): void {
   if (stat) tighten(path, stat.mode, stat.uid, PRIVATE_FILE_MODE, (mode) => chmodSync(path, mode), log);
 }
 
-function tighten(path: string, current: number, uid: number, wanted: number, chmod: (mode: number) => void, log?: (line: string) => void): void {
+function tighten(
+  path: string,
+  current: number,
+  uid: number,
+  wanted: number,
+  chmod: (mode: number) => void,
+  log?: (line: string) => void,
+): void {
   const mode = current & 0o777;
   if ((mode & 0o077) === 0) return;
   const octal = (m: number): string => `0${m.toString(8)}`;
   // Someone else's folder (a shared dataDir, /tmp): changing it is not ours to do, and would fail anyway.
   if (process.getuid && uid !== process.getuid()) {
-    log?.(`${path} is readable by others (mode ${octal(mode)}) and belongs to another user: keep Tether's data elsewhere`);
+    log?.(
+      `${path} is readable by others (mode ${octal(mode)}) and belongs to another user: keep Tether's data elsewhere`,
+    );
     return;
   }
   try {
     chmod(mode & ~0o077 & wanted);
-    log?.(`tightened the permissions of ${path} from ${octal(mode)} to ${octal(mode & ~0o077 & wanted)}: it may hold page text, command output or keys`);
+    log?.(
+      `tightened the permissions of ${path} from ${octal(mode)} to ${octal(mode & ~0o077 & wanted)}: it may hold page text, command output or keys`,
+    );
   } catch (error) {
-    log?.(`cannot tighten the permissions of ${path} (mode ${octal(mode)}): ${(error as Error).message}; run chmod ${octal(wanted)} on it`);
+    log?.(
+      `cannot tighten the permissions of ${path} (mode ${octal(mode)}): ${(error as Error).message}; run chmod ${octal(wanted)} on it`,
+    );
   }
 }

@@ -30,7 +30,9 @@ describe('tether app-server generate-json-schema / generate-ts', () => {
     expect(readdirSync(out).sort()).toEqual(Object.keys(expected).sort());
     for (const [name, text] of Object.entries(expected)) expect(readFileSync(join(out, name), 'utf8')).toBe(text);
     expect(stdout.join('')).toContain(`wrote ${join(out, 'ThreadStartParams.json')}`);
-    expect(stdout.at(-1)).toBe(`JSON Schema: ${Object.keys(expected).length} file(s) in ${out}, ${Object.keys(expected).length} written, 0 unchanged\n`);
+    expect(stdout.at(-1)).toBe(
+      `JSON Schema: ${Object.keys(expected).length} file(s) in ${out}, ${Object.keys(expected).length} written, 0 unchanged\n`,
+    );
   });
 
   it('writes the TypeScript bundle, and rewrites nothing on a second run', async () => {
@@ -46,7 +48,9 @@ describe('tether app-server generate-json-schema / generate-ts', () => {
     writeFileSync(join(dir, 'OldMessage.json'), '{}\n');
     writeFileSync(join(dir, 'README.md'), 'kept\n');
     expect(await main(['generate-json-schema', '--out', dir])).toBe(0);
-    expect(stderr.join('')).toContain(`warning: ${join(dir, 'OldMessage.json')} is not generated any more; run again with --prune`);
+    expect(stderr.join('')).toContain(
+      `warning: ${join(dir, 'OldMessage.json')} is not generated any more; run again with --prune`,
+    );
     expect(existsSync(join(dir, 'OldMessage.json'))).toBe(true);
     expect(await main(['generate-json-schema', '--out', dir, '--prune'])).toBe(0);
     expect(existsSync(join(dir, 'OldMessage.json'))).toBe(false);

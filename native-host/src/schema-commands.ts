@@ -104,7 +104,9 @@ export async function main(args: string[]): Promise<number> {
   for (const name of report.written) process.stdout.write(`wrote ${join(out, name)}\n`);
   for (const name of report.pruned) process.stdout.write(`deleted ${join(out, name)} (no longer generated)\n`);
   for (const name of report.stale) {
-    process.stderr.write(`warning: ${join(out, name)} is not generated any more; run again with --prune to delete it\n`);
+    process.stderr.write(
+      `warning: ${join(out, name)} is not generated any more; run again with --prune to delete it\n`,
+    );
   }
   const total = report.written.length + report.unchanged.length;
   process.stdout.write(

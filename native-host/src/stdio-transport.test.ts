@@ -99,7 +99,11 @@ describe('createJsonlTransport', () => {
     for (let i = 0; i < 500; i++) t.send({ i, pad: 'x'.repeat(i % 50) });
     await t.flushed();
     expect(writesWhileFull).toBe(0);
-    const lines = chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { i: number });
+    const lines = chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { i: number });
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 500 }, (_, i) => i));
     t.close();
     await new Promise((r) => slow.on('finish', r));

@@ -34,7 +34,11 @@ describe('AppServerClient', () => {
   it('initializes, then sends the initialized notification', async () => {
     const { client, server } = setup();
     const pending = client.initialize({ clientInfo: { name: 'tether', version: '0.1.0' } });
-    expect(await server.next()).toEqual({ id: 1, method: 'initialize', params: { clientInfo: { name: 'tether', version: '0.1.0' } } });
+    expect(await server.next()).toEqual({
+      id: 1,
+      method: 'initialize',
+      params: { clientInfo: { name: 'tether', version: '0.1.0' } },
+    });
     server.send({ id: 1, result: initializeResult });
     expect(await pending).toEqual(initializeResult);
     expect(await server.next()).toEqual({ method: 'initialized' });
@@ -65,7 +69,11 @@ describe('AppServerClient', () => {
       ['thread/start', () => client.threadStart({ title: 'x' }), { thread }],
       ['thread/read', () => client.threadRead({ threadId: 't' }), { thread, items: [] }],
       ['thread/resume', () => client.threadResume({ threadId: 't' }), { thread, items: [], activeTurn: turn }],
-      ['thread/history/read', () => client.threadHistoryRead({ threadId: 't', cursor: 'c' }), { items: [], olderCursor: null }],
+      [
+        'thread/history/read',
+        () => client.threadHistoryRead({ threadId: 't', cursor: 'c' }),
+        { items: [], olderCursor: null },
+      ],
       ['thread/list', () => client.threadList(), { threads: [thread], nextCursor: null }],
       ['thread/archive', () => client.threadArchive({ threadId: 't' }), { thread }],
       ['thread/unarchive', () => client.threadUnarchive({ threadId: 't' }), { thread }],
@@ -74,7 +82,11 @@ describe('AppServerClient', () => {
       ['turn/start', () => client.turnStart({ threadId: 't', input: [{ text: 'hi' }] }), { turn }],
       ['turn/interrupt', () => client.turnInterrupt({ threadId: 't', turnId: 'u' }), { turn }],
       ['turn/steer', () => client.turnSteer({ threadId: 't', expectedTurnId: 'u', input: [{ text: 'more' }] }), steer],
-      ['approval/resolve', () => client.approvalResolve({ threadId: 't', turnId: 'u', requestId: 'a', decision: 'deny' }), {}],
+      [
+        'approval/resolve',
+        () => client.approvalResolve({ threadId: 't', turnId: 'u', requestId: 'a', decision: 'deny' }),
+        {},
+      ],
       ['schema/export', () => client.schemaExport(), { jsonSchema: {}, typescript: '' }],
       ['model/list', () => client.modelList(), { models: [{ id: 'm' }] }],
       ['bridge/hello', () => client.bridgeHello({ backend: 'embedded' }), hello],
@@ -102,15 +114,32 @@ describe('AppServerClient', () => {
   it('answers approval requests and client tool calls through typed handlers', async () => {
     const { client, server } = setup();
     client.handle('approval/request', (p) => ({ decision: p.choices.includes('allow') ? 'allow' : 'deny' }));
-    client.handle('item/tool/call', async (p) => ({ success: true, content: [{ type: 'text', text: `ran ${p.tool}` }] }));
+    client.handle('item/tool/call', async (p) => ({
+      success: true,
+      content: [{ type: 'text', text: `ran ${p.tool}` }],
+    }));
     server.send({
       id: 'approval_1',
       method: 'approval/request',
-      params: { threadId: 't', turnId: 'u', requestId: 'approval_1', toolName: 'bash', preview: 'ls', choices: ['allow', 'deny'] },
+      params: {
+        threadId: 't',
+        turnId: 'u',
+        requestId: 'approval_1',
+        toolName: 'bash',
+        preview: 'ls',
+        choices: ['allow', 'deny'],
+      },
     });
-    server.send({ id: 0, method: 'item/tool/call', params: { threadId: 't', turnId: 'u', callId: 'c', tool: 'page_read', arguments: {} } });
+    server.send({
+      id: 0,
+      method: 'item/tool/call',
+      params: { threadId: 't', turnId: 'u', callId: 'c', tool: 'page_read', arguments: {} },
+    });
     expect(await server.next()).toEqual({ id: 'approval_1', result: { decision: 'allow' } });
-    expect(await server.next()).toEqual({ id: 0, result: { success: true, content: [{ type: 'text', text: 'ran page_read' }] } });
+    expect(await server.next()).toEqual({
+      id: 0,
+      result: { success: true, content: [{ type: 'text', text: 'ran page_read' }] },
+    });
   });
 
   it('waits for a notification that arrived together with the response', async () => {
@@ -129,7 +158,10 @@ describe('AppServerClient', () => {
     const deltas: string[] = [];
     const off = client.on('item/agentMessage/delta', (p) => deltas.push(p.delta));
     server.send({ method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'a' } });
-    server.send({ method: 'bridge/backend/exited', params: { backend: 'b', code: 1, signal: null, stderrTail: [], message: 'gone' } });
+    server.send({
+      method: 'bridge/backend/exited',
+      params: { backend: 'b', code: 1, signal: null, stderrTail: [], message: 'gone' },
+    });
     const exited = await recorder.waitFor('bridge/backend/exited');
     off();
     expect(deltas).toEqual(['a']);

@@ -45,7 +45,9 @@ export class AppServerClient {
    */
   constructor(transport: MessageTransport | Connection<Side, Side>, options: AppServerClientOptions = {}) {
     this.connection = (
-      transport instanceof Connection ? transport : new Connection(transport, { ...options, inbound: hostClientInbound })
+      transport instanceof Connection
+        ? transport
+        : new Connection(transport, { ...options, inbound: hostClientInbound })
     ) as Connection<ClientInbound, ClientOutbound>;
   }
 
@@ -80,7 +82,10 @@ export class AppServerClient {
     return this.call('thread/resume', params, opts);
   }
   /** `thread/history/read`: the page of a thread's items before a cursor from `thread/read` or `thread/resume`. */
-  threadHistoryRead(params: Params<'thread/history/read'>, opts?: RequestOptions): Promise<Result<'thread/history/read'>> {
+  threadHistoryRead(
+    params: Params<'thread/history/read'>,
+    opts?: RequestOptions,
+  ): Promise<Result<'thread/history/read'>> {
     return this.call('thread/history/read', params, opts);
   }
   /** `thread/list`: threads, newest first, one page at a time. */
@@ -100,7 +105,10 @@ export class AppServerClient {
     return this.call('thread/fork', params, opts);
   }
   /** `thread/unsubscribe`: stop this connection's notifications about a thread. */
-  threadUnsubscribe(params: Params<'thread/unsubscribe'>, opts?: RequestOptions): Promise<Result<'thread/unsubscribe'>> {
+  threadUnsubscribe(
+    params: Params<'thread/unsubscribe'>,
+    opts?: RequestOptions,
+  ): Promise<Result<'thread/unsubscribe'>> {
     return this.call('thread/unsubscribe', params, opts);
   }
   /** `turn/start`: the turn as it starts running; items follow as notifications. */

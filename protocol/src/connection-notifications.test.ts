@@ -35,7 +35,10 @@ describe('NotificationRecorder', () => {
     await new Promise((r) => setTimeout(r, 0));
     const idle = await recorder.waitFor('thread/status/changed', (p) => p.status === 'idle');
     expect(idle.status).toBe('idle');
-    expect(await recorder.next()).toEqual({ method: 'thread/status/changed', params: { threadId: 't', status: 'running' } });
+    expect(await recorder.next()).toEqual({
+      method: 'thread/status/changed',
+      params: { threadId: 't', status: 'running' },
+    });
     expect((await recorder.next()).params).toMatchObject({ status: 'waitingOnApproval' });
   });
 
@@ -144,7 +147,9 @@ describe('Connection typing', () => {
     server.onRequest('thread/start', () => {});
     // @ts-expect-error approval/request needs its params
     void server.request('approval/request').catch(() => {});
-    void server.request('approval/request', { ...approval, choices: ['allow'] }).then((r) => r.decision satisfies string)
+    void server
+      .request('approval/request', { ...approval, choices: ['allow'] })
+      .then((r) => r.decision satisfies string)
       .catch(() => {});
     const method: string = 'vendor/anything';
     void untyped.request(method, { free: 'form' }).catch(() => {});

@@ -9,7 +9,11 @@ describe('Connection order', () => {
   it('settles a call synchronously when its answer is read, before the next message is handled', async () => {
     const { client, server } = clientWithRawServer();
     const order: string[] = [];
-    client.call('model/list', {}, { ok: (r) => order.push(`answer ${r.models.length}`), fail: (e) => order.push(`fail ${e.message}`) });
+    client.call(
+      'model/list',
+      {},
+      { ok: (r) => order.push(`answer ${r.models.length}`), fail: (e) => order.push(`fail ${e.message}`) },
+    );
     client.onNotification('warning', (p) => order.push(`warning ${p.message}`));
     await server.next();
     // One delivery: the answer and the notification after it are handled in one synchronous pass.
@@ -86,7 +90,9 @@ describe('Connection order', () => {
     client.send({ id: 2, method: 'thread/read', params: { threadId: 'x' } });
     expect(await client.next()).toMatchObject({ id: 2, error: { code: -32020 } });
     expect(await client.next()).toEqual({ method: 'warning', params: { message: 'refused' } });
-    expect(logs.some((l) => l.includes('after-answer hook of thread/read threw') && l.includes('hook broke'))).toBe(true);
+    expect(logs.some((l) => l.includes('after-answer hook of thread/read threw') && l.includes('hook broke'))).toBe(
+      true,
+    );
     const ran: string[] = [];
     late!(() => ran.push('now'));
     expect(ran).toEqual(['now']);

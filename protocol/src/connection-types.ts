@@ -113,4 +113,5 @@ export interface ConnectionOptions<In extends Side, Out extends Side> {
  * A method name the rows do not list: the untyped overloads accept only these, so a listed method with wrong params
  * is a type error instead of silently falling back to `unknown`. A plain `string` variable is accepted.
  */
-export type Unlisted<M extends string, Rows> = M & (string extends M ? unknown : M extends keyof Rows ? never : unknown);
+export type Unlisted<M extends string, Rows> = M &
+  (string extends M ? unknown : M extends keyof Rows ? never : unknown);

@@ -43,7 +43,11 @@ describe('Connection requests', () => {
     server.send({ id: 1, error: { code: -32020, message: 'Thread not found: x', data: { threadId: 'x' } } });
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: ErrorCode.ThreadNotFound, message: 'Thread not found: x', data: { threadId: 'x' } });
+    expect(error).toMatchObject({
+      code: ErrorCode.ThreadNotFound,
+      message: 'Thread not found: x',
+      data: { threadId: 'x' },
+    });
   });
 
   it('rejects a result that does not match the outbound schema with -32603 and the issues', async () => {
@@ -148,7 +152,9 @@ describe('Connection requests', () => {
 describe('Connection inbound requests', () => {
   it('passes validated params with unknown fields kept and answers {id, result}', async () => {
     const { server, client } = serverWithRawClient();
-    server.onRequest('thread/start', (params) => ({ thread: { ...thread, title: params.title ?? '', cwd: String(params.extra) } }));
+    server.onRequest('thread/start', (params) => ({
+      thread: { ...thread, title: params.title ?? '', cwd: String(params.extra) },
+    }));
     client.send({ id: 7, method: 'thread/start', params: { title: 'T', extra: 'kept' } });
     expect(await client.next()).toEqual({ id: 7, result: { thread: { ...thread, title: 'T', cwd: 'kept' } } });
   });
@@ -179,7 +185,10 @@ describe('Connection inbound requests', () => {
       return undefined as never;
     });
     client.send({ id: 3, method: 'turn/start', params: { threadId: 42, input: [] } });
-    const answer = (await client.next()) as { id: number; error: { code: number; message: string; data: { issues: { path: string[] }[] } } };
+    const answer = (await client.next()) as {
+      id: number;
+      error: { code: number; message: string; data: { issues: { path: string[] }[] } };
+    };
     expect(answer.id).toBe(3);
     expect(answer.error.code).toBe(-32602);
     expect(answer.error.message).toContain('turn/start');
@@ -206,7 +215,10 @@ describe('Connection inbound requests', () => {
     });
     client.send({ id: 1, method: 'thread/read', params: { threadId: 'x' } });
     client.send({ id: 2, method: 'model/list' });
-    expect(await client.next()).toEqual({ id: 1, error: { code: -32020, message: 'Thread not found: x', data: { threadId: 'x' } } });
+    expect(await client.next()).toEqual({
+      id: 1,
+      error: { code: -32020, message: 'Thread not found: x', data: { threadId: 'x' } },
+    });
     const internal = (await client.next()) as { error: { code: number; message: string } };
     expect(internal.error.code).toBe(-32603);
     expect(internal.error.message).toContain('disk on fire');
@@ -242,8 +254,8 @@ describe('Connection malformed input', () => {
     new Connection(transport);
     transport.handlers?.onDecodeError?.(new Error('Unexpected token } in JSON at position 3'));
     expect(transport.sent).toEqual([
-      { id: null, error: { code: -32700, message: 'Parse error: Unexpected token } in JSON at position 3' } }],
-    );
+      { id: null, error: { code: -32700, message: 'Parse error: Unexpected token } in JSON at position 3' } },
+    ]);
   });
 
   it('answers -32600 for invalid envelopes, with the id when one can be read', () => {

@@ -103,8 +103,15 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   }
 
   /** Sends a request and resolves with its result; rejects with RpcError, RequestTimeoutError, TransportClosedError or the abort reason. */
-  request<M extends keyof Out['requests'] & string>(method: M, ...args: RequestArgs<Out>[M]): Promise<RequestResultOut<Out>[M]>;
-  request<M extends string>(method: Unlisted<M, Out['requests']>, params?: unknown, opts?: RequestOptions): Promise<unknown>;
+  request<M extends keyof Out['requests'] & string>(
+    method: M,
+    ...args: RequestArgs<Out>[M]
+  ): Promise<RequestResultOut<Out>[M]>;
+  request<M extends string>(
+    method: Unlisted<M, Out['requests']>,
+    params?: unknown,
+    opts?: RequestOptions,
+  ): Promise<unknown>;
   request(method: string, params?: unknown, opts?: RequestOptions): Promise<unknown> {
     return new Promise((resolve, reject) => this.call(method, params, { ok: resolve, fail: reject }, opts));
   }
@@ -119,7 +126,12 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     settle: Settle<RequestResultOut<Out>[M]>,
     opts?: RequestOptions,
   ): RequestId;
-  call<M extends string>(method: Unlisted<M, Out['requests']>, params: unknown, settle: Settle<unknown>, opts?: RequestOptions): RequestId;
+  call<M extends string>(
+    method: Unlisted<M, Out['requests']>,
+    params: unknown,
+    settle: Settle<unknown>,
+    opts?: RequestOptions,
+  ): RequestId;
   call(method: string, params: unknown, settle: Settle<never>, opts: RequestOptions = {}): RequestId {
     const { ok, fail } = settle as Settle<unknown>;
     const id = this.nextId++;
@@ -156,7 +168,8 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
       reject: (error) => finish(() => fail(error)),
     });
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs > 0) timer = setTimeout(() => finish(() => fail(new RequestTimeoutError(method, timeoutMs))), timeoutMs);
+    if (timeoutMs > 0)
+      timer = setTimeout(() => finish(() => fail(new RequestTimeoutError(method, timeoutMs))), timeoutMs);
     try {
       this.send(params === undefined ? { id, method } : { id, method, params });
     } catch (error) {
@@ -175,7 +188,10 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
 
   /** Handles inbound request `method` (params validated first when a row exists); returns an unregister function. */
   onRequest<M extends keyof In['requests'] & string>(method: M, handler: RequestHandlers<In>[M]): () => void;
-  onRequest<M extends string>(method: Unlisted<M, In['requests']>, handler: (params: unknown, ctx: RequestContext) => unknown): () => void;
+  onRequest<M extends string>(
+    method: Unlisted<M, In['requests']>,
+    handler: (params: unknown, ctx: RequestContext) => unknown,
+  ): () => void;
   onRequest(method: string, handler: (params: never, ctx: RequestContext) => unknown): () => void {
     const h = handler as (params: unknown, ctx: RequestContext) => unknown;
     this.requestHandlers.set(method, h);
@@ -195,7 +211,10 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     method: M,
     handler: NotificationHandlers<In>[M],
   ): () => void;
-  onNotification<M extends string>(method: Unlisted<M, In['notifications']>, handler: (params: unknown, method: string) => void): () => void;
+  onNotification<M extends string>(
+    method: Unlisted<M, In['notifications']>,
+    handler: (params: unknown, method: string) => void,
+  ): () => void;
   onNotification(method: string, handler: (params: never, method: never) => void): () => void {
     const h = handler as (params: unknown, method: string) => void;
     let set = this.subscribers.get(method);
@@ -263,9 +282,11 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     const hasId = 'id' in m && m.id !== undefined;
     const readableId = isRequestId(m.id) ? m.id : null;
     if ('method' in m) {
-      if (typeof m.method !== 'string') this.answerError(readableId, RpcError.invalidRequest('"method" must be a string'));
+      if (typeof m.method !== 'string')
+        this.answerError(readableId, RpcError.invalidRequest('"method" must be a string'));
       else if (!hasId) this.dispatchNotification(m.method, m.params);
-      else if (readableId === null) this.answerError(null, RpcError.invalidRequest('"id" must be an integer or a string'));
+      else if (readableId === null)
+        this.answerError(null, RpcError.invalidRequest('"id" must be an integer or a string'));
       else void this.dispatchRequest(readableId, m.method, m.params);
       return;
     }
@@ -344,14 +365,18 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     try {
       fn();
     } catch (error) {
-      this.log(`after-answer hook of ${method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.log(
+        `after-answer hook of ${method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
   }
 
   private toRpcError(method: string, error: unknown): RpcError {
     if (error instanceof RpcError) return error;
     if (error instanceof z.ZodError) return RpcError.invalidParams(method, error);
-    this.log(`handler for ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    this.log(
+      `handler for ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return RpcError.internal(`${method} failed: ${error instanceof Error ? error.message : String(error)}`, error);
   }
 

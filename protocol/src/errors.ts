@@ -77,7 +77,10 @@ export class RpcError extends Error {
     return new RpcError(ErrorCode.AlreadyInitialized, 'Already initialized');
   }
   static unsupported(method: string, backend: string): RpcError {
-    return new RpcError(ErrorCode.Unsupported, `${method} is not supported by the ${backend} backend`, { method, backend });
+    return new RpcError(ErrorCode.Unsupported, `${method} is not supported by the ${backend} backend`, {
+      method,
+      backend,
+    });
   }
   static threadNotFound(threadId: string): RpcError {
     return new RpcError(ErrorCode.ThreadNotFound, `Thread not found: ${threadId}`, { threadId });
@@ -104,10 +107,15 @@ export class RpcError extends Error {
   }
   /** -32602 for an item id (`afterItemId`) the thread does not have: the client's cursor is wrong, not the thread. */
   static itemNotFound(threadId: string, itemId: string): RpcError {
-    return new RpcError(ErrorCode.InvalidParams, `Invalid params: item ${itemId} is not in thread ${threadId}`, { threadId, itemId });
+    return new RpcError(ErrorCode.InvalidParams, `Invalid params: item ${itemId} is not in thread ${threadId}`, {
+      threadId,
+      itemId,
+    });
   }
   static approvalNotFound(requestId: string): RpcError {
-    return new RpcError(ErrorCode.ApprovalNotFound, `Approval ${requestId} not found or already resolved`, { requestId });
+    return new RpcError(ErrorCode.ApprovalNotFound, `Approval ${requestId} not found or already resolved`, {
+      requestId,
+    });
   }
   static backendUnavailable(detail: string, data?: unknown): RpcError {
     return new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${detail}`, data);

@@ -46,4 +46,13 @@ export {
   TYPESCRIPT_BUNDLE_FILE,
 } from './schema-export';
 export type { MethodCatalogueEntry, MessageDirection } from './schema-export';
-export { MASK, MIN_KNOWN_SECRET_LENGTH, Redactor, isSecretName, redactText, redactUrl, secretsInEnv, secretsInUrl } from './redact';
+export {
+  MASK,
+  MIN_KNOWN_SECRET_LENGTH,
+  Redactor,
+  isSecretName,
+  redactText,
+  redactUrl,
+  secretsInEnv,
+  secretsInUrl,
+} from './redact';

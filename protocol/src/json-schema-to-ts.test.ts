@@ -15,11 +15,15 @@ describe('jsonSchemaBundleToTypeScript', () => {
         additionalProperties: {},
       },
     });
-    expect(ts).toContain('export type A = {\n  id: string;\n  "not-ident"?: number;\n  n?: string | null;\n  [key: string]: unknown;\n};');
+    expect(ts).toContain(
+      'export type A = {\n  id: string;\n  "not-ident"?: number;\n  n?: string | null;\n  [key: string]: unknown;\n};',
+    );
   });
 
   it('renders closed objects without index signature and records as index signatures', () => {
-    expect(render({ A: { type: 'object', properties: {}, additionalProperties: false } })).toContain('export type A = {};');
+    expect(render({ A: { type: 'object', properties: {}, additionalProperties: false } })).toContain(
+      'export type A = {};',
+    );
     expect(render({ R: { type: 'object', additionalProperties: { type: 'number' } } })).toContain(
       'export type R = {\n  [key: string]: number;\n};',
     );
@@ -28,7 +32,12 @@ describe('jsonSchemaBundleToTypeScript', () => {
   it('parenthesises unions inside arrays but not unions inside object members', () => {
     const ts = render({
       U: { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/A' }] } },
-      O: { anyOf: [{ type: 'object', properties: { x: { enum: ['a', 'b'] } }, additionalProperties: false }, { type: 'null' }] },
+      O: {
+        anyOf: [
+          { type: 'object', properties: { x: { enum: ['a', 'b'] } }, additionalProperties: false },
+          { type: 'null' },
+        ],
+      },
       T: { type: 'array', items: { type: 'object', properties: { s: { const: 'x|y' } }, additionalProperties: false } },
     });
     expect(ts).toContain('export type U = (string | A)[];');
@@ -53,7 +62,15 @@ describe('jsonSchemaBundleToTypeScript', () => {
     const ts = jsonSchemaBundleToTypeScript({
       header: ['h'],
       defs: { A: { description: 'An A. Not */ a comment end', type: 'string' } },
-      maps: [{ name: 'M', entries: [{ key: 'a/b', params: 'A', paramsOptional: true, result: 'A' }, { key: 'c', params: 'A' }] }],
+      maps: [
+        {
+          name: 'M',
+          entries: [
+            { key: 'a/b', params: 'A', paramsOptional: true, result: 'A' },
+            { key: 'c', params: 'A' },
+          ],
+        },
+      ],
     });
     expect(ts).toContain('/** An A. Not *\\/ a comment end */\nexport type A = string;');
     expect(ts).toContain('export type M = {\n  "a/b": { params?: A; result: A; };\n  "c": { params: A; };\n};');

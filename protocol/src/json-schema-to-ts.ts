@@ -63,7 +63,8 @@ function typeOf(s: Schema, indent: string, where: string): string {
   if (Array.isArray(s.enum)) return s.enum.length === 0 ? 'never' : s.enum.map((v) => literal(v, where)).join(' | ');
   if (Array.isArray(s.anyOf)) return union(s.anyOf, indent, where);
   if (Array.isArray(s.oneOf)) return union(s.oneOf, indent, where);
-  if (Array.isArray(s.allOf)) return s.allOf.map((x, i) => wrap(typeOf(asSchema(x, `${where}.allOf[${i}]`), indent, where))).join(' & ');
+  if (Array.isArray(s.allOf))
+    return s.allOf.map((x, i) => wrap(typeOf(asSchema(x, `${where}.allOf[${i}]`), indent, where))).join(' & ');
   if (s.not !== undefined && Object.keys(s).filter((k) => k !== 'description').length === 1) return 'never';
   const type = s.type;
   if (Array.isArray(type)) return type.map((t) => typeOf({ ...s, type: t }, indent, where)).join(' | ');
@@ -113,7 +114,10 @@ function wrap(t: string): string {
 function arrayType(s: Schema, indent: string, where: string): string {
   if (Array.isArray(s.prefixItems)) {
     const items = s.prefixItems.map((x, i) => typeOf(asSchema(x, `${where}[${i}]`), indent, where));
-    const rest = s.items === undefined || s.items === false ? '' : `, ...${wrap(typeOf(asSchema(s.items, where), indent, where))}[]`;
+    const rest =
+      s.items === undefined || s.items === false
+        ? ''
+        : `, ...${wrap(typeOf(asSchema(s.items, where), indent, where))}[]`;
     return `[${items.join(', ')}${rest}]`;
   }
   const item = s.items === undefined ? 'unknown' : typeOf(asSchema(s.items, `${where}[]`), indent, where);

@@ -52,7 +52,12 @@ export class NotificationRecorder<In extends Side = Side> {
     this.log = options.log ?? (() => {});
     this.off = connection.onNotification('*', (params, method) => this.offer({ method, params }));
     void connection.closed.then((error) =>
-      this.close(new TransportClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', error ? { cause: error } : undefined)),
+      this.close(
+        new TransportClosedError(
+          error ? `Connection closed: ${error.message}` : 'Connection closed',
+          error ? { cause: error } : undefined,
+        ),
+      ),
     );
   }
 
@@ -101,7 +106,11 @@ export class NotificationRecorder<In extends Side = Side> {
     this.push(n);
   }
 
-  private take(matches: (n: ReceivedNotification) => boolean, what: string, opts: WaitOptions = {}): Promise<ReceivedNotification> {
+  private take(
+    matches: (n: ReceivedNotification) => boolean,
+    what: string,
+    opts: WaitOptions = {},
+  ): Promise<ReceivedNotification> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     let found: ReceivedNotification | undefined;

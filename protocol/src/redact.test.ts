@@ -22,19 +22,27 @@ describe('redactText', () => {
     expect(redactText(`key is ${google}.`)).toBe('key is AIza***.');
     expect(redactText('xoxb-1234567890-abcdefghij')).toBe('xoxb-***');
     expect(redactText('sk-proj-abcdefghijklmnopqrstuvwx')).toBe('sk-***');
-    expect(redactText('ghp_0123456789abcdefghijABCD github_pat_11ABCDEFG0123456789_abcdefghij')).toBe('gh*_*** github_pat_***');
+    expect(redactText('ghp_0123456789abcdefghijABCD github_pat_11ABCDEFG0123456789_abcdefghij')).toBe(
+      'gh*_*** github_pat_***',
+    );
     expect(redactText('AKIAIOSFODNN7EXAMPLE')).toBe('AKIA***');
   });
 
   it('masks secret assignments and query parameters but keeps ordinary ones', () => {
-    expect(redactText('env OPENAI_API_KEY=abc ANTHROPIC_KEY=def PATH=/bin')).toBe('env OPENAI_API_KEY=*** ANTHROPIC_KEY=*** PATH=/bin');
+    expect(redactText('env OPENAI_API_KEY=abc ANTHROPIC_KEY=def PATH=/bin')).toBe(
+      'env OPENAI_API_KEY=*** ANTHROPIC_KEY=*** PATH=/bin',
+    );
     expect(redactText('token=abc and password="p w"')).toBe('token=*** and password=***');
-    expect(redactText('GET /v1?api-key=K1&model=m&sig=S2&access_token=T3 200')).toBe('GET /v1?api-key=***&model=m&sig=***&access_token=*** 200');
+    expect(redactText('GET /v1?api-key=K1&model=m&sig=S2&access_token=T3 200')).toBe(
+      'GET /v1?api-key=***&model=m&sig=***&access_token=*** 200',
+    );
     expect(redactText('exit code=1, max_tokens=5')).toBe('exit code=1, max_tokens=5');
   });
 
   it('masks URL user-info and bearer credentials, and JSON fields named like secrets', () => {
-    expect(redactText('fetch https://user:pa55@host.example/v1 failed')).toBe('fetch https://***@host.example/v1 failed');
+    expect(redactText('fetch https://user:pa55@host.example/v1 failed')).toBe(
+      'fetch https://***@host.example/v1 failed',
+    );
     expect(redactText('https://ghp_abc@github.com/o/r')).toBe('https://***@github.com/o/r');
     expect(redactText('Authorization: Bearer abc.def.ghi123')).toBe('Authorization: Bearer ***');
     expect(redactText('{"apiKey": "p\\"w", "model": "m"}')).toBe('{"apiKey": "***", "model": "m"}');
@@ -56,14 +64,20 @@ describe('Redactor', () => {
 
   it('redacts the strings and secret-named fields of a message, keeping it valid JSON', () => {
     const r = new Redactor(['quote"inside-key']);
-    const text = JSON.stringify({ id: 1, result: { message: 'HTTP 401: bad key quote"inside-key', apiKey: 'zzz', n: 3 } });
+    const text = JSON.stringify({
+      id: 1,
+      result: { message: 'HTTP 401: bad key quote"inside-key', apiKey: 'zzz', n: 3 },
+    });
     const out = r.json(text);
     expect(JSON.parse(out)).toEqual({ id: 1, result: { message: 'HTTP 401: bad key ***', apiKey: MASK, n: 3 } });
   });
 
   it('leaves a bare "key" field as it is (a keyboard key, an approval key) but masks apiKey beside it', () => {
     const r = new Redactor();
-    const call = { method: 'item/tool/call', params: { tool: 'page_press', arguments: { key: 'Enter', apiKey: 'zzz' } } };
+    const call = {
+      method: 'item/tool/call',
+      params: { tool: 'page_press', arguments: { key: 'Enter', apiKey: 'zzz' } },
+    };
     expect(JSON.parse(r.json(JSON.stringify(call)))).toEqual({
       method: 'item/tool/call',
       params: { tool: 'page_press', arguments: { key: 'Enter', apiKey: MASK } },
@@ -138,7 +152,11 @@ describe('secrets of an environment and of a URL', () => {
   });
 
   it('names secrets by their parts, not by substrings', () => {
-    expect(['OPENAI_API_KEY', 'apiKey', 'x-api-key', 'access_token', 'dbPassword', 'client_secret', 'sig'].every(isSecretName)).toBe(true);
+    expect(
+      ['OPENAI_API_KEY', 'apiKey', 'x-api-key', 'access_token', 'dbPassword', 'client_secret', 'sig'].every(
+        isSecretName,
+      ),
+    ).toBe(true);
     expect(['monkey', 'keyboard', 'max_tokens', 'author', 'PATH'].some(isSecretName)).toBe(false);
   });
 });

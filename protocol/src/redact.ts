@@ -38,7 +38,10 @@ const SECRET_WORDS = new Set([
 export function isSecretName(name: string): boolean {
   const lower = name.toLowerCase();
   if (lower.includes('password') || lower.includes('passwd') || lower.includes('secret')) return true;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   return words.some((w) => SECRET_WORDS.has(w));
 }
 
@@ -67,11 +70,17 @@ type Replacer = (match: string, ...groups: string[]) => string;
 
 /** Text patterns, applied in order. Each keeps what says what was masked (`Bearer `, `api-key=`) and masks the value. */
 const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
-  [/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, '-----BEGIN $1PRIVATE KEY----- *** -----END $1PRIVATE KEY-----'],
+  [
+    /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    '-----BEGIN $1PRIVATE KEY----- *** -----END $1PRIVATE KEY-----',
+  ],
   // User-info of any URL: `https://user:pass@host`, `https://TOKEN@github.com`.
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi, `$1${MASK}@`],
   // Query parameters: `?api-key=X`, `&sig=X`, `&access_token=X`.
-  [/([?&])([^=&#\s"'<>\\]+)=([^&#\s"'<>\\]+)/g, (m, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${MASK}` : m)],
+  [
+    /([?&])([^=&#\s"'<>\\]+)=([^&#\s"'<>\\]+)/g,
+    (m, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${MASK}` : m),
+  ],
   // Assignments: `OPENAI_API_KEY=X`, `token=X`, `password="X"` (not `--flag=X`: see flags).
   [
     /(^|[^A-Za-z0-9_.?&\\-])([A-Za-z_][A-Za-z0-9_.]*)=("[^"]*"|'[^']*'|[^\s"'`]+)/g,
@@ -80,14 +89,13 @@ const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
   // Long flags: `--key X`, `--auth=X`, `--api-key X`, `-password X`.
   [
     /(^|[\s"'])(--?[A-Za-z][A-Za-z0-9_-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"'-][^\s"']*)/g,
-    (m, lead: string, flag: string, sep: string) => (flag.length > 2 && isSecretName(flag.replace(/^-+/, '')) ? `${lead}${flag}${sep}${MASK}` : m),
+    (m, lead: string, flag: string, sep: string) =>
+      flag.length > 2 && isSecretName(flag.replace(/^-+/, '')) ? `${lead}${flag}${sep}${MASK}` : m,
   ],
-  ...PASSWORD_FLAG_PROGRAMS.map(
-    ([programs, flag]): [RegExp, string] => [
-      new RegExp(`(\\b(?:${programs})\\b[^\\n|;&]*?\\s-(?:${flag}))(\\s*)("[^"]*"|'[^']*'|[^\\s"'-][^\\s"']*)`, 'g'),
-      `$1$2${MASK}`,
-    ],
-  ),
+  ...PASSWORD_FLAG_PROGRAMS.map(([programs, flag]): [RegExp, string] => [
+    new RegExp(`(\\b(?:${programs})\\b[^\\n|;&]*?\\s-(?:${flag}))(\\s*)("[^"]*"|'[^']*'|[^\\s"'-][^\\s"']*)`, 'g'),
+    `$1$2${MASK}`,
+  ]),
   // HTTP headers written out: `Authorization: token X`, `x-api-key: X`, `Cookie: a=b`.
   [
     /\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|cookie|set-cookie)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?[^\s"',;][^\r\n"',]*/gi,
@@ -96,7 +104,10 @@ const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
   // A credential has a digit or `+/=` somewhere: "a basic understanding" is prose.
   [/\b(Bearer|Basic|bearer|basic)\s+(?=[A-Za-z0-9._~+/=-]*[0-9+/=])[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${MASK}`],
   // JSON fields inside text: `{"api_key": "X"}`.
-  [/("([A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, (m, lead: string, name: string) => (isSecretField(name) ? `${lead}"${MASK}"` : m)],
+  [
+    /("([A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+    (m, lead: string, name: string) => (isSecretField(name) ? `${lead}"${MASK}"` : m),
+  ],
   // Well-known key shapes, wherever they are.
   [/\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}/g, `$1-${MASK}`],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, `github_pat_${MASK}`],
@@ -164,7 +175,8 @@ export function secretsInUrl(url: string): string[] {
   }
   const out: string[] = [];
   if (parsed.username) out.push(decodeURIComponent(parsed.username), parsed.username);
-  if (parsed.password) out.push(decodeURIComponent(parsed.password), parsed.password, `${parsed.username}:${parsed.password}`);
+  if (parsed.password)
+    out.push(decodeURIComponent(parsed.password), parsed.password, `${parsed.username}:${parsed.password}`);
   parsed.searchParams.forEach((value, name) => {
     if (isSecretName(name) && value) out.push(value, encodeURIComponent(value));
   });

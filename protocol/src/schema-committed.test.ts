@@ -28,7 +28,11 @@ describe('committed generated schema', () => {
       const dir = join(schemaRoot, c.dir);
       const stale = `protocol/schema/${c.dir} is out of date with protocol/src: regenerate it with \`${c.command}\` and commit the result`;
       const expected = c.render();
-      const present = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(c.extension)).sort() : [];
+      const present = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith(c.extension))
+            .sort()
+        : [];
       expect(present, stale).toEqual(Object.keys(expected).sort());
       for (const [name, text] of Object.entries(expected)) {
         expect(readFileSync(join(dir, name), 'utf8'), `${stale} (${name} differs)`).toBe(text);

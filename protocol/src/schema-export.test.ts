@@ -1,6 +1,13 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bridgeNotifications, bridgeRequests, clientNotifications, clientRequests, serverNotifications, serverRequests } from './methods';
+import {
+  bridgeNotifications,
+  bridgeRequests,
+  clientNotifications,
+  clientRequests,
+  serverNotifications,
+  serverRequests,
+} from './methods';
 import {
   generateJsonSchema,
   generateJsonSchemaBundle,
@@ -27,16 +34,22 @@ function typeCheck(files: Record<string, string>): string[] {
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, ...rest) =>
-    files[name] !== undefined ? ts.createSourceFile(name, files[name]!, language) : getSourceFile(name, language, ...rest);
+    files[name] !== undefined
+      ? ts.createSourceFile(name, files[name]!, language)
+      : getSourceFile(name, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => files[name] !== undefined || fileExists(name);
   const directoryExists = host.directoryExists?.bind(host);
-  host.directoryExists = (dir) => Object.keys(files).some((f) => f.startsWith(`${dir}/`)) || (directoryExists?.(dir) ?? false);
+  host.directoryExists = (dir) =>
+    Object.keys(files).some((f) => f.startsWith(`${dir}/`)) || (directoryExists?.(dir) ?? false);
   const readFile = host.readFile.bind(host);
   host.readFile = (name) => files[name] ?? readFile(name);
   const program = ts.createProgram(Object.keys(files), options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
+        : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
@@ -86,7 +99,10 @@ describe('schema export', () => {
 
   it('extracts shared objects as definitions and refers to them', () => {
     const files = generateJsonSchema();
-    const result = files['ThreadStartResult.json'] as { properties: { thread: unknown }; additionalProperties: unknown };
+    const result = files['ThreadStartResult.json'] as {
+      properties: { thread: unknown };
+      additionalProperties: unknown;
+    };
     expect(result.properties.thread).toEqual({ $ref: 'Thread.json' });
     expect(result.additionalProperties).toEqual({});
     expect((files['Thread.json'] as { required: string[] }).required).toContain('createdAtMs');
@@ -120,12 +136,14 @@ describe('schema export', () => {
   });
 
   // Building a TypeScript program loads the standard library: seconds on a busy machine, hence the timeout.
-  it('generates TypeScript that tsc accepts in strict mode, and that types every seed example', { timeout: 60_000 }, () => {
+  it('generates TypeScript that tsc accepts in strict mode, and that types every seed example', {
+    timeout: 60_000,
+  }, () => {
     const bundle = generateTypeScript();
     const checks = seedExamples.map((e, i) => {
       const value = JSON.parse(e.json) as { params?: unknown; result?: unknown };
       const part = e.kind === 'response' ? 'result' : 'params';
-      const body = JSON.stringify(e.kind === 'response' ? value.result : value.params ?? {});
+      const body = JSON.stringify(e.kind === 'response' ? value.result : (value.params ?? {}));
       return `export const seed${i}: NonNullable<${mapTypeOf(e.method)}[${JSON.stringify(e.method)}][${JSON.stringify(part)}]> = ${body};`;
     });
     const names = ['ClientRequests', 'ServerRequests', 'ClientNotifications', 'ServerNotifications'];
@@ -139,7 +157,7 @@ describe('schema export', () => {
     const diagnostics = typeCheck({ '/virtual/tether-protocol.ts': bundle, '/virtual/check.ts': check });
     expect(diagnostics.filter((d) => d.startsWith('/virtual/tether-protocol.ts'))).toEqual([]);
     const checkErrors = diagnostics.filter((d) => d.startsWith('/virtual/check.ts'));
-    expect(checkErrors, checkErrors.join("\n")).toHaveLength(2);
+    expect(checkErrors, checkErrors.join('\n')).toHaveLength(2);
     expect(checkErrors[0]).toContain(`:${checks.length + 2} `);
     expect(checkErrors[1]).toContain(`:${checks.length + 3} `);
   });

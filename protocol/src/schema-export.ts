@@ -159,7 +159,8 @@ export function generateJsonSchemaBundle(): Record<string, unknown> {
  */
 export function generateJsonSchema(): Record<string, unknown> {
   const files: Record<string, unknown> = {};
-  for (const [id, schema] of Object.entries(toJsonSchemas(buildCatalogue(), (x) => `${x}.json`))) files[`${id}.json`] = schema;
+  for (const [id, schema] of Object.entries(toJsonSchemas(buildCatalogue(), (x) => `${x}.json`)))
+    files[`${id}.json`] = schema;
   files[JSON_SCHEMA_BUNDLE_FILE] = generateJsonSchemaBundle();
   return sortedKeys(files);
 }
@@ -176,7 +177,12 @@ export function generateTypeScript(): string {
     defs: bundle.$defs as Record<string, unknown>,
     maps: catalogue.groups.map((g) => ({
       name: g.typeName,
-      entries: g.methods.map((m) => ({ key: m.method, params: m.params, paramsOptional: m.paramsOptional, result: m.result })),
+      entries: g.methods.map((m) => ({
+        key: m.method,
+        params: m.params,
+        paramsOptional: m.paramsOptional,
+        result: m.result,
+      })),
     })),
   });
 }
@@ -184,7 +190,8 @@ export function generateTypeScript(): string {
 /** The files `tether app-server generate-json-schema` writes: file name -> text (2-space JSON, final newline). */
 export function renderJsonSchemaFiles(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const [name, schema] of Object.entries(generateJsonSchema())) files[name] = `${JSON.stringify(schema, null, 2)}\n`;
+  for (const [name, schema] of Object.entries(generateJsonSchema()))
+    files[name] = `${JSON.stringify(schema, null, 2)}\n`;
   return files;
 }
 

@@ -80,7 +80,12 @@ export const thread = { ...threadFields, status: 'idle' as const };
 export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
   const [a, b] = createMemoryTransportPair();
   const logs: string[] = [];
-  const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound, log: (l) => logs.push(l), ...options });
+  const server = new Connection(a, {
+    inbound: serverInbound,
+    outbound: clientInbound,
+    log: (l) => logs.push(l),
+    ...options,
+  });
   return { server, client: rawPeer(b), logs };
 }
 
@@ -88,7 +93,12 @@ export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
 export function clientWithRawServer(options: { requestTimeoutMs?: number; jsonrpc?: boolean } = {}) {
   const [a, b] = createMemoryTransportPair();
   const logs: string[] = [];
-  const client = new Connection(a, { inbound: clientInbound, outbound: serverInbound, log: (l) => logs.push(l), ...options });
+  const client = new Connection(a, {
+    inbound: clientInbound,
+    outbound: serverInbound,
+    log: (l) => logs.push(l),
+    ...options,
+  });
   return { client, server: rawPeer(b), logs };
 }
 

@@ -7,7 +7,18 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostProcess } from '../host/host-process';
-import { answerApproval, call, completedItems, hostFor, initialize, messagesOf, startTurn, streamedText, tempDir, turnCompleted } from './agent-host';
+import {
+  answerApproval,
+  call,
+  completedItems,
+  hostFor,
+  initialize,
+  messagesOf,
+  startTurn,
+  streamedText,
+  tempDir,
+  turnCompleted,
+} from './agent-host';
 
 const AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
 const hosts: HostProcess[] = [];
@@ -16,7 +27,11 @@ afterEach(async () => {
 });
 
 function acpHost(dataHome: string): HostProcess {
-  const h = hostFor('scripted', { argv: [process.execPath, AGENT], dialect: 'acp', cwd: tempDir('acp-work') }, { XDG_DATA_HOME: dataHome });
+  const h = hostFor(
+    'scripted',
+    { argv: [process.execPath, AGENT], dialect: 'acp', cwd: tempDir('acp-work') },
+    { XDG_DATA_HOME: dataHome },
+  );
   hosts.push(h);
   return h;
 }
@@ -30,9 +45,17 @@ describe('scripted ACP agent through tether host', () => {
     expect((await turnCompleted(h, t.turnId, t.from)).params.turn.status).toBe('completed');
     const items = completedItems(h, t.from);
     expect(items.map((i) => i.type)).toEqual(['userMessage', 'reasoning', 'toolCall', 'agentMessage', 'reasoning']);
-    expect(items[2]).toMatchObject({ id: 'tc_read', status: 'completed', content: { toolName: 'Read notes.txt', result: 'hello notes' } });
+    expect(items[2]).toMatchObject({
+      id: 'tc_read',
+      status: 'completed',
+      content: { toolName: 'Read notes.txt', result: 'hello notes' },
+    });
     expect(streamedText(h, t.from)).toBe('All kinds sent.');
-    expect(messagesOf(h, 'item/reasoning/delta', t.from).map((m) => m.params.delta).join('')).toBe('Thinking hard.');
+    expect(
+      messagesOf(h, 'item/reasoning/delta', t.from)
+        .map((m) => m.params.delta)
+        .join(''),
+    ).toBe('Thinking hard.');
     const read = await call(h, 'thread/read', { threadId: thread.id });
     expect(read.thread.title).toBe('Every update kind');
   });

@@ -19,8 +19,13 @@ export function tempDir(prefix: string): string {
 
 /** `initialize` + `initialized`; resolves with the initialize result. */
 export async function initialize(h: HostProcess): Promise<Record<string, any>> {
-  const answer = await h.request('initialize', { clientInfo: { name: 'tether-agent-tests', version: '1.0.0' } }, 60_000);
-  if (answer.error) throw new Error(`initialize failed: ${JSON.stringify(answer.error)}; stderr: ${h.stderr().slice(-800)}`);
+  const answer = await h.request(
+    'initialize',
+    { clientInfo: { name: 'tether-agent-tests', version: '1.0.0' } },
+    60_000,
+  );
+  if (answer.error)
+    throw new Error(`initialize failed: ${JSON.stringify(answer.error)}; stderr: ${h.stderr().slice(-800)}`);
   h.send({ method: 'initialized' });
   return answer.result;
 }
@@ -33,7 +38,11 @@ export async function call(h: HostProcess, method: string, params: unknown, time
 }
 
 /** Starts a turn and returns its id and the index of the first message after the answer. */
-export async function startTurn(h: HostProcess, threadId: string, text: string): Promise<{ turnId: string; from: number }> {
+export async function startTurn(
+  h: HostProcess,
+  threadId: string,
+  text: string,
+): Promise<{ turnId: string; from: number }> {
   const from = h.messages.length;
   const result = await call(h, 'turn/start', { threadId, input: [{ type: 'text', text }] });
   return { turnId: result.turn.id as string, from };
@@ -62,7 +71,12 @@ export function streamedText(h: HostProcess, from = 0): string {
 }
 
 /** Answers the next `approval/request` server request after `from` with `decision`; resolves with its params. */
-export async function answerApproval(h: HostProcess, decision: string, from = 0, timeoutMs = 90_000): Promise<Record<string, any>> {
+export async function answerApproval(
+  h: HostProcess,
+  decision: string,
+  from = 0,
+  timeoutMs = 90_000,
+): Promise<Record<string, any>> {
   const request = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, timeoutMs, from);
   h.send({ id: request.id, result: { decision } });
   return request.params;

@@ -12,7 +12,9 @@ import { type MockResponsesApi, startMockResponsesApi, writeCodexHome } from '..
 import { tempDir } from './agent-host';
 
 async function answers(panel: Page, count: number): Promise<string[]> {
-  await expect.poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(count);
   return agentTexts(panel);
 }
 
@@ -23,7 +25,8 @@ describe('side panel driving the real Codex backend in Chromium', () => {
   let mock: MockResponsesApi;
 
   beforeAll(async () => {
-    if (!hasChromium()) throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
+    if (!hasChromium())
+      throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
     const codex = await ensureAgent(CODEX_PACKAGE);
     mock = await startMockResponsesApi();
     const codexHome = await writeCodexHome(tempDir('codex-home'), mock.origin);
@@ -32,7 +35,13 @@ describe('side panel driving the real Codex backend in Chromium', () => {
       hostConfig: {
         defaultBackend: 'codex',
         backends: {
-          codex: { kind: 'command', argv: [codex, 'app-server'], cwd: tempDir('codex-work'), dialect: 'codex', env: { CODEX_HOME: codexHome, RUST_LOG: 'error' } },
+          codex: {
+            kind: 'command',
+            argv: [codex, 'app-server'],
+            cwd: tempDir('codex-work'),
+            dialect: 'codex',
+            env: { CODEX_HOME: codexHome, RUST_LOG: 'error' },
+          },
         },
       },
     });

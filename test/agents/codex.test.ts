@@ -6,7 +6,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostProcess } from '../host/host-process';
 import { CODEX_PACKAGE, ensureAgent } from '../support/agents-cache';
 import { type MockResponsesApi, startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
-import { answerApproval, call, completedItems, hostFor, initialize, messagesOf, startTurn, streamedText, tempDir, turnCompleted } from './agent-host';
+import {
+  answerApproval,
+  call,
+  completedItems,
+  hostFor,
+  initialize,
+  messagesOf,
+  startTurn,
+  streamedText,
+  tempDir,
+  turnCompleted,
+} from './agent-host';
 
 let codex: string;
 let mock: MockResponsesApi;
@@ -28,7 +39,12 @@ afterEach(async () => {
 });
 
 function codexHost(): HostProcess {
-  const h = hostFor('codex', { argv: [codex, 'app-server'], cwd: workDir, dialect: 'codex', env: { CODEX_HOME: codexHome, RUST_LOG: 'error' } });
+  const h = hostFor('codex', {
+    argv: [codex, 'app-server'],
+    cwd: workDir,
+    dialect: 'codex',
+    env: { CODEX_HOME: codexHome, RUST_LOG: 'error' },
+  });
   hosts.push(h);
   return h;
 }
@@ -127,10 +143,10 @@ describe('real Codex through tether host', () => {
     const direct = await startTurn(third, thread.id, 'Straight in');
     expect((await turnCompleted(third, direct.turnId, direct.from)).params.turn.status).toBe('completed');
     const read = await call(third, 'thread/read', { threadId: thread.id });
-    expect(read.items.filter((i: { type: string }) => i.type === 'userMessage').map((i: { content: { text: string } }) => i.content.text)).toEqual([
-      'Remember tether-restart',
-      'And again',
-      'Straight in',
-    ]);
+    expect(
+      read.items
+        .filter((i: { type: string }) => i.type === 'userMessage')
+        .map((i: { content: { text: string } }) => i.content.text),
+    ).toEqual(['Remember tether-restart', 'And again', 'Straight in']);
   });
 });

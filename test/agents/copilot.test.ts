@@ -6,7 +6,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostProcess } from '../host/host-process';
 import { COPILOT_PACKAGE, ensureAgent } from '../support/agents-cache';
 import { type MockChatCompletions, startMockChatCompletions } from '../support/mock-chat-completions';
-import { answerApproval, call, completedItems, hostFor, initialize, messagesOf, startTurn, streamedText, tempDir, turnCompleted } from './agent-host';
+import {
+  answerApproval,
+  call,
+  completedItems,
+  hostFor,
+  initialize,
+  messagesOf,
+  startTurn,
+  streamedText,
+  tempDir,
+  turnCompleted,
+} from './agent-host';
 
 let copilot: string;
 let mock: MockChatCompletions;
@@ -63,10 +74,18 @@ describe('real Copilot CLI (ACP) through tether host', () => {
     await initialize(h);
     const { thread } = await call(h, 'thread/start', {});
 
-    mock.enqueue({ kind: 'toolCall', name: 'bash', arguments: { command: 'echo tether-allowed', description: 'echo' } });
+    mock.enqueue({
+      kind: 'toolCall',
+      name: 'bash',
+      arguments: { command: 'echo tether-allowed', description: 'echo' },
+    });
     const allowed = await startTurn(h, thread.id, 'Run echo');
     const asked = await answerApproval(h, 'allow', allowed.from);
-    expect(asked).toMatchObject({ threadId: thread.id, turnId: allowed.turnId, choices: ['allow', 'allow_session', 'deny'] });
+    expect(asked).toMatchObject({
+      threadId: thread.id,
+      turnId: allowed.turnId,
+      choices: ['allow', 'allow_session', 'deny'],
+    });
     expect(asked.preview).toContain('echo tether-allowed');
     await turnCompleted(h, allowed.turnId, allowed.from);
     const ran = completedItems(h, allowed.from).find((i) => i.type === 'toolCall')!;

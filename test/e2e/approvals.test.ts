@@ -2,7 +2,14 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EXTENSION_ID, saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
-import { agentTexts, completedAnswers, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import {
+  agentTexts,
+  completedAnswers,
+  openSidePanel,
+  openWebPage,
+  sendPrompt,
+  waitConnected,
+} from '../support/extension-pages';
 
 /** The browser starts the host with the calling origin as its argument. */
 const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
@@ -14,17 +21,26 @@ async function answer(panel: Page, count: number): Promise<string> {
 }
 
 /** What a card offers for a tool that acts on the user's machine (the embedded backend's bash). */
-const MACHINE_CHOICES = { allow: 'Allow once', allow_session: 'Allow this exact command for this thread', deny: 'Deny' };
+const MACHINE_CHOICES = {
+  allow: 'Allow once',
+  allow_session: 'Allow this exact command for this thread',
+  deny: 'Deny',
+};
 
 /** The choices a card offers, as `data-choice` -> button text. */
 async function choicesOf(card: Locator): Promise<Record<string, string>> {
-  const buttons = await card.locator('button[data-choice]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
+  const buttons = await card
+    .locator('button[data-choice]')
+    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
   return Object.fromEntries(buttons);
 }
 
 async function badgeOf(page: Page, tabId: number): Promise<string> {
   return page.evaluate(
-    (id) => (globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }).chrome.action.getBadgeText({ tabId: id }),
+    (id) =>
+      (
+        globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }
+      ).chrome.action.getBadgeText({ tabId: id }),
     tabId,
   );
 }
@@ -72,7 +88,9 @@ describe('per-page approvals in Chromium', () => {
     // The rule answers at once and the panel says which rule decided.
     await sendPrompt(panelA, '/page');
     expect(await answer(panelA, 2)).toContain('North Sea');
-    expect(await panelA.locator('.transcript .item.rule').last().textContent()).toContain(`page_read was allowed on ${demo.origin}`);
+    expect(await panelA.locator('.transcript .item.rule').last().textContent()).toContain(
+      `page_read was allowed on ${demo.origin}`,
+    );
     expect(await panelA.locator('.approval').count()).toBe(0);
 
     // Revoking it in options brings the prompt back.
@@ -119,7 +137,13 @@ describe('per-page approvals in Chromium', () => {
     // loads both with the rest of its state.
     await panel.evaluate(async (origin) => {
       type Local = { set(items: object): Promise<void> };
-      const rule = (id: string, toolName: string) => ({ id, origin, toolName, decision: 'allow', createdAtMs: Date.now() });
+      const rule = (id: string, toolName: string) => ({
+        id,
+        origin,
+        toolName,
+        decision: 'allow',
+        createdAtMs: Date.now(),
+      });
       const local = (globalThis as unknown as { chrome: { storage: { local: Local } } }).chrome.storage.local;
       await local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('real', 'page_read')] });
     }, demo.origin);
@@ -127,10 +151,13 @@ describe('per-page approvals in Chromium', () => {
     await browser.stopServiceWorkers();
     // A new host process proves the worker restarted (and so read storage again).
     await expect
-      .poll(async () => {
-        const now = await browser.findProcesses(HOST_ARG);
-        return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const now = await browser.findProcesses(HOST_ARG);
+          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
     await waitConnected(panel);
 

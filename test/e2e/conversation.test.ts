@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../support/browser-suite';
-import { agentTexts, completedAnswers, openConnectedPanel, openSidePanel, sendPrompt } from '../support/extension-pages';
+import {
+  agentTexts,
+  completedAnswers,
+  openConnectedPanel,
+  openSidePanel,
+  sendPrompt,
+} from '../support/extension-pages';
 
 describe('conversation controls in Chromium', () => {
   const suite = useBrowserSuite();

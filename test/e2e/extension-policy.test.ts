@@ -74,7 +74,11 @@ describe('the built extension in Chromium', () => {
     const worker = await suite.browser.serviceWorker();
     const seen = await worker.evaluate(async (id) => {
       type Tab = { url?: string; title?: string; windowId: number };
-      type Tabs = { get(id: number): Promise<Tab>; query(q: object): Promise<Tab[]>; captureVisibleTab(w: number, o: object): Promise<string> };
+      type Tabs = {
+        get(id: number): Promise<Tab>;
+        query(q: object): Promise<Tab[]>;
+        captureVisibleTab(w: number, o: object): Promise<string>;
+      };
       const tabs = (globalThis as unknown as { chrome: { tabs: Tabs } }).chrome.tabs;
       const tab = await tabs.get(id);
       const listed = (await tabs.query({ windowId: tab.windowId })).map((t) => t.url);

@@ -13,16 +13,35 @@ const TURNS = 300;
 function seededDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-e2e-pages-'));
   mkdirSync(join(dir, 'threads'), { recursive: true, mode: 0o700 });
-  const thread = { id: THREAD_ID, title: 'A long conversation', model: 'scripted', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 2 };
+  const thread = {
+    id: THREAD_ID,
+    title: 'A long conversation',
+    model: 'scripted',
+    status: 'idle',
+    archived: false,
+    ephemeral: false,
+    createdAtMs: 1,
+    updatedAtMs: 2,
+  };
   const lines = [JSON.stringify({ type: 'thread', thread })];
   for (let t = 0; t < TURNS; t++) {
     const turnId = `turn_${t}`;
-    const item = (n: string, type: string, text: string) => ({ id: `item_${t}_${n}`, type, status: 'completed', createdAtMs: 1, completedAtMs: 1, content: { text }, turnId });
+    const item = (n: string, type: string, text: string) => ({
+      id: `item_${t}_${n}`,
+      type,
+      status: 'completed',
+      createdAtMs: 1,
+      completedAtMs: 1,
+      content: { text },
+      turnId,
+    });
     lines.push(JSON.stringify({ type: 'item', item: item('q', 'userMessage', `question number ${t}`) }));
     lines.push(JSON.stringify({ type: 'item', item: item('a', 'agentMessage', `answer number ${t}`) }));
   }
   writeFileSync(join(dir, 'threads', `${THREAD_ID}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
-  writeFileSync(join(dir, 'threads', 'index.jsonl'), `${JSON.stringify({ thread, pid: 0, grants: [] })}\n`, { mode: 0o600 });
+  writeFileSync(join(dir, 'threads', 'index.jsonl'), `${JSON.stringify({ thread, pid: 0, grants: [] })}\n`, {
+    mode: 0o600,
+  });
   return dir;
 }
 
@@ -35,7 +54,15 @@ describe('a long thread in the side panel (Chromium)', () => {
       backends: {
         child: {
           kind: 'command',
-          argv: [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio', '--data-dir', dataDir],
+          argv: [
+            process.execPath,
+            join(REPO_ROOT, 'native-host/dist/tether.mjs'),
+            'app-server',
+            '--listen',
+            'stdio',
+            '--data-dir',
+            dataDir,
+          ],
           dialect: 'tether',
           description: 'the reference app-server on a seeded data dir',
         },

@@ -10,7 +10,9 @@ const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 /** The transcript as text lines, one per item. */
 async function transcriptLines(panel: Page): Promise<string[]> {
-  return panel.locator('.transcript > [data-item-id]').evaluateAll((els) => els.map((e) => `${e.className}: ${e.textContent}`));
+  return panel
+    .locator('.transcript > [data-item-id]')
+    .evaluateAll((els) => els.map((e) => `${e.className}: ${e.textContent}`));
 }
 
 describe('interrupting and recovering in Chromium', () => {
@@ -73,10 +75,15 @@ describe('interrupting and recovering in Chromium', () => {
 
     await suite.browser.stopServiceWorkers();
     // A new host process proves the worker restarted and reconnected.
-    await expect.poll(async () => {
-      const now = await suite.browser.findProcesses(HOST_ARG);
-      return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
-    }, { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const now = await suite.browser.findProcesses(HOST_ARG);
+          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await waitConnected(panel);
     await expect.poll(() => transcriptLines(panel), { timeout: 30_000 }).toEqual(before);
     expect(before.length).toBe(4);

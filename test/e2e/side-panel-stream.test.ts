@@ -38,7 +38,10 @@ describe('side panel in Chromium', () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/other'));
     await sendPrompt(panel, '/big 3000000');
     await completedAnswers(panel).last().waitFor({ timeout: 60_000 });
-    const length = await panel.locator('.transcript .item.agentMessage .body').last().evaluate((el) => el.textContent?.length ?? 0);
+    const length = await panel
+      .locator('.transcript .item.agentMessage .body')
+      .last()
+      .evaluate((el) => el.textContent?.length ?? 0);
     expect(length).toBe(3_000_000);
   });
 });

@@ -69,9 +69,12 @@ export interface FirefoxOptions {
 /** Launches Firefox ESR with the Firefox build installed and (unless told not to) the host registered in a private HOME. */
 export async function launchFirefox(options: FirefoxOptions = {}): Promise<LaunchedFirefox> {
   if (!hasFirefox()) {
-    throw new Error(`Firefox ESR not found at ${FIREFOX_PATH}: apt-get install -y firefox-esr (.ci/run does it), or set TETHER_FIREFOX`);
+    throw new Error(
+      `Firefox ESR not found at ${FIREFOX_PATH}: apt-get install -y firefox-esr (.ci/run does it), or set TETHER_FIREFOX`,
+    );
   }
-  if (!existsSync(join(FIREFOX_DIST, 'manifest.json'))) throw new Error('Build the extension first: npm run build -w extension');
+  if (!existsSync(join(FIREFOX_DIST, 'manifest.json')))
+    throw new Error('Build the extension first: npm run build -w extension');
   const homeDir = await mkdtemp(join(tmpdir(), 'tether-firefox-'));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -85,13 +88,18 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   const hostManifest = join(homeDir, '.mozilla/native-messaging-hosts/dev.tether.bridge.json');
   let installOutput = '';
   if (options.registerHost !== false) {
-    const install = await run(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'firefox'], {
-      env,
-      cwd: REPO_ROOT,
-      timeout: 120_000,
-    });
+    const install = await run(
+      process.execPath,
+      [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'firefox'],
+      {
+        env,
+        cwd: REPO_ROOT,
+        timeout: 120_000,
+      },
+    );
     installOutput = install.stdout;
-    if (!existsSync(hostManifest)) throw new Error(`tether install did not write ${hostManifest}:\n${install.stdout}\n${install.stderr}`);
+    if (!existsSync(hostManifest))
+      throw new Error(`tether install did not write ${hostManifest}:\n${install.stdout}\n${install.stderr}`);
   }
 
   const profileDir = join(homeDir, 'profile');
@@ -111,7 +119,9 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
   try {
     const installedId = await browser.installExtension(FIREFOX_DIST).catch((error: unknown) => {
-      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${(error as Error).message}`, { cause: error });
+      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${(error as Error).message}`, {
+        cause: error,
+      });
     });
     return {
       browser,
@@ -120,7 +130,10 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
       installOutput,
       installedId,
       manifestWarnings: async () => {
-        const json = await chromeEval(connection, `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(ADDON_ID)}).extension.warnings)`);
+        const json = await chromeEval(
+          connection,
+          `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(ADDON_ID)}).extension.warnings)`,
+        );
         return JSON.parse(String(json)) as string[];
       },
       hostLog: async () => readFile(join(homeDir, 'state/tether/host.log'), 'utf8').catch(() => ''),
@@ -145,10 +158,13 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
 
 /** Evaluates `expression` in the browser window's privileged (chrome) scope; needs --remote-allow-system-access. */
 async function chromeEval(connection: BidiConnection, expression: string): Promise<unknown> {
-  const tree = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as { contexts: Array<{ context: string }> };
+  const tree = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as {
+    contexts: Array<{ context: string }>;
+  };
   const context = tree.contexts[0]?.context;
   if (!context) throw new Error('Firefox listed no browser window in its chrome scope');
-  const { result } = (await connection.send('script.evaluate', { expression, target: { context }, awaitPromise: true })).result as {
+  const { result } = (await connection.send('script.evaluate', { expression, target: { context }, awaitPromise: true }))
+    .result as {
     result?: { value?: unknown };
   };
   return result?.value;
@@ -160,7 +176,11 @@ async function openExtensionPage(browser: Browser, connection: BidiConnection, p
   // Firefox's BiDi never reports the load of a page that moves into the extension process (puppeteer's goto
   // times out), so navigate without waiting and watch the document instead.
   await connection.send('browsingContext.navigate', { context, url: `${EXTENSION_BASE}${path}`, wait: 'none' });
-  await page.waitForFunction((base: string) => location.href.startsWith(base) && document.readyState === 'complete', { timeout: 30_000 }, EXTENSION_BASE);
+  await page.waitForFunction(
+    (base: string) => location.href.startsWith(base) && document.readyState === 'complete',
+    { timeout: 30_000 },
+    EXTENSION_BASE,
+  );
   return page;
 }
 

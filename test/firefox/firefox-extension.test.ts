@@ -34,7 +34,12 @@ async function sendPrompt(panel: Page, text: string): Promise<void> {
 
 /** Waits until the panel shows `count` completed answers and returns the text of the last one. */
 async function answer(panel: Page, count: number): Promise<string> {
-  await panel.waitForFunction((sel: string, n: number) => document.querySelectorAll(sel).length >= n, { timeout: 30_000 }, COMPLETED_ANSWER, count);
+  await panel.waitForFunction(
+    (sel: string, n: number) => document.querySelectorAll(sel).length >= n,
+    { timeout: 30_000 },
+    COMPLETED_ANSWER,
+    count,
+  );
   return panel.$$eval('.transcript .item.agentMessage .body', (els) => els.at(-1)?.textContent ?? '');
 }
 
@@ -53,7 +58,9 @@ async function transcriptLines(panel: Page): Promise<string[]> {
 async function sidebarText(from: Page): Promise<string | undefined> {
   return from.evaluate(() => {
     type Ext = { getViews(q: { type: string }): Window[] };
-    const [view] = (globalThis as unknown as { browser: { extension: Ext } }).browser.extension.getViews({ type: 'sidebar' });
+    const [view] = (globalThis as unknown as { browser: { extension: Ext } }).browser.extension.getViews({
+      type: 'sidebar',
+    });
     return view?.document.body.innerText;
   });
 }
@@ -115,7 +122,11 @@ describe('the extension in Firefox ESR', () => {
   it('installs the add-on with no manifest warnings; its background script starts the host and completes bridge/hello and initialize', async () => {
     expect(firefox.installedId).toBe(ADDON_ID);
     expect(firefox.installOutput).toContain(firefox.hostManifest);
-    const hostManifest = JSON.parse(await readFile(firefox.hostManifest, 'utf8')) as { name: string; type: string; allowed_extensions: string[] };
+    const hostManifest = JSON.parse(await readFile(firefox.hostManifest, 'utf8')) as {
+      name: string;
+      type: string;
+      allowed_extensions: string[];
+    };
     expect(hostManifest).toMatchObject({ name: 'dev.tether.bridge', type: 'stdio' });
     expect(hostManifest.allowed_extensions).toContain(ADDON_ID);
 
@@ -158,14 +169,20 @@ describe('the extension in Firefox ESR', () => {
     expect(await answer(panel, 1)).toContain('a short history of lighthouses');
   });
 
-  it('offers no site rule for the backend\'s bash approval, only allow once, allow for this thread and deny', async () => {
+  it("offers no site rule for the backend's bash approval, only allow once, allow for this thread and deny", async () => {
     const { tabId } = await firefox.openWebPage(demo.url('/'));
     const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
     await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
     await sendPrompt(panel, '/bash echo firefox-bash');
     const card = await panel.waitForSelector('.approval[data-tool="bash"]', { timeout: 30_000 });
-    const choices = await card!.$$eval('button[data-choice]', (els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
-    expect(Object.fromEntries(choices)).toEqual({ allow: 'Allow once', allow_session: 'Allow this exact command for this thread', deny: 'Deny' });
+    const choices = await card!.$$eval('button[data-choice]', (els) =>
+      els.map((e) => [e.getAttribute('data-choice'), e.textContent]),
+    );
+    expect(Object.fromEntries(choices)).toEqual({
+      allow: 'Allow once',
+      allow_session: 'Allow this exact command for this thread',
+      deny: 'Deny',
+    });
     await panel.click('.approval[data-tool="bash"] button[data-choice="deny"]');
     expect(await answer(panel, 1)).toContain('You declined to run echo firefox-bash');
     await panel.close();
@@ -215,9 +232,9 @@ describe('the extension in Firefox ESR', () => {
     process.kill(oldPid, 'SIGKILL');
 
     // Firefox reports the closed port; the background script starts a new host, which resumes the thread from disk.
-    await expect.poll(async () => (await firefox.hostProcesses()).map((p) => p.pid), { timeout: 30_000 }).toEqual([
-      expect.not.stringMatching(`^${oldPid}$`),
-    ]);
+    await expect
+      .poll(async () => (await firefox.hostProcesses()).map((p) => p.pid), { timeout: 30_000 })
+      .toEqual([expect.not.stringMatching(`^${oldPid}$`)]);
     await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
     await expect.poll(() => transcriptLines(panel), { timeout: 15_000 }).toEqual(before);
     await sendPrompt(panel, 'hello after the crash');
@@ -237,7 +254,10 @@ describe('the extension in Firefox ESR', () => {
     // A real click (BiDi input) is the user gesture sidebarAction.open() needs.
     await popup.click('button[data-action="open-panel"]');
     await panel.waitForFunction(
-      () => (globalThis as unknown as { browser: { sidebarAction: { isOpen(q: object): Promise<boolean> } } }).browser.sidebarAction.isOpen({}),
+      () =>
+        (
+          globalThis as unknown as { browser: { sidebarAction: { isOpen(q: object): Promise<boolean> } } }
+        ).browser.sidebarAction.isOpen({}),
       { timeout: 15_000 },
     );
 

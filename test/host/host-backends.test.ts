@@ -4,8 +4,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killSleepers, setsidSleep, survivorsAfter, uniqueSleep, waitForSleepers } from '../../native-host/src/testing/orphans';
-import { DEV_ORIGIN, FAKE_BACKEND, fakeBackendConfig, frame, type HostProcess, isAlive, type Msg, startHost } from './host-process';
+import {
+  killSleepers,
+  setsidSleep,
+  survivorsAfter,
+  uniqueSleep,
+  waitForSleepers,
+} from '../../native-host/src/testing/orphans';
+import {
+  DEV_ORIGIN,
+  FAKE_BACKEND,
+  fakeBackendConfig,
+  frame,
+  type HostProcess,
+  isAlive,
+  type Msg,
+  startHost,
+} from './host-process';
 
 const hosts: HostProcess[] = [];
 function host(options: Parameters<typeof startHost>[0]): HostProcess {
@@ -45,7 +60,11 @@ describe('tether host with a command backend', () => {
     expect(hello.result.backend).toBe('fake');
     expect(hello.result.hostVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(hello.result.backends.map((b: { id: string }) => b.id).sort()).toEqual(['embedded', 'fake']);
-    expect(hello.result.limits).toEqual({ maxOutboundFrameBytes: 1_048_576, maxInboundMessageBytes: 67_108_864, maxChunkedMessageBytes: 67_108_864 });
+    expect(hello.result.limits).toEqual({
+      maxOutboundFrameBytes: 1_048_576,
+      maxInboundMessageBytes: 67_108_864,
+      maxChunkedMessageBytes: 67_108_864,
+    });
     const init = await h.request('initialize', { clientInfo: { name: 'test', version: '1' } });
     expect(init.result.serverInfo.name).toBe('fake-backend');
     const echo = await h.request('fake/echo', { text: 'héllo "quoted" \\ \u2028' });
@@ -81,7 +100,9 @@ describe('tether host with a command backend', () => {
     const arrays = h.frames.filter((f) => f.payload[0] === 0x5b);
     expect(arrays.length).toBeGreaterThan(0);
     expect(h.frames.length).toBeLessThan(count / 20);
-    expect(Math.max(...arrays.map((f) => (JSON.parse(f.payload.toString()) as unknown[]).length))).toBeGreaterThanOrEqual(50);
+    expect(
+      Math.max(...arrays.map((f) => (JSON.parse(f.payload.toString()) as unknown[]).length)),
+    ).toBeGreaterThanOrEqual(50);
     expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
   });
 
@@ -176,7 +197,12 @@ describe('tether host with a command backend', () => {
   });
 
   it('reports a backend that cannot be started, naming the command and the fix', async () => {
-    const h = host({ config: { defaultBackend: 'gone', backends: { gone: { kind: 'command', argv: ['tether-no-such-agent', 'app-server'] } } } });
+    const h = host({
+      config: {
+        defaultBackend: 'gone',
+        backends: { gone: { kind: 'command', argv: ['tether-no-such-agent', 'app-server'] } },
+      },
+    });
     const answer = await h.request('initialize', {});
     expect(answer.error.code).toBe(-32050);
     expect(answer.error.message).toContain('"tether-no-such-agent" was not found on PATH');
@@ -217,25 +243,31 @@ describe('tether host with a command backend', () => {
     expect(await waitGone(result.pid, 2000)).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')('kills what a backend started, even outside its process group, when the host is SIGKILLed', async () => {
-    const { config, daemon } = backendLeavingADaemon();
-    const h = host({ config });
-    await h.request('fake/pid');
-    await waitForSleepers([daemon]);
-    h.child.kill('SIGKILL');
-    await h.exited;
-    expect(await survivorsAfter([daemon])).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'kills what a backend started, even outside its process group, when the host is SIGKILLed',
+    async () => {
+      const { config, daemon } = backendLeavingADaemon();
+      const h = host({ config });
+      await h.request('fake/pid');
+      await waitForSleepers([daemon]);
+      h.child.kill('SIGKILL');
+      await h.exited;
+      expect(await survivorsAfter([daemon])).toEqual([]);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('kills what a backend started, even outside its process group, when the backend exits', async () => {
-    const { config, daemon } = backendLeavingADaemon();
-    const h = host({ config });
-    await h.request('fake/pid');
-    await waitForSleepers([daemon]);
-    h.send({ id: 99, method: 'fake/crash', params: { code: 3 } });
-    await h.waitFor(isExited);
-    expect(await survivorsAfter([daemon])).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'kills what a backend started, even outside its process group, when the backend exits',
+    async () => {
+      const { config, daemon } = backendLeavingADaemon();
+      const h = host({ config });
+      await h.request('fake/pid');
+      await waitForSleepers([daemon]);
+      h.send({ id: 99, method: 'fake/crash', params: { code: 3 } });
+      await h.waitFor(isExited);
+      expect(await survivorsAfter([daemon])).toEqual([]);
+    },
+  );
 });
 
 describe('tether host input checks', () => {
@@ -254,7 +286,10 @@ describe('tether host input checks', () => {
       config: { ...(fakeBackendConfig() as object), allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop'] },
     });
     expect((await chrome.request('fake/echo', { a: 1 })).result).toEqual({ a: 1 });
-    const firefox = host({ args: ['/home/u/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'me@example.org'], config: { ...(fakeBackendConfig() as object), allowedExtensionIds: ['me@example.org'] } });
+    const firefox = host({
+      args: ['/home/u/.mozilla/native-messaging-hosts/dev.tether.bridge.json', 'me@example.org'],
+      config: { ...(fakeBackendConfig() as object), allowedExtensionIds: ['me@example.org'] },
+    });
     expect((await firefox.request('fake/echo', { b: 2 })).result).toEqual({ b: 2 });
   });
 
@@ -292,7 +327,7 @@ describe('tether host input checks', () => {
     expect(hello.error.data.issues[0].field).toBe('backends.vv.argv');
   });
 
-  it('keeps the development origin usable after a --dev launcher\'s flag when no config file exists', async () => {
+  it("keeps the development origin usable after a --dev launcher's flag when no config file exists", async () => {
     const h = host({ args: ['--allow-dev-extension', DEV_ORIGIN] });
     const hello = await h.request('bridge/hello', {});
     expect(hello.result.backend).toBe('embedded');

@@ -20,7 +20,7 @@ afterEach(async () => {
 const FIREFOX_MANIFEST = '/home/u/.mozilla/native-messaging-hosts/dev.tether.bridge.json';
 
 describe('tether host and the development extension', () => {
-  it('refuses the development extension without the --dev launcher\'s flag: exit code 3 and the reason in host.log', async () => {
+  it("refuses the development extension without the --dev launcher's flag: exit code 3 and the reason in host.log", async () => {
     for (const args of [[DEV_ORIGIN], [FIREFOX_MANIFEST, 'tether@tether.dev']]) {
       // A store id in the config changes nothing: the development ids are never allowed by the config.
       const h = host({ args, config: { allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop'] } });
@@ -28,7 +28,9 @@ describe('tether host and the development extension', () => {
       expect(h.frames).toHaveLength(0);
       const log = readFileSync(join(h.dir, 'state/tether/host.log'), 'utf8');
       expect(log).toContain('refused to start: extension ');
-      expect(log).toContain('is the development build, whose key is public (manifests/dev-key.json), and this host was not installed for development');
+      expect(log).toContain(
+        'is the development build, whose key is public (manifests/dev-key.json), and this host was not installed for development',
+      );
       expect(h.stderr()).toContain('tether install --dev');
     }
   });

@@ -3,7 +3,13 @@
  * browser takes when nothing is configured.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { escapingCommand, killSleepers, survivorsAfter, uniqueSleep, waitForSleepers } from '../../native-host/src/testing/orphans';
+import {
+  escapingCommand,
+  killSleepers,
+  survivorsAfter,
+  uniqueSleep,
+  waitForSleepers,
+} from '../../native-host/src/testing/orphans';
 import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
@@ -49,9 +55,7 @@ describe('tether host with the embedded app-server', () => {
     expect(ask.params.choices).toContain('allow');
     h.send({ id: ask.id, result: { decision: 'allow' } });
     await h.waitFor(completedTurn(threadId), 15_000, from);
-    const tool = h.messages
-      .slice(from)
-      .find((m) => m.method === 'item/completed' && m.params.item.type === 'toolCall');
+    const tool = h.messages.slice(from).find((m) => m.method === 'item/completed' && m.params.item.type === 'toolCall');
     expect(JSON.stringify(tool?.params.item.content.result)).toContain('hi');
     const text = h.messages
       .slice(from)
@@ -72,7 +76,9 @@ describe('tether host with the embedded app-server', () => {
       .map((m) => m.params.delta as string)
       .join('');
     expect(deltas).toHaveLength(3_000_000);
-    const completed = h.messages.slice(from).find((m) => m.method === 'item/completed' && m.params.item.type === 'agentMessage');
+    const completed = h.messages
+      .slice(from)
+      .find((m) => m.method === 'item/completed' && m.params.item.type === 'agentMessage');
     expect(completed?.params.item.content.text).toBe(deltas);
     expect(h.chunkedTexts.length).toBeGreaterThanOrEqual(1);
     const reassembled = JSON.parse(h.chunkedTexts.at(-1)!) as Msg;
@@ -84,7 +90,13 @@ describe('tether host with the embedded app-server', () => {
     'leaves no process of a running bash command alive after the host is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
     async () => {
       const { h, threadId } = await initializedHost();
-      const sleeps: [string, string, string, string, string] = [uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep()];
+      const sleeps: [string, string, string, string, string] = [
+        uniqueSleep(),
+        uniqueSleep(),
+        uniqueSleep(),
+        uniqueSleep(),
+        uniqueSleep(),
+      ];
       sleepsOfTest.push(...sleeps);
       const from = h.messages.length;
       await h.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });

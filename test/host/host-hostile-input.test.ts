@@ -50,7 +50,17 @@ describe('tether host fed hostile input', () => {
     const h = host();
     h.sendRaw(rawFrame('['.repeat(200_000)));
     await stillServes(h);
-    expect(refusals(h)).toEqual([{ id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: a batch must be a JSON array of messages, and this one is not well-formed/) } }]);
+    expect(refusals(h)).toEqual([
+      {
+        id: null,
+        error: {
+          code: -32700,
+          message: expect.stringMatching(
+            /^Parse error: a batch must be a JSON array of messages, and this one is not well-formed/,
+          ),
+        },
+      },
+    ]);
     expect(hostLog(h)).toContain('refused a message from the browser: Parse error: a batch must be a JSON array');
   });
 
@@ -60,7 +70,11 @@ describe('tether host fed hostile input', () => {
     await stillServes(h);
     const refused = refusals(h);
     expect(refused).toHaveLength(2);
-    for (const m of refused) expect(m.error).toEqual({ code: -32600, message: 'Invalid request: a batch cannot contain a batch; send its messages as members of one batch' });
+    for (const m of refused)
+      expect(m.error).toEqual({
+        code: -32600,
+        message: 'Invalid request: a batch cannot contain a batch; send its messages as members of one batch',
+      });
     expect(hostLog(h)).toContain('refused a message from the browser: Invalid request: a batch cannot contain a batch');
   });
 
@@ -76,21 +90,39 @@ describe('tether host fed hostile input', () => {
 
   it('refuses a batch nested in a batch at the first level, with id null, and routes its sibling', async () => {
     const h = host();
-    h.sendRaw(rawFrame(`[[{"id":"inner","method":"initialize","params":${JSON.stringify(INITIALIZE)}}],{"id":"outer","method":"initialize","params":${JSON.stringify(INITIALIZE)}}]`));
+    h.sendRaw(
+      rawFrame(
+        `[[{"id":"inner","method":"initialize","params":${JSON.stringify(INITIALIZE)}}],{"id":"outer","method":"initialize","params":${JSON.stringify(INITIALIZE)}}]`,
+      ),
+    );
     const outer = await h.waitFor((m) => m.id === 'outer', 20_000);
     expect(outer.result.serverInfo.name).toBe('tether-app-server');
-    expect(refusals(h)).toEqual([{ id: null, error: { code: -32600, message: expect.stringContaining('a batch cannot contain a batch') } }]);
+    expect(refusals(h)).toEqual([
+      { id: null, error: { code: -32600, message: expect.stringContaining('a batch cannot contain a batch') } },
+    ]);
     expect(h.messages.some((m) => m.id === 'inner')).toBe(false);
     expect(hostLog(h)).toContain('a batch cannot contain a batch');
   });
 
   it('answers invalid UTF-8 with -32700 naming UTF-8, logs it, and still answers initialize', async () => {
     const h = host();
-    const bad = Buffer.concat([Buffer.from('{"id":"bad","method":"initialize","params":{"clientInfo":{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","version":"1"}}}')]);
+    const bad = Buffer.concat([
+      Buffer.from('{"id":"bad","method":"initialize","params":{"clientInfo":{"name":"'),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from('","version":"1"}}}'),
+    ]);
     h.sendRaw(rawFrame(bad));
     await stillServes(h);
     expect(h.messages.some((m) => m.id === 'bad')).toBe(false);
-    expect(refusals(h)).toEqual([{ id: null, error: { code: -32700, message: `Parse error: Message of ${bad.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON` } }]);
+    expect(refusals(h)).toEqual([
+      {
+        id: null,
+        error: {
+          code: -32700,
+          message: `Parse error: Message of ${bad.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON`,
+        },
+      },
+    ]);
     expect(hostLog(h)).toContain(`undecodable input: Message of ${bad.length} bytes is not valid UTF-8`);
   });
 
@@ -101,7 +133,10 @@ describe('tether host fed hostile input', () => {
     const exit = await h.exited;
     expect(exit.code).toBe(5);
     const notice = h.messages.find((m) => m.method === 'error');
-    expect(notice?.params).toEqual({ code: 'frameError', message: expect.stringContaining('the input is not a native-messaging stream') });
+    expect(notice?.params).toEqual({
+      code: 'frameError',
+      message: expect.stringContaining('the input is not a native-messaging stream'),
+    });
     expect(hostLog(h)).toMatch(/Native-messaging frame .*4294967280 bytes/);
     expect(hostLog(h)).toContain('stopped (exit 5)');
   });
@@ -109,10 +144,18 @@ describe('tether host fed hostile input', () => {
   it('treats a zero-length frame as a corrupt stream: a frameError notification, then exit code 5', async () => {
     const h = host();
     await stillServes(h);
-    h.sendRaw(Buffer.concat([Buffer.alloc(4), rawFrame(JSON.stringify({ id: 'after', method: 'initialize', params: INITIALIZE }))]));
+    h.sendRaw(
+      Buffer.concat([
+        Buffer.alloc(4),
+        rawFrame(JSON.stringify({ id: 'after', method: 'initialize', params: INITIALIZE })),
+      ]),
+    );
     expect((await h.exited).code).toBe(5);
     const notice = h.messages.find((m) => m.method === 'error');
-    expect(notice?.params).toEqual({ code: 'frameError', message: expect.stringContaining('Zero-length native-messaging frame') });
+    expect(notice?.params).toEqual({
+      code: 'frameError',
+      message: expect.stringContaining('Zero-length native-messaging frame'),
+    });
     expect(h.messages.some((m) => m.id === 'after')).toBe(false);
     expect(hostLog(h)).toContain('stopped (exit 5)');
   });
@@ -124,15 +167,23 @@ describe('tether host fed hostile input', () => {
     h.sendRaw(cut);
     h.closeInput();
     expect((await h.exited).code).toBe(5);
-    expect(hostLog(h)).toContain(`Input ended in the middle of a native-messaging frame: got 26 of ${cut.readUInt32LE(0)} payload bytes`);
+    expect(hostLog(h)).toContain(
+      `Input ended in the middle of a native-messaging frame: got 26 of ${cut.readUInt32LE(0)} payload bytes`,
+    );
     expect(h.messages.some((m) => m.id === 'cut')).toBe(false);
   });
 });
 
 describe('invalid UTF-8, with and without the host', () => {
   it('gets the same -32700 from the standalone app-server as through the host', async () => {
-    const child = spawn(process.execPath, [HOST_ENTRY, 'app-server', '--listen', 'stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const line = Buffer.concat([Buffer.from('{"id":"bad","method":"initialize","params":{"clientInfo":{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","version":"1"}}}')]);
+    const child = spawn(process.execPath, [HOST_ENTRY, 'app-server', '--listen', 'stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const line = Buffer.concat([
+      Buffer.from('{"id":"bad","method":"initialize","params":{"clientInfo":{"name":"'),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from('","version":"1"}}}'),
+    ]);
     const answers: Msg[] = [];
     const decoder = new JsonlDecoder({
       message: (m) => answers.push(m as Msg),
@@ -145,7 +196,15 @@ describe('invalid UTF-8, with and without the host', () => {
     child.stdin.end(Buffer.concat([line, Buffer.from('\n')]));
     await exited;
     decoder.end();
-    expect(answers).toContainEqual(expect.objectContaining({ id: null, error: { code: -32700, message: `Parse error: JSONL line of ${line.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON` } }));
+    expect(answers).toContainEqual(
+      expect.objectContaining({
+        id: null,
+        error: {
+          code: -32700,
+          message: `Parse error: JSONL line of ${line.length} bytes is not valid UTF-8: the peer must write UTF-8 JSON`,
+        },
+      }),
+    );
     expect(answers.some((m) => m.id === 'bad')).toBe(false);
   });
 });
@@ -157,11 +216,22 @@ describe('a crash of the host', () => {
       // Planted before the host starts: throws from a timer once the host has installed its crash handlers, as a
       // bug anywhere in an event handler would.
       const plant = `data:text/javascript,const t = setInterval(() => { if (process.listenerCount('uncaughtException') > 0) { clearInterval(t); throw new Error('planted by the test'); } }, 10);`;
-      const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        XDG_STATE_HOME: join(dir, 'state'),
+        XDG_CONFIG_HOME: join(dir, 'config'),
+        XDG_DATA_HOME: join(dir, 'data'),
+      };
       delete env['TETHER_CONFIG'];
-      const run = spawnSync(process.execPath, ['--import', plant, HOST_ENTRY, 'host', '--allow-dev-extension', DEV_ORIGIN], { env, input: '', timeout: 60_000 });
+      const run = spawnSync(
+        process.execPath,
+        ['--import', plant, HOST_ENTRY, 'host', '--allow-dev-extension', DEV_ORIGIN],
+        { env, input: '', timeout: 60_000 },
+      );
       expect(run.status).toBe(70);
-      expect(readFileSync(join(dir, 'state/tether/host.log'), 'utf8')).toMatch(/\] crashed: uncaught exception: Error: planted by the test \| at .*; exiting with code 70\n$/);
+      expect(readFileSync(join(dir, 'state/tether/host.log'), 'utf8')).toMatch(
+        /\] crashed: uncaught exception: Error: planted by the test \| at .*; exiting with code 70\n$/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

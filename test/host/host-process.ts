@@ -85,7 +85,10 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     writeFileSync(file, JSON.stringify(options.config));
     env['TETHER_CONFIG'] = file;
   }
-  const child = spawn(process.execPath, [HOST_ENTRY, 'host', ...(options.args ?? DEV_ARGS)], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOST_ENTRY, 'host', ...(options.args ?? DEV_ARGS)], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const frames: Frame[] = [];
   const messages: Msg[] = [];
   const chunkedTexts: string[] = [];
@@ -144,7 +147,11 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     new Promise((resolve, reject) => {
       let scanned = from;
       const timer = setTimeout(() => {
-        reject(new Error(`timed out after ${timeoutMs} ms; last messages: ${JSON.stringify(messages.slice(-3)).slice(0, 600)}; stderr: ${stderr.slice(-400)}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms; last messages: ${JSON.stringify(messages.slice(-3)).slice(0, 600)}; stderr: ${stderr.slice(-400)}`,
+          ),
+        );
       }, timeoutMs);
       const check = (): void => {
         for (; scanned < messages.length; scanned++) {
@@ -198,7 +205,9 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
 export function fakeBackendConfig(extra: Record<string, unknown> = {}): unknown {
   return {
     defaultBackend: 'fake',
-    backends: { fake: { kind: 'command', argv: [process.execPath, FAKE_BACKEND], description: 'test backend', ...extra } },
+    backends: {
+      fake: { kind: 'command', argv: [process.execPath, FAKE_BACKEND], description: 'test backend', ...extra },
+    },
   };
 }
 

@@ -64,7 +64,7 @@ const config = {
       argv: [
         process.execPath,
         '-e',
-        "process.stderr.write(`provider rejected key ${process.env.LEAKY_CREDENTIAL} (ACME_SERVICE_KEY=${process.env.ACME_SERVICE_KEY})\\n`); process.exit(3)",
+        'process.stderr.write(`provider rejected key ${process.env.LEAKY_CREDENTIAL} (ACME_SERVICE_KEY=${process.env.ACME_SERVICE_KEY})\\n`); process.exit(3)',
       ],
       env: { LEAKY_CREDENTIAL: SECRETS.configEnv },
     },
@@ -79,7 +79,13 @@ async function plantedRun(env: Record<string, string>): Promise<HostProcess> {
   try {
     h = startHost({
       config,
-      env: { ACME_SERVICE_KEY: SECRETS.processEnv, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', TETHER_OPENAI_MODEL: 'mock-model', ...env },
+      env: {
+        ACME_SERVICE_KEY: SECRETS.processEnv,
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+        TETHER_OPENAI_MODEL: 'mock-model',
+        ...env,
+      },
     });
   } finally {
     process.umask(previous);
@@ -95,7 +101,9 @@ async function plantedRun(env: Record<string, string>): Promise<HostProcess> {
   // A passed-through backend that echoes known values back, and writes a non-JSON line quoting one.
   await h.request('bridge/hello', { clientInfo, backend: 'fake' });
   await h.request('initialize', { clientInfo });
-  const echo = await h.request('fake/echo', { said: `${SECRETS.configEnvFake} ${SECRETS.processEnv} ${SECRETS.configEnv}` });
+  const echo = await h.request('fake/echo', {
+    said: `${SECRETS.configEnvFake} ${SECRETS.processEnv} ${SECRETS.configEnv}`,
+  });
   expect(echo.result).toEqual({ said: '*** *** ***' });
   await h.request('fake/garbage', { lines: [`debug: passphrase is ${SECRETS.configEnvFake}`] });
 
@@ -107,7 +115,10 @@ async function plantedRun(env: Record<string, string>): Promise<HostProcess> {
   const started = await h.request('thread/start', { title: `thread of ${SECRETS.processEnv}` });
   const threadId = started.result.thread.id as string;
   await h.request('turn/start', { threadId, input: [{ text: `my key is ${SECRETS.processEnv}, is it valid?` }] });
-  const completed: Msg = await h.waitFor((m) => m.method === 'turn/completed' && m.params.turn?.threadId === threadId, 20_000);
+  const completed: Msg = await h.waitFor(
+    (m) => m.method === 'turn/completed' && m.params.turn?.threadId === threadId,
+    20_000,
+  );
   expect(completed.params.turn.status).toBe('failed');
   expect(completed.params.turn.error.message).toMatch(/HTTP 401.*Incorrect API key provided: (Bearer|Basic) \*\*\*/);
 
@@ -134,7 +145,8 @@ function expectNothingLeaked(h: HostProcess): void {
   expect(names.some((n) => /^\/data\/tether\/threads\/.+\.jsonl$/.test(n) && !n.endsWith('index.jsonl'))).toBe(true);
   for (const [name, text] of written) {
     for (const secret of FORBIDDEN) {
-      for (const form of [secret, encodeURIComponent(secret)]) expect(text.includes(form), `${secret} in ${name}`).toBe(false);
+      for (const form of [secret, encodeURIComponent(secret)])
+        expect(text.includes(form), `${secret} in ${name}`).toBe(false);
     }
   }
   const log = readFileSync(join(h.dir, 'state/tether/host.log'), 'utf8');

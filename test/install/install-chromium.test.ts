@@ -39,12 +39,29 @@ describe('a real Chromium and tether install', () => {
     requireChromiumAndExtension();
     home = await mkdtemp(join(tmpdir(), 'tether-install-chromium-'));
     const profile = join(home, 'profile');
-    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_STATE_HOME: join(home, 'state'),
+    };
     delete env.TETHER_CONFIG;
-    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chromium', '--user-data-dir', profile], {
-      env,
-      timeout: 110_000,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'native-host/bin/tether.mjs'),
+        'install',
+        '--dev',
+        '--browser',
+        'chromium',
+        '--user-data-dir',
+        profile,
+      ],
+      {
+        env,
+        timeout: 110_000,
+      },
+    );
 
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
@@ -62,7 +79,11 @@ describe('a real Chromium and tether install', () => {
             port.disconnect();
           });
           port.onDisconnect.addListener(() => resolve({ disconnected: chrome.runtime.lastError?.message }));
-          port.postMessage({ id: 'install-check', method: 'initialize', params: { clientInfo: { name: 'install-test', version: '0' } } });
+          port.postMessage({
+            id: 'install-check',
+            method: 'initialize',
+            params: { clientInfo: { name: 'install-test', version: '0' } },
+          });
         }),
     );
 

@@ -17,7 +17,10 @@ const OWN_ID = 'abcdefghijklmnopabcdefghijklmnop';
 
 let home: string;
 
-function tether(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function tether(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extraEnv };
   for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'TETHER_CONFIG']) delete env[name];
   return new Promise((resolve) => {
@@ -67,7 +70,9 @@ describe('tether install, doctor and uninstall on this machine', () => {
         `exec "${process.execPath}" "${HOST_SCRIPT}" host "$@"\n`,
     );
     expect((await stat(launcher)).mode & 0o777).toBe(0o755);
-    const manifest = JSON.parse(await readFile(join(home, '.config/chromium/NativeMessagingHosts/dev.tether.bridge.json'), 'utf8')) as unknown;
+    const manifest = JSON.parse(
+      await readFile(join(home, '.config/chromium/NativeMessagingHosts/dev.tether.bridge.json'), 'utf8'),
+    ) as unknown;
     expect(manifest).toEqual({
       name: 'dev.tether.bridge',
       description: 'Tether: connects the Tether browser extension to a local AI agent',
@@ -77,7 +82,10 @@ describe('tether install, doctor and uninstall on this machine', () => {
     });
     const firefox = await readFile(join(home, '.mozilla/native-messaging-hosts/dev.tether.bridge.json'));
     expect(firefox[0]).toBe(0x7b); // no BOM: the first byte is "{"
-    expect(JSON.parse(firefox.toString('utf8'))).toMatchObject({ path: launcher, allowed_extensions: ['tether@example.org'] });
+    expect(JSON.parse(firefox.toString('utf8'))).toMatchObject({
+      path: launcher,
+      allowed_extensions: ['tether@example.org'],
+    });
 
     const again = await tether(['install', '--browser', 'chromium,firefox', ...ids]);
     expect(again.stdout).toMatch(/unchanged +.*\/tether-host \(launcher\)/);
@@ -93,13 +101,22 @@ describe('tether install, doctor and uninstall on this machine', () => {
     const installed = await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
     expect(installed.code).toBe(0);
     expect(await files(profile)).toEqual(['profile/NativeMessagingHosts/dev.tether.bridge.json']);
-    const manifest = JSON.parse(await readFile(join(profile, 'NativeMessagingHosts/dev.tether.bridge.json'), 'utf8')) as unknown;
-    expect(manifest).toMatchObject({ path: join(home, '.local/share/tether/bin/tether-host-dev'), allowed_origins: [DEV_ORIGIN] });
+    const manifest = JSON.parse(
+      await readFile(join(profile, 'NativeMessagingHosts/dev.tether.bridge.json'), 'utf8'),
+    ) as unknown;
+    expect(manifest).toMatchObject({
+      path: join(home, '.local/share/tether/bin/tether-host-dev'),
+      allowed_origins: [DEV_ORIGIN],
+    });
 
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
-    expect(doctor.stdout).toContain(`✓ manifest ${profile}/NativeMessagingHosts/dev.tether.bridge.json (valid JSON, name matches the file)`);
+    expect(doctor.stdout).toContain(
+      `✓ manifest ${profile}/NativeMessagingHosts/dev.tether.bridge.json (valid JSON, name matches the file)`,
+    );
     expect(doctor.stdout).toContain('! development extension allowed: yes (installed with --dev)');
-    expect(doctor.stdout).toMatch(/✓ started as Chromium would \(.*tether-host-dev chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms/);
+    expect(doctor.stdout).toMatch(
+      /✓ started as Chromium would \(.*tether-host-dev chrome-extension:\/\/gkplngjhinednckbmppipofijkaplcpm\/\): initialize answered in \d+ ms/,
+    );
     expect(doctor.stdout).toMatch(/✓ the host exited \d+ ms after stdin closed/);
     expect(doctor.stdout).toContain(`✓ Node ${process.execPath} v`);
     expect(doctor.stdout).toContain(`· host log: ${home}/.local/state/tether/host.log`);
@@ -110,7 +127,7 @@ describe('tether install, doctor and uninstall on this machine', () => {
     await expect(stat(profile)).rejects.toThrow(/ENOENT/);
   });
 
-  it('doctor fails with the browser\'s words and the fix when the launcher is not executable', async () => {
+  it("doctor fails with the browser's words and the fix when the launcher is not executable", async () => {
     const profile = join(home, 'profile');
     await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
     const launcher = join(home, '.local/share/tether/bin/tether-host-dev');
@@ -123,7 +140,7 @@ describe('tether install, doctor and uninstall on this machine', () => {
     expect(doctor.stdout).toContain(`fix: chmod 755 "${launcher}"`);
   });
 
-  it('doctor reports a host that cannot serve because the config is invalid, and the config\'s field and fix', async () => {
+  it("doctor reports a host that cannot serve because the config is invalid, and the config's field and fix", async () => {
     const profile = join(home, 'profile');
     await tether(['install', '--dev', '--browser', 'chromium', '--user-data-dir', profile]);
     await mkdir(join(home, '.config/tether'), { recursive: true });
@@ -131,7 +148,9 @@ describe('tether install, doctor and uninstall on this machine', () => {
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
 
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toMatch(/✗ started as Chromium would .*: the host (answered initialize with error -?\d+|exited with code \d+ before answering initialize)/);
+    expect(doctor.stdout).toMatch(
+      /✗ started as Chromium would .*: the host (answered initialize with error -?\d+|exited with code \d+ before answering initialize)/,
+    );
     expect(doctor.stdout).toContain(`✗ config ${home}/.config/tether/config.json is invalid`);
     expect(doctor.stdout).toContain('defaultBackend: "missing" is not a configured backend');
   });
@@ -139,26 +158,40 @@ describe('tether install, doctor and uninstall on this machine', () => {
   it('--dry-run writes nothing', async () => {
     const result = await tether(['install', '--dev', '--browser', 'all', '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`would create ${home}/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tether.bridge.json`);
+    expect(result.stdout).toContain(
+      `would create ${home}/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tether.bridge.json`,
+    );
     expect(await files(home)).toEqual([]);
   });
 
   it('without --dev, the manifest lacks the development id and the installed host refuses it: exit 3, the reason in host.log', async () => {
     const profile = join(home, 'profile');
-    const installed = await tether(['install', '--browser', 'chromium', '--user-data-dir', profile, '--extension-id', OWN_ID]);
+    const installed = await tether([
+      'install',
+      '--browser',
+      'chromium',
+      '--user-data-dir',
+      profile,
+      '--extension-id',
+      OWN_ID,
+    ]);
     expect(installed.code).toBe(0);
     const manifest = await readFile(join(profile, 'NativeMessagingHosts/dev.tether.bridge.json'), 'utf8');
     expect(manifest).not.toContain('gkplngjhinednckbmppipofijkaplcpm');
     // A sideloaded extension with the public development key, were a browser to start this launcher for it.
     const launcher = join(home, '.local/share/tether/bin/tether-host');
     const code = await new Promise<number | null>((resolve) => {
-      const child = execFile(launcher, [DEV_ORIGIN], { env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, '.local/state') } });
+      const child = execFile(launcher, [DEV_ORIGIN], {
+        env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, '.local/state') },
+      });
       child.on('exit', (exitCode) => resolve(exitCode));
       child.stdin?.end();
     });
     expect(code).toBe(3);
     const log = await readFile(join(home, '.local/state/tether/host.log'), 'utf8');
-    expect(log).toContain('refused to start: extension gkplngjhinednckbmppipofijkaplcpm is the development build, whose key is public');
+    expect(log).toContain(
+      'refused to start: extension gkplngjhinednckbmppipofijkaplcpm is the development build, whose key is public',
+    );
 
     const doctor = await tether(['doctor', '--user-data-dir', profile]);
     expect(doctor.stdout).toContain('· development extension allowed: no');
@@ -167,15 +200,25 @@ describe('tether install, doctor and uninstall on this machine', () => {
   it('refuses to install without --dev or --extension-id, saying which to pass, and writes nothing', async () => {
     const result = await tether(['install', '--browser', 'chromium']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('No extension to allow for Chromium. Give the id of your Tether build with --extension-id ID');
+    expect(result.stderr).toContain(
+      'No extension to allow for Chromium. Give the id of your Tether build with --extension-id ID',
+    );
     expect(result.stderr).toContain('or pass --dev to allow the development build');
     expect(await files(home)).toEqual([]);
   });
 
   it('rejects a malformed extension id with a clear message', async () => {
-    const result = await tether(['install', '--browser', 'chromium', '--extension-id', 'gkplngjhinednckbmppipofijkaplcpz']);
+    const result = await tether([
+      'install',
+      '--browser',
+      'chromium',
+      '--extension-id',
+      'gkplngjhinednckbmppipofijkaplcpz',
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('"gkplngjhinednckbmppipofijkaplcpz" is not a valid extension id: Chrome extension ids use only the letters a to p');
+    expect(result.stderr).toContain(
+      '"gkplngjhinednckbmppipofijkaplcpz" is not a valid extension id: Chrome extension ids use only the letters a to p',
+    );
     expect(await files(home)).toEqual([]);
   });
 });

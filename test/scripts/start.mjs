@@ -27,10 +27,14 @@ function findBrandedChrome() {
 }
 
 function printLoadUnpackedSteps(chrome) {
-  console.log(`Only Google Chrome was found (${chrome}). Chrome 137 and later ignore --load-extension, so load the build by hand:`);
+  console.log(
+    `Only Google Chrome was found (${chrome}). Chrome 137 and later ignore --load-extension, so load the build by hand:`,
+  );
   console.log('  1. Open chrome://extensions and switch on "Developer mode" (top right).');
   console.log(`  2. Click "Load unpacked" and choose ${dist}`);
-  console.log('  3. Pin Tether from the puzzle-piece menu, open any web page, click the Tether icon and "Open side panel".');
+  console.log(
+    '  3. Pin Tether from the puzzle-piece menu, open any web page, click the Tether icon and "Open side panel".',
+  );
   console.log('The native host is registered for Chrome, so the panel connects once the extension is loaded.');
   console.log('(Install Chromium to have `npm start` do all of this for you.)');
 }
@@ -44,11 +48,17 @@ async function main() {
   if (!existsSync(chromiumPath)) {
     const chrome = findBrandedChrome();
     if (!chrome) {
-      console.error(`No Chromium at ${chromiumPath} and no Google Chrome found. Install Chromium (Debian: apt-get install chromium) or set TETHER_CHROMIUM.`);
+      console.error(
+        `No Chromium at ${chromiumPath} and no Google Chrome found. Install Chromium (Debian: apt-get install chromium) or set TETHER_CHROMIUM.`,
+      );
       return 1;
     }
     // --dev: the unpacked build carries the development key, which only a development install allows.
-    execFileSync(process.execPath, [join(root, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chrome'], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chrome'],
+      { stdio: 'inherit' },
+    );
     printLoadUnpackedSteps(chrome);
     return 0;
   }
@@ -80,7 +90,15 @@ async function main() {
       await new Promise((resolveClosed) => browser.context.on('close', resolveClosed));
       return 0;
     }
-    return await headlessConversation({ browser, demo, tabId, openSidePanel, waitConnected, sendPrompt, saveScreenshot });
+    return await headlessConversation({
+      browser,
+      demo,
+      tabId,
+      openSidePanel,
+      waitConnected,
+      sendPrompt,
+      saveScreenshot,
+    });
   } finally {
     await browser.close().catch(() => {});
     await demo.close();
@@ -88,7 +106,15 @@ async function main() {
   }
 }
 
-async function headlessConversation({ browser, demo, tabId, openSidePanel, waitConnected, sendPrompt, saveScreenshot }) {
+async function headlessConversation({
+  browser,
+  demo,
+  tabId,
+  openSidePanel,
+  waitConnected,
+  sendPrompt,
+  saveScreenshot,
+}) {
   const panel = await openSidePanel(browser, tabId);
   await waitConnected(panel);
   const state = await panel.locator('.banner').textContent();
@@ -115,10 +141,18 @@ async function headlessConversation({ browser, demo, tabId, openSidePanel, waitC
   await ask('/stream 20', undefined);
   const lines = await panel
     .locator('.transcript > *')
-    .evaluateAll((els) => els.map((e) => ({ kind: e.className, text: (e.textContent ?? '').replace(/\s+/g, ' ').trim() })));
+    .evaluateAll((els) =>
+      els.map((e) => ({ kind: e.className, text: (e.textContent ?? '').replace(/\s+/g, ' ').trim() })),
+    );
   console.log(`\nTranscript (${demo.url('/')}):`);
   for (const { kind, text } of lines) {
-    const who = kind.includes('userMessage') ? 'you' : kind.includes('agentMessage') ? 'agent' : kind.includes('toolCall') ? 'tool' : 'note';
+    const who = kind.includes('userMessage')
+      ? 'you'
+      : kind.includes('agentMessage')
+        ? 'agent'
+        : kind.includes('toolCall')
+          ? 'tool'
+          : 'note';
     console.log(`  ${who.padEnd(5)} ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);
   }
   const panelShot = await saveScreenshot(panel, 'start-side-panel');

@@ -21,14 +21,18 @@ export interface AgentPackage {
 export const CODEX_PACKAGE: AgentPackage = {
   name: '@openai/codex',
   version: '0.171.0',
-  binary: (dir) => nativeIn(join(dir, 'node_modules/@openai'), 'codex-', (pkg) => vendorBinary(pkg, 'codex')) ?? shim(dir, 'codex'),
+  binary: (dir) =>
+    nativeIn(join(dir, 'node_modules/@openai'), 'codex-', (pkg) => vendorBinary(pkg, 'codex')) ?? shim(dir, 'codex'),
 };
 
 /** GitHub Copilot CLI: `copilot --acp`. */
 export const COPILOT_PACKAGE: AgentPackage = {
   name: '@github/copilot',
   version: '1.0.102',
-  binary: (dir) => nativeIn(join(dir, 'node_modules/@github'), 'copilot-', (pkg) => executable(join(pkg, process.platform === 'win32' ? 'copilot.exe' : 'copilot'))) ?? shim(dir, 'copilot'),
+  binary: (dir) =>
+    nativeIn(join(dir, 'node_modules/@github'), 'copilot-', (pkg) =>
+      executable(join(pkg, process.platform === 'win32' ? 'copilot.exe' : 'copilot')),
+    ) ?? shim(dir, 'copilot'),
 };
 
 /** An agent package could not be installed; says why and what to do. */
@@ -72,7 +76,10 @@ export async function ensureAgent(pkg: AgentPackage, opts: { timeoutMs?: number 
         `${pkg.name}@${pkg.version} installed into ${dir} but its binary for ${process.platform}-${process.arch} is missing or does not run. Fix: check that the package supports this platform, then delete ${dir} and run the tests again.`,
       );
     }
-    writeFileSync(marker, JSON.stringify({ name: pkg.name, version: pkg.version, binary: bin, installedAt: new Date().toISOString() }));
+    writeFileSync(
+      marker,
+      JSON.stringify({ name: pkg.name, version: pkg.version, binary: bin, installedAt: new Date().toISOString() }),
+    );
     return bin;
   } finally {
     release();
@@ -81,7 +88,17 @@ export async function ensureAgent(pkg: AgentPackage, opts: { timeoutMs?: number 
 
 function npmInstall(pkg: AgentPackage, dir: string, timeoutMs: number): Promise<void> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', `${pkg.name}@${pkg.version}`];
+  const args = [
+    'install',
+    '--prefix',
+    dir,
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    '--loglevel=error',
+    `${pkg.name}@${pkg.version}`,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(npm, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let output = '';
@@ -120,7 +137,10 @@ async function lock(path: string, timeoutMs: number): Promise<() => void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const age = Date.now() - statSafe(path);
       if (age > 20 * 60_000) rmSync(path, { recursive: true, force: true });
-      else if (Date.now() > until) throw new AgentInstallError(`Timed out waiting for another install holding ${path}. Fix: if no install is running, delete that folder.`);
+      else if (Date.now() > until)
+        throw new AgentInstallError(
+          `Timed out waiting for another install holding ${path}. Fix: if no install is running, delete that folder.`,
+        );
       else await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -135,7 +155,11 @@ function statSafe(path: string): number {
 }
 
 function runsVersion(bin: string): boolean {
-  const result = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, shell: process.platform === 'win32' && /\.(cmd|bat)$/i.test(bin) });
+  const result = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    shell: process.platform === 'win32' && /\.(cmd|bat)$/i.test(bin),
+  });
   return result.status === 0;
 }
 

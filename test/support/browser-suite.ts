@@ -29,7 +29,8 @@ export function useBrowserSuite(options?: LaunchOptions): BrowserSuite {
     await demo?.close();
   });
   const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`The suite's ${what} is not started: read it inside a test, not while the file is collected`);
+    if (value === undefined)
+      throw new Error(`The suite's ${what} is not started: read it inside a test, not while the file is collected`);
     return value;
   };
   return {

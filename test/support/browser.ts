@@ -90,7 +90,15 @@ export function chromiumArgs(headed = false): string[] {
 export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await run(
     process.execPath,
-    [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'chromium', '--user-data-dir', userDataDir],
+    [
+      join(REPO_ROOT, 'native-host/bin/tether.mjs'),
+      'install',
+      '--dev',
+      '--browser',
+      'chromium',
+      '--user-data-dir',
+      userDataDir,
+    ],
     { env, cwd: REPO_ROOT, timeout: 120_000 },
   );
   const manifest = join(userDataDir, 'NativeMessagingHosts', 'dev.tether.bridge.json');
@@ -129,7 +137,13 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
   });
   const serviceWorker = async (): Promise<Worker> => {
     const found = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`));
-    return found ?? context.waitForEvent('serviceworker', { predicate: (w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`), timeout: 30_000 });
+    return (
+      found ??
+      context.waitForEvent('serviceworker', {
+        predicate: (w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`),
+        timeout: 30_000,
+      })
+    );
   };
   return {
     context,

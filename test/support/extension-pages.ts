@@ -34,7 +34,10 @@ export async function openSidePanel(browser: LaunchedBrowser, tabId: number): Pr
 }
 
 /** Opens `url` in a new tab and that tab's side panel, and waits until the panel is connected. */
-export async function openConnectedPanel(browser: LaunchedBrowser, url: string): Promise<{ page: Page; tabId: number; panel: Page }> {
+export async function openConnectedPanel(
+  browser: LaunchedBrowser,
+  url: string,
+): Promise<{ page: Page; tabId: number; panel: Page }> {
   const { page, tabId } = await openWebPage(browser, url);
   const panel = await openSidePanel(browser, tabId);
   await waitConnected(panel);

@@ -3,7 +3,14 @@
  * streaming) so that the real Copilot CLI runs offline in ACP mode. Scripts choose streamed text, a tool call (which
  * makes Copilot ask for permission), or a slow stream to cancel.
  */
-import { pause, type ScriptedModelServer, type SseWriter, splitText, startScriptedModelServer, textPacing } from './sse-server';
+import {
+  pause,
+  type ScriptedModelServer,
+  type SseWriter,
+  splitText,
+  startScriptedModelServer,
+  textPacing,
+} from './sse-server';
 
 /** What the mock model answers to one request. */
 export type ChatTurn =
@@ -34,7 +41,11 @@ export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((p: unknown) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+    .map((p: unknown) =>
+      typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string'
+        ? (p as { text: string }).text
+        : '',
+    )
     .join('');
 }
 
@@ -64,7 +75,12 @@ const MODELS = ['gpt-4.1', 'gpt-5-mini'].map((id) => ({
   created: 1_700_000_000,
   owned_by: 'mock',
   name: id,
-  capabilities: { type: 'chat', family: id, supports: { streaming: true, tool_calls: true }, limits: { max_prompt_tokens: 128000, max_output_tokens: 16384 } },
+  capabilities: {
+    type: 'chat',
+    family: id,
+    supports: { streaming: true, tool_calls: true },
+    limits: { max_prompt_tokens: 128000, max_output_tokens: 16384 },
+  },
 }));
 
 async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: string): Promise<void> {
@@ -78,7 +94,12 @@ async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: str
   });
   sse.send(chunk({ role: 'assistant', content: '' }));
   if (turn.kind === 'toolCall') {
-    const call = { index: 0, id: turn.callId ?? `call_${id}`, type: 'function', function: { name: turn.name, arguments: JSON.stringify(turn.arguments) } };
+    const call = {
+      index: 0,
+      id: turn.callId ?? `call_${id}`,
+      type: 'function',
+      function: { name: turn.name, arguments: JSON.stringify(turn.arguments) },
+    };
     sse.send(chunk({ tool_calls: [call] }));
     sse.send(chunk({}, 'tool_calls'));
   } else {
@@ -90,7 +111,14 @@ async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: str
     }
     sse.send(chunk({}, 'stop'));
   }
-  sse.send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  sse.send({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
   sse.send('[DONE]');
   sse.end();
 }

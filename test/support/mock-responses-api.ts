@@ -5,7 +5,14 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pause, type ScriptedModelServer, type SseWriter, splitText, startScriptedModelServer, textPacing } from './sse-server';
+import {
+  pause,
+  type ScriptedModelServer,
+  type SseWriter,
+  splitText,
+  startScriptedModelServer,
+  textPacing,
+} from './sse-server';
 
 /** What the mock model answers to one request. */
 export type MockModelTurn =
@@ -51,7 +58,9 @@ export function lastUserText(body: ResponsesRequestBody): string | undefined {
 }
 
 /** Starts the mock on 127.0.0.1 with a random port. */
-export async function startMockResponsesApi(script: MockModelScript = defaultResponsesScript): Promise<MockResponsesApi> {
+export async function startMockResponsesApi(
+  script: MockModelScript = defaultResponsesScript,
+): Promise<MockResponsesApi> {
   const server = await startScriptedModelServer<MockModelTurn, ResponsesRequestBody>({
     streamPath: '/responses',
     models: { models: [] },
@@ -62,11 +71,20 @@ export async function startMockResponsesApi(script: MockModelScript = defaultRes
 }
 
 async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: string): Promise<void> {
-  const response = { id: responseId, object: 'response', created_at: Math.floor(Date.now() / 1000), model: 'mock-model' };
-  sse.send({ type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }, 'response.created');
+  const response = {
+    id: responseId,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: 'mock-model',
+  };
+  sse.send(
+    { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
+    'response.created',
+  );
   let outputIndex = 0;
   if (turn.kind === 'text' || turn.kind === 'slow' || (turn.kind === 'functionCall' && turn.text)) {
-    const { chunks, delayMs } = turn.kind === 'functionCall' ? { chunks: 1, delayMs: 0 } : textPacing(turn, turn.kind === 'slow');
+    const { chunks, delayMs } =
+      turn.kind === 'functionCall' ? { chunks: 1, delayMs: 0 } : textPacing(turn, turn.kind === 'slow');
     await streamMessage(sse, `msg_${responseId}`, outputIndex++, splitText(turn.text ?? '', chunks), delayMs);
     if (sse.closed) return;
   }
@@ -79,7 +97,10 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
       arguments: JSON.stringify(turn.arguments),
       status: 'completed',
     };
-    sse.send({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '' } }, 'response.output_item.added');
+    sse.send(
+      { type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '' } },
+      'response.output_item.added',
+    );
     sse.send({ type: 'response.output_item.done', output_index: outputIndex, item }, 'response.output_item.done');
   }
   const usage = {
@@ -93,18 +114,37 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
   sse.end();
 }
 
-async function streamMessage(sse: SseWriter, id: string, outputIndex: number, pieces: string[], delayMs: number): Promise<void> {
+async function streamMessage(
+  sse: SseWriter,
+  id: string,
+  outputIndex: number,
+  pieces: string[],
+  delayMs: number,
+): Promise<void> {
   const text = pieces.join('');
   sse.send(
-    { type: 'response.output_item.added', output_index: outputIndex, item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] } },
+    {
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] },
+    },
     'response.output_item.added',
   );
   for (const delta of pieces) {
     if (delayMs > 0) await pause(delayMs, () => sse.closed);
     if (sse.closed) return;
-    sse.send({ type: 'response.output_text.delta', item_id: id, output_index: outputIndex, content_index: 0, delta }, 'response.output_text.delta');
+    sse.send(
+      { type: 'response.output_text.delta', item_id: id, output_index: outputIndex, content_index: 0, delta },
+      'response.output_text.delta',
+    );
   }
-  const item = { type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  const item = {
+    type: 'message',
+    id,
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  };
   sse.send({ type: 'response.output_item.done', output_index: outputIndex, item }, 'response.output_item.done');
 }
 

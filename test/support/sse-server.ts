@@ -26,7 +26,7 @@ export async function startLoopbackServer(
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const text = Buffer.concat(parts).toString('utf8');
-      let body: unknown = undefined;
+      let body: unknown ;
       if (text.length > 0) {
         try {
           body = JSON.parse(text);
@@ -82,7 +82,9 @@ export interface ScriptedModelOptions<Turn, Body> {
  * Starts a loopback mock model: records every request, answers `GET .../models`, streams a turn for each POST to
  * `streamPath` (queued turns first, then the script) and answers anything else with 404.
  */
-export async function startScriptedModelServer<Turn, Body>(options: ScriptedModelOptions<Turn, Body>): Promise<ScriptedModelServer<Turn, Body>> {
+export async function startScriptedModelServer<Turn, Body>(
+  options: ScriptedModelOptions<Turn, Body>,
+): Promise<ScriptedModelServer<Turn, Body>> {
   const requests: RecordedRequest[] = [];
   const queue: Turn[] = [];
   let script = options.script;
@@ -153,7 +155,10 @@ export async function pause(ms: number, stop: () => boolean = () => false): Prom
 }
 
 /** How a text turn is streamed: 3 pieces at once by default, a slow one 200 pieces 100 ms apart. */
-export function textPacing(turn: { chunks?: number; chunkDelayMs?: number }, slow: boolean): { chunks: number; delayMs: number } {
+export function textPacing(
+  turn: { chunks?: number; chunkDelayMs?: number },
+  slow: boolean,
+): { chunks: number; delayMs: number } {
   return { chunks: turn.chunks ?? (slow ? 200 : 3), delayMs: turn.chunkDelayMs ?? (slow ? 100 : 0) };
 }
 

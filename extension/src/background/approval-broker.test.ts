@@ -54,7 +54,11 @@ async function restartWithServerApproval() {
   const restarted = await setup();
   const state2 = new PersistentState(storage);
   await state2.load();
-  const broker2 = new ApprovalBroker({ ...restarted.deps, state: state2, tabForThread: (threadId) => state2.tabsForThread(threadId)[0] });
+  const broker2 = new ApprovalBroker({
+    ...restarted.deps,
+    state: state2,
+    tabForThread: (threadId) => state2.tabsForThread(threadId)[0],
+  });
   return { restarted, broker2 };
 }
 
@@ -100,7 +104,9 @@ describe('ApprovalBroker', () => {
     const { state, broker } = await setup();
     await state.setBinding(1, { threadId: 't1' });
     await state.setBinding(2, { threadId: 't2' });
-    await state.setRules([{ id: 'r', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 }]);
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
+    ]);
     expect(await broker.ask(ask())).toBe('allow');
     void broker.ask(ask({ threadId: 't2', requestId: 'c9' }));
     await settle();
@@ -123,7 +129,13 @@ describe('ApprovalBroker', () => {
 
   it('never lets a site rule decide a server approval: a forged rule for bash, or a rule matching its tool name, is ignored', async () => {
     const { storage, state, broker } = await setup();
-    const rule = (id: string, toolName: string) => ({ id, origin: 'https://a.example', toolName, decision: 'allow', createdAtMs: 0 });
+    const rule = (id: string, toolName: string) => ({
+      id,
+      origin: 'https://a.example',
+      toolName,
+      decision: 'allow',
+      createdAtMs: 0,
+    });
     // Written into storage by hand, as anything with access to the profile could, then loaded by a restarted worker.
     await storage.local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('page', 'page_read')] });
     await state.load();
@@ -144,7 +156,9 @@ describe('ApprovalBroker', () => {
     for (const choice of ['always_allow_site', 'always_deny_site'] as const) {
       const refused = broker.decide(p!.key, choice, 1);
       await expect(refused).rejects.toBeInstanceOf(ApprovalDecisionError);
-      await expect(refused).rejects.toThrow(/"bash" acts on your computer, not on a site, so no site rule can cover it/);
+      await expect(refused).rejects.toThrow(
+        /"bash" acts on your computer, not on a site, so no site rule can cover it/,
+      );
     }
     expect(state.rules()).toEqual([]);
     expect(broker.pendingForTab(1)).toHaveLength(1);
@@ -186,14 +200,21 @@ describe('ApprovalBroker', () => {
     await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
     expect(await first).toBe('allow_session');
     expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('allow');
-    expect(await Promise.race([broker.ask(ask({ threadId: 't1', toolName: 'page_screenshot', requestId: 'c3' })), settle().then(() => 'waiting')])).toBe('waiting');
+    expect(
+      await Promise.race([
+        broker.ask(ask({ threadId: 't1', toolName: 'page_screenshot', requestId: 'c3' })),
+        settle().then(() => 'waiting'),
+      ]),
+    ).toBe('waiting');
   });
 
   it('lets an "always deny on this site" rule win over "allow for this thread" when the tab moves to that site', async () => {
     const tabs: Record<number, string> = { 1: 'https://a.example/page' };
     const { state, broker } = await setup(tabs);
     await state.setBinding(1, { threadId: 't1' });
-    await state.setRules([{ id: 'r', origin: 'https://bank.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 }]);
+    await state.setRules([
+      { id: 'r', origin: 'https://bank.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
+    ]);
     const first = broker.ask(ask());
     await settle();
     await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
@@ -229,7 +250,7 @@ describe('ApprovalBroker', () => {
     expect(broker2.pendingForTab(1)).toEqual([]);
   });
 
-  it('denies a closed tab\'s approvals, through approval/resolve when the original request died with an old worker', async () => {
+  it("denies a closed tab's approvals, through approval/resolve when the original request died with an old worker", async () => {
     const { restarted, broker2 } = await restartWithServerApproval();
     const live = broker2.ask(ask({ requestId: 'c2' }));
     await settle();
@@ -287,6 +308,8 @@ describe('ApprovalBroker', () => {
     const [p] = broker.pendingForTab(1);
     expect(p!.origin).toBe('(no site)');
     await expect(broker.decide(p!.key, 'always_allow_site', 1)).rejects.toThrow(/no web origin/);
-    await expect(broker.decide(p!.key, 'allow_session', 1)).rejects.toThrow(/no web origin, so a grant for the thread could not be limited/);
+    await expect(broker.decide(p!.key, 'allow_session', 1)).rejects.toThrow(
+      /no web origin, so a grant for the thread could not be limited/,
+    );
   });
 });

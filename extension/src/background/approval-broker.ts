@@ -64,7 +64,9 @@ export class ApprovalBroker {
     const origin = ruleOrigin(await this.deps.tabUrl(tabId)) ?? NO_SITE;
     if (req.source === 'client-tool' && origin !== NO_SITE) {
       const rule = matchRule(state.rules(), origin, req.toolName);
-      const allowedForThread = state.threadAllows(req.threadId).some((a) => a.toolName === req.toolName && a.origin === origin);
+      const allowedForThread = state
+        .threadAllows(req.threadId)
+        .some((a) => a.toolName === req.toolName && a.origin === origin);
       // Both cover this origin only; the user's "always deny on this site" wins over an earlier thread grant.
       if (allowedForThread && rule?.decision !== 'deny') return 'allow';
       if (rule) {
@@ -97,8 +99,10 @@ export class ApprovalBroker {
   async decide(key: string, choice: ApprovalChoice, fromTabId: number | null): Promise<ApprovalDecision> {
     const { state } = this.deps;
     const p = state.pendingApprovals().find((a) => a.key === key);
-    if (!p) throw new ApprovalDecisionError('This approval is no longer pending (it was answered, withdrawn or expired).');
-    if (fromTabId !== p.tabId) throw new ApprovalDecisionError('An approval can only be decided from the tab that asked for it.');
+    if (!p)
+      throw new ApprovalDecisionError('This approval is no longer pending (it was answered, withdrawn or expired).');
+    if (fromTabId !== p.tabId)
+      throw new ApprovalDecisionError('An approval can only be decided from the tab that asked for it.');
     const decision = await this.applyChoice(p, choice);
     if (!this.waiters.has(key) && p.source === 'server') {
       // Answer the server before forgetting the approval: if the host cannot be reached now (reconnecting), the
@@ -187,13 +191,19 @@ export class ApprovalBroker {
       case 'deny':
         return choice;
       case 'allow_session':
-        if (p.source === 'client-tool') await state.addThreadAllow(p.threadId, { toolName: p.toolName, origin: p.origin });
+        if (p.source === 'client-tool')
+          await state.addThreadAllow(p.threadId, { toolName: p.toolName, origin: p.origin });
         return 'allow_session';
       case 'always_allow_site':
       case 'always_deny_site': {
         const decision = choice === 'always_allow_site' ? 'allow' : 'deny';
         await state.setRules(
-          withRule(state.rules(), { origin: p.origin, toolName: p.toolName, decision }, this.deps.now(), this.deps.newId),
+          withRule(
+            state.rules(),
+            { origin: p.origin, toolName: p.toolName, decision },
+            this.deps.now(),
+            this.deps.newId,
+          ),
         );
         return decision;
       }
@@ -213,6 +223,7 @@ function refusal(p: PendingApproval, choice: ApprovalChoice): string {
       ? 'This page has no web origin, so no site rule can cover it.'
       : 'This page has no web origin, so a grant for the thread could not be limited to it: allow it once instead.';
   }
-  if (choice === 'allow_session') return `"${p.toolName}" cannot be allowed for the whole thread; allow it once instead.`;
+  if (choice === 'allow_session')
+    return `"${p.toolName}" cannot be allowed for the whole thread; allow it once instead.`;
   return `"${p.toolName}" cannot be allowed here; deny it or ask again.`;
 }

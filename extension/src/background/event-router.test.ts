@@ -20,7 +20,10 @@ function setup(bindings: Record<string, View[]>) {
 }
 
 /** The deltas and snapshot markers a view was given, in order. */
-function textsOf(delivered: Array<{ view: View; events: Array<ViewEvent | { method: 'snapshot' }> }>, view: View): string[] {
+function textsOf(
+  delivered: Array<{ view: View; events: Array<ViewEvent | { method: 'snapshot' }> }>,
+  view: View,
+): string[] {
   return delivered
     .filter((d) => d.view === view)
     .flatMap((d) => d.events.map((e) => (e.method === 'item/agentMessage/delta' ? e.params.delta : e.method)));
@@ -47,7 +50,10 @@ describe('EventRouter', () => {
     const { router, reactions, broadcasts } = setup({});
     const response = { id: 3, result: {} };
     const request = { id: 'a1', method: 'approval/request', params: { threadId: 't1' } };
-    const completed = { method: 'turn/completed', params: { turn: { id: 'u', threadId: 't1', status: 'completed', input: [] } } };
+    const completed = {
+      method: 'turn/completed',
+      params: { turn: { id: 'u', threadId: 't1', status: 'completed', input: [] } },
+    };
     const exited = {
       method: 'bridge/backend/exited',
       params: { backend: 'x', code: 1, signal: null, stderrTail: [], message: 'The "x" backend exited.' },
@@ -63,7 +69,9 @@ describe('EventRouter', () => {
     // Before the resume response: in the snapshot already, so not sent to the joining view.
     router.routeBatch([delta('t1', 'before')]);
     const resumeResponse = { id: 9, result: { thread: { id: 't1' }, items: [] } };
-    expect(router.routeBatch([delta('t1', 'also-before'), resumeResponse, delta('t1', 'after')])).toEqual([resumeResponse]);
+    expect(router.routeBatch([delta('t1', 'also-before'), resumeResponse, delta('t1', 'after')])).toEqual([
+      resumeResponse,
+    ]);
     const sent: string[] = [];
     router.finishSync(ticket, (view) => {
       sent.push(view);

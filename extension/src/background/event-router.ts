@@ -9,7 +9,14 @@
  * dropped for it up to the resume response (the snapshot contains them) and buffered after it, then flushed after
  * the snapshot, so the view sees every item and delta exactly once.
  */
-import { eventIssue, isEventMethod, isViewEvent, type EventMethod, type EventParams, type ViewEvent } from '../shared/events';
+import {
+  eventIssue,
+  isEventMethod,
+  isViewEvent,
+  type EventMethod,
+  type EventParams,
+  type ViewEvent,
+} from '../shared/events';
 
 /** Worker-side reactions to notifications, keyed by method, each given the params its row checked. */
 export type NotificationTable = { readonly [M in EventMethod]?: (params: EventParams<M>) => void };

@@ -21,8 +21,18 @@ class ScriptedPort implements PortLike {
     if (m.id === undefined) return;
     const result =
       m.method === 'bridge/hello'
-        ? { hostVersion: '9.9.9', backend: 'embedded', backends: [], limits: { maxOutboundFrameBytes: 1, maxInboundMessageBytes: 1, maxChunkedMessageBytes: 1 } }
-        : { serverInfo: { name: 's', version: '1' }, protocolVersion: 'p', supportedTransports: ['stdio'], capabilities: { steer: true } };
+        ? {
+            hostVersion: '9.9.9',
+            backend: 'embedded',
+            backends: [],
+            limits: { maxOutboundFrameBytes: 1, maxInboundMessageBytes: 1, maxChunkedMessageBytes: 1 },
+          }
+        : {
+            serverInfo: { name: 's', version: '1' },
+            protocolVersion: 'p',
+            supportedTransports: ['stdio'],
+            capabilities: { steer: true },
+          };
     queueMicrotask(() => this.onMsg?.([{ id: m.id, result }]));
   }
   disconnect(): void {}
@@ -78,7 +88,12 @@ describe('HostLink', () => {
     const { link, ports, states } = setup(['missing', 'missing', 'answer']);
     link.start();
     await vi.advanceTimersByTimeAsync(0);
-    expect(link.state).toMatchObject({ status: 'disconnected', reason: 'Specified native messaging host not found.', attempt: 1, retryAtMs: 1_500 });
+    expect(link.state).toMatchObject({
+      status: 'disconnected',
+      reason: 'Specified native messaging host not found.',
+      attempt: 1,
+      retryAtMs: 1_500,
+    });
     expect(ports).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(500);
     expect(ports).toHaveLength(2);
@@ -88,7 +103,9 @@ describe('HostLink', () => {
     expect(ports).toHaveLength(3);
     expect(link.state.status).toBe('connected');
     // While retrying, "connecting" still says what went wrong last.
-    expect(states.filter((s) => s.status === 'connecting').at(-1)?.reason).toBe('Specified native messaging host not found.');
+    expect(states.filter((s) => s.status === 'connecting').at(-1)?.reason).toBe(
+      'Specified native messaging host not found.',
+    );
   });
 
   it('reconnects after a connected port drops, reporting the loss', async () => {

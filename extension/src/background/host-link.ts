@@ -3,7 +3,15 @@
  * disconnect, reconnect with backoff and jitter. The state it reports never lies: `connected` only after the
  * handshake answered, and a failure keeps the browser's own words as the reason.
  */
-import { AppServerClient, ErrorCode, redactText, RpcError, type BridgeHelloResult, type ClientTool, type InitializeResult } from '@tether/protocol';
+import {
+  AppServerClient,
+  ErrorCode,
+  redactText,
+  RpcError,
+  type BridgeHelloResult,
+  type ClientTool,
+  type InitializeResult,
+} from '@tether/protocol';
 import type { ConnectionState } from '../shared/records';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
@@ -64,7 +72,13 @@ export type LinkPhase =
   /** The handshake answered; requests may flow. */
   | { readonly status: 'connected'; readonly client: AppServerClient; readonly info: HostInfo }
   /** The port closed or the handshake failed: the next attempt waits for the timer. */
-  | { readonly status: 'backoff'; readonly attempt: number; readonly reason: string; readonly retryAtMs: number; readonly timer: Timer };
+  | {
+      readonly status: 'backoff';
+      readonly attempt: number;
+      readonly reason: string;
+      readonly retryAtMs: number;
+      readonly timer: Timer;
+    };
 
 /** The client of a phase that has one. */
 function clientOf(phase: LinkPhase): AppServerClient | undefined {
@@ -82,15 +96,32 @@ function publicState(phase: LinkPhase, sinceMs: number): ConnectionState {
     case 'idle':
       return { status: 'disconnected', attempt: 0, sinceMs };
     case 'connecting':
-      return { status: 'connecting', attempt: phase.attempt, ...(phase.reason ? { reason: phase.reason } : {}), sinceMs };
+      return {
+        status: 'connecting',
+        attempt: phase.attempt,
+        ...(phase.reason ? { reason: phase.reason } : {}),
+        sinceMs,
+      };
     case 'handshaking':
       return { status: 'connecting', attempt: phase.attempt, sinceMs };
     case 'backendRestart':
-      return { status: 'connecting', attempt: phase.attempt, reason: phase.reason, retryAtMs: phase.retryAtMs, sinceMs };
+      return {
+        status: 'connecting',
+        attempt: phase.attempt,
+        reason: phase.reason,
+        retryAtMs: phase.retryAtMs,
+        sinceMs,
+      };
     case 'connected':
       return { status: 'connected', attempt: 0, sinceMs };
     case 'backoff':
-      return { status: 'disconnected', attempt: phase.attempt, reason: phase.reason, retryAtMs: phase.retryAtMs, sinceMs };
+      return {
+        status: 'disconnected',
+        attempt: phase.attempt,
+        reason: phase.reason,
+        retryAtMs: phase.retryAtMs,
+        sinceMs,
+      };
   }
 }
 
@@ -126,7 +157,8 @@ export class HostLink {
   /** Connects unless a port is open or opening; a waiting retry happens now. */
   start(): void {
     const { status } = this.phaseValue;
-    if (status === 'idle' || status === 'backoff') void this.connectOnce(status === 'idle' ? 0 : this.phaseValue.attempt);
+    if (status === 'idle' || status === 'backoff')
+      void this.connectOnce(status === 'idle' ? 0 : this.phaseValue.attempt);
   }
 
   /** Drops any waiting and tries now, counting attempts from zero (the user pressed Retry); no-op while a port is open. */
@@ -156,9 +188,17 @@ export class HostLink {
     const reason = redactText(why);
     const delay = Math.max(0, restartInMs ?? 0);
     const timer = setTimeout(() => {
-      if (this.phaseValue.status === 'backendRestart' && this.phaseValue.timer === timer) void this.completeHandshake(client, attemptOf(this.phaseValue));
+      if (this.phaseValue.status === 'backendRestart' && this.phaseValue.timer === timer)
+        void this.completeHandshake(client, attemptOf(this.phaseValue));
     }, delay);
-    this.go({ status: 'backendRestart', client, attempt: attemptOf(old) + 1, reason, retryAtMs: this.deps.now() + delay, timer });
+    this.go({
+      status: 'backendRestart',
+      client,
+      attempt: attemptOf(old) + 1,
+      reason,
+      retryAtMs: this.deps.now() + delay,
+      timer,
+    });
     if (old.status === 'connected') this.deps.onLost(reason);
     this.publish();
   }
@@ -220,7 +260,9 @@ export class HostLink {
     } catch (error) {
       if (this.phaseValue !== phase) return;
       // A handshake that fails on an open port (bad answer, timeout) is a dead link too: close and retry.
-      const reason = redactText(`The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = redactText(
+        `The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`,
+      );
       this.deps.log(reason);
       this.go({ status: 'idle' });
       client.close();
@@ -239,7 +281,10 @@ export class HostLink {
       if (!(error instanceof RpcError && error.code === ErrorCode.MethodNotFound)) throw error;
     }
     const init = await client.initialize(
-      { clientInfo: this.deps.clientInfo, capabilities: { experimentalApi: true, clientTools: [...this.deps.clientTools] } },
+      {
+        clientInfo: this.deps.clientInfo,
+        capabilities: { experimentalApi: true, clientTools: [...this.deps.clientTools] },
+      },
       opts,
     );
     return { ...(hello ? { hello } : {}), init };

@@ -44,7 +44,8 @@ const worker = new TetherWorker({
         args: [maxChars],
       });
       const page = PageReadResult.safeParse(first?.result);
-      if (!page.success) throw new Error('The page could not be read (it may block extensions, like the browser store).');
+      if (!page.success)
+        throw new Error('The page could not be read (it may block extensions, like the browser store).');
       return page.data;
     },
     listTabs: async (tabId) => {
@@ -131,11 +132,15 @@ async function handleViewMessage(view: View, raw: unknown): Promise<void> {
     const result = await runViewOp(worker, view, message.op, message.params);
     view.send({ type: 'result', id: message.id, result: result ?? {} });
   } catch (error) {
-    const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+    const code =
+      error && typeof error === 'object' && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
     view.send({
       type: 'error',
       id: message.id,
-      error: { message: error instanceof Error ? error.message : String(error), ...(code === undefined ? {} : { code }) },
+      error: {
+        message: error instanceof Error ? error.message : String(error),
+        ...(code === undefined ? {} : { code }),
+      },
     });
   }
 }

@@ -50,7 +50,10 @@ describe('NativePortTransport', () => {
   it('reassembles a message split into bridge/chunk pieces and delivers it whole', () => {
     const port = new FakePort();
     const { messages } = start(port);
-    const big = { method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'é'.repeat(1_500_000) } };
+    const big = {
+      method: 'item/agentMessage/delta',
+      params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'é'.repeat(1_500_000) },
+    };
     const pieces = splitIntoChunks(JSON.stringify(big), { id: 'm1' });
     expect(pieces.length).toBeGreaterThan(2);
     port.deliver(JSON.stringify([{ method: 'before' }]));
@@ -58,7 +61,11 @@ describe('NativePortTransport', () => {
     port.deliver(JSON.stringify({ method: 'after' }));
     expect(messages).toHaveLength(3);
     expect(messages[1]).toEqual(big);
-    expect(messages.map((m) => (m as { method: string }).method)).toEqual(['before', 'item/agentMessage/delta', 'after']);
+    expect(messages.map((m) => (m as { method: string }).method)).toEqual([
+      'before',
+      'item/agentMessage/delta',
+      'after',
+    ]);
   });
 
   it('reports a gap in the pieces as a decode error and keeps going', () => {

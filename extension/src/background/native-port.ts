@@ -125,7 +125,9 @@ function isChunk(m: unknown): m is { method: string; params: unknown } {
 function errorMessageOf(port: unknown): string | undefined {
   if (typeof port !== 'object' || port === null || !('error' in port)) return undefined;
   const { error } = port;
-  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : undefined;
+  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string'
+    ? error.message
+    : undefined;
 }
 
 /** Opens the native port (the extension's one call to connectNative). */

@@ -7,7 +7,13 @@ function deps(over: Partial<PageToolDeps> = {}): PageToolDeps & { asked: number[
     asked,
     readPage: async (_tab, maxChars) => {
       asked.push(maxChars);
-      return { url: 'https://a.example/x', title: 'A page', selection: 'picked words', text: 'Body text.', truncated: true };
+      return {
+        url: 'https://a.example/x',
+        title: 'A page',
+        selection: 'picked words',
+        text: 'Body text.',
+        truncated: true,
+      };
     },
     listTabs: async () => [{ id: 1, title: 'A page', url: 'https://a.example/x', active: true }],
     capture: async () => 'data:image/png;base64,iVBORw0KGgo=',
@@ -46,8 +52,16 @@ describe('runPageTool', () => {
   });
 
   it('reports a failure as a tool result the model can read', async () => {
-    const r = await runPageTool('page_screenshot', {}, 1, deps({ capture: async () => Promise.reject(new Error('The tab is not visible')) }));
-    expect(r).toEqual({ success: false, content: [{ type: 'text', text: 'page_screenshot failed: The tab is not visible' }] });
+    const r = await runPageTool(
+      'page_screenshot',
+      {},
+      1,
+      deps({ capture: async () => Promise.reject(new Error('The tab is not visible')) }),
+    );
+    expect(r).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'page_screenshot failed: The tab is not visible' }],
+    });
     expect((await runPageTool('rm_rf', {}, 1, deps())).success).toBe(false);
   });
 });

@@ -18,7 +18,12 @@ export const CLIENT_TOOLS: readonly ClientTool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        maxChars: { type: 'integer', minimum: 1000, maximum: PAGE_READ_MAX_CHARS, description: 'Cap on the main text length.' },
+        maxChars: {
+          type: 'integer',
+          minimum: 1000,
+          maximum: PAGE_READ_MAX_CHARS,
+          description: 'Cap on the main text length.',
+        },
       },
       additionalProperties: false,
     },
@@ -30,7 +35,8 @@ export const CLIENT_TOOLS: readonly ClientTool[] = [
   },
   {
     name: 'page_screenshot',
-    description: "Take a PNG screenshot of the visible part of this conversation's tab (it must be the window's active tab).",
+    description:
+      "Take a PNG screenshot of the visible part of this conversation's tab (it must be the window's active tab).",
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   },
 ];
@@ -90,7 +96,12 @@ function maxCharsOf(args: unknown): number {
 }
 
 /** Runs a page tool on `tabId`; failures are tool results the model can read, not thrown errors. */
-export async function runPageTool(tool: string, args: unknown, tabId: number, deps: PageToolDeps): Promise<ToolCallResult> {
+export async function runPageTool(
+  tool: string,
+  args: unknown,
+  tabId: number,
+  deps: PageToolDeps,
+): Promise<ToolCallResult> {
   try {
     switch (tool) {
       case 'page_read': {

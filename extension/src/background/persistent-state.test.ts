@@ -30,7 +30,9 @@ describe('PersistentState', () => {
     await before.setBinding(7, { threadId: 't1' });
     await before.setBinding(9, { threadId: 't2' });
     await before.updatePending([approval]);
-    await before.setRules([{ id: 'r1', origin: 'https://example.com', toolName: 'page_read', decision: 'allow', createdAtMs: 2 }]);
+    await before.setRules([
+      { id: 'r1', origin: 'https://example.com', toolName: 'page_read', decision: 'allow', createdAtMs: 2 },
+    ]);
     await before.updateSettings({ backend: 'codex', model: 'gpt' });
     await before.addThreadAllow('t1', { toolName: 'page_read', origin: 'https://example.com' });
 
@@ -83,7 +85,13 @@ describe('PersistentState', () => {
 
   it('drops stored site rules that no approval could use: machine tools, unknown tools, origins that are not http(s)', async () => {
     const storage = areas();
-    const rule = (id: string, origin: string, toolName: string) => ({ id, origin, toolName, decision: 'allow', createdAtMs: 1 });
+    const rule = (id: string, origin: string, toolName: string) => ({
+      id,
+      origin,
+      toolName,
+      decision: 'allow',
+      createdAtMs: 1,
+    });
     await storage.local.set({
       'tether.siteRules': [
         rule('forged-bash', 'https://example.com', 'bash'),
@@ -114,7 +122,14 @@ describe('PersistentState', () => {
     const local = new MemoryStorageArea();
     const state = new PersistentState({ local, session: new MemoryStorageArea() });
     await state.load();
-    const leaks = ['sk-proj-abcdefghijklmnopqrstuv', 'hunter2222', 'pw12345678', 'QK123456', 'abcdef123456', 'AIza' + 'c'.repeat(35)];
+    const leaks = [
+      'sk-proj-abcdefghijklmnopqrstuv',
+      'hunter2222',
+      'pw12345678',
+      'QK123456',
+      'abcdef123456',
+      'AIza' + 'c'.repeat(35),
+    ];
     const { worker } = await fakeWorker({
       state,
       connectNative: () => {

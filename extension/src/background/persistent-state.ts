@@ -132,7 +132,8 @@ export class PersistentState {
   /** Remembers "allow for this thread on this origin" for a page tool. */
   async addThreadAllow(threadId: string, allow: ThreadAllow): Promise<void> {
     const list = this.allows.get(threadId) ?? [];
-    if (!list.some((a) => a.toolName === allow.toolName && a.origin === allow.origin)) this.allows.set(threadId, [...list, allow]);
+    if (!list.some((a) => a.toolName === allow.toolName && a.origin === allow.origin))
+      this.allows.set(threadId, [...list, allow]);
     await this.areas.session.set({ [KEYS.threadAllows]: Object.fromEntries(this.allows) });
   }
 
@@ -144,7 +145,10 @@ export class PersistentState {
   /** Replaces the rule list; throws, storing nothing, if a rule names something no site rule may cover. */
   async setRules(rules: SiteRule[]): Promise<void> {
     const bad = rules.find((r) => !isApplicableRule(r));
-    if (bad) throw new Error(`A site rule can only name a page tool on an http(s) origin, not "${bad.toolName}" on "${bad.origin}".`);
+    if (bad)
+      throw new Error(
+        `A site rule can only name a page tool on an http(s) origin, not "${bad.toolName}" on "${bad.origin}".`,
+      );
     this.rulesList = rules;
     await this.areas.local.set({ [KEYS.rules]: rules });
   }

@@ -24,7 +24,9 @@ export class MemoryStorageArea implements StorageAreaLike {
  * A worker over in-memory storage with inert browser APIs (no native port: a test attaches its own client);
  * `overrides` replaces any of them.
  */
-export async function fakeWorker(overrides: Partial<WorkerDeps> = {}): Promise<{ worker: TetherWorker; state: PersistentState }> {
+export async function fakeWorker(
+  overrides: Partial<WorkerDeps> = {},
+): Promise<{ worker: TetherWorker; state: PersistentState }> {
   const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
   await state.load();
   const worker = new TetherWorker({

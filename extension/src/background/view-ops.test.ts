@@ -24,20 +24,24 @@ describe('runViewOp', () => {
 
   it('rejects malformed params before any handler runs', async () => {
     const { worker, view } = await setup();
-    await expect(runViewOp(worker, view('sidepanel', 1), 'approval/decide', { key: 'k', choice: 'allow_forever' })).rejects.toThrow(
-      /Invalid parameters for approval\/decide/,
-    );
+    await expect(
+      runViewOp(worker, view('sidepanel', 1), 'approval/decide', { key: 'k', choice: 'allow_forever' }),
+    ).rejects.toThrow(/Invalid parameters for approval\/decide/);
   });
 
   it('refuses tab-scoped operations from the options page', async () => {
     const { worker, view } = await setup();
     await expect(runViewOp(worker, view('options', null), 'thread/new', {})).rejects.toBeInstanceOf(ViewCallError);
-    await expect(runViewOp(worker, view('options', null), 'approval/decide', { key: 'k', choice: 'allow' })).rejects.toThrow(/no longer pending/);
+    await expect(
+      runViewOp(worker, view('options', null), 'approval/decide', { key: 'k', choice: 'allow' }),
+    ).rejects.toThrow(/no longer pending/);
   });
 
   it('says the host is not connected instead of failing silently', async () => {
     const { worker, view } = await setup();
-    await expect(runViewOp(worker, view('sidepanel', 1), 'turn/send', { text: 'hi' })).rejects.toThrow(/Not connected to the Tether host/);
+    await expect(runViewOp(worker, view('sidepanel', 1), 'turn/send', { text: 'hi' })).rejects.toThrow(
+      /Not connected to the Tether host/,
+    );
   });
 
   it('revokes a site rule and returns the remaining ones', async () => {
@@ -46,9 +50,13 @@ describe('runViewOp', () => {
       { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
       { id: 'r2', origin: 'https://b.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
     ]);
-    const result = resultSchema('rules/revoke').parse(await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' }));
+    const result = resultSchema('rules/revoke').parse(
+      await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' }),
+    );
     expect(result.rules.map((r) => r.id)).toEqual(['r2']);
-    await expect(runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })).rejects.toThrow(/no longer exists/);
+    await expect(runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' })).rejects.toThrow(
+      /no longer exists/,
+    );
   });
 
   it('unbinds the tab on "new thread" and tells its pages', async () => {
@@ -59,15 +67,19 @@ describe('runViewOp', () => {
     expect(sent).toContainEqual({ type: 'snapshot', thread: null, items: [] });
   });
 
-  it("answers with values its result rows accept, as the page parses them", async () => {
+  it('answers with values its result rows accept, as the page parses them', async () => {
     const { state, worker, view } = await setup();
-    await state.setRules([{ id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 }]);
+    await state.setRules([
+      { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
+    ]);
     await state.logConnectionError({ atMs: 1, message: 'Specified native messaging host not found.' });
     const options = view('options', null);
     for (const op of ['state/get', 'rules/list', 'diagnostics/get'] as const) {
       expect(resultSchema(op).safeParse(await runViewOp(worker, options, op, {})).error).toBeUndefined();
     }
-    expect(resultSchema('settings/set').parse(await runViewOp(worker, options, 'settings/set', { model: 'm' }))).toEqual({ model: 'm' });
+    expect(
+      resultSchema('settings/set').parse(await runViewOp(worker, options, 'settings/set', { model: 'm' })),
+    ).toEqual({ model: 'm' });
   });
 
   it("sends a page saying hello only messages of the page's table: state, the tab's approvals, its thread", async () => {

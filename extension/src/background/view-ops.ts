@@ -49,8 +49,10 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     await w.syncThread(threadId, w.views.forTab(tabId));
     return {};
   },
-  'thread/history': (w, view, { cursor }) => w.requireClient().threadHistoryRead({ threadId: boundThread(w, view), cursor }),
-  'thread/list': (w, _view, { archived }) => w.requireClient().threadList({ limit: 50, ...(archived ? { archived } : {}) }),
+  'thread/history': (w, view, { cursor }) =>
+    w.requireClient().threadHistoryRead({ threadId: boundThread(w, view), cursor }),
+  'thread/list': (w, _view, { archived }) =>
+    w.requireClient().threadList({ limit: 50, ...(archived ? { archived } : {}) }),
   'thread/archive': async (w, _view, { threadId }) => {
     const result = await w.requireClient().threadArchive({ threadId });
     for (const tab of w.deps.state.tabsForThread(threadId)) {

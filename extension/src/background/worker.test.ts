@@ -23,7 +23,11 @@ async function setup() {
   hostSide.start({ onMessage: (m) => answers.push(m as { id: unknown; result?: ToolCallResult }), onClose: () => {} });
   worker['attach'](new AppServerClient(workerSide));
   const askForTool = (tool: string) =>
-    hostSide.send({ id: 1, method: 'item/tool/call', params: { threadId: 't1', turnId: 'u1', callId: 'c1', tool, arguments: {} } });
+    hostSide.send({
+      id: 1,
+      method: 'item/tool/call',
+      params: { threadId: 't1', turnId: 'u1', callId: 'c1', tool, arguments: {} },
+    });
   const settle = () => new Promise((r) => setTimeout(r, 0));
   return { state, worker, tab, reads, answers, askForTool, settle };
 }
@@ -52,7 +56,10 @@ describe('TetherWorker page tools', () => {
     await worker.broker.decide(pending!.key, 'allow', 1);
     await settle();
     expect(reads).toEqual([]);
-    expect(answers[0]?.result).toMatchObject({ success: false, content: [{ type: 'text', text: expect.stringMatching(/left https:\/\/a\.example/) }] });
+    expect(answers[0]?.result).toMatchObject({
+      success: false,
+      content: [{ type: 'text', text: expect.stringMatching(/left https:\/\/a\.example/) }],
+    });
   });
 });
 
@@ -72,7 +79,10 @@ describe('TetherWorker notifications', () => {
     ]);
     expect(sent).toEqual([
       { type: 'events', events: [{ method: 'item/agentMessage/delta', params: delta }] },
-      { type: 'notice', notice: { kind: 'error', message: expect.stringMatching(/^Could not show item\/completed from the backend/) } },
+      {
+        type: 'notice',
+        notice: { kind: 'error', message: expect.stringMatching(/^Could not show item\/completed from the backend/) },
+      },
     ]);
     expect(logs.filter((l) => l.includes('thread/tokenUsage/updated'))).toHaveLength(1);
   });

@@ -108,7 +108,9 @@ export class TetherWorker {
     if (!client) {
       const state = this.link.state;
       const reason = state.status === 'connected' ? undefined : state.reason;
-      throw new Error(`Not connected to the Tether host${reason ? `: ${reason}` : ''}. It reconnects by itself; see the banner.`);
+      throw new Error(
+        `Not connected to the Tether host${reason ? `: ${reason}` : ''}. It reconnects by itself; see the banner.`,
+      );
     }
     return client;
   }
@@ -146,7 +148,9 @@ export class TetherWorker {
       else this.activeTurns.delete(threadId);
       if (r.thread.status !== 'waitingOnApproval') {
         // Approvals this thread no longer waits on (answered or withdrawn while we were away).
-        const stale = this.deps.state.pendingApprovals().filter((p) => p.threadId === threadId && p.source === 'server');
+        const stale = this.deps.state
+          .pendingApprovals()
+          .filter((p) => p.threadId === threadId && p.source === 'server');
         for (const p of stale) await this.broker.withdraw({ threadId, requestId: p.requestId });
       }
       this.router.finishSync(ticket, (view) =>
@@ -223,9 +227,13 @@ export class TetherWorker {
       return;
     }
     this.deps.log(`dropped ${m.method}, which does not fit the protocol: ${why}`);
-    const notice: Notice = { kind: 'error', message: `Could not show ${m.method} from the backend, which sent it malformed: ${why}` };
+    const notice: Notice = {
+      kind: 'error',
+      message: `Could not show ${m.method} from the backend, which sent it malformed: ${why}`,
+    };
     const threadId = threadIdOf(m.params);
-    const views = threadId === undefined ? this.views.all() : this.views.forTabs(this.deps.state.tabsForThread(threadId));
+    const views =
+      threadId === undefined ? this.views.all() : this.views.forTabs(this.deps.state.tabsForThread(threadId));
     for (const v of views) v.send({ type: 'notice', notice });
   }
 
@@ -255,7 +263,8 @@ export class TetherWorker {
     });
     if (decision === 'deny') return fail(`The user did not allow ${params.tool} on ${origin}.`);
     // Bindings can change while the user decides: read only the tab bound now, and only if it is the same one.
-    if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId) return fail('The tab of this conversation changed; ask again.');
+    if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId)
+      return fail('The tab of this conversation changed; ask again.');
     // The decision covers the site the tab showed when asked; a tab that navigated meanwhile shows another site.
     if (ruleOrigin((await this.deps.tab(tabId))?.url) !== askedOrigin) {
       return fail(`The tab left ${origin} before ${params.tool} could run, so it did not run; ask again.`);

@@ -6,7 +6,26 @@
 import { Readability } from '@mozilla/readability';
 import type { PageReadResult } from '../background/page-tools';
 
-const BLOCKS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'LI', 'TR', 'PRE', 'BLOCKQUOTE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TABLE', 'UL', 'OL', 'FIGCAPTION']);
+const BLOCKS = new Set([
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'LI',
+  'TR',
+  'PRE',
+  'BLOCKQUOTE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'TABLE',
+  'UL',
+  'OL',
+  'FIGCAPTION',
+]);
 
 /** Text of a detached tree with a blank line after each block (textContent would glue paragraphs together). */
 function blockText(root: Node): string {

@@ -14,8 +14,14 @@ export function Options(props: { client: WorkerClient }) {
   const [error, setError] = useState<string>();
 
   const refresh = (): void => {
-    client.call('rules/list', {}).then((r) => setRules(r.rules)).catch(() => {});
-    client.call('diagnostics/get', {}).then(setDiag).catch(() => {});
+    client
+      .call('rules/list', {})
+      .then((r) => setRules(r.rules))
+      .catch(() => {});
+    client
+      .call('diagnostics/get', {})
+      .then(setDiag)
+      .catch(() => {});
   };
   // Rules and diagnostics are not pushed: read them again whenever the worker (re)connects or its state changes.
   const { state, linkUp } = useWorker(client, {
@@ -79,8 +85,8 @@ export function Options(props: { client: WorkerClient }) {
         <h2>Site rules</h2>
         {rules.length === 0 ? (
           <p class="muted">
-            No rules. A page tool's approval (reading the page, listing tabs, a screenshot) offers “Always allow” and “Always
-            deny” on its site; a command on your computer never gets a site rule.
+            No rules. A page tool's approval (reading the page, listing tabs, a screenshot) offers “Always allow” and
+            “Always deny” on its site; a command on your computer never gets a site rule.
           </p>
         ) : (
           <table class="rules">

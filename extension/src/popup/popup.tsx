@@ -71,7 +71,12 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
         {sent ? <div class="muted">{sent}</div> : null}
         {error ? <div class="error-text">{error}</div> : null}
         <div class="row">
-          <button type="button" data-action="open-panel" disabled={tabId === null} onClick={() => tabId !== null && openSidePanel(tabId)}>
+          <button
+            type="button"
+            data-action="open-panel"
+            disabled={tabId === null}
+            onClick={() => tabId !== null && openSidePanel(tabId)}
+          >
             Open side panel
           </button>
           <span class="spacer" />

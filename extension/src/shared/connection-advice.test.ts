@@ -9,19 +9,24 @@ describe('adviceFor', () => {
     expect(adviceFor('Specified native messaging host not found.', INSTALL)).toMatchObject({ command: INSTALL });
   });
 
-  it("tells the user to install the host when Firefox finds no such native application", () => {
+  it('tells the user to install the host when Firefox finds no such native application', () => {
     expect(adviceFor('No such native application dev.tether.bridge', INSTALL)).toMatchObject({ command: INSTALL });
   });
 
   it('points at doctor when the host exits or sends garbage', () => {
     expect(adviceFor('Native host has exited.', INSTALL).command).toBe('npx tether doctor');
-    expect(adviceFor('Error when communicating with the native messaging host.', INSTALL).command).toBe('npx tether doctor');
-    const firefoxTooBig = 'Native application tried to send a message of 2000000 bytes, which exceeds the limit of 1048576 bytes.';
+    expect(adviceFor('Error when communicating with the native messaging host.', INSTALL).command).toBe(
+      'npx tether doctor',
+    );
+    const firefoxTooBig =
+      'Native application tried to send a message of 2000000 bytes, which exceeds the limit of 1048576 bytes.';
     expect(adviceFor(firefoxTooBig, INSTALL).command).toBe('npx tether doctor');
   });
 
   it('says the id is not allowed when access is forbidden', () => {
-    expect(adviceFor('Access to the specified native messaging host is forbidden.', INSTALL).title).toMatch(/different extension id/);
+    expect(adviceFor('Access to the specified native messaging host is forbidden.', INSTALL).title).toMatch(
+      /different extension id/,
+    );
   });
 
   it('keeps an unknown reason as the headline', () => {

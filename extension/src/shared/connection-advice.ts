@@ -51,8 +51,7 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
     'Native host has exited.',
     {
       title: 'The Tether host started but stopped.',
-      action:
-        'Usually Node.js is missing from the path the browser sees, or the config file is broken. Check with:',
+      action: 'Usually Node.js is missing from the path the browser sees, or the config file is broken. Check with:',
       command: 'npx tether doctor',
     },
   ],
@@ -68,10 +67,7 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
     'Native application tried to send a message of',
     unreadable,
   ],
-  [
-    'Error when communicating with the native messaging host.',
-    unreadable,
-  ],
+  ['Error when communicating with the native messaging host.', unreadable],
 ];
 
 /**
@@ -82,7 +78,10 @@ export function adviceFor(reason: string | undefined, installCommand: string): C
   if (reason) {
     for (const [text, advice] of table(installCommand)) if (reason.includes(text)) return advice;
     if (/native messaging/i.test(reason) && /not (enabled|allowed)|policy/i.test(reason)) {
-      return { title: 'Native messaging is blocked by a browser policy.', action: 'Ask your administrator to allow it.' };
+      return {
+        title: 'Native messaging is blocked by a browser policy.',
+        action: 'Ask your administrator to allow it.',
+      };
     }
   }
   return {

@@ -23,16 +23,27 @@ const deltaSamples: unknown[] = [
 ];
 
 describe('isViewEvent', () => {
-  it.each(['item/agentMessage/delta', 'item/reasoning/delta'] as const)('gives the schema verdict for every %s sample by its fast check', (method) => {
-    for (const params of deltaSamples) {
-      expect([params, isViewEvent({ method, params })]).toEqual([params, hostNotifications[method].safeParse(params).success]);
-    }
-  });
+  it.each(['item/agentMessage/delta', 'item/reasoning/delta'] as const)(
+    'gives the schema verdict for every %s sample by its fast check',
+    (method) => {
+      for (const params of deltaSamples) {
+        expect([params, isViewEvent({ method, params })]).toEqual([
+          params,
+          hostNotifications[method].safeParse(params).success,
+        ]);
+      }
+    },
+  );
 
   const field = fc.oneof(fc.string(), fc.anything());
-  const params = fc.oneof(fc.record({ threadId: field, turnId: field, itemId: field, delta: field }, { requiredKeys: [] }), fc.anything());
+  const params = fc.oneof(
+    fc.record({ threadId: field, turnId: field, itemId: field, delta: field }, { requiredKeys: [] }),
+    fc.anything(),
+  );
   test.prop([params])('agrees with the delta schema on any params', (p) => {
-    expect(isViewEvent({ method: 'item/agentMessage/delta', params: p })).toBe(hostNotifications['item/agentMessage/delta'].safeParse(p).success);
+    expect(isViewEvent({ method: 'item/agentMessage/delta', params: p })).toBe(
+      hostNotifications['item/agentMessage/delta'].safeParse(p).success,
+    );
   });
 
   it('accepts a notification of the table whose params fit its row', () => {
@@ -43,7 +54,12 @@ describe('isViewEvent', () => {
 
   it('refuses unknown methods, malformed params and things that are not notifications', () => {
     expect(isViewEvent({ method: 'made/up', params: {} })).toBe(false);
-    expect(isViewEvent({ method: 'item/completed', params: { threadId: 't', turnId: 'u', item: { id: 'i', type: 'poem' } } })).toBe(false);
+    expect(
+      isViewEvent({
+        method: 'item/completed',
+        params: { threadId: 't', turnId: 'u', item: { id: 'i', type: 'poem' } },
+      }),
+    ).toBe(false);
     expect(isViewEvent({ params: delta })).toBe(false);
     expect(isViewEvent('item/agentMessage/delta')).toBe(false);
     expect(isEventMethod('toString')).toBe(false);

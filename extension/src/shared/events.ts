@@ -49,7 +49,8 @@ export function isEventMethod(method: string): method is EventMethod {
 
 /** True when `value` is a notification of the table whose params its row accepts. */
 export function isViewEvent(value: unknown): value is ViewEvent {
-  if (typeof value !== 'object' || value === null || !('method' in value) || typeof value.method !== 'string') return false;
+  if (typeof value !== 'object' || value === null || !('method' in value) || typeof value.method !== 'string')
+    return false;
   if (!isEventMethod(value.method)) return false;
   const params = 'params' in value ? value.params : undefined;
   const fast = fastChecks[value.method];

@@ -12,5 +12,7 @@ export function isDevelopmentBuild(extensionId: string): boolean {
 
 /** The install command for the extension whose runtime id is `extensionId`. */
 export function installCommandFor(extensionId: string): string {
-  return isDevelopmentBuild(extensionId) ? 'npx tether install --dev' : `npx tether install --extension-id ${extensionId}`;
+  return isDevelopmentBuild(extensionId)
+    ? 'npx tether install --dev'
+    : `npx tether install --extension-id ${extensionId}`;
 }

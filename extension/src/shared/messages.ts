@@ -55,7 +55,11 @@ export const Snapshot = z.object({
 export const WorkerToView = z.discriminatedUnion('type', [
   /** The answer to a call; the page parses `result` with the operation's result schema. */
   z.object({ type: z.literal('result'), id: z.number(), result: z.unknown() }),
-  z.object({ type: z.literal('error'), id: z.number(), error: z.object({ message: z.string(), code: z.number().optional() }) }),
+  z.object({
+    type: z.literal('error'),
+    id: z.number(),
+    error: z.object({ message: z.string(), code: z.number().optional() }),
+  }),
   z.object({ type: z.literal('state'), state: WorkerState }),
   Snapshot,
   z.object({ type: z.literal('events'), events: z.array(z.custom<ViewEvent>(isViewEvent)) }),

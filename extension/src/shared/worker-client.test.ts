@@ -57,14 +57,21 @@ describe('WorkerClient', () => {
   it("rejects with the worker's error and code", async () => {
     const client = started();
     const answer = client.call('thread/new', {});
-    port.push({ type: 'error', id: port.lastCallId(), error: { message: 'This page is not attached to a tab.', code: -32600 } });
+    port.push({
+      type: 'error',
+      id: port.lastCallId(),
+      error: { message: 'This page is not attached to a tab.', code: -32600 },
+    });
     await expect(answer).rejects.toEqual(new WorkerCallError('This page is not attached to a tab.', -32600));
   });
 
   it('keeps pushed messages until the page subscribes, and drops one that does not fit the table', () => {
     const client = started();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const delta = { method: 'item/agentMessage/delta', params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'x' } };
+    const delta = {
+      method: 'item/agentMessage/delta',
+      params: { threadId: 't', turnId: 'u', itemId: 'i', delta: 'x' },
+    };
     port.push({ type: 'events', events: [delta] });
     port.push({ type: 'events', events: [{ ...delta, params: { threadId: 't' } }] });
     port.push({ type: 'approvals', approvals: [] });

@@ -78,7 +78,12 @@ export class WorkerClient {
       const settle = (raw: unknown): void => {
         const parsed = schema.safeParse(raw);
         if (parsed.success) resolve(parsed.data);
-        else reject(new WorkerCallError(`The extension answered ${op} with something this page cannot read: ${z.prettifyError(parsed.error)}`));
+        else
+          reject(
+            new WorkerCallError(
+              `The extension answered ${op} with something this page cannot read: ${z.prettifyError(parsed.error)}`,
+            ),
+          );
       };
       this.pending.set(id, { settle, reject });
       if (!this.post({ type: 'call', id, op, params })) {
@@ -105,7 +110,8 @@ export class WorkerClient {
     port.onDisconnect.addListener(() => {
       if (this.port !== port) return;
       this.port = undefined;
-      for (const [, p] of this.pending) p.reject(new WorkerCallError('The extension restarted before answering; try again.'));
+      for (const [, p] of this.pending)
+        p.reject(new WorkerCallError('The extension restarted before answering; try again.'));
       this.pending.clear();
       for (const l of this.linkListeners) l(false);
       // Reconnecting wakes the worker up again.
@@ -119,7 +125,9 @@ export class WorkerClient {
     const parsed = WorkerToView.safeParse(raw);
     if (!parsed.success) {
       // Only this extension's worker answers on this port, so this is a bug in one of the two, not an attack.
-      console.error(`[tether] dropped a message from the worker that does not fit the table: ${z.prettifyError(parsed.error)}`);
+      console.error(
+        `[tether] dropped a message from the worker that does not fit the table: ${z.prettifyError(parsed.error)}`,
+      );
       return;
     }
     const message = parsed.data;

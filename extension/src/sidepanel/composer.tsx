@@ -48,7 +48,9 @@ export function Composer(props: {
       <textarea
         name="prompt"
         rows={3}
-        placeholder={running ? (canSteer ? 'Steer the running turn…' : 'Wait for the turn to finish…') : 'Ask about this page…'}
+        placeholder={
+          running ? (canSteer ? 'Steer the running turn…' : 'Wait for the turn to finish…') : 'Ask about this page…'
+        }
         value={text}
         disabled={!connected}
         onInput={(e) => setText(e.currentTarget.value)}
@@ -88,11 +90,20 @@ export function Composer(props: {
         </select>
         <span class="spacer" />
         {running ? (
-          <button type="button" class="stop" data-action="stop" onClick={() => void client.call('turn/interrupt', {}).catch((e: Error) => onError(e.message))}>
+          <button
+            type="button"
+            class="stop"
+            data-action="stop"
+            onClick={() => void client.call('turn/interrupt', {}).catch((e: Error) => onError(e.message))}
+          >
             Stop
           </button>
         ) : null}
-        <button type="submit" data-action="send" disabled={!connected || busy || !text.trim() || (running && !canSteer)}>
+        <button
+          type="submit"
+          data-action="send"
+          disabled={!connected || busy || !text.trim() || (running && !canSteer)}
+        >
           {running ? 'Steer' : 'Send'}
         </button>
       </div>

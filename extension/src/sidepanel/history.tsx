@@ -4,7 +4,12 @@ import { useEffect, useState } from 'preact/hooks';
 import type { WorkerClient } from '../shared/worker-client';
 
 /** The history list. */
-export function History(props: { client: WorkerClient; canArchive: boolean; onOpened: () => void; onError: (m: string) => void }) {
+export function History(props: {
+  client: WorkerClient;
+  canArchive: boolean;
+  onOpened: () => void;
+  onError: (m: string) => void;
+}) {
   const { client, onError } = props;
   const [threads, setThreads] = useState<readonly Thread[] | undefined>();
   const load = (): void => {

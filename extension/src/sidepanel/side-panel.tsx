@@ -25,7 +25,11 @@ export function SidePanel(props: { client: WorkerClient }) {
   const list = useRef<HTMLDivElement>(null);
   const transcript = useRef<Transcript | undefined>(undefined);
   // Older history, one page at a time: the cursor of the next older page and the snapshot it belongs to.
-  const older = useRef<{ cursor: string | undefined; snapshot: number; loading: boolean }>({ cursor: undefined, snapshot: 0, loading: false });
+  const older = useRef<{ cursor: string | undefined; snapshot: number; loading: boolean }>({
+    cursor: undefined,
+    snapshot: 0,
+    loading: false,
+  });
   const [hasOlder, setHasOlder] = useState(false);
 
   const loadOlder = (): void => {
@@ -97,7 +101,12 @@ export function SidePanel(props: { client: WorkerClient }) {
         <span class="title" title={thread?.title}>
           {thread ? thread.title : 'New conversation'}
         </span>
-        <button type="button" data-action="new-thread" disabled={!thread} onClick={() => run(client.call('thread/new', {}))}>
+        <button
+          type="button"
+          data-action="new-thread"
+          disabled={!thread}
+          onClick={() => run(client.call('thread/new', {}))}
+        >
           New
         </button>
         <button type="button" data-action="history" disabled={!connected} onClick={() => setShowHistory((v) => !v)}>
@@ -142,7 +151,10 @@ export function SidePanel(props: { client: WorkerClient }) {
 function showNotice(view: Transcript, n: Notice): void {
   if (n.kind === 'rule-decided') {
     const rule = `“always ${n.rule.decision} ${n.rule.toolName} on this site”`;
-    view.addNote('rule', `${n.toolName} was ${n.rule.decision === 'allow' ? 'allowed' : 'denied'} on ${n.rule.origin} by your rule ${rule} (revoke it in Options).`);
+    view.addNote(
+      'rule',
+      `${n.toolName} was ${n.rule.decision === 'allow' ? 'allowed' : 'denied'} on ${n.rule.origin} by your rule ${rule} (revoke it in Options).`,
+    );
   } else if (n.kind === 'backend-exited') {
     view.addNote('error', [n.message, ...n.stderrTail.slice(-5)].join('\n'));
   } else if (n.kind === 'error') {

@@ -19,7 +19,7 @@ interface Entry {
 function show(value: unknown, max = 4000): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
+    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -142,13 +142,15 @@ export class Transcript {
       case 'turn/completed': {
         const { turn } = e.params;
         seen.completed = turn;
-        if (turn.status === 'failed') this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
+        if (turn.status === 'failed')
+          this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
         if (turn.status === 'interrupted') this.addNote('note', 'Stopped.');
         break;
       }
       case 'approval/resolved': {
         const outcome = e.params.decision;
-        if (outcome === 'cancelled' || outcome === 'timeout') this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
+        if (outcome === 'cancelled' || outcome === 'timeout')
+          this.addNote('note', `An approval was ${outcome === 'timeout' ? 'timed out' : 'withdrawn'}.`);
         break;
       }
       case 'error':

@@ -125,7 +125,10 @@ export class AppServer {
     const open = this.hot.get(thread.id)?.turn?.openItems() ?? [];
     if (params.afterItemId !== undefined) {
       const inOpen = open.findIndex((i) => i.id === params.afterItemId);
-      const items = inOpen >= 0 ? open.slice(inOpen + 1) : [...this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId), ...open];
+      const items =
+        inOpen >= 0
+          ? open.slice(inOpen + 1)
+          : [...this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId), ...open];
       return { thread, items };
     }
     const page = this.history.page(thread.id, this.hot.get(thread.id));
@@ -228,7 +231,13 @@ export class AppServer {
     const resolved = this.models.resolve(modelName);
     const text = params.input.map((i) => i.text).join('\n');
     const title = thread.title === DEFAULT_TITLE && history.length === 0 ? titleFrom(text) : thread.title;
-    const turn = { id: this.newId('turn'), threadId: thread.id, status: 'running' as const, input: params.input, startedAtMs: this.now() };
+    const turn = {
+      id: this.newId('turn'),
+      threadId: thread.id,
+      status: 'running' as const,
+      input: params.input,
+      startedAtMs: this.now(),
+    };
     this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs });
     if (state.persistent) this.store!.appendTurn(thread.id, turn);
     state.subscribers.add(peer);
@@ -363,7 +372,11 @@ export class AppServer {
     this.cool(state);
   }
 
-  private broadcast<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>, threadId: string): void {
+  private broadcast<M extends ServerNotificationMethod>(
+    method: M,
+    params: ServerNotificationParams<M>,
+    threadId: string,
+  ): void {
     for (const peer of this.peers) peer.notify(method, params, threadId);
   }
 }

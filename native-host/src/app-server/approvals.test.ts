@@ -29,23 +29,48 @@ async function answerApproval(answer: object): Promise<{ after: Wire[]; logs: st
 }
 
 const toolItem = (after: Wire[]): unknown =>
-  after.map((m) => (m.params as { item?: { type: string } } | undefined)?.item).find((item) => item?.type === 'toolCall');
+  after
+    .map((m) => (m.params as { item?: { type: string } } | undefined)?.item)
+    .find((item) => item?.type === 'toolCall');
 
 describe('an approval/request answer that decides nothing valid', () => {
   it.each([
-    ['an unknown decision', { result: { decision: 'yes' } }, /-32603 "Invalid result for approval\/request from the peer at decision/],
-    ['a result without a decision', { result: {} }, /-32603 "Invalid result for approval\/request from the peer at decision/],
-    ['a result that is not an object', { result: 'allow' }, /-32603 "Invalid result for approval\/request from the peer/],
-    ['an error answer', { error: { code: -32603, message: 'Internal error: storage is full' } }, /-32603 "Internal error: storage is full"/],
+    [
+      'an unknown decision',
+      { result: { decision: 'yes' } },
+      /-32603 "Invalid result for approval\/request from the peer at decision/,
+    ],
+    [
+      'a result without a decision',
+      { result: {} },
+      /-32603 "Invalid result for approval\/request from the peer at decision/,
+    ],
+    [
+      'a result that is not an object',
+      { result: 'allow' },
+      /-32603 "Invalid result for approval\/request from the peer/,
+    ],
+    [
+      'an error answer',
+      { error: { code: -32603, message: 'Internal error: storage is full' } },
+      /-32603 "Internal error: storage is full"/,
+    ],
   ])('denies the call on %s, and says so in the log and the tool result', async (_, answer, problem) => {
     const { after, logs } = await answerApproval(answer);
     expect(after).toContainEqual({
       method: 'approval/resolved',
       params: { threadId: 'thread_1', turnId: 'turn_1', requestId: 'approval_1', decision: 'deny' },
     });
-    expect(toolItem(after)).toMatchObject({ status: 'declined', content: { status: 'declined', error: expect.stringMatching(problem) } });
     expect(toolItem(after)).toMatchObject({
-      content: { error: expect.stringMatching(/^The client's answer to the approval request was not a valid decision \(.*\), so the call was denied\.$/) },
+      status: 'declined',
+      content: { status: 'declined', error: expect.stringMatching(problem) },
+    });
+    expect(toolItem(after)).toMatchObject({
+      content: {
+        error: expect.stringMatching(
+          /^The client's answer to the approval request was not a valid decision \(.*\), so the call was denied\.$/,
+        ),
+      },
     });
     expect(logs.filter((l) => l.startsWith('approval approval_1: client'))).toEqual([expect.stringMatching(problem)]);
     expect(logs.find((l) => l.startsWith('approval approval_1: client'))).toMatch(/; treated as deny$/);
@@ -60,7 +85,11 @@ describe('a client without an approval/request handler', () => {
     await raw.call({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
     raw.send({ method: 'initialized' });
     await raw.call({ id: 2, method: 'thread/start', params: { title: 't' } });
-    raw.send({ id: 3, method: 'turn/start', params: { threadId: 'thread_1', input: [{ text: '/bash echo resolved-later' }] } });
+    raw.send({
+      id: 3,
+      method: 'turn/start',
+      params: { threadId: 'thread_1', input: [{ text: '/bash echo resolved-later' }] },
+    });
     const asked = (await raw.take((m) => m.method === 'approval/request')).at(-1)!;
     raw.send({ id: asked.id, error: { code: -32601, message: 'Method not found: approval/request' } });
     const waiting = /^approval approval_1: client \d+ did not decide \(.*\); waiting for approval\/resolve$/;
@@ -84,7 +113,10 @@ describe('Approvals', () => {
   it('denies an approval answered with a decision that was not offered, and emits it as resolved', async () => {
     const resolved: string[] = [];
     const logs: string[] = [];
-    const registry = new Approvals((params, outcome) => resolved.push(`${params.requestId} ${outcome}`), (l) => logs.push(l));
+    const registry = new Approvals(
+      (params, outcome) => resolved.push(`${params.requestId} ${outcome}`),
+      (l) => logs.push(l),
+    );
     const params: ApprovalRequestParams = {
       threadId: 'thread_1',
       turnId: 'turn_1',
@@ -100,6 +132,8 @@ describe('Approvals', () => {
         'The client\'s answer to the approval request was not a valid decision (decision "allow_session", which was not offered (choices: allow, deny)), so the call was denied.',
     });
     expect(resolved).toEqual(['approval_9 deny']);
-    expect(logs).toEqual(['approval approval_9: client 7 answered decision "allow_session", which was not offered (choices: allow, deny); treated as deny']);
+    expect(logs).toEqual([
+      'approval approval_9: client 7 answered decision "allow_session", which was not offered (choices: allow, deny); treated as deny',
+    ]);
   });
 });

@@ -66,7 +66,11 @@ export async function main(args: string[]): Promise<number> {
   const transport = createJsonlTransport(process.stdin, process.stdout, { name: 'client', endWritable: false });
   let session;
   try {
-    session = startAppServer(transport, { dataDir: parsed.dataDir, ...(parsed.model ? { model: parsed.model } : {}), log });
+    session = startAppServer(transport, {
+      dataDir: parsed.dataDir,
+      ...(parsed.model ? { model: parsed.model } : {}),
+      log,
+    });
   } catch (error) {
     transport.close();
     log(`cannot start: ${(error as Error).message}`);

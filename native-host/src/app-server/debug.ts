@@ -2,7 +2,12 @@
  * `tether debug app-server send-message TEXT [--model NAME]`: starts the app-server in-process, runs one turn and
  * prints every message exchanged, one per line: `>` client to server, `<` server to client.
  */
-import { AppServerClient, createMemoryTransportPair, type MessageTransport, NotificationRecorder } from '@tether/protocol';
+import {
+  AppServerClient,
+  createMemoryTransportPair,
+  type MessageTransport,
+  NotificationRecorder,
+} from '@tether/protocol';
 import { createAppServer } from './index';
 
 const USAGE = 'Usage: tether debug app-server send-message TEXT [--model NAME]';
@@ -11,7 +16,9 @@ const USAGE = 'Usage: tether debug app-server send-message TEXT [--model NAME]';
 export async function main(args: string[]): Promise<number> {
   const [target, command, ...rest] = args;
   if (target !== 'app-server' || command !== 'send-message') {
-    process.stderr.write(`tether debug: ${target ? `unknown target "${[target, command].filter(Boolean).join(' ')}"` : 'missing target'}\n${USAGE}\n`);
+    process.stderr.write(
+      `tether debug: ${target ? `unknown target "${[target, command].filter(Boolean).join(' ')}"` : 'missing target'}\n${USAGE}\n`,
+    );
     return 2;
   }
   let model: string | undefined;
@@ -40,7 +47,10 @@ export async function main(args: string[]): Promise<number> {
   // The person running this typed the command, so a /bash approval is granted; the exchange shows it.
   client.handle('approval/request', () => ({ decision: 'allow' }));
   try {
-    await client.initialize({ clientInfo: { name: 'tether-debug', version: '1' }, capabilities: { experimentalApi: false, optOutNotificationMethods: [] } });
+    await client.initialize({
+      clientInfo: { name: 'tether-debug', version: '1' },
+      capabilities: { experimentalApi: false, optOutNotificationMethods: [] },
+    });
     const { thread } = await client.threadStart({ title: 'debug', ephemeral: true });
     const completed = recorder.waitFor('turn/completed', (p) => p.turn.threadId === thread.id);
     await client.turnStart({ threadId: thread.id, input: [{ text }] });

@@ -15,7 +15,11 @@ async function ready(raw: RawClient): Promise<void> {
   raw.send({ method: 'initialized' });
 }
 
-async function errorOf(raw: RawClient, method: string, params?: unknown): Promise<{ code: number; message: string; data?: unknown }> {
+async function errorOf(
+  raw: RawClient,
+  method: string,
+  params?: unknown,
+): Promise<{ code: number; message: string; data?: unknown }> {
   const id = Math.floor(Math.random() * 1e9);
   const got = await raw.call(params === undefined ? { id, method } : { id, method, params });
   const answer = got.at(-1) as { error?: { code: number; message: string; data?: unknown } };
@@ -55,17 +59,25 @@ describe('protocol errors', () => {
   it('gates every method before initialize with -32010, and a second initialize with -32011', async () => {
     harness = createHarness({ persistent: false });
     const raw = new RawClient(harness.server);
-    expect(await errorOf(raw, 'thread/list', {})).toMatchObject({ code: -32010, message: 'Not initialized: send initialize first' });
+    expect(await errorOf(raw, 'thread/list', {})).toMatchObject({
+      code: -32010,
+      message: 'Not initialized: send initialize first',
+    });
     expect(await errorOf(raw, 'no/such/method', {})).toMatchObject({ code: -32010 });
     await ready(raw);
-    expect(await errorOf(raw, 'initialize', { clientInfo: { name: 'e', version: '1' } })).toMatchObject({ code: -32011 });
+    expect(await errorOf(raw, 'initialize', { clientInfo: { name: 'e', version: '1' } })).toMatchObject({
+      code: -32011,
+    });
   });
 
   it('answers an unknown method with -32601 naming it', async () => {
     harness = createHarness({ persistent: false });
     const raw = new RawClient(harness.server);
     await ready(raw);
-    expect(await errorOf(raw, 'thread/explode', {})).toEqual({ code: -32601, message: 'Method not found: thread/explode' });
+    expect(await errorOf(raw, 'thread/explode', {})).toEqual({
+      code: -32601,
+      message: 'Method not found: thread/explode',
+    });
   });
 
   it('answers invalid params with -32602 and the Zod issue path in data', async () => {
@@ -78,7 +90,12 @@ describe('protocol errors', () => {
     expect(error.data).toMatchObject({ issues: [{ path: ['input', '0', 'text'] }] });
     const tools = [{ name: 'bash', description: 'mine', inputSchema: {} }];
     const raw2 = new RawClient(harness.server);
-    expect(await errorOf(raw2, 'initialize', { clientInfo: { name: 'e', version: '1' }, capabilities: { clientTools: tools } })).toMatchObject({
+    expect(
+      await errorOf(raw2, 'initialize', {
+        clientInfo: { name: 'e', version: '1' },
+        capabilities: { clientTools: tools },
+      }),
+    ).toMatchObject({
       code: -32602,
       message: expect.stringContaining('built-in tool'),
     });
@@ -114,26 +131,37 @@ describe('protocol errors', () => {
     harness = createHarness({ persistent: false });
     const tc = await harness.connect();
     const c = tc.client;
-    await expect(c.threadRead({ threadId: 'thread_missing' })).rejects.toMatchObject({ code: -32020, message: 'Thread not found: thread_missing' });
+    await expect(c.threadRead({ threadId: 'thread_missing' })).rejects.toMatchObject({
+      code: -32020,
+      message: 'Thread not found: thread_missing',
+    });
     await expect(c.threadResume({ threadId: 'thread_missing' })).rejects.toMatchObject({ code: -32020 });
-    await expect(c.turnStart({ threadId: 'thread_missing', input: [{ text: 'x' }] })).rejects.toMatchObject({ code: -32020 });
+    await expect(c.turnStart({ threadId: 'thread_missing', input: [{ text: 'x' }] })).rejects.toMatchObject({
+      code: -32020,
+    });
     const { thread } = await c.threadStart({});
     await expect(c.turnInterrupt({ threadId: thread.id, turnId: 'turn_x' })).rejects.toMatchObject({
       code: -32030,
       message: `Thread ${thread.id} has no active turn`,
     });
-    await expect(c.turnSteer({ threadId: thread.id, expectedTurnId: 'turn_x', input: [{ text: 'x' }] })).rejects.toMatchObject({ code: -32030 });
+    await expect(
+      c.turnSteer({ threadId: thread.id, expectedTurnId: 'turn_x', input: [{ text: 'x' }] }),
+    ).rejects.toMatchObject({ code: -32030 });
     const { turn } = await c.turnStart({ threadId: thread.id, input: [{ text: '/stream 10 60000' }] });
     await expect(c.turnStart({ threadId: thread.id, input: [{ text: 'again' }] })).rejects.toMatchObject({
       code: -32022,
       message: expect.stringContaining(turn.id),
     });
-    await expect(c.turnSteer({ threadId: thread.id, expectedTurnId: 'turn_old', input: [{ text: 'x' }] })).rejects.toMatchObject({
+    await expect(
+      c.turnSteer({ threadId: thread.id, expectedTurnId: 'turn_old', input: [{ text: 'x' }] }),
+    ).rejects.toMatchObject({
       code: -32031,
       message: `Turn id mismatch on thread ${thread.id}: expected turn_old, the active turn is ${turn.id}`,
     });
     await expect(c.turnInterrupt({ threadId: thread.id, turnId: 'turn_old' })).rejects.toMatchObject({ code: -32031 });
-    await expect(c.approvalResolve({ threadId: thread.id, turnId: turn.id, requestId: 'approval_x', decision: 'allow' })).rejects.toMatchObject({
+    await expect(
+      c.approvalResolve({ threadId: thread.id, turnId: turn.id, requestId: 'approval_x', decision: 'allow' }),
+    ).rejects.toMatchObject({
       code: -32040,
       message: 'Approval approval_x not found or already resolved',
     });

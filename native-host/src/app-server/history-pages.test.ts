@@ -62,7 +62,9 @@ describe.each([
         message: expect.stringMatching(why),
       });
     }
-    await expect(tc.client.threadHistoryRead({ threadId: a, cursor: 'garbage' })).rejects.toThrow(/read the thread again for a fresh cursor/);
+    await expect(tc.client.threadHistoryRead({ threadId: a, cursor: 'garbage' })).rejects.toThrow(
+      /read the thread again for a fresh cursor/,
+    );
   });
 });
 

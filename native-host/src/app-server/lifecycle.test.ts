@@ -40,13 +40,18 @@ describe('the seed lifecycle', () => {
     );
     raw.send('{"method":"initialized"}');
 
-    raw.send('{"id":2,"method":"thread/start","params":{"title":"Investigate repo","model":"scripted","ephemeral":false}}');
+    raw.send(
+      '{"id":2,"method":"thread/start","params":{"title":"Investigate repo","model":"scripted","ephemeral":false}}',
+    );
     expect(await raw.take((m) => m.method === 'thread/started')).toEqual(
       lines(`{"id":2,"result":{"thread":${THREAD}}}`, `{"method":"thread/started","params":{"thread":${THREAD}}}`),
     );
 
-    raw.send('{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/stream 3"}],"model":"scripted"}}');
-    const turn = '{"id":"turn_1","threadId":"thread_1","status":"running","input":[{"text":"/stream 3"}],"startedAtMs":1780410000000}';
+    raw.send(
+      '{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/stream 3"}],"model":"scripted"}}',
+    );
+    const turn =
+      '{"id":"turn_1","threadId":"thread_1","status":"running","input":[{"text":"/stream 3"}],"startedAtMs":1780410000000}';
     const user = (status: string, done = '') =>
       `{"id":"evt_1","type":"userMessage","status":"${status}","createdAtMs":1780410000000,${done}"content":{"text":"/stream 3"},"turnId":"turn_1"}`;
     const agent = (status: string, text: string, done = '') =>
@@ -72,7 +77,9 @@ describe('the seed lifecycle', () => {
     );
 
     expect(await raw.call('{"id":4,"method":"thread/read","params":{"threadId":"thread_1"}}')).toEqual(
-      lines(`{"id":4,"result":{"thread":${THREAD},"items":[${user('completed', at)},${agent('completed', '1 2 3 ', at)}]}}`),
+      lines(
+        `{"id":4,"result":{"thread":${THREAD},"items":[${user('completed', at)},${agent('completed', '1 2 3 ', at)}]}}`,
+      ),
     );
   });
 
@@ -80,7 +87,9 @@ describe('the seed lifecycle', () => {
     const raw = start('/');
     await initialize(raw);
     await raw.call('{"id":2,"method":"thread/start","params":{"title":"Investigate repo","model":"scripted"}}');
-    raw.send('{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/bash echo approved"}]}}');
+    raw.send(
+      '{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/bash echo approved"}]}}',
+    );
     const asked = await raw.take((m) => m.method === 'approval/request');
     const approval =
       '{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","toolName":"bash","preview":"Run `echo approved` in /","arguments":{"command":"echo approved"},"choices":["allow","allow_session","deny"],"sessionScope":"command"}';
@@ -101,13 +110,19 @@ describe('the seed lifecycle', () => {
       ),
     );
     expect(after.at(-1)).toMatchObject({ method: 'turn/completed', params: { turn: { status: 'completed' } } });
-    const reply = after.filter((m) => m.method === 'item/completed').at(-1) as { params: { item: { content: { text: string } } } };
+    const reply = after.filter((m) => m.method === 'item/completed').at(-1) as {
+      params: { item: { content: { text: string } } };
+    };
     expect(reply.params.item.content.text).toContain('approved');
 
     expect(
-      await raw.call('{"id":5,"method":"approval/resolve","params":{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","decision":"allow"}}'),
+      await raw.call(
+        '{"id":5,"method":"approval/resolve","params":{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","decision":"allow"}}',
+      ),
     ).toEqual(
-      lines('{"id":5,"error":{"code":-32040,"message":"Approval approval_1 not found or already resolved","data":{"requestId":"approval_1"}}}'),
+      lines(
+        '{"id":5,"error":{"code":-32040,"message":"Approval approval_1 not found or already resolved","data":{"requestId":"approval_1"}}}',
+      ),
     );
   });
 
@@ -118,7 +133,9 @@ describe('the seed lifecycle', () => {
     raw.send('{"id":3,"method":"turn/start","params":{"threadId":"thread_1","input":[{"text":"/bash echo never"}]}}');
     await raw.take((m) => m.method === 'approval/request');
     expect(
-      await raw.call('{"id":5,"method":"approval/resolve","params":{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","decision":"deny"}}'),
+      await raw.call(
+        '{"id":5,"method":"approval/resolve","params":{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","decision":"deny"}}',
+      ),
     ).toEqual(
       lines(
         '{"method":"approval/resolved","params":{"threadId":"thread_1","turnId":"turn_1","requestId":"approval_1","decision":"deny"}}',

@@ -81,7 +81,9 @@ describe('an unusable data dir', () => {
     dirs.push(join(file, '..'));
     writeFileSync(file, 'x');
     expect(() => createHarness({ dataDir: file })).toThrow(
-      new RegExp(`^Cannot use the data dir ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*choose another \\(--data-dir DIR, or --memory\\)\\.$`),
+      new RegExp(
+        `^Cannot use the data dir ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*choose another \\(--data-dir DIR, or --memory\\)\\.$`,
+      ),
     );
   });
 });

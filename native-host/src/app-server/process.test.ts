@@ -25,7 +25,13 @@ function tempDir(): string {
 
 /** Unique sleep durations, killed after the test whatever happened. */
 function trackedSleeps(): [string, string, string, string, string] {
-  const sleeps: [string, string, string, string, string] = [uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep(), uniqueSleep()];
+  const sleeps: [string, string, string, string, string] = [
+    uniqueSleep(),
+    uniqueSleep(),
+    uniqueSleep(),
+    uniqueSleep(),
+    uniqueSleep(),
+  ];
   sleepsOfTest.push(...sleeps);
   return sleeps;
 }
@@ -41,7 +47,9 @@ async function runCommand(p: ServerProcess, command: string): Promise<void> {
 function exitWithin(p: ServerProcess, deadlineMs: number): Promise<number | NodeJS.Signals> {
   return Promise.race([
     p.exited,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the server was still running ${deadlineMs} ms later`)), deadlineMs).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`the server was still running ${deadlineMs} ms later`)), deadlineMs).unref(),
+    ),
   ]);
 }
 
@@ -78,11 +86,16 @@ describe('a real app-server process', () => {
     ]);
     // The torn fragment stays where it was (readers never rewrite a shared file); later records start on a new line.
     const lines = readFileSync(journal, 'utf8').trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('{"type":"item","item":{"id":"torn"'))).toEqual(['{"type":"item","item":{"id":"torn","type":"agentMe']);
+    expect(lines.filter((l) => l.startsWith('{"type":"item","item":{"id":"torn"'))).toEqual([
+      '{"type":"item","item":{"id":"torn","type":"agentMe',
+    ]);
     const records = lines
       .filter((l) => !l.includes('"id":"torn"'))
       .map((l) => JSON.parse(l) as { type: string; turn?: { id: string; status: string } });
-    expect(records.filter((r) => r.type === 'turn' && r.turn!.id === t2.turn.id).map((r) => r.turn!.status)).toEqual(['running', 'interrupted']);
+    expect(records.filter((r) => r.type === 'turn' && r.turn!.id === t2.turn.id).map((r) => r.turn!.status)).toEqual([
+      'running',
+      'interrupted',
+    ]);
     expect((await second.client.threadList({})).threads.map((t) => t.id)).toEqual([thread.id]);
 
     const t3 = await second.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 2' }] });
@@ -146,14 +159,29 @@ describe('a real app-server process', () => {
 
   it('prints every message of one scripted turn for `tether debug app-server send-message`', async () => {
     const [command, ...prefix] = await tetherCommand();
-    const r = spawnSync(command!, [...prefix, 'debug', 'app-server', 'send-message', 'hello'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(command!, [...prefix, 'debug', 'app-server', 'send-message', 'hello'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.every((l) => l.startsWith('> ') || l.startsWith('< '))).toBe(true);
-    const messages = lines.map((l) => ({ dir: l[0], msg: JSON.parse(l.slice(2)) as { method?: string; result?: unknown } }));
+    const messages = lines.map((l) => ({
+      dir: l[0],
+      msg: JSON.parse(l.slice(2)) as { method?: string; result?: unknown },
+    }));
     expect(messages[0]).toMatchObject({ dir: '>', msg: { method: 'initialize' } });
     expect(messages.map((m) => m.msg.method).filter(Boolean)).toEqual(
-      expect.arrayContaining(['initialized', 'thread/start', 'turn/start', 'turn/started', 'item/agentMessage/delta', 'item/completed', 'turn/completed', 'thread/read']),
+      expect.arrayContaining([
+        'initialized',
+        'thread/start',
+        'turn/start',
+        'turn/started',
+        'item/agentMessage/delta',
+        'item/completed',
+        'turn/completed',
+        'thread/read',
+      ]),
     );
   });
 });

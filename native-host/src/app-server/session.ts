@@ -143,19 +143,29 @@ export class Session implements Peer, AppServerSession {
     const names = new Set<string>();
     for (const tool of tools) {
       if (builtinTool(tool.name)) {
-        throw new RpcError(ErrorCode.InvalidParams, `Invalid params for initialize: client tool "${tool.name}" has the name of a built-in tool; rename it`, {
-          tool: tool.name,
-        });
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params for initialize: client tool "${tool.name}" has the name of a built-in tool; rename it`,
+          {
+            tool: tool.name,
+          },
+        );
       }
       if (names.has(tool.name)) {
-        throw new RpcError(ErrorCode.InvalidParams, `Invalid params for initialize: client tool "${tool.name}" is declared twice`, {
-          tool: tool.name,
-        });
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params for initialize: client tool "${tool.name}" is declared twice`,
+          {
+            tool: tool.name,
+          },
+        );
       }
       names.add(tool.name);
     }
     this.tools = tools;
-    this.log(`client ${this.id}: ${params.clientInfo.name} ${params.clientInfo.version} initialized with ${this.tools.length} client tool(s)`);
+    this.log(
+      `client ${this.id}: ${params.clientInfo.name} ${params.clientInfo.version} initialized with ${this.tools.length} client tool(s)`,
+    );
     return {
       serverInfo: { name: SERVER_NAME, version: TETHER_VERSION },
       protocolVersion: PROTOCOL_VERSION,

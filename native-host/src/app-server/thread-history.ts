@@ -25,7 +25,9 @@ export class ThreadHistory {
   /** The completed items after `itemId`; -32602 when the thread has no such item. */
   after(threadId: string, state: ThreadState | undefined, itemId: string): Item[] {
     const items =
-      state && !state.persistent ? afterIn(state.items ?? [], itemId) : this.journal(threadId, state).itemsAfter(threadId, itemId);
+      state && !state.persistent
+        ? afterIn(state.items ?? [], itemId)
+        : this.journal(threadId, state).itemsAfter(threadId, itemId);
     if (!items) throw RpcError.itemNotFound(threadId, itemId);
     return items;
   }
@@ -47,7 +49,8 @@ export class ThreadHistory {
 
   /** After a persistent thread's turn: its cached tail is cut back to one page. */
   trimTail(state: ThreadState): void {
-    if (state.persistent && state.items) state.items = pageOfList(state.items, this.budget, undefined, (i) => state.sizes.get(i) ?? itemSize(i)).items;
+    if (state.persistent && state.items)
+      state.items = pageOfList(state.items, this.budget, undefined, (i) => state.sizes.get(i) ?? itemSize(i)).items;
   }
 
   private journal(threadId: string, state: ThreadState | undefined): ThreadStore {

@@ -47,7 +47,11 @@ function decodeCursor(cursor: string): CursorKey {
   } catch {
     // Reported below.
   }
-  throw new RpcError(ErrorCode.InvalidParams, `Invalid params for thread/list: cursor ${JSON.stringify(cursor)} is not one this server gave out`, {
-    cursor,
-  });
+  throw new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params for thread/list: cursor ${JSON.stringify(cursor)} is not one this server gave out`,
+    {
+      cursor,
+    },
+  );
 }

@@ -31,5 +31,4 @@ export class ThreadState {
   emit<M extends ServerNotificationMethod>(method: M, params: ServerNotificationParams<M>): void {
     for (const peer of this.subscribers) peer.notify(method, params, this.id);
   }
-
 }

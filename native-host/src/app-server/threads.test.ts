@@ -58,7 +58,9 @@ describe('thread/fork and thread/read', () => {
     expect(fork.thread).toMatchObject({ title: 'source (fork)', status: 'idle', archived: false });
     await tc.rec.waitFor('thread/started', (p) => p.thread.id === fork.thread.id);
     expect((await tc.client.threadRead({ threadId: fork.thread.id })).items).toEqual(items.slice(0, 2));
-    expect((await tc.client.threadRead({ threadId: thread.id, afterItemId: items[1]!.id })).items).toEqual(items.slice(2));
+    expect((await tc.client.threadRead({ threadId: thread.id, afterItemId: items[1]!.id })).items).toEqual(
+      items.slice(2),
+    );
     await expect(tc.client.threadRead({ threadId: thread.id, afterItemId: 'item_nope' })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('item_nope'),
@@ -93,7 +95,9 @@ describe('subscriptions', () => {
     await b.rec.waitFor('turn/completed', (p) => p.turn.id === turn.id);
     const later = b.rec.all('item/agentMessage/delta', (p) => p.itemId === agent.id).map((d) => d.delta);
     const final = b.rec.all('item/completed', (p) => p.item.id === agent.id)[0]!;
-    expect((agent.content as { text: string }).text + later.join('')).toBe((final.item.content as { text: string }).text);
+    expect((agent.content as { text: string }).text + later.join('')).toBe(
+      (final.item.content as { text: string }).text,
+    );
     expect(b.rec.all('item/started')).toEqual([]);
   });
 
@@ -153,7 +157,11 @@ describe('subscriptions', () => {
 });
 
 describe('client tools', () => {
-  const pageRead = { name: 'page_read', description: 'Reads the page in the tab', inputSchema: { type: 'object', properties: {} } };
+  const pageRead = {
+    name: 'page_read',
+    description: 'Reads the page in the tab',
+    inputSchema: { type: 'object', properties: {} },
+  };
 
   it('calls page_read on the client for a question about this page and summarises it by title', async () => {
     harness = createHarness();
@@ -161,12 +169,18 @@ describe('client tools', () => {
     const calls: unknown[] = [];
     tc.client.handle('item/tool/call', (p) => {
       calls.push(p);
-      const page = { title: 'Example Domain', url: 'https://example.com/', text: 'This domain is for use in examples. You may use it freely. More text follows here.' };
+      const page = {
+        title: 'Example Domain',
+        url: 'https://example.com/',
+        text: 'This domain is for use in examples. You may use it freely. More text follows here.',
+      };
       return { success: true, content: [{ type: 'text', text: JSON.stringify(page) }] };
     });
     const { thread } = await tc.client.threadStart({ title: 'p' });
     const { items, turn } = await runTurn(tc, thread.id, 'What is this page about?');
-    expect(calls).toEqual([{ threadId: thread.id, turnId: turn.id, callId: expect.any(String), tool: 'page_read', arguments: {} }]);
+    expect(calls).toEqual([
+      { threadId: thread.id, turnId: turn.id, callId: expect.any(String), tool: 'page_read', arguments: {} },
+    ]);
     expect(items.map((i) => i.type)).toEqual(['userMessage', 'toolCall', 'agentMessage']);
     expect(items[1]).toMatchObject({ status: 'completed', content: { toolName: 'page_read', status: 'success' } });
     expect((items[2]!.content as { text: string }).text).toBe(
@@ -177,11 +191,19 @@ describe('client tools', () => {
   it('completes the tool item as failed when the client reports failure, and tells the user', async () => {
     harness = createHarness();
     const tc = await harness.connect({ clientTools: [pageRead] });
-    tc.client.handle('item/tool/call', () => ({ success: false, content: [{ type: 'text', text: 'The tab is a chrome:// page.' }] }));
+    tc.client.handle('item/tool/call', () => ({
+      success: false,
+      content: [{ type: 'text', text: 'The tab is a chrome:// page.' }],
+    }));
     const { thread } = await tc.client.threadStart({ title: 'p' });
     const { items } = await runTurn(tc, thread.id, '/page');
-    expect(items[1]).toMatchObject({ status: 'failed', content: { status: 'failed', error: 'The tab is a chrome:// page.' } });
-    expect((items[2]!.content as { text: string }).text).toBe('I could not read the page: The tab is a chrome:// page.');
+    expect(items[1]).toMatchObject({
+      status: 'failed',
+      content: { status: 'failed', error: 'The tab is a chrome:// page.' },
+    });
+    expect((items[2]!.content as { text: string }).text).toBe(
+      'I could not read the page: The tab is a chrome:// page.',
+    );
   });
 
   it('says page_read is missing when the client declared no such tool', async () => {
@@ -197,7 +219,9 @@ describe('catalog requests', () => {
   it('lists the scripted model as the default and exports the protocol schema', async () => {
     harness = createHarness();
     const tc = await harness.connect();
-    expect(await tc.client.modelList()).toEqual({ models: [{ id: 'scripted', displayName: 'Scripted (offline)', provider: 'tether', isDefault: true }] });
+    expect(await tc.client.modelList()).toEqual({
+      models: [{ id: 'scripted', displayName: 'Scripted (offline)', provider: 'tether', isDefault: true }],
+    });
     const schema = await tc.client.schemaExport();
     expect(schema.jsonSchema).toEqual(generateJsonSchemaBundle());
     expect(schema.typescript).toBe(generateTypeScript());

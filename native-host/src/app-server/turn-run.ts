@@ -4,9 +4,25 @@
  * is finished by the engine and whatever the model does afterwards is ignored.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ApprovalRequestParams, ApprovalSessionScope, ClientTool, Item, ThreadStatus, Turn, TurnError, TurnStatus } from '@tether/protocol';
+import type {
+  ApprovalRequestParams,
+  ApprovalSessionScope,
+  ClientTool,
+  Item,
+  ThreadStatus,
+  Turn,
+  TurnError,
+  TurnStatus,
+} from '@tether/protocol';
 import type { Approvals } from '../session/approvals';
-import { ModelError, type Model, type StreamWriter, type ToolOutcome, type ToolSpec, type TurnContext } from './models/model';
+import {
+  ModelError,
+  type Model,
+  type StreamWriter,
+  type ToolOutcome,
+  type ToolSpec,
+  type TurnContext,
+} from './models/model';
 import type { IdKind } from './options';
 import type { Peer } from './peer';
 import { completedItem, startedItem } from '../store/items';
@@ -93,7 +109,9 @@ export class TurnRun {
       this.stoppedAtMs = this.env.now();
       this.controller.abort(new Error(`turn ${this.turn.id} interrupted`));
     }
-    return this.finished ? this.snapshot() : { ...this.snapshot(), status: 'interrupted', completedAtMs: this.stoppedAtMs };
+    return this.finished
+      ? this.snapshot()
+      : { ...this.snapshot(), status: 'interrupted', completedAtMs: this.stoppedAtMs };
   }
 
   /**
@@ -130,7 +148,8 @@ export class TurnRun {
       if (!this.live) return;
       const message = error instanceof Error ? error.message : String(error);
       const code = error instanceof ModelError ? error.code : undefined;
-      if (!(error instanceof ModelError)) this.env.log(`turn ${this.turn.id}: model crashed: ${(error as Error)?.stack ?? message}`);
+      if (!(error instanceof ModelError))
+        this.env.log(`turn ${this.turn.id}: model crashed: ${(error as Error)?.stack ?? message}`);
       this.finish('failed', code === undefined ? { message } : { message, code });
     }
   }
@@ -218,13 +237,20 @@ export class TurnRun {
       const grant = builtin.grantKey(args);
       if (builtin.needsApproval && !this.state.grants.has(grant)) {
         const preview = builtin.preview(args, this.cwd);
-        const { outcome: decision, reason: serverReason } = await this.askApproval(name, args, preview, builtin.sessionScope);
+        const { outcome: decision, reason: serverReason } = await this.askApproval(
+          name,
+          args,
+          preview,
+          builtin.sessionScope,
+        );
         if (!this.live) return { status: 'failed', text: 'The turn was interrupted.' };
         if (decision === 'allow_session') {
           this.state.grants.add(grant);
           if (this.state.persistent) this.env.store?.appendGrant(this.state.id, name, grant);
         } else if (decision !== 'allow') {
-          const reason = serverReason ?? (decision === 'deny' ? 'The user denied this tool call.' : `The approval ended: ${decision}.`);
+          const reason =
+            serverReason ??
+            (decision === 'deny' ? 'The user denied this tool call.' : `The approval ended: ${decision}.`);
           content.status = 'declined';
           content.error = reason;
           this.completeItem(item, 'declined');
@@ -291,7 +317,8 @@ export class TurnRun {
     open.status = status;
     (this.state.items ??= []).push(item);
     // Journal first: an item the client saw completed must survive a crash.
-    if (this.state.persistent && this.env.store) this.state.sizes.set(item, this.env.store.appendItem(this.state.id, item));
+    if (this.state.persistent && this.env.store)
+      this.state.sizes.set(item, this.env.store.appendItem(this.state.id, item));
     this.state.emit('item/completed', { threadId: this.state.id, turnId: this.turn.id, item });
   }
 

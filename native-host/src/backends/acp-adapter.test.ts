@@ -3,7 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientRequests, Connection, createMemoryTransportPair, ErrorCode, type Item, serverNotifications } from '@tether/protocol';
+import {
+  clientRequests,
+  Connection,
+  createMemoryTransportPair,
+  ErrorCode,
+  type Item,
+  serverNotifications,
+} from '@tether/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJsonlTransport } from '../stdio-transport';
 import { createAcpAdapter } from './acp-adapter';
@@ -22,7 +29,10 @@ interface Seen {
 }
 
 /** A Tether client on an ACP adapter in front of `upstream`. */
-function connect(upstream: ReturnType<typeof createJsonlTransport> | ReturnType<typeof createMemoryTransportPair>[0], dataDir: string) {
+function connect(
+  upstream: ReturnType<typeof createJsonlTransport> | ReturnType<typeof createMemoryTransportPair>[0],
+  dataDir: string,
+) {
   const adapter = createAcpAdapter(upstream, { backendId: 'scripted', dataDir, log: () => undefined });
   const client = new Connection(adapter);
   const seen: Seen[] = [];
@@ -41,16 +51,25 @@ function connect(upstream: ReturnType<typeof createJsonlTransport> | ReturnType<
     throw new Error(`no ${method}; saw ${seen.map((s) => s.method).join(', ')}`);
   };
   const init = async () => {
-    const result = clientRequests.initialize.result.parse(await client.request('initialize', { clientInfo: { name: 'test', version: '1' } }));
+    const result = clientRequests.initialize.result.parse(
+      await client.request('initialize', { clientInfo: { name: 'test', version: '1' } }),
+    );
     client.notify('initialized');
     return result;
   };
-  const startThread = async () => clientRequests['thread/start'].result.parse(await client.request('thread/start', { cwd: tmpdir() })).thread;
+  const startThread = async () =>
+    clientRequests['thread/start'].result.parse(await client.request('thread/start', { cwd: tmpdir() })).thread;
   /** Runs one turn to its end and returns its turn/completed params. */
   const turn = async (threadId: string, text: string) => {
     const from = seen.length;
-    const started = clientRequests['turn/start'].result.parse(await client.request('turn/start', { threadId, input: [{ text }] }));
-    return { turnId: started.turn.id, done: () => waitFor('turn/completed', (p) => (p.turn as { id: string }).id === started.turn.id, from), from };
+    const started = clientRequests['turn/start'].result.parse(
+      await client.request('turn/start', { threadId, input: [{ text }] }),
+    );
+    return {
+      turnId: started.turn.id,
+      done: () => waitFor('turn/completed', (p) => (p.turn as { id: string }).id === started.turn.id, from),
+      from,
+    };
   };
   cleanups.push(() => client.close());
   return { client, seen, waitFor, init, startThread, turn };
@@ -58,7 +77,10 @@ function connect(upstream: ReturnType<typeof createJsonlTransport> | ReturnType<
 
 /** The scripted agent as a child process. */
 function scriptedAgent(dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [AGENT], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [AGENT], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   cleanups.push(() => child.kill());
   return connect(createJsonlTransport(child.stdout, child.stdin, { name: 'scripted acp agent' }), dataDir);
 }
@@ -75,7 +97,13 @@ describe('acp adapter with a scripted ACP agent', () => {
     const a = scriptedAgent(dataDir);
     const info = await a.init();
     expect(info.serverInfo).toEqual({ name: 'scripted-acp-agent', version: '1.0.0' });
-    expect(info.capabilities).toMatchObject({ approvalRequests: true, eventReplay: true, steer: false, fork: false, clientTools: false });
+    expect(info.capabilities).toMatchObject({
+      approvalRequests: true,
+      eventReplay: true,
+      steer: false,
+      fork: false,
+      clientTools: false,
+    });
     const thread = await a.startThread();
     expect(thread).toMatchObject({ status: 'idle', archived: false });
     const t = await a.turn(thread.id, 'updates');
@@ -91,21 +119,40 @@ describe('acp adapter with a scripted ACP agent', () => {
     expect(done[1]!.content).toEqual({ text: 'Thinking hard.' });
     expect(done[2]).toMatchObject({
       id: 'tc_read',
-      content: { toolName: 'Read notes.txt', arguments: { path: 'notes.txt' }, result: 'hello notes', status: 'completed', kind: 'read' },
+      content: {
+        toolName: 'Read notes.txt',
+        arguments: { path: 'notes.txt' },
+        result: 'hello notes',
+        status: 'completed',
+        kind: 'read',
+      },
     });
     expect(done[3]!.content).toEqual({ text: 'All kinds sent.' });
     expect(done[4]!.content).toEqual({ text: '[x] Look around\n[x] Answer' });
-    const deltas = (m: string) => a.seen.filter((s) => s.method === m).map((s) => s.params.delta).join('');
+    const deltas = (m: string) =>
+      a.seen
+        .filter((s) => s.method === m)
+        .map((s) => s.params.delta)
+        .join('');
     expect(deltas('item/agentMessage/delta')).toBe('All kinds sent.');
     expect(deltas('item/reasoning/delta')).toBe('Thinking hard.');
-    expect(a.seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toEqual(['running', 'idle']);
-    const read = clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId: thread.id }));
+    expect(a.seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toEqual([
+      'running',
+      'idle',
+    ]);
+    const read = clientRequests['thread/read'].result.parse(
+      await a.client.request('thread/read', { threadId: thread.id }),
+    );
     expect(read.thread.title).toBe('Every update kind');
     expect(read.items.map((i) => i.id)).toEqual(done.map((i) => i.id));
-    const tail = clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId: thread.id, afterItemId: done[2]!.id }));
+    const tail = clientRequests['thread/read'].result.parse(
+      await a.client.request('thread/read', { threadId: thread.id, afterItemId: done[2]!.id }),
+    );
     expect(tail.items).toHaveLength(2);
     // An item the thread does not have is the client's mistake, answered as the app-server answers it.
-    await expect(a.client.request('thread/read', { threadId: thread.id, afterItemId: 'item_nope' })).rejects.toMatchObject({
+    await expect(
+      a.client.request('thread/read', { threadId: thread.id, afterItemId: 'item_nope' }),
+    ).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       data: { threadId: thread.id, itemId: 'item_nope' },
     });
@@ -125,14 +172,25 @@ describe('acp adapter with a scripted ACP agent', () => {
     for (let i = 0; i < 3; i++) {
       const t = await a.turn(thread.id, 'permission');
       await t.done();
-      texts.push(...items(a.seen, t.from).filter((x) => x.type === 'agentMessage').map((x) => (x.content as { text: string }).text));
+      texts.push(
+        ...items(a.seen, t.from)
+          .filter((x) => x.type === 'agentMessage')
+          .map((x) => (x.content as { text: string }).text),
+      );
     }
     expect(texts).toEqual(['ran (yes)', 'ran (always)', 'skipped']);
-    expect(asked[0]).toMatchObject({ toolName: 'Run echo', preview: 'Run echo: echo hi', arguments: { command: 'echo hi' }, choices: ['allow', 'allow_session', 'deny'] });
+    expect(asked[0]).toMatchObject({
+      toolName: 'Run echo',
+      preview: 'Run echo: echo hi',
+      arguments: { command: 'echo hi' },
+      choices: ['allow', 'allow_session', 'deny'],
+    });
     const tools = items(a.seen).filter((x) => x.type === 'toolCall');
     expect(tools.map((x) => x.status)).toEqual(['completed', 'completed', 'declined']);
     expect(a.seen.filter((s) => s.method === 'approval/resolved').map((s) => s.params.decision)).toEqual(decisions);
-    expect(a.seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain('waitingOnApproval');
+    expect(a.seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain(
+      'waitingOnApproval',
+    );
   });
 
   it('interrupts with session/cancel, withdrawing a pending permission as cancelled', async () => {
@@ -142,13 +200,17 @@ describe('acp adapter with a scripted ACP agent', () => {
     const thread = await a.startThread();
     const t = await a.turn(thread.id, 'permission');
     await a.waitFor('approval/requested');
-    const answer = clientRequests['turn/interrupt'].result.parse(await a.client.request('turn/interrupt', { threadId: thread.id, turnId: t.turnId }));
+    const answer = clientRequests['turn/interrupt'].result.parse(
+      await a.client.request('turn/interrupt', { threadId: thread.id, turnId: t.turnId }),
+    );
     expect(answer.turn.id).toBe(t.turnId);
     expect((await a.waitFor('approval/resolved')).decision).toBe('cancelled');
     expect((await t.done()).turn).toMatchObject({ status: 'interrupted' });
     const slow = await a.turn(thread.id, 'slow');
     await a.waitFor('item/agentMessage/delta', () => true, slow.from);
-    await expect(a.client.request('turn/start', { threadId: thread.id, input: [{ text: 'again' }] })).rejects.toMatchObject({ code: ErrorCode.ThreadBusy });
+    await expect(
+      a.client.request('turn/start', { threadId: thread.id, input: [{ text: 'again' }] }),
+    ).rejects.toMatchObject({ code: ErrorCode.ThreadBusy });
     await a.client.request('turn/interrupt', { threadId: thread.id, turnId: slow.turnId });
     expect((await slow.done()).turn).toMatchObject({ status: 'interrupted' });
     expect(items(a.seen, slow.from).find((x) => x.type === 'agentMessage')?.status).toBe('completed');
@@ -164,10 +226,20 @@ describe('acp adapter with a scripted ACP agent', () => {
     expect(done.error.message).toMatch(/Internal error/);
     expect((await a.waitFor('error')).threadId).toBe(thread.id);
     for (const method of ['thread/fork', 'turn/steer', 'model/list', 'schema/export']) {
-      const params = method === 'turn/steer' ? { threadId: thread.id, expectedTurnId: 'x', input: [{ text: 'x' }] } : method === 'thread/fork' ? { threadId: thread.id } : {};
-      await expect(a.client.request(method, params)).rejects.toMatchObject({ code: ErrorCode.Unsupported, message: `${method} is not supported by the scripted backend` });
+      const params =
+        method === 'turn/steer'
+          ? { threadId: thread.id, expectedTurnId: 'x', input: [{ text: 'x' }] }
+          : method === 'thread/fork'
+            ? { threadId: thread.id }
+            : {};
+      await expect(a.client.request(method, params)).rejects.toMatchObject({
+        code: ErrorCode.Unsupported,
+        message: `${method} is not supported by the scripted backend`,
+      });
     }
-    await expect(a.client.request('thread/read', { threadId: 'nope' })).rejects.toMatchObject({ code: ErrorCode.ThreadNotFound });
+    await expect(a.client.request('thread/read', { threadId: 'nope' })).rejects.toMatchObject({
+      code: ErrorCode.ThreadNotFound,
+    });
   });
 
   it('replays full history from the host journal after the host and the agent restart', async () => {
@@ -176,26 +248,51 @@ describe('acp adapter with a scripted ACP agent', () => {
     await first.init();
     const thread = await first.startThread();
     for (const text of ['one', 'two']) await (await first.turn(thread.id, text)).done();
-    const before = clientRequests['thread/read'].result.parse(await first.client.request('thread/read', { threadId: thread.id })).items;
+    const before = clientRequests['thread/read'].result.parse(
+      await first.client.request('thread/read', { threadId: thread.id }),
+    ).items;
     first.client.close();
 
     const second = scriptedAgent(dataDir);
     await second.init();
     const list = clientRequests['thread/list'].result.parse(await second.client.request('thread/list', {}));
     expect(list.threads.map((t) => [t.id, t.title])).toEqual([[thread.id, 'one']]);
-    const resumed = clientRequests['thread/resume'].result.parse(await second.client.request('thread/resume', { threadId: thread.id }));
+    const resumed = clientRequests['thread/resume'].result.parse(
+      await second.client.request('thread/resume', { threadId: thread.id }),
+    );
     expect(resumed.items).toEqual(before);
-    expect(resumed.items.map((i) => (i.content as { text: string }).text)).toEqual(['one', 'You said: one', 'two', 'You said: two']);
+    expect(resumed.items.map((i) => (i.content as { text: string }).text)).toEqual([
+      'one',
+      'You said: one',
+      'two',
+      'You said: two',
+    ]);
     expect(resumed.activeTurn).toBeUndefined();
     const t = await second.turn(thread.id, 'three');
     await t.done();
     expect((await second.waitFor('warning')).message).toMatch(/cannot reopen its earlier session/);
-    const after = clientRequests['thread/read'].result.parse(await second.client.request('thread/read', { threadId: thread.id })).items;
-    expect(after.map((i) => (i.content as { text: string }).text)).toEqual(['one', 'You said: one', 'two', 'You said: two', 'three', 'You said: three']);
-    const archived = clientRequests['thread/archive'].result.parse(await second.client.request('thread/archive', { threadId: thread.id }));
+    const after = clientRequests['thread/read'].result.parse(
+      await second.client.request('thread/read', { threadId: thread.id }),
+    ).items;
+    expect(after.map((i) => (i.content as { text: string }).text)).toEqual([
+      'one',
+      'You said: one',
+      'two',
+      'You said: two',
+      'three',
+      'You said: three',
+    ]);
+    const archived = clientRequests['thread/archive'].result.parse(
+      await second.client.request('thread/archive', { threadId: thread.id }),
+    );
     expect(archived.thread.archived).toBe(true);
-    expect((clientRequests['thread/list'].result.parse(await second.client.request('thread/list', {}))).threads).toEqual([]);
-    expect((clientRequests['thread/list'].result.parse(await second.client.request('thread/list', { archived: true }))).threads).toHaveLength(1);
+    expect(clientRequests['thread/list'].result.parse(await second.client.request('thread/list', {})).threads).toEqual(
+      [],
+    );
+    expect(
+      clientRequests['thread/list'].result.parse(await second.client.request('thread/list', { archived: true }))
+        .threads,
+    ).toHaveLength(1);
   });
 });
 
@@ -210,25 +307,43 @@ describe('acp adapter history pages', () => {
     await journal.load();
     const written: Item[] = [];
     for (let t = 0; t < 300; t++) {
-      for (const [n, type] of [['q', 'userMessage'], ['a', 'agentMessage']] as const) {
-        const item: Item = { id: `i${t}${n}`, type, status: 'completed', createdAtMs: 1, content: { text: `${n} ${t}` }, turnId: `turn_${t}` };
+      for (const [n, type] of [
+        ['q', 'userMessage'],
+        ['a', 'agentMessage'],
+      ] as const) {
+        const item: Item = {
+          id: `i${t}${n}`,
+          type,
+          status: 'completed',
+          createdAtMs: 1,
+          content: { text: `${n} ${t}` },
+          turnId: `turn_${t}`,
+        };
         journal.append(thread.id, item);
         written.push(item);
       }
     }
-    const read = clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId: thread.id }));
+    const read = clientRequests['thread/read'].result.parse(
+      await a.client.request('thread/read', { threadId: thread.id }),
+    );
     expect(read.items).toEqual(written.slice(-200));
-    const resumed = clientRequests['thread/resume'].result.parse(await a.client.request('thread/resume', { threadId: thread.id }));
+    const resumed = clientRequests['thread/resume'].result.parse(
+      await a.client.request('thread/resume', { threadId: thread.id }),
+    );
     expect(resumed.items).toEqual(read.items);
     let cursor = resumed.olderCursor;
     const older: Item[] = [];
     while (cursor) {
-      const page = clientRequests['thread/history/read'].result.parse(await a.client.request('thread/history/read', { threadId: thread.id, cursor }));
+      const page = clientRequests['thread/history/read'].result.parse(
+        await a.client.request('thread/history/read', { threadId: thread.id, cursor }),
+      );
       older.unshift(...page.items);
       cursor = page.olderCursor;
     }
     expect([...older, ...read.items]).toEqual(written);
-    await expect(a.client.request('thread/history/read', { threadId: thread.id, cursor: 'bogus' })).rejects.toMatchObject({
+    await expect(
+      a.client.request('thread/history/read', { threadId: thread.id, cursor: 'bogus' }),
+    ).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringMatching(/history cursor .* read the thread again/),
     });
@@ -238,7 +353,9 @@ describe('acp adapter history pages', () => {
 describe('acp adapter with a recorded Copilot CLI transcript', () => {
   it('maps Copilot permission requests (id 0), tool output and a rejected call', async () => {
     const [agentSide, upstream] = createMemoryTransportPair();
-    const agent = new ReplayAgent(readTranscript(new URL('copilot/permission.jsonl', FIXTURES)), agentSide, { jsonrpc: true });
+    const agent = new ReplayAgent(readTranscript(new URL('copilot/permission.jsonl', FIXTURES)), agentSide, {
+      jsonrpc: true,
+    });
     const a = connect(upstream, mkdtempSync(join(tmpdir(), 'tether-acp-')));
     const info = await a.init();
     expect(info.serverInfo).toEqual({ name: 'Copilot', version: '1.0.102' });
@@ -258,8 +375,13 @@ describe('acp adapter with a recorded Copilot CLI transcript', () => {
       ['call_allow', 'completed'],
       ['call_deny', 'declined'],
     ]);
-    expect(tools[0]!.content).toMatchObject({ toolName: 'echo', result: 'approved-run\n<shellId: 0 completed with exit code 0>' });
-    const messages = items(a.seen).filter((x) => x.type === 'agentMessage').map((x) => (x.content as { text: string }).text);
+    expect(tools[0]!.content).toMatchObject({
+      toolName: 'echo',
+      result: 'approved-run\n<shellId: 0 completed with exit code 0>',
+    });
+    const messages = items(a.seen)
+      .filter((x) => x.type === 'agentMessage')
+      .map((x) => (x.content as { text: string }).text);
     expect(messages).toEqual(['The command finished.', 'Info: Operation cancelled by user']);
     expect(agent.received.every((m) => m.jsonrpc === '2.0')).toBe(true);
   });

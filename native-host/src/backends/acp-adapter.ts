@@ -18,7 +18,14 @@ import {
   type Thread,
   type Turn,
 } from '@tether/protocol';
-import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, asRecord, str } from './dialect-core';
+import {
+  type AdapterHandlers,
+  type AdapterOptions,
+  AdapterCore,
+  type AgentIdentity,
+  asRecord,
+  str,
+} from './dialect-core';
 import { currentModel, permissionChoices, permissionOption, safeSegment, stopStatus } from './acp-map';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
@@ -60,7 +67,11 @@ class AcpAdapter extends AdapterCore {
         protocolVersion: ACP_PROTOCOL_VERSION,
         // The browser is no file system or terminal for the agent: it uses its own.
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-        clientInfo: { name: params.clientInfo.name, version: params.clientInfo.version, ...(params.clientInfo.title ? { title: params.clientInfo.title } : {}) },
+        clientInfo: {
+          name: params.clientInfo.name,
+          version: params.clientInfo.version,
+          ...(params.clientInfo.title ? { title: params.clientInfo.title } : {}),
+        },
       }),
     );
     const caps = asRecord(result.agentCapabilities);
@@ -117,7 +128,12 @@ class AcpAdapter extends AdapterCore {
         const turn = this.active.get(p.threadId);
         // The latest page plus the open items with their text so far: the deltas that follow continue them.
         const items = [...history, ...(turn?.openItems() ?? [])];
-        return { thread, items, ...(turn ? { activeTurn: turn.toTurn() } : {}), ...(olderCursor ? { olderCursor } : {}) };
+        return {
+          thread,
+          items,
+          ...(turn ? { activeTurn: turn.toTurn() } : {}),
+          ...(olderCursor ? { olderCursor } : {}),
+        };
       },
       'thread/history/read': async (p) => {
         await this.known(p.threadId);
@@ -167,7 +183,10 @@ class AcpAdapter extends AdapterCore {
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
     const sessionId = await this.attach(p.threadId, ctx);
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
-    const turn = new AcpTurn(p.threadId, input, { emit: (m, params) => this.emit(m, params), record: (item) => this.journal.append(p.threadId, item) });
+    const turn = new AcpTurn(p.threadId, input, {
+      emit: (m, params) => this.emit(m, params),
+      record: (item) => this.journal.append(p.threadId, item),
+    });
     this.active.set(p.threadId, turn);
     const text = input.map((i) => i.text).join('\n');
     const title = thread.title || text.slice(0, 80);
@@ -183,20 +202,35 @@ class AcpAdapter extends AdapterCore {
 
   private prompt(turn: AcpTurn, sessionId: string, input: Array<{ type: 'text'; text: string }>): void {
     const threadId = turn.threadId;
-    this.agent.call('session/prompt', { sessionId, prompt: input.map((i) => ({ type: 'text', text: i.text })) }, {
-      ok: (result) => this.endTurn(turn, stopStatus(str(asRecord(result).stopReason), turn.interruptRequested)),
-      fail: (error) => {
-        const cancelled = error instanceof RpcError && error.code === ACP_REQUEST_CANCELLED;
-        if (cancelled || turn.interruptRequested) return this.endTurn(turn, { status: 'interrupted' });
-        const mapped = this.mapError(error, 'session/prompt', threadId);
-        const code = mapped instanceof RpcError ? mapped.code : undefined;
-        this.emit('error', { message: mapped.message, threadId, turnId: turn.id, ...(code === undefined ? {} : { code }) });
-        this.endTurn(turn, { status: 'failed', error: { message: mapped.message, ...(code === undefined ? {} : { code }) } });
+    this.agent.call(
+      'session/prompt',
+      { sessionId, prompt: input.map((i) => ({ type: 'text', text: i.text })) },
+      {
+        ok: (result) => this.endTurn(turn, stopStatus(str(asRecord(result).stopReason), turn.interruptRequested)),
+        fail: (error) => {
+          const cancelled = error instanceof RpcError && error.code === ACP_REQUEST_CANCELLED;
+          if (cancelled || turn.interruptRequested) return this.endTurn(turn, { status: 'interrupted' });
+          const mapped = this.mapError(error, 'session/prompt', threadId);
+          const code = mapped instanceof RpcError ? mapped.code : undefined;
+          this.emit('error', {
+            message: mapped.message,
+            threadId,
+            turnId: turn.id,
+            ...(code === undefined ? {} : { code }),
+          });
+          this.endTurn(turn, {
+            status: 'failed',
+            error: { message: mapped.message, ...(code === undefined ? {} : { code }) },
+          });
+        },
       },
-    });
+    );
   }
 
-  private endTurn(turn: AcpTurn, end: { status: 'completed' | 'interrupted' | 'failed'; error?: { message: string; code?: number | string } }): void {
+  private endTurn(
+    turn: AcpTurn,
+    end: { status: 'completed' | 'interrupted' | 'failed'; error?: { message: string; code?: number | string } },
+  ): void {
     if (this.active.get(turn.threadId) !== turn) return;
     this.active.delete(turn.threadId);
     this.approvals.cancelTurn(turn.id);
@@ -262,7 +296,17 @@ class AcpAdapter extends AdapterCore {
       const updated = Date.parse(str(s.updatedAt) ?? '') || Date.now();
       this.journal.put({
         sessionId: id,
-        thread: { id, title: str(s.title) ?? '', model: '', status: 'idle', archived: false, ephemeral: false, createdAtMs: updated, updatedAtMs: updated, ...(str(s.cwd) ? { cwd: str(s.cwd) } : {}) },
+        thread: {
+          id,
+          title: str(s.title) ?? '',
+          model: '',
+          status: 'idle',
+          archived: false,
+          ephemeral: false,
+          createdAtMs: updated,
+          updatedAtMs: updated,
+          ...(str(s.cwd) ? { cwd: str(s.cwd) } : {}),
+        },
         unread: true,
       });
     }
@@ -343,12 +387,18 @@ class AcpAdapter extends AdapterCore {
       if (outcome === 'deny' && toolCallId) turn.markDeclined(toolCallId);
       const option = permissionOption(options, outcome);
       if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
-      return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
+      return option
+        ? { outcome: { outcome: 'selected', optionId: option.optionId } }
+        : { outcome: { outcome: 'cancelled' } };
     });
   }
 
   protected override onAgentClosed(): void {
-    for (const turn of [...this.active.values()]) this.endTurn(turn, { status: 'failed', error: { message: `${this.agentName} stopped during the turn`, code: ErrorCode.BackendUnavailable } });
+    for (const turn of [...this.active.values()])
+      this.endTurn(turn, {
+        status: 'failed',
+        error: { message: `${this.agentName} stopped during the turn`, code: ErrorCode.BackendUnavailable },
+      });
   }
 
   private threadOfSession(sessionId: string): string | undefined {

@@ -14,10 +14,15 @@ export interface TurnEnd {
 /** Turn status from an ACP stop reason. */
 export function stopStatus(stopReason: string | undefined, interrupted: boolean): TurnEnd {
   if (stopReason === 'cancelled' || interrupted) return { status: 'interrupted' };
-  if (stopReason === 'refusal') return { status: 'failed', error: { message: 'The agent refused to continue', code: 'refusal' } };
-  if (stopReason === 'max_tokens') return { status: 'completed', error: { message: 'The answer was cut at the token limit', code: 'max_tokens' } };
+  if (stopReason === 'refusal')
+    return { status: 'failed', error: { message: 'The agent refused to continue', code: 'refusal' } };
+  if (stopReason === 'max_tokens')
+    return { status: 'completed', error: { message: 'The answer was cut at the token limit', code: 'max_tokens' } };
   if (stopReason === 'max_turn_requests') {
-    return { status: 'completed', error: { message: 'The agent reached its limit of model requests for one turn', code: 'max_turn_requests' } };
+    return {
+      status: 'completed',
+      error: { message: 'The agent reached its limit of model requests for one turn', code: 'max_turn_requests' },
+    };
   }
   return { status: 'completed' };
 }
@@ -34,7 +39,10 @@ export function safeSegment(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_') || 'acp';
 }
 
-function optionOf(options: readonly Record<string, unknown>[], kinds: readonly string[]): Record<string, unknown> | undefined {
+function optionOf(
+  options: readonly Record<string, unknown>[],
+  kinds: readonly string[],
+): Record<string, unknown> | undefined {
   return options.find((o) => kinds.includes(str(o.kind) ?? ''));
 }
 
@@ -48,7 +56,10 @@ export function permissionChoices(options: readonly Record<string, unknown>[]): 
 }
 
 /** The option that carries out `outcome`, or undefined to answer `cancelled`. */
-export function permissionOption(options: readonly Record<string, unknown>[], outcome: ApprovalOutcome): Record<string, unknown> | undefined {
+export function permissionOption(
+  options: readonly Record<string, unknown>[],
+  outcome: ApprovalOutcome,
+): Record<string, unknown> | undefined {
   switch (outcome) {
     case 'allow':
       return optionOf(options, ['allow_once']);

@@ -4,7 +4,15 @@
  * finished item to `record` (the journal). Used live, and silently to rebuild history from a `session/load` replay.
  */
 import { randomUUID } from 'node:crypto';
-import type { Item, ItemStatus, ServerNotificationMethod, ServerNotificationParams, Turn, TurnStatus, UserInput } from '@tether/protocol';
+import type {
+  Item,
+  ItemStatus,
+  ServerNotificationMethod,
+  ServerNotificationParams,
+  Turn,
+  TurnStatus,
+  UserInput,
+} from '@tether/protocol';
 import { completedItem, startedItem } from '../store/items';
 import { asRecord, str } from './dialect-core';
 
@@ -37,7 +45,14 @@ export class AcpTurn {
 
   /** The Tether turn object. */
   toTurn(extra: { completedAtMs?: number; error?: { message: string; code?: string | number } } = {}): Turn {
-    return { id: this.id, threadId: this.threadId, status: this.status, input: this.input, startedAtMs: this.startedAtMs, ...extra };
+    return {
+      id: this.id,
+      threadId: this.threadId,
+      status: this.status,
+      input: this.input,
+      startedAtMs: this.startedAtMs,
+      ...extra,
+    };
   }
 
   /** Emits the user's message as a finished item. */
@@ -91,7 +106,8 @@ export class AcpTurn {
   finish(status: TurnStatus, error?: { message: string; code?: string | number }): Turn {
     this.closeText();
     const failed: ItemStatus = status === 'completed' ? 'completed' : 'failed';
-    for (const id of [...this.tools.keys()]) this.finishTool(id, this.declined.has(id) ? 'declined' : failed, undefined);
+    for (const id of [...this.tools.keys()])
+      this.finishTool(id, this.declined.has(id) ? 'declined' : failed, undefined);
     if (this.plan) this.complete(this.plan, 'completed');
     this.plan = undefined;
     this.status = status;
@@ -187,7 +203,10 @@ export class AcpTurn {
   private planUpdate(entries: unknown): void {
     const text = (Array.isArray(entries) ? entries : [])
       .map(asRecord)
-      .map((e) => `${e.status === 'completed' ? '[x]' : e.status === 'in_progress' ? '[~]' : '[ ]'} ${str(e.content) ?? ''}`)
+      .map(
+        (e) =>
+          `${e.status === 'completed' ? '[x]' : e.status === 'in_progress' ? '[~]' : '[ ]'} ${str(e.content) ?? ''}`,
+      )
       .join('\n');
     if (!this.plan) {
       this.closeText();
@@ -208,7 +227,8 @@ export class AcpTurn {
 
 /** Text of an ACP content block, or of a list of tool-call content entries. */
 export function contentText(content: unknown): string {
-  if (Array.isArray(content)) return content.map((c) => contentText(asRecord(c).type === 'content' ? asRecord(c).content : c)).join('');
+  if (Array.isArray(content))
+    return content.map((c) => contentText(asRecord(c).type === 'content' ? asRecord(c).content : c)).join('');
   const c = asRecord(content);
   switch (c.type) {
     case 'text':

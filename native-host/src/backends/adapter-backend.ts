@@ -34,7 +34,9 @@ export class AdapterBackend implements Backend {
   private async startAsync(sink: BackendSink): Promise<void> {
     const { log } = this.context;
     const factory = await loadDialectAdapter(this.config.dialect).catch((error: unknown) => {
-      log(`backend ${this.id}: loading the ${this.config.dialect} adapter failed: ${(error as Error).stack ?? String(error)}`);
+      log(
+        `backend ${this.id}: loading the ${this.config.dialect} adapter failed: ${(error as Error).stack ?? String(error)}`,
+      );
       return undefined;
     });
     if (!factory) {
@@ -63,7 +65,12 @@ export class AdapterBackend implements Backend {
       maxLineBytes: this.context.maxLineBytes,
       name: `${this.id} backend`,
     });
-    const adapter = factory(upstream, { backendId: this.id, dataDir: this.context.dataDir, log: (line) => log(`${this.id}: ${line}`), backend: this.config });
+    const adapter = factory(upstream, {
+      backendId: this.id,
+      dataDir: this.context.dataDir,
+      log: (line) => log(`${this.id}: ${line}`),
+      backend: this.config,
+    });
     this.adapter = adapter;
     // An adapter that gives up (closes its side) leaves nothing to talk to: stop the agent, whose exit is reported.
     this.sendToAdapter = attachTransport(adapter, sink, () => void started.stop());
@@ -72,7 +79,13 @@ export class AdapterBackend implements Backend {
     void started.exited.then(({ code, signal, error }) => {
       adapter.close();
       const stderrTail = started.stderrTail();
-      sink.exit({ code, signal, stderrTail, message: describeExit(this.id, code, signal, error), failedToStart: !!error });
+      sink.exit({
+        code,
+        signal,
+        stderrTail,
+        message: describeExit(this.id, code, signal, error),
+        failedToStart: !!error,
+      });
     });
   }
 

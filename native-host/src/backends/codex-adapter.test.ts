@@ -25,7 +25,9 @@ function setup(fixture: string, opts: { backendOptions?: Record<string, unknown>
     backendId: 'codex',
     dataDir: '/nonexistent',
     log: (l) => logs.push(l),
-    ...(opts.backendOptions ? { backend: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', options: opts.backendOptions } } : {}),
+    ...(opts.backendOptions
+      ? { backend: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', options: opts.backendOptions } }
+      : {}),
   });
   const agent = new ReplayAgent(readTranscript(new URL(`codex/${fixture}.jsonl`, FIXTURES)), agentSide);
   const wire: Record<string, unknown>[] = [];
@@ -40,7 +42,10 @@ function setup(fixture: string, opts: { backendOptions?: Record<string, unknown>
     seen.push({ method, params: params as Record<string, unknown> });
   });
   const init = async (capabilities: Record<string, unknown> = {}) => {
-    const result = await client.request('initialize', { clientInfo: { name: 'tether-test', version: '1.0.0' }, capabilities });
+    const result = await client.request('initialize', {
+      clientInfo: { name: 'tether-test', version: '1.0.0' },
+      capabilities,
+    });
     client.notify('initialized');
     return clientRequests.initialize.result.parse(result);
   };
@@ -76,15 +81,30 @@ describe('codex adapter', () => {
     const { client, seen, init, waitFor, agent } = setup('text');
     const init0 = await init();
     expect(init0.serverInfo).toEqual({ name: 'codex', version: '0.171.0' });
-    expect(init0.capabilities).toMatchObject({ approvalRequests: true, steer: true, schemaExport: false, clientTools: true });
+    expect(init0.capabilities).toMatchObject({
+      approvalRequests: true,
+      steer: true,
+      schemaExport: false,
+      clientTools: true,
+    });
     const started = clientRequests['thread/start'].result.parse(await client.request('thread/start', {}));
-    expect(started.thread).toMatchObject({ title: '', model: 'mock-model', status: 'idle', archived: false, ephemeral: false });
+    expect(started.thread).toMatchObject({
+      title: '',
+      model: 'mock-model',
+      status: 'idle',
+      archived: false,
+      ephemeral: false,
+    });
     expect(started.thread.createdAtMs).toBeGreaterThan(1_000_000_000_000);
     const threadId = started.thread.id;
     const turnResult = clientRequests['turn/start'].result.parse(
       await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] }),
     );
-    expect(turnResult.turn).toMatchObject({ threadId, status: 'running', input: [{ type: 'text', text: 'Say hello' }] });
+    expect(turnResult.turn).toMatchObject({
+      threadId,
+      status: 'running',
+      input: [{ type: 'text', text: 'Say hello' }],
+    });
     const done = await waitFor('turn/completed');
     expect(done.turn).toMatchObject({ id: turnResult.turn.id, status: 'completed', threadId });
 
@@ -92,9 +112,14 @@ describe('codex adapter', () => {
     expect(sentToCodex.params).toEqual({ threadId, input: [{ type: 'text', text: 'Say hello', text_elements: [] }] });
     expect(agent.received.find((m) => m.method === 'thread/start')!.params).toEqual({ approvalPolicy: 'untrusted' });
 
-    const deltas = seen.filter((s) => s.method === 'item/agentMessage/delta').map((s) => s.params.delta).join('');
+    const deltas = seen
+      .filter((s) => s.method === 'item/agentMessage/delta')
+      .map((s) => s.params.delta)
+      .join('');
     expect(deltas).toBe('Hello from the mock model.');
-    const completed = seen.filter((s) => s.method === 'item/completed').map((s) => s.params.item as Record<string, unknown>);
+    const completed = seen
+      .filter((s) => s.method === 'item/completed')
+      .map((s) => s.params.item as Record<string, unknown>);
     expect(completed.map((i) => [i.type, i.status, (i.content as { text: string }).text])).toEqual([
       ['userMessage', 'completed', 'Say hello'],
       ['agentMessage', 'completed', 'Hello from the mock model.'],
@@ -102,7 +127,10 @@ describe('codex adapter', () => {
     const order = seen.map((s) => s.method);
     expect(order.indexOf('turn/started')).toBeLessThan(order.indexOf('item/started'));
     expect(order.lastIndexOf('item/completed')).toBeLessThan(order.indexOf('turn/completed'));
-    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toEqual(['running', 'idle']);
+    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toEqual([
+      'running',
+      'idle',
+    ]);
 
     const read = clientRequests['thread/read'].result.parse(await client.request('thread/read', { threadId }));
     expect(read.thread.title).toBe('Say hello');
@@ -112,13 +140,17 @@ describe('codex adapter', () => {
     ]);
     // Codex reads are one page: no cursor, and a cursor from elsewhere names no page here.
     expect(read.olderCursor).toBeUndefined();
-    await expect(client.request('thread/history/read', { threadId, cursor: 'from-another-backend' })).rejects.toMatchObject({
+    await expect(
+      client.request('thread/history/read', { threadId, cursor: 'from-another-backend' }),
+    ).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringMatching(/answers the whole history at once.*read the thread again/),
     });
     const list = clientRequests['thread/list'].result.parse(await client.request('thread/list', {}));
     expect(list.threads.map((t) => t.id)).toEqual([threadId]);
-    const archived = clientRequests['thread/archive'].result.parse(await client.request('thread/archive', { threadId }));
+    const archived = clientRequests['thread/archive'].result.parse(
+      await client.request('thread/archive', { threadId }),
+    );
     expect(archived.thread.archived).toBe(true);
     client.close();
   });
@@ -148,31 +180,49 @@ describe('codex adapter', () => {
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
     await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
     await waitFor('turn/completed');
-    expect(asked[0]).toMatchObject({ threadId, toolName: 'shell', preview: "/bin/bash -lc 'echo approved-run'", choices: ['allow', 'deny'], sessionScope: 'command' });
+    expect(asked[0]).toMatchObject({
+      threadId,
+      toolName: 'shell',
+      preview: "/bin/bash -lc 'echo approved-run'",
+      choices: ['allow', 'deny'],
+      sessionScope: 'command',
+    });
     expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
-    const ran = seen.find((s) => s.method === 'item/completed' && (s.params.item as { type: string }).type === 'toolCall')!;
+    const ran = seen.find(
+      (s) => s.method === 'item/completed' && (s.params.item as { type: string }).type === 'toolCall',
+    )!;
     expect(ran.params.item).toMatchObject({
       id: 'call_allow',
       status: 'completed',
-      content: { toolName: 'shell', arguments: { command: "/bin/bash -lc 'echo approved-run'" }, result: { exitCode: 0 } },
+      content: {
+        toolName: 'shell',
+        arguments: { command: "/bin/bash -lc 'echo approved-run'" },
+        result: { exitCode: 0 },
+      },
     });
 
     await client.request('turn/start', { threadId, input: [{ text: 'Run echo again' }] });
     await waitFor('turn/completed', (p) => (p.turn as { id: string }).id !== (ran.params.turnId as string));
     expect(agent.answers.get(1)).toEqual({ decision: 'decline' });
-    const declined = seen.find((s) => s.method === 'item/completed' && (s.params.item as { id: string }).id === 'call_deny')!;
+    const declined = seen.find(
+      (s) => s.method === 'item/completed' && (s.params.item as { id: string }).id === 'call_deny',
+    )!;
     expect(declined.params.item).toMatchObject({ type: 'toolCall', status: 'declined' });
     const resolved = seen.filter((s) => s.method === 'approval/resolved').map((s) => s.params.decision);
     expect(resolved).toEqual(['allow', 'deny']);
     expect(seen.filter((s) => s.method === 'approval/requested')).toHaveLength(2);
-    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain('waitingOnApproval');
+    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain(
+      'waitingOnApproval',
+    );
     client.close();
   });
 
   it('denies an approval the client answers with an error other than "method not found", as the app-server does', async () => {
     const { client, init, waitFor, agent } = setup('approval');
     await init();
-    client.onRequest('approval/request', () => Promise.reject(new RpcError(ErrorCode.InternalError, 'Internal error: storage is full')));
+    client.onRequest('approval/request', () =>
+      Promise.reject(new RpcError(ErrorCode.InternalError, 'Internal error: storage is full')),
+    );
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
     await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
     expect(await waitFor('approval/resolved')).toMatchObject({ decision: 'deny' });
@@ -190,12 +240,18 @@ describe('codex adapter', () => {
     const requested = await waitFor('approval/requested');
     const ref = { threadId, turnId: requested.turnId, requestId: requested.requestId };
     // The turn is checked as the app-server checks it: a card from another turn cannot decide this approval.
-    await expect(client.request('approval/resolve', { ...ref, turnId: 'turn_other', decision: 'allow' })).rejects.toMatchObject({
+    await expect(
+      client.request('approval/resolve', { ...ref, turnId: 'turn_other', decision: 'allow' }),
+    ).rejects.toMatchObject({
       code: ErrorCode.ApprovalNotFound,
     });
-    await expect(client.request('approval/resolve', { ...ref, decision: 'allow_session' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(client.request('approval/resolve', { ...ref, decision: 'allow_session' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
     expect(await client.request('approval/resolve', { ...ref, decision: 'allow' })).toEqual({});
-    await expect(client.request('approval/resolve', { ...ref, decision: 'allow' })).rejects.toMatchObject({ code: ErrorCode.ApprovalNotFound });
+    await expect(client.request('approval/resolve', { ...ref, decision: 'allow' })).rejects.toMatchObject({
+      code: ErrorCode.ApprovalNotFound,
+    });
     await waitFor('turn/completed');
     expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
     client.close();
@@ -219,9 +275,13 @@ describe('codex adapter', () => {
     const { client, init, waitFor, agent } = setup('interrupt');
     await init();
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    const turn = ((await client.request('turn/start', { threadId, input: [{ text: 'Talk slowly' }] })) as { turn: { id: string } }).turn;
+    const turn = (
+      (await client.request('turn/start', { threadId, input: [{ text: 'Talk slowly' }] })) as { turn: { id: string } }
+    ).turn;
     await waitFor('item/started', (p) => (p.item as { type: string }).type === 'agentMessage');
-    const answer = clientRequests['turn/interrupt'].result.parse(await client.request('turn/interrupt', { threadId, turnId: turn.id }));
+    const answer = clientRequests['turn/interrupt'].result.parse(
+      await client.request('turn/interrupt', { threadId, turnId: turn.id }),
+    );
     expect(answer.turn).toMatchObject({ id: turn.id, threadId, input: [{ type: 'text', text: 'Talk slowly' }] });
     expect(agent.received.find((m) => m.method === 'turn/interrupt')!.params).toEqual({ threadId, turnId: turn.id });
     const done = await waitFor('turn/completed');
@@ -231,7 +291,11 @@ describe('codex adapter', () => {
 
   it('passes client tools to Codex as dynamic tools and runs item/tool/call in the client', async () => {
     const { client, init, waitFor, agent } = setup('tools');
-    const tool = { name: 'page_title', description: 'Title of the page', inputSchema: { type: 'object', properties: { tabId: { type: 'number' } } } };
+    const tool = {
+      name: 'page_title',
+      description: 'Title of the page',
+      inputSchema: { type: 'object', properties: { tabId: { type: 'number' } } },
+    };
     await init({ clientTools: [tool] });
     expect(agent.received[0]!.params).toMatchObject({ capabilities: { experimentalApi: true } });
     const calls: unknown[] = [];
@@ -240,13 +304,23 @@ describe('codex adapter', () => {
       return { success: true, content: [{ type: 'text', text: 'Example Domain' }] };
     });
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    expect(agent.received.find((m) => m.method === 'thread/start')!.params).toMatchObject({ dynamicTools: [{ type: 'function', ...tool }] });
+    expect(agent.received.find((m) => m.method === 'thread/start')!.params).toMatchObject({
+      dynamicTools: [{ type: 'function', ...tool }],
+    });
     await client.request('turn/start', { threadId, input: [{ text: 'What is the title?' }] });
     await waitFor('turn/completed');
-    expect(calls).toEqual([{ threadId, turnId: expect.any(String), callId: 'call_tool', tool: 'page_title', arguments: { tabId: 1 } }]);
-    expect(agent.answers.get(0)).toEqual({ success: true, contentItems: [{ type: 'inputText', text: 'Example Domain' }] });
+    expect(calls).toEqual([
+      { threadId, turnId: expect.any(String), callId: 'call_tool', tool: 'page_title', arguments: { tabId: 1 } },
+    ]);
+    expect(agent.answers.get(0)).toEqual({
+      success: true,
+      contentItems: [{ type: 'inputText', text: 'Example Domain' }],
+    });
     const item = await waitFor('item/completed', (p) => (p.item as { type: string }).type === 'toolCall');
-    expect(item.item).toMatchObject({ status: 'completed', content: { toolName: 'page_title', arguments: { tabId: 1 } } });
+    expect(item.item).toMatchObject({
+      status: 'completed',
+      content: { toolName: 'page_title', arguments: { tabId: 1 } },
+    });
     client.close();
   });
 
@@ -254,8 +328,14 @@ describe('codex adapter', () => {
     const { client, seen, init, agent, waitFor } = setup('text');
     await init();
     agent.inject({ method: 'brand/new/notification', params: { whatever: [1, 2] } });
-    agent.inject({ method: 'item/started', params: { threadId: 't', turnId: 'u', item: { type: 'hologram', id: 'h1' } } });
-    agent.inject({ method: 'item/started', params: { threadId: 't', turnId: 'u', item: { type: 'agentMessage', id: 'a1', text: '', sparkle: true } } });
+    agent.inject({
+      method: 'item/started',
+      params: { threadId: 't', turnId: 'u', item: { type: 'hologram', id: 'h1' } },
+    });
+    agent.inject({
+      method: 'item/started',
+      params: { threadId: 't', turnId: 'u', item: { type: 'agentMessage', id: 'a1', text: '', sparkle: true } },
+    });
     agent.inject({ method: 'item/agentMessage/delta', params: 'not an object' });
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
     expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
@@ -272,9 +352,14 @@ describe('codex adapter', () => {
     await expect(init()).rejects.toMatchObject({ code: ErrorCode.AlreadyInitialized });
     const error = await client.request('schema/export', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: ErrorCode.Unsupported, message: 'schema/export is not supported by the codex backend' });
+    expect(error).toMatchObject({
+      code: ErrorCode.Unsupported,
+      message: 'schema/export is not supported by the codex backend',
+    });
     await expect(client.request('no/such/method', {})).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
-    await expect(client.request('turn/start', { threadId: 'x', input: [] })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(client.request('turn/start', { threadId: 'x', input: [] })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
     client.close();
   });
 
@@ -290,7 +375,8 @@ describe('codex adapter', () => {
     client.notify('initialized');
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
     await client.request('turn/start', { threadId, input: [{ text: 'Say hello' }] });
-    for (let i = 0; i < 200 && !seen.some((s) => s.method === 'turn/completed'); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && !seen.some((s) => s.method === 'turn/completed'); i++)
+      await new Promise((r) => setTimeout(r, 5));
     expect(seen[0]).toEqual({ method: 'thread/archived', params: { threadId: 'early' } });
     expect(seen.some((s) => s.method === 'warning' || s.method === 'item/agentMessage/delta')).toBe(false);
     client.close();

@@ -15,7 +15,16 @@ import {
   type Turn,
   type UserInput,
 } from '@tether/protocol';
-import { type AdapterHandlers, type AdapterOptions, AdapterCore, type AgentIdentity, type ApprovalSpec, asRecord, itemsAfter, str } from './dialect-core';
+import {
+  type AdapterHandlers,
+  type AdapterOptions,
+  AdapterCore,
+  type AgentIdentity,
+  type ApprovalSpec,
+  asRecord,
+  itemsAfter,
+  str,
+} from './dialect-core';
 import {
   choicesFrom,
   codexDecision,
@@ -62,7 +71,12 @@ class CodexAdapter extends AdapterCore {
 
   protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
     const tools = params.capabilities?.clientTools ?? [];
-    this.dynamicTools = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    this.dynamicTools = tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
     const info = params.clientInfo;
     const result = asRecord(
       await this.codex('initialize', {
@@ -73,7 +87,11 @@ class CodexAdapter extends AdapterCore {
     );
     this.agent.notify('initialized');
     const version = /\/(\d+\.\d+\.\d+[^\s]*)/.exec(str(result.userAgent) ?? '')?.[1] ?? 'unknown';
-    return { serverInfo: { name: 'codex', version }, protocolVersion: PROTOCOL_VERSION, supportedTransports: ['stdio'] };
+    return {
+      serverInfo: { name: 'codex', version },
+      protocolVersion: PROTOCOL_VERSION,
+      supportedTransports: ['stdio'],
+    };
   }
 
   protected handlers(): AdapterHandlers {
@@ -84,7 +102,12 @@ class CodexAdapter extends AdapterCore {
           ...(p.model ? { model: p.model } : {}),
           ...(p.cwd ? { cwd: p.cwd } : {}),
           ...(p.ephemeral !== undefined ? { ephemeral: p.ephemeral } : {}),
-          ...policy('approvalPolicy', extra.approvalPolicy, this.backendOptions.approvalPolicy, CODEX_DEFAULT_APPROVAL_POLICY),
+          ...policy(
+            'approvalPolicy',
+            extra.approvalPolicy,
+            this.backendOptions.approvalPolicy,
+            CODEX_DEFAULT_APPROVAL_POLICY,
+          ),
           ...policy('sandbox', extra.sandbox, this.backendOptions.sandbox, undefined),
           ...(this.dynamicTools.length > 0 ? { dynamicTools: this.dynamicTools } : {}),
         };
@@ -106,7 +129,12 @@ class CodexAdapter extends AdapterCore {
         const params = p.subscribe === false ? { threadId: p.threadId, includeTurns: true } : { threadId: p.threadId };
         return this.forward(method, params, ctx, p.threadId, (r) => {
           const turns = asRecord(r.thread).turns;
-          const active = Array.isArray(turns) ? turns.map(asRecord).filter((t) => t.status === 'inProgress').pop() : undefined;
+          const active = Array.isArray(turns)
+            ? turns
+                .map(asRecord)
+                .filter((t) => t.status === 'inProgress')
+                .pop()
+            : undefined;
           return {
             thread: this.remember(mapThread(r.thread)),
             items: historyItems(r.thread),
@@ -116,28 +144,52 @@ class CodexAdapter extends AdapterCore {
       },
       'thread/history/read': (p) => {
         // Codex answers thread/read with every turn, so reads here are one page and no cursor was ever given out.
-        throw invalidCursor(p.threadId, `the ${this.options.backendId} backend answers the whole history at once, with no cursor`);
+        throw invalidCursor(
+          p.threadId,
+          `the ${this.options.backendId} backend answers the whole history at once, with no cursor`,
+        );
       },
       'thread/list': (p, ctx) => {
-        const params = { ...(p.cursor ? { cursor: p.cursor } : {}), ...(p.limit ? { limit: p.limit } : {}), ...(p.archived ? { archived: true } : {}) };
+        const params = {
+          ...(p.cursor ? { cursor: p.cursor } : {}),
+          ...(p.limit ? { limit: p.limit } : {}),
+          ...(p.archived ? { archived: true } : {}),
+        };
         return this.forward('thread/list', params, ctx, undefined, (r) => ({
           threads: (Array.isArray(r.data) ? r.data : []).map((t) => this.remember(mapThread(t, p.archived === true))),
           nextCursor: str(r.nextCursor) ?? null,
         }));
       },
       'thread/archive': async (p, ctx) => {
-        const known = await this.forward('thread/archive', { threadId: p.threadId }, ctx, p.threadId, () => this.knownThreads.get(p.threadId));
-        const thread = known ?? (await this.forward('thread/read', { threadId: p.threadId }, ctx, p.threadId, (r) => mapThread(r.thread)));
-        return { thread: this.remember({ ...thread, archived: true, status: 'idle', updatedAtMs: Math.max(thread.updatedAtMs, Date.now()) }) };
+        const known = await this.forward('thread/archive', { threadId: p.threadId }, ctx, p.threadId, () =>
+          this.knownThreads.get(p.threadId),
+        );
+        const thread =
+          known ??
+          (await this.forward('thread/read', { threadId: p.threadId }, ctx, p.threadId, (r) => mapThread(r.thread)));
+        return {
+          thread: this.remember({
+            ...thread,
+            archived: true,
+            status: 'idle',
+            updatedAtMs: Math.max(thread.updatedAtMs, Date.now()),
+          }),
+        };
       },
       'thread/unarchive': (p, ctx) =>
-        this.forward('thread/unarchive', { threadId: p.threadId }, ctx, p.threadId, (r) => ({ thread: this.remember(mapThread(r.thread, false)) })),
+        this.forward('thread/unarchive', { threadId: p.threadId }, ctx, p.threadId, (r) => ({
+          thread: this.remember(mapThread(r.thread, false)),
+        })),
       'thread/fork': (p, ctx) => {
         if (p.afterItemId) {
-          throw new RpcError(ErrorCode.Unsupported, `thread/fork with afterItemId is not supported by the ${this.options.backendId} backend: Codex forks whole threads`, {
-            method: 'thread/fork',
-            backend: this.options.backendId,
-          });
+          throw new RpcError(
+            ErrorCode.Unsupported,
+            `thread/fork with afterItemId is not supported by the ${this.options.backendId} backend: Codex forks whole threads`,
+            {
+              method: 'thread/fork',
+              backend: this.options.backendId,
+            },
+          );
         }
         return this.forward('thread/fork', { threadId: p.threadId }, ctx, p.threadId, (r) => {
           const thread: Thread = mapThread(r.thread, false);
@@ -145,19 +197,31 @@ class CodexAdapter extends AdapterCore {
           return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
         });
       },
-      'thread/unsubscribe': (p, ctx) => this.forward('thread/unsubscribe', { threadId: p.threadId }, ctx, p.threadId, () => ({})),
+      'thread/unsubscribe': (p, ctx) =>
+        this.forward('thread/unsubscribe', { threadId: p.threadId }, ctx, p.threadId, () => ({})),
       'turn/start': (p, ctx) => this.startTurn(p, ctx),
       'turn/interrupt': (p, ctx) =>
         this.forward('turn/interrupt', { threadId: p.threadId, turnId: p.turnId }, ctx, p.threadId, () => ({
-          turn: this.turns.get(p.turnId) ?? { id: p.turnId, threadId: p.threadId, status: 'running' as const, input: this.turnInputs.get(p.turnId) ?? [] },
+          turn: this.turns.get(p.turnId) ?? {
+            id: p.turnId,
+            threadId: p.threadId,
+            status: 'running' as const,
+            input: this.turnInputs.get(p.turnId) ?? [],
+          },
         })),
       'turn/steer': (p, ctx) => {
         const input = p.input.map((i) => ({ type: 'text', text: i.text, text_elements: [] }));
-        return this.forward('turn/steer', { threadId: p.threadId, expectedTurnId: p.expectedTurnId, input }, ctx, p.threadId, (r) => ({
-          threadId: p.threadId,
-          turnId: str(r.turnId) ?? p.expectedTurnId,
-          queued: false,
-        }));
+        return this.forward(
+          'turn/steer',
+          { threadId: p.threadId, expectedTurnId: p.expectedTurnId, input },
+          ctx,
+          p.threadId,
+          (r) => ({
+            threadId: p.threadId,
+            turnId: str(r.turnId) ?? p.expectedTurnId,
+            queued: false,
+          }),
+        );
       },
       'approval/resolve': async (p) => {
         this.approvals.resolve(p, p.decision);
@@ -181,7 +245,11 @@ class CodexAdapter extends AdapterCore {
   private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {
     if (this.knownThreads.get(p.threadId)?.archived) throw RpcError.threadArchived(p.threadId);
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
-    const params = { threadId: p.threadId, input: input.map((i) => ({ ...i, text_elements: [] })), ...(p.model ? { model: p.model } : {}) };
+    const params = {
+      threadId: p.threadId,
+      input: input.map((i) => ({ ...i, text_elements: [] })),
+      ...(p.model ? { model: p.model } : {}),
+    };
     // Mapped when the answer is read, so the turn/started that follows it already knows the turn's input.
     const map = (r: Record<string, unknown>) => {
       this.turnInputs.set(str(asRecord(r.turn).id) ?? '', input);
@@ -319,7 +387,9 @@ class CodexAdapter extends AdapterCore {
   private codexApproval(codexId: RequestId, spec: ApprovalSpec): Promise<unknown> {
     const { requestId, settled } = this.askApproval(spec);
     this.approvalByCodexId.set(codexId, requestId);
-    return settled.then(({ outcome }) => (this.approvalByCodexId.delete(codexId) ? { decision: codexDecision(outcome) } : UNANSWERED));
+    return settled.then(({ outcome }) =>
+      this.approvalByCodexId.delete(codexId) ? { decision: codexDecision(outcome) } : UNANSWERED,
+    );
   }
 
   private async callClientTool(p: Record<string, unknown>): Promise<unknown> {
@@ -335,18 +405,25 @@ class CodexAdapter extends AdapterCore {
       return {
         success: result.success,
         contentItems: result.content.map((c) =>
-          c.type === 'text' ? { type: 'inputText', text: c.text } : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
+          c.type === 'text'
+            ? { type: 'inputText', text: c.text }
+            : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
         ),
       };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { success: false, contentItems: [{ type: 'inputText', text: `The browser could not run ${params.tool}: ${message}` }] };
+      return {
+        success: false,
+        contentItems: [{ type: 'inputText', text: `The browser could not run ${params.tool}: ${message}` }],
+      };
     }
   }
 
   /** Codex keeps a title only through `thread/name/set`; a failure costs the title, not the thread. */
   private nameThread(threadId: string, name: string): void {
-    this.agent.request('thread/name/set', { threadId, name }).catch((e: unknown) => this.log(`codex: thread/name/set failed: ${String(e)}`));
+    this.agent
+      .request('thread/name/set', { threadId, name })
+      .catch((e: unknown) => this.log(`codex: thread/name/set failed: ${String(e)}`));
   }
 
   private remember(thread: Thread): Thread {

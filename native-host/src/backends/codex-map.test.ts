@@ -11,7 +11,11 @@ function recordedErrors(): Array<{ method: string; params: Record<string, unknow
     if (e.dir !== 'in' || !e.msg?.error) continue;
     const request = entries.find((r) => r.dir === 'out' && r.msg?.id === e.msg!.id)!.msg!;
     const err = e.msg.error as { code: number; message: string };
-    out.push({ method: request.method as string, params: request.params as Record<string, unknown>, error: new RpcError(err.code, err.message) });
+    out.push({
+      method: request.method as string,
+      params: request.params as Record<string, unknown>,
+      error: new RpcError(err.code, err.message),
+    });
   }
   return out;
 }
@@ -37,7 +41,10 @@ describe('codex error mapping', () => {
   });
 
   it('keeps the Codex message and code in data and the thread id in the message', () => {
-    const error = mapCodexError(new RpcError(-32600, 'no rollout found for thread id abc'), { method: 'thread/resume', threadId: 'abc' }) as RpcError;
+    const error = mapCodexError(new RpcError(-32600, 'no rollout found for thread id abc'), {
+      method: 'thread/resume',
+      threadId: 'abc',
+    }) as RpcError;
     expect(error.message).toContain('Thread not found: abc');
     expect(error.data).toMatchObject({ codexCode: -32600, codexMessage: 'no rollout found for thread id abc' });
     expect(error.cause).toBeInstanceOf(RpcError);
@@ -71,17 +78,40 @@ describe('codex object mapping', () => {
 
   it('maps turns with seconds to milliseconds and failures to an error', () => {
     const turn = Turn.parse(
-      mapTurn({ id: 't1', status: 'failed', startedAt: 10, completedAt: 12, error: { message: 'model said no', codexErrorInfo: { httpStatus: 500 } } }, 'th', [
-        { text: 'hi' },
-      ]),
+      mapTurn(
+        {
+          id: 't1',
+          status: 'failed',
+          startedAt: 10,
+          completedAt: 12,
+          error: { message: 'model said no', codexErrorInfo: { httpStatus: 500 } },
+        },
+        'th',
+        [{ text: 'hi' }],
+      ),
     );
-    expect(turn).toEqual({ id: 't1', threadId: 'th', status: 'failed', input: [{ text: 'hi' }], startedAtMs: 10_000, completedAtMs: 12_000, error: { message: 'model said no', code: 'httpStatus' } });
+    expect(turn).toEqual({
+      id: 't1',
+      threadId: 'th',
+      status: 'failed',
+      input: [{ text: 'hi' }],
+      startedAtMs: 10_000,
+      completedAtMs: 12_000,
+      error: { message: 'model said no', code: 'httpStatus' },
+    });
     expect(mapTurn({ id: 't2', status: 'inProgress' }, 'th').status).toBe('running');
   });
 
   it('maps tool-like items to toolCall items with their details', () => {
     const fileChange = mapItem(
-      { type: 'fileChange', id: 'fc1', status: 'completed', changes: [{ path: 'a.txt', kind: { type: 'add' }, diff: '+hi' }], startedAtMs: 5, completedAtMs: 6 },
+      {
+        type: 'fileChange',
+        id: 'fc1',
+        status: 'completed',
+        changes: [{ path: 'a.txt', kind: { type: 'add' }, diff: '+hi' }],
+        startedAtMs: 5,
+        completedAtMs: 6,
+      },
       { turnId: 'u', final: true },
     );
     expect(Item.parse(fileChange)).toMatchObject({
@@ -92,11 +122,26 @@ describe('codex object mapping', () => {
       content: { toolName: 'apply_patch', arguments: { changes: [{ path: 'a.txt' }] } },
     });
     const mcp = mapItem(
-      { type: 'mcpToolCall', id: 'm1', server: 'docs', tool: 'search', status: 'failed', arguments: { q: 'x' }, result: null, error: { message: 'offline' } },
+      {
+        type: 'mcpToolCall',
+        id: 'm1',
+        server: 'docs',
+        tool: 'search',
+        status: 'failed',
+        arguments: { q: 'x' },
+        result: null,
+        error: { message: 'offline' },
+      },
       { final: true },
     );
-    expect(Item.parse(mcp)).toMatchObject({ status: 'failed', content: { toolName: 'docs.search', arguments: { q: 'x' }, error: 'offline' } });
-    const reasoning = mapItem({ type: 'reasoning', id: 'r1', summary: ['Plan'], content: ['Detail'] }, { final: false });
+    expect(Item.parse(mcp)).toMatchObject({
+      status: 'failed',
+      content: { toolName: 'docs.search', arguments: { q: 'x' }, error: 'offline' },
+    });
+    const reasoning = mapItem(
+      { type: 'reasoning', id: 'r1', summary: ['Plan'], content: ['Detail'] },
+      { final: false },
+    );
     expect(reasoning).toMatchObject({ type: 'reasoning', status: 'inProgress', content: { text: 'Plan\n\nDetail' } });
     expect(mapItem({ type: 'contextCompaction', id: 'c1' }, { final: true })).toBeUndefined();
     expect(mapItem({ type: 'agentMessage' }, { final: true })).toBeUndefined();
@@ -104,7 +149,12 @@ describe('codex object mapping', () => {
 
   it('flattens a recorded thread history (Codex keeps no record of a declined command)', () => {
     const entries = readTranscript(new URL('codex/approval.jsonl', FIXTURES));
-    const read = entries.filter((e) => e.dir === 'in' && (e.msg?.result as { thread?: { turns?: unknown[] } } | undefined)?.thread?.turns?.length).pop()!;
+    const read = entries
+      .filter(
+        (e) =>
+          e.dir === 'in' && (e.msg?.result as { thread?: { turns?: unknown[] } } | undefined)?.thread?.turns?.length,
+      )
+      .pop()!;
     const items = historyItems((read.msg!.result as { thread: unknown }).thread).map((i) => Item.parse(i));
     expect(items.filter((i) => i.type === 'toolCall').map((i) => [i.id, i.status])).toEqual([
       ['call_allow', 'completed'],

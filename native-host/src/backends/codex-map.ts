@@ -2,7 +2,18 @@
  * Pure translations of Codex app-server objects (threads, turns, items, statuses, errors) into Tether's.
  * Everything from Codex is read defensively: unknown fields are ignored, missing ones get safe defaults.
  */
-import { type ApprovalDecision, type ApprovalOutcome, ErrorCode, type Item, RpcError, type Thread, type ThreadStatus, type Turn, type TurnStatus, type UserInput } from '@tether/protocol';
+import {
+  type ApprovalDecision,
+  type ApprovalOutcome,
+  ErrorCode,
+  type Item,
+  RpcError,
+  type Thread,
+  type ThreadStatus,
+  type Turn,
+  type TurnStatus,
+  type UserInput,
+} from '@tether/protocol';
 import { asRecord, secondsToMs, str } from './dialect-core';
 
 /** Tether thread status from Codex's `{type, activeFlags?}`. */
@@ -10,7 +21,9 @@ export function mapThreadStatus(status: unknown): ThreadStatus {
   const s = asRecord(status);
   switch (s.type) {
     case 'active':
-      return Array.isArray(s.activeFlags) && s.activeFlags.includes('waitingOnApproval') ? 'waitingOnApproval' : 'running';
+      return Array.isArray(s.activeFlags) && s.activeFlags.includes('waitingOnApproval')
+        ? 'waitingOnApproval'
+        : 'running';
     case 'systemError':
       return 'error';
     default:
@@ -63,7 +76,9 @@ export function mapTurn(raw: unknown, threadId: string, input: UserInput[] = [])
     input: input.length > 0 ? input : inputFromItems(t.items),
     ...(typeof t.startedAt === 'number' ? { startedAtMs: secondsToMs(t.startedAt, 0) } : {}),
     ...(typeof t.completedAt === 'number' ? { completedAtMs: secondsToMs(t.completedAt, 0) } : {}),
-    ...(message ? { error: { message, ...(codeOf(error.codexErrorInfo) ? { code: codeOf(error.codexErrorInfo) } : {}) } } : {}),
+    ...(message
+      ? { error: { message, ...(codeOf(error.codexErrorInfo) ? { code: codeOf(error.codexErrorInfo) } : {}) } }
+      : {}),
   };
 }
 
@@ -84,7 +99,9 @@ export function userText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .map(asRecord)
-    .map((c) => (c.type === 'text' ? (str(c.text) ?? '') : c.type === 'image' || c.type === 'localImage' ? '[image]' : ''))
+    .map((c) =>
+      c.type === 'text' ? (str(c.text) ?? '') : c.type === 'image' || c.type === 'localImage' ? '[image]' : '',
+    )
     .filter((s) => s.length > 0)
     .join('\n');
 }
@@ -124,7 +141,9 @@ export function mapItem(raw: unknown, ctx: ItemContext): Item | undefined {
       return toolCall(base, ctx.final, i.status, {
         toolName: 'shell',
         arguments: { command: i.command, cwd: i.cwd },
-        result: ctx.final ? { output: i.aggregatedOutput ?? '', exitCode: i.exitCode ?? null, durationMs: i.durationMs ?? null } : undefined,
+        result: ctx.final
+          ? { output: i.aggregatedOutput ?? '', exitCode: i.exitCode ?? null, durationMs: i.durationMs ?? null }
+          : undefined,
       });
     case 'fileChange':
       return toolCall(base, ctx.final, i.status, { toolName: 'apply_patch', arguments: { changes: i.changes ?? [] } });
@@ -145,7 +164,10 @@ export function mapItem(raw: unknown, ctx: ItemContext): Item | undefined {
         error: i.success === false ? 'The tool reported a failure' : undefined,
       });
     case 'webSearch':
-      return toolCall(base, ctx.final, i.status, { toolName: 'web_search', arguments: { query: i.query, action: i.action } });
+      return toolCall(base, ctx.final, i.status, {
+        toolName: 'web_search',
+        arguments: { query: i.query, action: i.action },
+      });
     case 'imageView':
       return toolCall(base, ctx.final, i.status, { toolName: 'view_image', arguments: { path: i.path } });
     default:
@@ -154,7 +176,9 @@ export function mapItem(raw: unknown, ctx: ItemContext): Item | undefined {
 }
 
 function reasoningText(i: Record<string, unknown>): string {
-  const parts = [i.summary, i.content].flatMap((p) => (Array.isArray(p) ? p.filter((s): s is string => typeof s === 'string') : []));
+  const parts = [i.summary, i.content].flatMap((p) =>
+    Array.isArray(p) ? p.filter((s): s is string => typeof s === 'string') : [],
+  );
   return parts.join('\n\n');
 }
 
@@ -229,17 +253,31 @@ export function mapCodexError(error: unknown, context: { method: string; threadI
     const id = context.threadId ?? '';
     return tagged(ErrorCode.ThreadNotFound, `Thread not found: ${id}${id ? '' : '(unknown)'} (Codex: ${m})`);
   }
-  if (/archived/i.test(m)) return tagged(ErrorCode.ThreadArchived, `Thread ${context.threadId ?? ''} is archived: unarchive it first (Codex: ${m})`);
-  if (/no active turn/i.test(m)) return tagged(ErrorCode.NoActiveTurn, `Thread ${context.threadId ?? ''} has no active turn (Codex: ${m})`);
-  if (/expected.*turn|turn.*mismatch|does not match/i.test(m)) return tagged(ErrorCode.TurnMismatch, `Turn id mismatch (Codex: ${m})`);
+  if (/archived/i.test(m))
+    return tagged(
+      ErrorCode.ThreadArchived,
+      `Thread ${context.threadId ?? ''} is archived: unarchive it first (Codex: ${m})`,
+    );
+  if (/no active turn/i.test(m))
+    return tagged(ErrorCode.NoActiveTurn, `Thread ${context.threadId ?? ''} has no active turn (Codex: ${m})`);
+  if (/expected.*turn|turn.*mismatch|does not match/i.test(m))
+    return tagged(ErrorCode.TurnMismatch, `Turn id mismatch (Codex: ${m})`);
   if (/^Invalid request: (invalid type|invalid value|missing field|unknown field)/i.test(m)) {
-    return tagged(ErrorCode.InvalidParams, `Invalid params for ${context.method}: ${m.replace(/^Invalid request: /i, '')}`);
+    return tagged(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${context.method}: ${m.replace(/^Invalid request: /i, '')}`,
+    );
   }
   return error;
 }
 
 /** `{[key]: value}` from the client's value, else the config's (null there = leave it to Codex), else the default. */
-export function policy(key: string, fromClient: unknown, fromConfig: unknown, fallback: string | undefined): Record<string, unknown> {
+export function policy(
+  key: string,
+  fromClient: unknown,
+  fromConfig: unknown,
+  fallback: string | undefined,
+): Record<string, unknown> {
   const value = fromClient ?? (fromConfig === undefined ? fallback : fromConfig);
   return value === undefined || value === null ? {} : { [key]: value };
 }

@@ -68,10 +68,17 @@ export class ReplayAgent {
     }
     if (m.id === undefined) return;
     const index = this.entries.findIndex(
-      (e, i) => i >= this.cursor && e.dir === 'out' && e.msg?.method === m.method && e.msg?.id !== undefined && !this.matched.has(e.msg.id as RequestId),
+      (e, i) =>
+        i >= this.cursor &&
+        e.dir === 'out' &&
+        e.msg?.method === m.method &&
+        e.msg?.id !== undefined &&
+        !this.matched.has(e.msg.id as RequestId),
     );
     if (index < 0) {
-      this.transport.send(this.frame({ id: m.id, error: { code: -32603, message: `replay has no further ${String(m.method)}` } }));
+      this.transport.send(
+        this.frame({ id: m.id, error: { code: -32603, message: `replay has no further ${String(m.method)}` } }),
+      );
       return;
     }
     this.matched.set(this.entries[index]!.msg!.id as RequestId, m.id as RequestId);

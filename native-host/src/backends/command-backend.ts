@@ -48,7 +48,10 @@ export class CommandBackend implements Backend {
         message: (chunk, start, end) => sink.message(chunk, start, end),
         messageParts: (parts, length) => sink.messageParts(parts, length),
         // The only error a LineSplitter reports is an over-long line, which it skips.
-        error: (error) => sink.problem(`The "${this.id}" backend wrote a line of more than ${this.context.maxLineBytes} bytes; it was dropped (${error.message})`),
+        error: (error) =>
+          sink.problem(
+            `The "${this.id}" backend wrote a line of more than ${this.context.maxLineBytes} bytes; it was dropped (${error.message})`,
+          ),
       },
       { maxLineBytes: this.context.maxLineBytes },
     );
@@ -68,7 +71,13 @@ export class CommandBackend implements Backend {
         sink.inputPressure(false);
       }
       const stderrTail = started.stderrTail();
-      sink.exit({ code, signal, stderrTail, message: describeExit(this.id, code, signal, error), failedToStart: !!error });
+      sink.exit({
+        code,
+        signal,
+        stderrTail,
+        message: describeExit(this.id, code, signal, error),
+        failedToStart: !!error,
+      });
     });
   }
 

@@ -32,7 +32,10 @@ export type AdapterOptions = DialectAdapterOptions;
 export type AdapterHandlers = Omit<Handlers, 'initialize'>;
 
 /** What to ask the user; the adapter adds the request id. */
-export type ApprovalSpec = Pick<ApprovalRequestParams, 'threadId' | 'turnId' | 'toolName' | 'preview' | 'arguments' | 'choices' | 'sessionScope'>;
+export type ApprovalSpec = Pick<
+  ApprovalRequestParams,
+  'threadId' | 'turnId' | 'toolName' | 'preview' | 'arguments' | 'choices' | 'sessionScope'
+>;
 
 /** Who the agent is; the capabilities follow from the handler table. */
 export type AgentIdentity = Pick<InitializeResult, 'serverInfo' | 'protocolVersion' | 'supportedTransports'>;
@@ -148,7 +151,12 @@ export abstract class AdapterCore {
    * client's answer is written, notifications to the client wait: the client learns the answer before what the agent
    * sent after it (Codex answers turn/start, then says turn/started).
    */
-  protected agentRequest<T>(method: string, params: unknown, ctx: RequestContext, map: (result: unknown) => T): Promise<T> {
+  protected agentRequest<T>(
+    method: string,
+    params: unknown,
+    ctx: RequestContext,
+    map: (result: unknown) => T,
+  ): Promise<T> {
     return new Promise((resolve, reject) =>
       this.agent.call(method, params, {
         ok: (result) => {
@@ -168,7 +176,10 @@ export abstract class AdapterCore {
   }
 
   /** Asks the client about `spec` (`approval/requested` first); resolves with how it was decided. */
-  protected askApproval(spec: ApprovalSpec): { readonly requestId: string; readonly settled: Promise<ApprovalSettlement> } {
+  protected askApproval(spec: ApprovalSpec): {
+    readonly requestId: string;
+    readonly settled: Promise<ApprovalSettlement>;
+  } {
     const params: ApprovalRequestParams = { ...spec, requestId: `approval_${++this.approvalCounter}` };
     this.emit('approval/requested', params);
     return { requestId: params.requestId, settled: this.approvals.request(params, [this.clientPeer]) };
@@ -183,11 +194,14 @@ export abstract class AdapterCore {
   protected unsupported(method: string): RpcError {
     return RpcError.unsupported(method, this.options.backendId);
   }
-
 }
 
 /** The items after `afterItemId`; -32602 when the thread has no such item (as the app-server answers). */
-export function itemsAfter<T extends Pick<Item, 'id'>>(items: readonly T[], afterItemId: string | undefined, threadId: string): T[] {
+export function itemsAfter<T extends Pick<Item, 'id'>>(
+  items: readonly T[],
+  afterItemId: string | undefined,
+  threadId: string,
+): T[] {
   if (afterItemId === undefined) return [...items];
   const index = items.findIndex((i) => i.id === afterItemId);
   if (index < 0) throw RpcError.itemNotFound(threadId, afterItemId);
@@ -196,7 +210,9 @@ export function itemsAfter<T extends Pick<Item, 'id'>>(items: readonly T[], afte
 
 /** Milliseconds from a Unix time in seconds (Codex and ACP agents use seconds or ISO strings). */
 export function secondsToMs(seconds: unknown, fallback: number): number {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : fallback;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+    ? Math.round(seconds * 1000)
+    : fallback;
 }
 
 /** Reads `value` as a record, or an empty one: agents' payloads are never trusted to have a shape. */

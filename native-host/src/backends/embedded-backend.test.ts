@@ -23,7 +23,9 @@ describe('EmbeddedBackend', () => {
       inputPressure: () => undefined,
       exit: (info) => (exit = info),
     });
-    const request = Buffer.from(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' } } }));
+    const request = Buffer.from(
+      JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' } } }),
+    );
     backend.sendRange(request, 0, request.length);
     await gotAnswer;
     expect(out[0]).toMatchObject({ id: 1, result: { serverInfo: expect.any(Object) } });
@@ -42,7 +44,11 @@ describe('EmbeddedBackend', () => {
     let completed = false;
     backend.start({
       message: (chunk, start, end) => {
-        const m = JSON.parse(chunk.toString('utf8', start, end)) as { id?: number; method?: string; result?: { thread?: { id: string } } };
+        const m = JSON.parse(chunk.toString('utf8', start, end)) as {
+          id?: number;
+          method?: string;
+          result?: { thread?: { id: string } };
+        };
         if (m.id !== undefined) answers.set(m.id, m);
         if (m.method === 'item/agentMessage/delta') deltas++;
         if (m.method === 'turn/completed') completed = true;
@@ -67,7 +73,11 @@ describe('EmbeddedBackend', () => {
     send({ id: 2, method: 'thread/start', params: {} });
     await until(() => answers.has(2));
     backend.pauseOutput(true);
-    send({ id: 3, method: 'turn/start', params: { threadId: answers.get(2)!.result!.thread!.id, input: [{ text: '/stream 2000' }] } });
+    send({
+      id: 3,
+      method: 'turn/start',
+      params: { threadId: answers.get(2)!.result!.thread!.id, input: [{ text: '/stream 2000' }] },
+    });
     await until(() => deltas > 0);
     await ticks(50);
     const heldAt = deltas;

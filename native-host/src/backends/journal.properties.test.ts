@@ -17,10 +17,12 @@ import { ThreadJournal } from './journal';
 
 const tempDir = useTempDirs('tether-journal-prop-');
 
-const item = fc.record({
-  id: fc.string({ minLength: 1, maxLength: 4 }),
-  text: fc.string({ maxLength: 12, unit: 'binary' }),
-}).map(({ id, text }): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, content: { text } }));
+const item = fc
+  .record({
+    id: fc.string({ minLength: 1, maxLength: 4 }),
+    text: fc.string({ maxLength: 12, unit: 'binary' }),
+  })
+  .map(({ id, text }): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, content: { text } }));
 
 describe('ThreadJournal pages', () => {
   test.prop([fc.array(item, { minLength: 1, maxLength: 3 })], { numRuns: 40 })(
@@ -29,7 +31,19 @@ describe('ThreadJournal pages', () => {
       const dir = tempDir();
       const writer = new ThreadJournal(dir, () => undefined);
       await writer.load();
-      writer.put({ thread: { id: 't', title: 't', model: '', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 1 }, sessionId: 's' });
+      writer.put({
+        thread: {
+          id: 't',
+          title: 't',
+          model: '',
+          status: 'idle',
+          archived: false,
+          ephemeral: false,
+          createdAtMs: 1,
+          updatedAtMs: 1,
+        },
+        sessionId: 's',
+      });
       for (const i of items) writer.append('t', i);
       const file = join(dir, 'threads', 't.jsonl');
       const full = readFileSync(file);

@@ -1,4 +1,13 @@
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item, Thread } from '@tether/protocol';
@@ -29,7 +38,13 @@ const thread = (id: string, updatedAtMs: number, extra: Partial<Thread> = {}): T
   updatedAtMs,
   ...extra,
 });
-const item = (id: string, text: string): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, content: { text } });
+const item = (id: string, text: string): Item => ({
+  id,
+  type: 'agentMessage',
+  status: 'completed',
+  createdAtMs: 1,
+  content: { text },
+});
 
 describe('thread journal', () => {
   it('keeps threads and their items across instances, newest thread first', async () => {
@@ -60,7 +75,10 @@ describe('thread journal', () => {
     a.append('t', item('i1', 'fine'));
     a.append('eph', item('e1', 'memory only'));
     appendFileSync(join(dir, 'threads', 't.jsonl'), '{"id":"i2","type":"agentMess');
-    const index = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { thread: Thread });
+    const index = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { thread: Thread });
     expect(index.map((e) => e.thread.id)).toEqual(['t']);
     const logs: string[] = [];
     const b = new ThreadJournal(dir, (l) => logs.push(l));
@@ -95,7 +113,12 @@ describe('thread journal', () => {
     b.put({ thread: thread('from-b', 2), sessionId: 'b' });
     const c = new ThreadJournal(dir, () => undefined);
     await c.load();
-    expect(c.threads().map((t) => t.id).sort()).toEqual(['from-a', 'from-b']);
+    expect(
+      c
+        .threads()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(['from-a', 'from-b']);
   });
 
   it('starts empty when the index is damaged, and says so', async () => {
@@ -112,7 +135,10 @@ describe('thread journal', () => {
   it('carries over the threads of the index.json an older version kept, and says so when it is damaged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-journal-'));
     mkdirSync(join(dir, 'threads'), { recursive: true });
-    writeFileSync(join(dir, 'index.json'), JSON.stringify({ version: 1, threads: [{ thread: thread('t1', 5), sessionId: 's1', unread: true }] }));
+    writeFileSync(
+      join(dir, 'index.json'),
+      JSON.stringify({ version: 1, threads: [{ thread: thread('t1', 5), sessionId: 's1', unread: true }] }),
+    );
     writeFileSync(join(dir, 'threads', 't1.jsonl'), JSON.stringify(item('i1', 'before the merge')) + '\n');
     const j = new ThreadJournal(dir, () => undefined);
     await j.load();
@@ -138,7 +164,9 @@ describe('thread journal', () => {
     }
     for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
     const files = readdirSync(join(dir, 'threads')).map((f) => join(dir, 'threads', f));
-    expect(files.map((f) => f.slice(dir.length))).toEqual(expect.arrayContaining(['/threads/index.jsonl', '/threads/t1.jsonl']));
+    expect(files.map((f) => f.slice(dir.length))).toEqual(
+      expect.arrayContaining(['/threads/index.jsonl', '/threads/t1.jsonl']),
+    );
     for (const f of files) {
       expect(statSync(f).mode & 0o777).toBe(0o600);
       expect(readFileSync(f, 'utf8')).not.toContain('acp-echoed-secret-99');

@@ -42,7 +42,8 @@ export class ThreadJournal {
     if (this.store) return;
     this.store = new ThreadStore(this.dir, this.log);
     for (const e of this.readLegacyIndex()) {
-      if (!this.store.get(e.thread.id) && !e.thread.ephemeral) this.store.put(e.thread, { id: e.sessionId, ...(e.unread ? { unread: true } : {}) });
+      if (!this.store.get(e.thread.id) && !e.thread.ephemeral)
+        this.store.put(e.thread, { id: e.sessionId, ...(e.unread ? { unread: true } : {}) });
     }
   }
 
@@ -119,7 +120,9 @@ export class ThreadJournal {
     try {
       return LegacyIndex.parse(JSON.parse(text)).threads;
     } catch (error) {
-      this.log(`journal index ${path} (from an older version) is unreadable, its threads are not carried over: ${String(error)}`);
+      this.log(
+        `journal index ${path} (from an older version) is unreadable, its threads are not carried over: ${String(error)}`,
+      );
       return [];
     }
   }

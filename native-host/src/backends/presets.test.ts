@@ -26,7 +26,11 @@ describe('backend presets', () => {
   });
 
   it('makes config entries that the config schema accepts', () => {
-    for (const preset of BACKEND_PRESETS) expect(CommandBackendConfig.parse(presetBackendConfig(preset))).toMatchObject({ kind: 'command', dialect: preset.dialect });
+    for (const preset of BACKEND_PRESETS)
+      expect(CommandBackendConfig.parse(presetBackendConfig(preset))).toMatchObject({
+        kind: 'command',
+        dialect: preset.dialect,
+      });
     expect(presetBackendConfig(findPreset('copilot')!, '/opt/bin/copilot').argv).toEqual(['/opt/bin/copilot', '--acp']);
     expect(findPreset('nope')).toBeUndefined();
   });

@@ -21,8 +21,20 @@ export interface BackendPreset {
 
 /** The presets, in the order they are offered. */
 export const BACKEND_PRESETS: readonly BackendPreset[] = [
-  { id: 'codex', label: 'OpenAI Codex', argv: ['codex', 'app-server'], dialect: 'codex', install: 'npm install -g @openai/codex' },
-  { id: 'copilot', label: 'GitHub Copilot CLI', argv: ['copilot', '--acp'], dialect: 'acp', install: 'npm install -g @github/copilot' },
+  {
+    id: 'codex',
+    label: 'OpenAI Codex',
+    argv: ['codex', 'app-server'],
+    dialect: 'codex',
+    install: 'npm install -g @openai/codex',
+  },
+  {
+    id: 'copilot',
+    label: 'GitHub Copilot CLI',
+    argv: ['copilot', '--acp'],
+    dialect: 'acp',
+    install: 'npm install -g @github/copilot',
+  },
   {
     id: 'claude',
     label: 'Claude Code (ACP)',
@@ -30,7 +42,13 @@ export const BACKEND_PRESETS: readonly BackendPreset[] = [
     dialect: 'acp',
     install: 'npm install -g @zed-industries/claude-code-acp',
   },
-  { id: 'gemini', label: 'Gemini CLI', argv: ['gemini', '--experimental-acp'], dialect: 'acp', install: 'npm install -g @google/gemini-cli' },
+  {
+    id: 'gemini',
+    label: 'Gemini CLI',
+    argv: ['gemini', '--experimental-acp'],
+    dialect: 'acp',
+    install: 'npm install -g @google/gemini-cli',
+  },
 ];
 
 /** The preset with this id, if any. */
@@ -55,7 +73,9 @@ export interface PresetCheck {
  * Looks up every preset's command with `lookup` (e.g. on the PATH that the browser gives the host, which is often
  * shorter than a terminal's).
  */
-export async function checkPresets(lookup: (command: string) => string | undefined | Promise<string | undefined>): Promise<PresetCheck[]> {
+export async function checkPresets(
+  lookup: (command: string) => string | undefined | Promise<string | undefined>,
+): Promise<PresetCheck[]> {
   return Promise.all(BACKEND_PRESETS.map(async (preset) => ({ preset, path: await lookup(preset.argv[0]!) })));
 }
 
@@ -70,7 +90,8 @@ export interface PathSpec {
 export function findCommandOnPath(command: string, spec: PathSpec): string | undefined {
   const platform = spec.platform ?? process.platform;
   const path = platform === 'win32' ? win32 : posix;
-  const extensions = platform === 'win32' ? ['', ...(spec.pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const extensions =
+    platform === 'win32' ? ['', ...(spec.pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   if (path.isAbsolute(command)) return isExecutable(command, platform) ? command : undefined;
   for (const dir of spec.path.split(platform === 'win32' ? ';' : ':')) {
     // A relative PATH entry depends on the browser's working directory: never trust it.

@@ -9,7 +9,9 @@ describe('resolveCommand', () => {
   it('finds a command on PATH, a path relative to cwd, and nothing for a missing one', () => {
     const env = { PATH: `/nonexistent:${dirname(process.execPath)}` };
     expect(resolveCommand('node', env, '/')).toBe(process.execPath);
-    expect(resolveCommand(`./${process.execPath.split('/').pop()}`, env, dirname(process.execPath))).toBe(process.execPath);
+    expect(resolveCommand(`./${process.execPath.split('/').pop()}`, env, dirname(process.execPath))).toBe(
+      process.execPath,
+    );
     expect(resolveCommand('tether-no-such-command', env, '/')).toBeUndefined();
   });
 });
@@ -22,7 +24,11 @@ describe('spawnBackend', () => {
       expect(missing.failedToStart).toBe(true);
       expect(missing.message).toContain('backends.vv.argv[0] of /home/u/.config/tether/config.json');
     }
-    const noCwd = spawnBackend('vv', { kind: 'command', argv: ['cat'], cwd: '/nonexistent/dir', dialect: 'tether' }, options);
+    const noCwd = spawnBackend(
+      'vv',
+      { kind: 'command', argv: ['cat'], cwd: '/nonexistent/dir', dialect: 'tether' },
+      options,
+    );
     if (!('child' in noCwd)) expect(noCwd.message).toContain('backends.vv.cwd');
     else throw new Error('expected a failure');
   });
@@ -43,7 +49,15 @@ describe('spawnBackend', () => {
     const logged: string[] = [];
     const handle = spawnBackend(
       'sh',
-      { kind: 'command', argv: ['sh', '-c', 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo "line $i" >&2; done; exit 4'], dialect: 'tether' },
+      {
+        kind: 'command',
+        argv: [
+          'sh',
+          '-c',
+          'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo "line $i" >&2; done; exit 4',
+        ],
+        dialect: 'tether',
+      },
       { ...options, log: (line) => logged.push(line) },
     );
     if (!('child' in handle)) throw new Error(handle.message);
@@ -64,7 +78,11 @@ describe('spawnBackend', () => {
       'sh',
       {
         kind: 'command',
-        argv: ['sh', '-c', 'echo "auth failed for $LLM_CREDENTIAL" >&2; echo "retry with sk-abcdefghijklmnopqrstu" >&2; printf "$LLM_CREDENTIAL" >&2; exit 3'],
+        argv: [
+          'sh',
+          '-c',
+          'echo "auth failed for $LLM_CREDENTIAL" >&2; echo "retry with sk-abcdefghijklmnopqrstu" >&2; printf "$LLM_CREDENTIAL" >&2; exit 3',
+        ],
         env: { LLM_CREDENTIAL: 'stderr-known-secret-5' },
         dialect: 'tether',
       },

@@ -82,7 +82,9 @@ export function spawnBackend(
     windowsHide: true,
   });
   if (child.pid !== undefined && process.platform !== 'win32') run.group(child.pid);
-  options.log(`backend ${id}: started pid ${child.pid ?? '?'}: ${config.argv.join(' ')}${setpriv ? '' : ' (no parent-death signal on this OS)'}`);
+  options.log(
+    `backend ${id}: started pid ${child.pid ?? '?'}: ${config.argv.join(' ')}${setpriv ? '' : ' (no parent-death signal on this OS)'}`,
+  );
 
   const tail: string[] = [];
   let partial = '';
@@ -101,7 +103,10 @@ export function spawnBackend(
       // The log keeps what a backend says on stderr (its own diagnostics), up to a cap per run.
       logged++;
       if (logged <= STDERR_LOG_LINES) options.log(`backend ${id} stderr: ${kept}`);
-      else if (logged === STDERR_LOG_LINES + 1) options.log(`backend ${id}: more stderr lines are not logged (the last ${STDERR_TAIL_LINES} are reported when it exits)`);
+      else if (logged === STDERR_LOG_LINES + 1)
+        options.log(
+          `backend ${id}: more stderr lines are not logged (the last ${STDERR_TAIL_LINES} are reported when it exits)`,
+        );
     }
   });
   // Writes to a dead child fail with EPIPE; the exit is reported through `exited`.
@@ -156,7 +161,10 @@ export function spawnBackend(
     child,
     pid: child.pid,
     exited,
-    stderrTail: () => (partial.trim() ? [...tail, secrets.text(partial).slice(0, STDERR_LINE_CHARS)] : [...tail]).slice(-STDERR_TAIL_LINES),
+    stderrTail: () =>
+      (partial.trim() ? [...tail, secrets.text(partial).slice(0, STDERR_LINE_CHARS)] : [...tail]).slice(
+        -STDERR_TAIL_LINES,
+      ),
     stop,
   };
 }

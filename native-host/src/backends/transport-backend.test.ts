@@ -37,7 +37,9 @@ describe('connectInProcess', () => {
     for (let i = 1; i <= 3; i++) link.server.send({ method: 'item/agentMessage/delta', params: { delta: `${i} ` } });
     expect(messages).toHaveLength(0);
     await tick();
-    expect(messages.map((m) => JSON.parse(m.text))).toEqual([1, 2, 3].map((i) => ({ method: 'item/agentMessage/delta', params: { delta: `${i} ` } })));
+    expect(messages.map((m) => JSON.parse(m.text))).toEqual(
+      [1, 2, 3].map((i) => ({ method: 'item/agentMessage/delta', params: { delta: `${i} ` } })),
+    );
     expect(new Set(messages.map((m) => m.chunk)).size).toBe(1);
     expect(messages[1]!.chunk[messages[1]!.start - 1]).toBe(0x0a);
   });
@@ -47,8 +49,14 @@ describe('connectInProcess', () => {
     const { sink, messages } = recordingSink();
     const link = connectInProcess(sink, () => undefined);
     startServer(link);
-    link.server.send({ method: 'turn/completed', params: { turn: { error: { message: 'HTTP 401: bad key in-process-known-secret' } } } });
-    link.server.send({ method: 'item/completed', params: { item: { content: { text: 'here: sk-abcdefghijklmnopqrstuv' } } } });
+    link.server.send({
+      method: 'turn/completed',
+      params: { turn: { error: { message: 'HTTP 401: bad key in-process-known-secret' } } },
+    });
+    link.server.send({
+      method: 'item/completed',
+      params: { item: { content: { text: 'here: sk-abcdefghijklmnopqrstuv' } } },
+    });
     link.server.send({ id: 3, result: { apiKey: 'short' } });
     await tick();
     expect(messages.map((m) => JSON.parse(m.text))).toEqual([
@@ -76,7 +84,10 @@ describe('connectInProcess', () => {
     link.server.send({ method: 'item/started', params: { item } });
     item.content.text = 'changed after sending';
     await tick();
-    expect(JSON.parse(messages[0]!.text)).toEqual({ method: 'item/started', params: { item: { id: 'item_1', content: { text: '' } } } });
+    expect(JSON.parse(messages[0]!.text)).toEqual({
+      method: 'item/started',
+      params: { item: { id: 'item_1', content: { text: '' } } },
+    });
   });
 
   it('delivers the browser messages to the server parsed, in order, after the current tick, splitting batches', async () => {

@@ -82,7 +82,8 @@ class InProcessConnection implements InProcessLink {
     },
     send: (message) => this.fromServer(message),
     close: () => this.close(),
-    flushed: () => (!this.paused || this.closed ? Promise.resolve() : new Promise((resolve) => this.resumeWaiters.push(resolve))),
+    flushed: () =>
+      !this.paused || this.closed ? Promise.resolve() : new Promise((resolve) => this.resumeWaiters.push(resolve)),
   };
   private handlers: TransportHandlers | undefined;
   private closed = false;
@@ -136,7 +137,8 @@ class InProcessConnection implements InProcessLink {
   private fromServer(message: unknown): void {
     if (this.closed) throw new TransportClosedError('The in-process connection to the host is closed');
     const raw = JSON.stringify(message) as string | undefined;
-    if (raw === undefined) throw new TypeError(`Cannot send ${String(message)} to the host: a message must be a JSON value`);
+    if (raw === undefined)
+      throw new TypeError(`Cannot send ${String(message)} to the host: a message must be a JSON value`);
     const json = isStreamedDelta(message) ? raw : secrets.json(raw);
     this.outTexts.push(json);
     this.outUnits += json.length + 1;
@@ -188,7 +190,11 @@ class InProcessConnection implements InProcessLink {
       if (this.closed) return;
       if (!(message instanceof Undecodable)) this.handlers?.onMessage(message);
       else if (this.handlers?.onDecodeError) this.handlers.onDecodeError(message.error);
-      else this.fromServer({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${message.error.message}` } });
+      else
+        this.fromServer({
+          id: null,
+          error: { code: ErrorCode.ParseError, message: `Parse error: ${message.error.message}` },
+        });
     }
   }
 
@@ -204,7 +210,13 @@ function parsePayload(payload: Buffer, reply: (error: unknown) => void): unknown
   try {
     return parseJsonPayload(payload, 'Message');
   } catch (error) {
-    reply({ id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${error instanceof Error ? error.message : String(error)}` } });
+    reply({
+      id: null,
+      error: {
+        code: ErrorCode.ParseError,
+        message: `Parse error: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    });
     return undefined;
   }
 }

@@ -88,7 +88,10 @@ describe('FrameSplitter on the host stdin', () => {
     },
   );
 
-  test.prop([fc.array(fc.uint8Array({ minLength: 1, maxLength: 100 }), { minLength: 1, maxLength: 5 }), fc.nat(), cuts], RUNS)(
+  test.prop(
+    [fc.array(fc.uint8Array({ minLength: 1, maxLength: 100 }), { minLength: 1, maxLength: 5 }), fc.nat(), cuts],
+    RUNS,
+  )(
     'reports a stream that stops inside a frame at end(), after every whole frame before it',
     (payloads, at, points) => {
       const bytes = framed(payloads);
@@ -101,11 +104,18 @@ describe('FrameSplitter on the host stdin', () => {
     },
   );
 
-  test.prop([fc.array(fc.uint8Array({ minLength: 1, maxLength: 50 }), { maxLength: 5 }), fc.uint8Array({ maxLength: 50 }), cuts], RUNS)(
-    'stops for good at a zero length, after every frame before it, whatever follows',
-    (payloads, rest, points) => {
-      const bytes = Buffer.concat([framed(payloads), Buffer.alloc(4), Buffer.from(rest)]);
-      expect(read(cutAt(bytes, points), 100)).toEqual([...payloads.map((p) => Buffer.from(p).toString('hex')), 'fatal:FrameError']);
-    },
-  );
+  test.prop(
+    [
+      fc.array(fc.uint8Array({ minLength: 1, maxLength: 50 }), { maxLength: 5 }),
+      fc.uint8Array({ maxLength: 50 }),
+      cuts,
+    ],
+    RUNS,
+  )('stops for good at a zero length, after every frame before it, whatever follows', (payloads, rest, points) => {
+    const bytes = Buffer.concat([framed(payloads), Buffer.alloc(4), Buffer.from(rest)]);
+    expect(read(cutAt(bytes, points), 100)).toEqual([
+      ...payloads.map((p) => Buffer.from(p).toString('hex')),
+      'fatal:FrameError',
+    ]);
+  });
 });

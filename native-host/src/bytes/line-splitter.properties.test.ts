@@ -86,11 +86,10 @@ describe('LineSplitter on a backend stdout', () => {
     },
   );
 
-  test.prop([fc.array(fc.json({ maxDepth: 3 }), { maxLength: 10 }), fc.array(fc.nat(), { maxLength: 20 })], { numRuns: 500 })(
-    'delivers each JSON text of a JSONL stream as one line, byte for byte',
-    (texts, points) => {
-      const bytes = Buffer.from(texts.map((t) => `${t}\n`).join(''), 'utf8');
-      expect(read(cutAt(bytes, points), 1 << 20).map((h) => Buffer.from(h, 'hex').toString('utf8'))).toEqual(texts);
-    },
-  );
+  test.prop([fc.array(fc.json({ maxDepth: 3 }), { maxLength: 10 }), fc.array(fc.nat(), { maxLength: 20 })], {
+    numRuns: 500,
+  })('delivers each JSON text of a JSONL stream as one line, byte for byte', (texts, points) => {
+    const bytes = Buffer.from(texts.map((t) => `${t}\n`).join(''), 'utf8');
+    expect(read(cutAt(bytes, points), 1 << 20).map((h) => Buffer.from(h, 'hex').toString('utf8'))).toEqual(texts);
+  });
 });

@@ -22,6 +22,11 @@ export function isDevExtensionId(id: string): boolean {
 }
 
 /** The ids the host allows: the config's, plus the development ids first when `allowDev`; without duplicates. */
-export function allowedExtensionIds(config: Pick<HostConfig, 'allowedExtensionIds'> | undefined, allowDev: boolean): string[] {
-  return [...new Set([...(allowDev ? [DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID] : []), ...(config?.allowedExtensionIds ?? [])])];
+export function allowedExtensionIds(
+  config: Pick<HostConfig, 'allowedExtensionIds'> | undefined,
+  allowDev: boolean,
+): string[] {
+  return [
+    ...new Set([...(allowDev ? [DEV_EXTENSION_ID, DEV_FIREFOX_ADDON_ID] : []), ...(config?.allowedExtensionIds ?? [])]),
+  ];
 }

@@ -41,7 +41,13 @@ export function findBackend(config: Pick<HostConfig, 'backends'>, id: string): B
 
 /** The built-in backends, present in every configuration. */
 export function builtinBackends(): Record<string, BackendConfig> {
-  return { [EMBEDDED_BACKEND_ID]: { kind: 'embedded', dialect: 'tether', description: 'Reference app-server built into the host' } };
+  return {
+    [EMBEDDED_BACKEND_ID]: {
+      kind: 'embedded',
+      dialect: 'tether',
+      description: 'Reference app-server built into the host',
+    },
+  };
 }
 
 /** The configuration used when there is no config file. */

@@ -11,13 +11,15 @@ const SETTING_NAMES = new Set([
   ...['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'PWD'],
   ...['TMPDIR', 'TEMP', 'TMP', 'NODE_ENV', 'NODE_OPTIONS', 'DEBUG'],
 ]);
-const SETTING_PATTERN = /^(?:LC_|XDG_)|_(?:PATH|DIR|HOME|MODEL|URL|HOST|PORT|LEVEL|MODE|LOG|DEBUG|TIMEOUT|TIMEOUT_MS|BACKTRACE)$/;
+const SETTING_PATTERN =
+  /^(?:LC_|XDG_)|_(?:PATH|DIR|HOME|MODEL|URL|HOST|PORT|LEVEL|MODE|LOG|DEBUG|TIMEOUT|TIMEOUT_MS|BACKTRACE)$/;
 
 /** The secret values of one backend's `env`: every value but those of well-known settings, plus URL credentials. */
 export function backendEnvSecrets(env: Readonly<Record<string, string>> | undefined): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env ?? {})) {
-    const setting = !isSecretName(name) && (SETTING_NAMES.has(name.toUpperCase()) || SETTING_PATTERN.test(name.toUpperCase()));
+    const setting =
+      !isSecretName(name) && (SETTING_NAMES.has(name.toUpperCase()) || SETTING_PATTERN.test(name.toUpperCase()));
     if (!setting) out.push(value);
     if (value.includes('://')) out.push(...secretsInUrl(value));
   }

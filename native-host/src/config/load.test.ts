@@ -88,14 +88,18 @@ describe('loadConfig', () => {
   });
 
   it('reports misspelt fields instead of ignoring them', () => {
-    const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argV: ['x'], argv: ['x'] } } })));
+    const error = errorOf(() =>
+      load(JSON.stringify({ backends: { vv: { kind: 'command', argV: ['x'], argv: ['x'] } } })),
+    );
     expect(error.issues[0]).toMatchObject({ field: 'backends.vv', message: 'unknown field "argV"' });
   });
 
   it('explains an unknown kind and dialect', () => {
     const kind = errorOf(() => load(JSON.stringify({ backends: { x: { kind: 'docker', argv: ['x'] } } })));
     expect(kind.message).toContain('"embedded"');
-    const dialect = errorOf(() => load(JSON.stringify({ backends: { x: { kind: 'command', argv: ['x'], dialect: 'mcp' } } })));
+    const dialect = errorOf(() =>
+      load(JSON.stringify({ backends: { x: { kind: 'command', argv: ['x'], dialect: 'mcp' } } })),
+    );
     expect(dialect.issues[0]?.field).toBe('backends.x.dialect');
     expect(dialect.message).toContain('"codex"');
   });
@@ -115,17 +119,23 @@ describe('loadConfig', () => {
   });
 
   it('rejects a backend with a reserved id such as "__proto__" instead of dropping it', () => {
-    const proto = errorOf(() => load('{"defaultBackend": "__proto__", "backends": {"__proto__": {"kind": "command", "argv": ["x"]}}}'));
+    const proto = errorOf(() =>
+      load('{"defaultBackend": "__proto__", "backends": {"__proto__": {"kind": "command", "argv": ["x"]}}}'),
+    );
     expect(proto.issues[0]).toMatchObject({ field: 'backends.__proto__' });
     expect(proto.message).toContain('"__proto__" is a reserved name');
     expect(proto.message).toContain('rename the backend');
-    const constructor = errorOf(() => load(JSON.stringify({ backends: { constructor: { kind: 'command', argv: ['x'] } } })));
+    const constructor = errorOf(() =>
+      load(JSON.stringify({ backends: { constructor: { kind: 'command', argv: ['x'] } } })),
+    );
     expect(constructor.issues[0]).toMatchObject({ field: 'backends.constructor' });
     expect(constructor.message).toContain('"constructor" is a reserved name');
   });
 
   it('gives the fix of the field, never an inherited function, for a bad value under a name like "toString"', () => {
-    const error = errorOf(() => load(JSON.stringify({ backends: { vv: { kind: 'command', argv: ['x'], env: { toString: 5 } } } })));
+    const error = errorOf(() =>
+      load(JSON.stringify({ backends: { vv: { kind: 'command', argv: ['x'], env: { toString: 5 } } } })),
+    );
     expect(error.issues[0]?.field).toBe('backends.vv.env.toString');
     expect(error.message).toContain('map variable names to string values');
     expect(error.message).not.toContain('native code');
@@ -133,7 +143,10 @@ describe('loadConfig', () => {
 
   it('says which rule a backend id breaks', () => {
     const error = errorOf(() => load(JSON.stringify({ backends: { '-x': { kind: 'command', argv: ['x'] } } })));
-    expect(error.issues[0]).toMatchObject({ field: 'backends.-x', message: 'backend ids use letters, digits, ".", "_" and "-"' });
+    expect(error.issues[0]).toMatchObject({
+      field: 'backends.-x',
+      message: 'backend ids use letters, digits, ".", "_" and "-"',
+    });
   });
 
   it('points at the line and column of a JSON syntax error', () => {
@@ -143,7 +156,9 @@ describe('loadConfig', () => {
   });
 
   it('never quotes the file in a JSON syntax error, since the file may hold API keys', () => {
-    const error = errorOf(() => load('{\n  "backends": { "x": { "kind": "command", "argv": ["a"], "env": { "KEY": sk-secret123 } } }\n}'));
+    const error = errorOf(() =>
+      load('{\n  "backends": { "x": { "kind": "command", "argv": ["a"], "env": { "KEY": sk-secret123 } } }\n}'),
+    );
     expect(error.message).toMatch(/not valid JSON/);
     expect(error.message).toContain("Unexpected token 's'");
     expect(error.message).not.toContain('secret');
@@ -157,7 +172,9 @@ describe('loadConfig', () => {
 
   it('refuses the development ids in allowedExtensionIds, since their key is public', () => {
     for (const id of ['gkplngjhinednckbmppipofijkaplcpm', 'tether@tether.dev']) {
-      const error = errorOf(() => load(JSON.stringify({ allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop', id] })));
+      const error = errorOf(() =>
+        load(JSON.stringify({ allowedExtensionIds: ['abcdefghijklmnopabcdefghijklmnop', id] })),
+      );
       expect(error.issues[0]?.field).toBe('allowedExtensionIds.1');
       expect(error.message).toContain("the development build's id, whose key is public");
       expect(error.message).toContain('tether install --dev');
@@ -171,9 +188,16 @@ describe('loadConfig', () => {
   });
 
   it("masks the values of a backend's env from then on, whatever their name, but not well-known settings", () => {
-    const env = { MY_LLM_CREDENTIAL: 'cfg-secret-value-1', PATH: '/usr/local/bin:/bin', VV_MODEL: 'gpt-4.1-mini-long', VV_URL: 'https://u:cfg-url-pass@h/v1' };
+    const env = {
+      MY_LLM_CREDENTIAL: 'cfg-secret-value-1',
+      PATH: '/usr/local/bin:/bin',
+      VV_MODEL: 'gpt-4.1-mini-long',
+      VV_URL: 'https://u:cfg-url-pass@h/v1',
+    };
     load(JSON.stringify({ backends: { vv: { kind: 'command', argv: ['vv'], env } } }));
-    expect(secrets.text('cfg-secret-value-1 /usr/local/bin:/bin gpt-4.1-mini-long cfg-url-pass')).toBe('*** /usr/local/bin:/bin gpt-4.1-mini-long ***');
+    expect(secrets.text('cfg-secret-value-1 /usr/local/bin:/bin gpt-4.1-mini-long cfg-url-pass')).toBe(
+      '*** /usr/local/bin:/bin gpt-4.1-mini-long ***',
+    );
   });
 
   it('tightens a config file and config folder that others can read, with a note for the log', () => {

@@ -9,7 +9,14 @@ import { configDir, configFile, dataDir, type PathEnv } from '../paths';
 import { ensurePrivateDir, tightenFile } from '../private-files';
 import { secrets } from '../secrets';
 import { ConfigError, type ConfigIssue } from './config-error';
-import { builtinBackends, DEFAULT_LOG_MAX_BYTES, EMBEDDED_BACKEND_ID, findBackend, type HostConfig, RESERVED_BACKEND_IDS } from './defaults';
+import {
+  builtinBackends,
+  DEFAULT_LOG_MAX_BYTES,
+  EMBEDDED_BACKEND_ID,
+  findBackend,
+  type HostConfig,
+  RESERVED_BACKEND_IDS,
+} from './defaults';
 import { configSecrets } from './known-secrets';
 import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
 
@@ -36,7 +43,9 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
         code === 'ENOENT'
           ? 'create the file, or unset TETHER_CONFIG to use the default location'
           : 'make the file readable by your user (or delete it to use the defaults)';
-      throw new ConfigError(file, [{ field: '', message: `cannot read it (${code ?? String(error)})`, fix }], { cause: error });
+      throw new ConfigError(file, [{ field: '', message: `cannot read it (${code ?? String(error)})`, fix }], {
+        cause: error,
+      });
     }
   }
   const parsed = text === undefined ? {} : parseJson(file, text);
@@ -151,7 +160,9 @@ function toIssue(issue: z.core.$ZodIssue): ConfigIssue {
     // Zod's own text ("Invalid key in record") hides the rule the key broke.
     return { field, message: issue.issues.map((i) => i.message).join('; ') || issue.message, fix: 'rename it' };
   }
-  const named = [...issue.path].reverse().find((p): p is string => typeof p === 'string' && Object.hasOwn(FIELD_FIXES, p));
+  const named = [...issue.path]
+    .reverse()
+    .find((p): p is string => typeof p === 'string' && Object.hasOwn(FIELD_FIXES, p));
   const fix = named ? FIELD_FIXES[named]! : 'correct the value, or remove the field to use its default';
   return { field, message: issue.message, fix };
 }

@@ -51,7 +51,9 @@ export const ExtensionId = z.string().refine((s) => CHROME_ID.test(s) || FIREFOX
 export const ConfigFile = z.strictObject({
   $schema: z.string().optional(),
   defaultBackend: z.string().min(1).optional(),
-  backends: z.record(z.string().regex(BACKEND_ID, 'backend ids use letters, digits, ".", "_" and "-"'), BackendConfig).optional(),
+  backends: z
+    .record(z.string().regex(BACKEND_ID, 'backend ids use letters, digits, ".", "_" and "-"'), BackendConfig)
+    .optional(),
   /** Extension ids allowed to start the host. The development ids are not: only `tether install --dev` allows them. */
   allowedExtensionIds: z
     .array(
@@ -82,7 +84,8 @@ export const FIELD_FIXES: Readonly<Record<string, string>> = {
   model: 'give a model name as a non-empty string',
   description: 'give a short text',
   options: 'give an object of dialect-specific settings',
-  allowedExtensionIds: 'list the ids of your own builds as strings, e.g. ["abcdefghijklmnopabcdefghijklmnop", "tether@example.org"]',
+  allowedExtensionIds:
+    'list the ids of your own builds as strings, e.g. ["abcdefghijklmnopabcdefghijklmnop", "tether@example.org"]',
   defaultBackend: 'name one of the ids under "backends" (or "embedded")',
   backends: 'give an object mapping backend ids to {"kind": ..., ...}',
   maxBytes: 'give a whole number of bytes, at least 4096',

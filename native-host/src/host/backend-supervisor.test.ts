@@ -28,7 +28,12 @@ class FakeBackend implements Backend {
     });
   }
   crash(): void {
-    this.sink.exit({ code: 1, signal: null, stderrTail: ['boom'], message: `The "${this.id}" backend exited with code 1` });
+    this.sink.exit({
+      code: 1,
+      signal: null,
+      stderrTail: ['boom'],
+      message: `The "${this.id}" backend exited with code 1`,
+    });
   }
 }
 
@@ -37,7 +42,11 @@ function setup() {
     platform: 'linux',
     homedir: '/home/u',
     env: {},
-    readFile: () => JSON.stringify({ defaultBackend: 'a', backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } } }),
+    readFile: () =>
+      JSON.stringify({
+        defaultBackend: 'a',
+        backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } },
+      }),
   });
   const backends: FakeBackend[] = [];
   const gone: BackendGone[] = [];
@@ -54,7 +63,11 @@ function setup() {
         return b;
       },
     },
-    { started: () => undefined, output: { message: () => undefined, messageParts: () => undefined, problem: () => undefined }, gone: (e) => gone.push(e) },
+    {
+      started: () => undefined,
+      output: { message: () => undefined, messageParts: () => undefined, problem: () => undefined },
+      gone: (e) => gone.push(e),
+    },
   );
   return { supervisor, backends, gone, advance: (ms: number) => (now += ms) };
 }
@@ -72,8 +85,15 @@ describe('BackendSupervisor', () => {
     void t.supervisor.restart(); // a restart forgets the crashes and starts at once
     t.advance(10_000);
     t.backends[2]!.crash();
-    expect(t.gone.map((g) => (g.kind === 'crashed' ? g.restartInMs : g.kind))).toEqual([restartDelayMs(1), restartDelayMs(2), restartDelayMs(1)]);
-    expect(t.gone[0]).toMatchObject({ backend: 'a', reason: 'The "a" backend exited with code 1 (its last stderr line: "boom")' });
+    expect(t.gone.map((g) => (g.kind === 'crashed' ? g.restartInMs : g.kind))).toEqual([
+      restartDelayMs(1),
+      restartDelayMs(2),
+      restartDelayMs(1),
+    ]);
+    expect(t.gone[0]).toMatchObject({
+      backend: 'a',
+      reason: 'The "a" backend exited with code 1 (its last stderr line: "boom")',
+    });
   });
 
   it('is not ready while a backend stops, and reports the stop with its reason once it is over', async () => {
@@ -85,7 +105,14 @@ describe('BackendSupervisor', () => {
     expect(t.supervisor.ready).toBeUndefined();
     t.backends[0]!.finishStop!();
     await switching;
-    expect(t.gone).toEqual([{ kind: 'stopped', backend: 'a', reason: 'the "a" backend was stopped (the browser switched to the "b" backend)', exit: expect.objectContaining({ code: 0 }) }]);
+    expect(t.gone).toEqual([
+      {
+        kind: 'stopped',
+        backend: 'a',
+        reason: 'the "a" backend was stopped (the browser switched to the "b" backend)',
+        exit: expect.objectContaining({ code: 0 }),
+      },
+    ]);
     t.supervisor.ensureStarted();
     expect(t.backends.map((b) => b.id)).toEqual(['a', 'b']);
     expect(t.supervisor.ready).toBe(t.backends[1]);

@@ -20,9 +20,20 @@ export function restartDelayMs(crashes: number): number {
 /** How the current backend went away. */
 export type BackendGone =
   /** The host stopped it (switch, restart, shutdown); `reason` says so, for the requests it leaves unanswered. */
-  | { readonly kind: 'stopped'; readonly backend: string; readonly reason: string; readonly exit: Pick<BackendExit, 'code' | 'signal'> }
+  | {
+      readonly kind: 'stopped';
+      readonly backend: string;
+      readonly reason: string;
+      readonly exit: Pick<BackendExit, 'code' | 'signal'>;
+    }
   /** It ended by itself; `reason` is its exit with its last stderr line; it starts again after `restartInMs`. */
-  | { readonly kind: 'crashed'; readonly backend: string; readonly reason: string; readonly exit: BackendExit; readonly restartInMs: number };
+  | {
+      readonly kind: 'crashed';
+      readonly backend: string;
+      readonly reason: string;
+      readonly exit: BackendExit;
+      readonly restartInMs: number;
+    };
 
 /** What the supervisor tells its router. */
 export interface SupervisorEvents {
@@ -183,14 +194,21 @@ export class BackendSupervisor {
     try {
       await stopping;
     } catch (error) {
-      this.options.log(`backend ${run.backend.id}: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(
+        `backend ${run.backend.id}: stopping failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (this.transition === stopping) this.transition = undefined;
     // The process is gone even when its last output has not been reported yet: its requests are failed now.
     if (this.current === run) {
       this.current = undefined;
       const backend = run.backend.id;
-      this.events.gone({ kind: 'stopped', backend, reason: stoppedBecause(backend, reason), exit: { code: null, signal: null } });
+      this.events.gone({
+        kind: 'stopped',
+        backend,
+        reason: stoppedBecause(backend, reason),
+        exit: { code: null, signal: null },
+      });
     }
   }
 }

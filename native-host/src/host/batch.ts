@@ -26,12 +26,26 @@ export function splitBatch(payload: Buffer): BatchMember[] | RpcError {
   const members: BatchMember[] = [];
   const walk = forEachBatchMember(payload, (start, end) => {
     if (payload[start] === OPEN_BRACE) members.push({ start, end });
-    else if (payload[start] === OPEN_BRACKET) members.push(RpcError.invalidRequest('a batch cannot contain a batch; send its messages as members of one batch'));
-    else members.push(RpcError.invalidRequest(`each member of a batch must be a message object; got ${preview(payload.subarray(start, end))}`));
+    else if (payload[start] === OPEN_BRACKET)
+      members.push(
+        RpcError.invalidRequest('a batch cannot contain a batch; send its messages as members of one batch'),
+      );
+    else
+      members.push(
+        RpcError.invalidRequest(
+          `each member of a batch must be a message object; got ${preview(payload.subarray(start, end))}`,
+        ),
+      );
     return members.length <= MAX_BATCH_MESSAGES;
   });
-  if (walk === 'stopped') return RpcError.invalidRequest(`a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the rest in further frames`);
-  if (walk === 'malformed') return RpcError.parseError(`a batch must be a JSON array of messages, and this one is not well-formed; it starts with ${preview(payload)}`);
+  if (walk === 'stopped')
+    return RpcError.invalidRequest(
+      `a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the rest in further frames`,
+    );
+  if (walk === 'malformed')
+    return RpcError.parseError(
+      `a batch must be a JSON array of messages, and this one is not well-formed; it starts with ${preview(payload)}`,
+    );
   if (members.length === 0) return RpcError.invalidRequest('an empty batch ([]) holds no message; send at least one');
   return members;
 }

@@ -35,10 +35,14 @@ export function unknownBackend(wanted: string, config: Pick<HostConfig, 'backend
   const fix = RESERVED_BACKEND_IDS.has(wanted)
     ? `pick one of them ("${wanted}" is a reserved name and can never be a backend id)`
     : `pick one of them, or add "${wanted}" under "backends" in ${config.file}`;
-  return new RpcError(ErrorCode.InvalidParams, `Unknown backend "${wanted}": the configured backends are ${ids.join(', ')}. Fix: ${fix}`, {
-    backend: wanted,
-    backends: ids,
-  });
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Unknown backend "${wanted}": the configured backends are ${ids.join(', ')}. Fix: ${fix}`,
+    {
+      backend: wanted,
+      backends: ids,
+    },
+  );
 }
 
 /** The config of backend `id`; throws the -32602 unknownBackend error unless the config has its own entry of that id. */

@@ -32,7 +32,11 @@ export function isBridgeMethod(method: string): method is BridgeMethod {
 }
 
 /** Parses `raw` params for `method` (-32602 naming the field when they do not fit) and runs its handler. */
-export function callBridgeMethod<M extends BridgeMethod>(handlers: BridgeHandlers, method: M, raw: unknown): Promise<BridgeResult<M>> {
+export function callBridgeMethod<M extends BridgeMethod>(
+  handlers: BridgeHandlers,
+  method: M,
+  raw: unknown,
+): Promise<BridgeResult<M>> {
   const parse: BridgeParsers[M] = bridgeParams[method];
   const handler: BridgeHandlers[M] = handlers[method];
   return handler(parse(raw));

@@ -40,7 +40,13 @@ class FakeBackend implements Backend {
     this.sink.message(bytes, 2, bytes.length - 1);
   }
   crash(info: Partial<BackendExit> = {}): void {
-    this.sink.exit({ code: 1, signal: null, stderrTail: ['boom'], message: `The "${this.id}" backend exited with code 1`, ...info });
+    this.sink.exit({
+      code: 1,
+      signal: null,
+      stderrTail: ['boom'],
+      message: `The "${this.id}" backend exited with code 1`,
+      ...info,
+    });
   }
 }
 
@@ -49,7 +55,11 @@ function setup() {
     platform: 'linux',
     homedir: '/home/u',
     env: {},
-    readFile: () => JSON.stringify({ defaultBackend: 'a', backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } } }),
+    readFile: () =>
+      JSON.stringify({
+        defaultBackend: 'a',
+        backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } },
+      }),
   });
   let out = Buffer.alloc(0);
   const writer = new FrameWriter(
@@ -119,13 +129,17 @@ describe('Bridge', () => {
     t.backends[0]!.emit({ id: 1, result: {} });
     t.backends[0]!.crash();
     const messages = await t.received();
-    expect(messages[1]).toMatchObject({ method: 'bridge/backend/exited', params: { backend: 'a', code: 1, stderrTail: ['boom'], restartInMs: 0 } });
+    expect(messages[1]).toMatchObject({
+      method: 'bridge/backend/exited',
+      params: { backend: 'a', code: 1, stderrTail: ['boom'], restartInMs: 0 },
+    });
     expect(messages.slice(2)).toEqual([
       {
         id: 'two',
         error: {
           code: -32050,
-          message: 'Backend unavailable: turn/start was not answered: The "a" backend exited with code 1 (its last stderr line: "boom")',
+          message:
+            'Backend unavailable: turn/start was not answered: The "a" backend exited with code 1 (its last stderr line: "boom")',
           data: { backend: 'a', method: 'turn/start', code: 1, signal: null },
         },
       },
@@ -171,8 +185,14 @@ describe('Bridge', () => {
     t.send({ id: 2, method: 'bridge/hello', params: { clientInfo: { name: 'x' } } });
     await tick();
     const [a, b] = await t.received();
-    expect(a).toMatchObject({ id: 1, error: { code: -32602, message: 'Invalid params for bridge/hello at backend: expected a string' } });
-    expect(b).toMatchObject({ id: 2, error: { code: -32602, data: { issues: [{ path: ['clientInfo', 'version'] }] } } });
+    expect(a).toMatchObject({
+      id: 1,
+      error: { code: -32602, message: 'Invalid params for bridge/hello at backend: expected a string' },
+    });
+    expect(b).toMatchObject({
+      id: 2,
+      error: { code: -32602, data: { issues: [{ path: ['clientInfo', 'version'] }] } },
+    });
   });
 
   it('answers bridge/hello naming an inherited member such as "__proto__" with -32602 and keeps serving the current backend', async () => {
@@ -191,7 +211,10 @@ describe('Bridge', () => {
     }
     expect(t.backends.map((b) => b.id)).toEqual(['a']);
     expect(t.backends[0]!.stopped).toBe(false);
-    expect(t.backends[0]!.received).toEqual([{ id: 1, method: 'x' }, { id: 2, method: 'y' }]);
+    expect(t.backends[0]!.received).toEqual([
+      { id: 1, method: 'x' },
+      { id: 2, method: 'y' },
+    ]);
   });
 
   it('answers bridge/backend/restart after stopping the running backend', async () => {
@@ -207,7 +230,7 @@ describe('Bridge', () => {
     expect(messages.some((m) => m.method === 'bridge/backend/exited')).toBe(false);
   });
 
-  it('sends a request that arrives while backends are being switched to the new one, and fails only the old one\'s', async () => {
+  it("sends a request that arrives while backends are being switched to the new one, and fails only the old one's", async () => {
     const t = setup();
     t.send({ id: 1, method: 'x' });
     const old = t.backends[0]!;
@@ -237,8 +260,12 @@ describe('Bridge', () => {
     t.bridge.fromBrowser([Buffer.from('nope')], 4);
     await tick();
     const messages = await t.received();
-    expect(messages).toContainEqual(expect.objectContaining({ id: 5, error: expect.objectContaining({ code: -32601 }) }));
-    expect(messages).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }));
+    expect(messages).toContainEqual(
+      expect.objectContaining({ id: 5, error: expect.objectContaining({ code: -32601 }) }),
+    );
+    expect(messages).toContainEqual(
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }),
+    );
     expect(t.backends).toHaveLength(0);
   });
 
@@ -268,8 +295,12 @@ describe('Bridge batches from the browser', () => {
     expect(t.backends[0]!.received).toEqual([{ id: 2, method: 'y' }]);
     const messages = await t.received();
     expect(messages).toEqual([refusal(-32600), refusal(-32600)]);
-    expect(messages[0]!.error.message).toBe('Invalid request: a batch cannot contain a batch; send its messages as members of one batch');
-    expect(t.logs).toContain('refused a message from the browser: Invalid request: a batch cannot contain a batch; send its messages as members of one batch');
+    expect(messages[0]!.error.message).toBe(
+      'Invalid request: a batch cannot contain a batch; send its messages as members of one batch',
+    );
+    expect(t.logs).toContain(
+      'refused a message from the browser: Invalid request: a batch cannot contain a batch; send its messages as members of one batch',
+    );
   });
 
   it('answers a frame of 200 KB of "[" with one -32700 and logs it, in linear time', async () => {
@@ -314,7 +345,13 @@ describe('Bridge batches from the browser', () => {
 
   it('answers a bridge request holding invalid UTF-8 with -32700 naming UTF-8', async () => {
     const t = setup();
-    t.sendText(Buffer.concat([Buffer.from('{"id":1,"method":"bridge/hello","params":{"clientInfo":{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","version":"1"}}}')]));
+    t.sendText(
+      Buffer.concat([
+        Buffer.from('{"id":1,"method":"bridge/hello","params":{"clientInfo":{"name":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","version":"1"}}}'),
+      ]),
+    );
     const [answer] = await t.received();
     expect(answer).toEqual(refusal(-32700));
     expect(answer!.error.message).toMatch(/^Parse error: Message of \d+ bytes is not valid UTF-8/);

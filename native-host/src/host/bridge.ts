@@ -16,7 +16,13 @@ import type { Log } from '../log';
 import { BackendSupervisor, type BackendGone } from './backend-supervisor';
 import { preview, splitBatch } from './batch';
 import { BRIDGE_LIMITS, backendInfos, requireBackend } from './bridge-hello';
-import { type BridgeHandlers, type BridgeParams, type BridgeResult, callBridgeMethod, isBridgeMethod } from './bridge-methods';
+import {
+  type BridgeHandlers,
+  type BridgeParams,
+  type BridgeResult,
+  callBridgeMethod,
+  isBridgeMethod,
+} from './bridge-methods';
 import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
 import { PendingRequests } from './pending-requests';
@@ -142,12 +148,16 @@ export class Bridge {
   private refuse(error: RpcError): void {
     this.replyError('null', error);
     const held = this.refusals.admit();
-    if (held !== undefined) this.options.log(`refused a message from the browser: ${error.message}${held ? ` (${held} more were refused since the last report)` : ''}`);
+    if (held !== undefined)
+      this.options.log(
+        `refused a message from the browser: ${error.message}${held ? ` (${held} more were refused since the last report)` : ''}`,
+      );
   }
 
   private forward(parts: Buffer[], length: number, envelope: Envelope): void {
     if (this.options.unavailable) {
-      if (envelope.id !== undefined && envelope.method !== undefined) this.replyError(envelope.id, this.options.unavailable);
+      if (envelope.id !== undefined && envelope.method !== undefined)
+        this.replyError(envelope.id, this.options.unavailable);
       return;
     }
     if (this.supervisor.shuttingDown) return;
@@ -234,9 +244,13 @@ export class Bridge {
       this.reply(rawId, { result });
       // Start the chosen backend now so its start-up overlaps the browser's next step, but only once the answer
       // is out: loading the embedded app-server would otherwise delay the first frame.
-      if (method === 'bridge/hello') void this.options.writer.whenIdle().then(() => setImmediate(() => this.supervisor.ensureStarted()));
+      if (method === 'bridge/hello')
+        void this.options.writer.whenIdle().then(() => setImmediate(() => this.supervisor.ensureStarted()));
     } catch (error) {
-      const rpc = error instanceof RpcError ? error : RpcError.internal(error instanceof Error ? error.message : String(error), error);
+      const rpc =
+        error instanceof RpcError
+          ? error
+          : RpcError.internal(error instanceof Error ? error.message : String(error), error);
       this.replyError(rawId, rpc);
     }
   }
@@ -244,7 +258,9 @@ export class Bridge {
   private async hello(params: BridgeParams<'bridge/hello'>): Promise<BridgeResult<'bridge/hello'>> {
     const wanted = params.backend;
     const client = params.clientInfo;
-    this.options.log(`bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`);
+    this.options.log(
+      `bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`,
+    );
     if (wanted !== undefined) {
       requireBackend(wanted, this.options.config);
       await this.supervisor.select(wanted);

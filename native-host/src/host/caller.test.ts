@@ -10,7 +10,11 @@ const store = { allowedExtensionIds: [STORE, 'tether@example.org'] };
 
 describe('checkCaller', () => {
   it('accepts an allowed Chrome origin, with or without the Windows parent-window argument', () => {
-    expect(checkCaller([`chrome-extension://${STORE}/`], store, FILE)).toMatchObject({ ok: true, caller: { browser: 'chrome', extensionId: STORE }, devAllowed: false });
+    expect(checkCaller([`chrome-extension://${STORE}/`], store, FILE)).toMatchObject({
+      ok: true,
+      caller: { browser: 'chrome', extensionId: STORE },
+      devAllowed: false,
+    });
     expect(checkCaller([`chrome-extension://${STORE}/`, '--parent-window=0'], store, FILE).ok).toBe(true);
   });
 
@@ -19,13 +23,15 @@ describe('checkCaller', () => {
     expect(check).toMatchObject({ ok: true, caller: { browser: 'firefox', extensionId: 'tether@example.org' } });
   });
 
-  it('accepts the development ids only after the development launcher\'s --allow-dev-extension', () => {
+  it("accepts the development ids only after the development launcher's --allow-dev-extension", () => {
     expect(checkCaller(['--allow-dev-extension', `chrome-extension://${DEV}/`], none, FILE)).toMatchObject({
       ok: true,
       caller: { browser: 'chrome', extensionId: DEV },
       devAllowed: true,
     });
-    expect(checkCaller(['--allow-dev-extension', `chrome-extension://${DEV}/`, '--parent-window=0'], none, FILE).ok).toBe(true);
+    expect(
+      checkCaller(['--allow-dev-extension', `chrome-extension://${DEV}/`, '--parent-window=0'], none, FILE).ok,
+    ).toBe(true);
     expect(checkCaller(['--allow-dev-extension', FIREFOX_MANIFEST, 'tether@tether.dev'], none, FILE)).toMatchObject({
       ok: true,
       caller: { browser: 'firefox', extensionId: 'tether@tether.dev' },

@@ -23,7 +23,11 @@ const CHROME_ORIGIN = /^chrome-extension:\/\/([a-p]{32})\/?$/;
  * Parses the launcher's and the browser's arguments and checks the caller's id against the config's list (plus the
  * development ids when the launcher passed ALLOW_DEV_EXTENSION_FLAG).
  */
-export function checkCaller(args: readonly string[], config: Pick<HostConfig, 'allowedExtensionIds'>, configFile: string): CallerCheck {
+export function checkCaller(
+  args: readonly string[],
+  config: Pick<HostConfig, 'allowedExtensionIds'>,
+  configFile: string,
+): CallerCheck {
   const devAllowed = args[0] === ALLOW_DEV_EXTENSION_FLAG;
   const allowed = allowedExtensionIds(config, devAllowed);
   const positional = args.slice(devAllowed ? 1 : 0).filter((a) => !a.startsWith('--parent-window='));
@@ -31,7 +35,11 @@ export function checkCaller(args: readonly string[], config: Pick<HostConfig, 'a
   let caller: Caller;
   if (first?.startsWith('chrome-extension://')) {
     const match = CHROME_ORIGIN.exec(first);
-    if (!match) return { ok: false, reason: `the caller origin ${JSON.stringify(first)} is not of the form chrome-extension://<32 letters a-p>/` };
+    if (!match)
+      return {
+        ok: false,
+        reason: `the caller origin ${JSON.stringify(first)} is not of the form chrome-extension://<32 letters a-p>/`,
+      };
     caller = { browser: 'chrome', origin: first, extensionId: match[1]! };
   } else if (first !== undefined && second !== undefined && first.endsWith('.json')) {
     caller = { browser: 'firefox', manifestPath: first, extensionId: second };

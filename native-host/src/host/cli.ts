@@ -119,14 +119,26 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       log,
       hostVersion: TETHER_VERSION,
       createBackend: (id, backendConfig) =>
-        createBackend(id, backendConfig, { configFile: config.file, dataDir: config.dataDir, maxLineBytes: MAX_BACKEND_LINE_BYTES, log }),
+        createBackend(id, backendConfig, {
+          configFile: config.file,
+          dataDir: config.dataDir,
+          maxLineBytes: MAX_BACKEND_LINE_BYTES,
+          log,
+        }),
       setInputPaused: (paused) => (paused ? stdin.pause() : stdin.resume()),
       ...(configError
-        ? { unavailable: new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${configError.message}`, { configFile: configError.file, issues: configError.issues }) }
+        ? {
+            unavailable: new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${configError.message}`, {
+              configFile: configError.file,
+              issues: configError.issues,
+            }),
+          }
         : {}),
     });
     if (configError) {
-      writer.enqueueText(JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }));
+      writer.enqueueText(
+        JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }),
+      );
     }
 
     const frames = new FrameSplitter<Buffer>(
@@ -140,7 +152,9 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
             finish('input ended inside a frame', HostExit.BadInput);
             return;
           }
-          writer.enqueueText(JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }));
+          writer.enqueueText(
+            JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }),
+          );
           finish('unreadable input', HostExit.BadInput);
         },
       },
@@ -152,6 +166,7 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       finish('input ended (the extension disconnected)', HostExit.Ok);
     });
     stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => finish(signal, HostExit.Ok));
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+      process.once(signal, () => finish(signal, HostExit.Ok));
   });
 }

@@ -5,14 +5,30 @@ const scan = (text: string) => scanEnvelope(Buffer.from(text));
 
 describe('scanEnvelope', () => {
   it('finds the id and method of a request whatever the member order', () => {
-    expect(scan('{"id":7,"method":"thread/start","params":{}}')).toMatchObject({ shape: 'object', id: '7', method: 'thread/start', isResponse: false });
-    expect(scan('{"params":{"id":1,"method":"x"},"method":"turn/start","id":"a-1"}')).toMatchObject({ id: '"a-1"', method: 'turn/start' });
+    expect(scan('{"id":7,"method":"thread/start","params":{}}')).toMatchObject({
+      shape: 'object',
+      id: '7',
+      method: 'thread/start',
+      isResponse: false,
+    });
+    expect(scan('{"params":{"id":1,"method":"x"},"method":"turn/start","id":"a-1"}')).toMatchObject({
+      id: '"a-1"',
+      method: 'turn/start',
+    });
   });
 
   it('recognises responses by a top-level result or error, not by nested ones', () => {
-    expect(scan('{"id":3,"result":{"method":"nested"}}')).toMatchObject({ id: '3', method: undefined, isResponse: true });
+    expect(scan('{"id":3,"result":{"method":"nested"}}')).toMatchObject({
+      id: '3',
+      method: undefined,
+      isResponse: true,
+    });
     expect(scan(' {"error":{"code":-1,"message":"m"} , "id" : 0 }')).toMatchObject({ id: '0', isResponse: true });
-    expect(scan('{"method":"x","params":{"result":1,"id":2}}')).toMatchObject({ id: undefined, method: 'x', isResponse: false });
+    expect(scan('{"method":"x","params":{"result":1,"id":2}}')).toMatchObject({
+      id: undefined,
+      method: 'x',
+      isResponse: false,
+    });
   });
 
   it('steps over strings holding quotes, escaped backslashes and brackets', () => {
@@ -60,7 +76,9 @@ describe('mayNeedScan', () => {
 
   it('catches a key split over three buffers whose middle one is a single byte (found by a property test)', () => {
     expect(mayNeedScanParts([Buffer.from('{"'), Buffer.from('i'), Buffer.from('d":1,"method":"x"}')])).toBe(true);
-    expect(mayNeedScanParts([Buffer.from('{"method":"'), Buffer.from('b'), Buffer.from('r'), Buffer.from('idge/hello"}')])).toBe(true);
+    expect(
+      mayNeedScanParts([Buffer.from('{"method":"'), Buffer.from('b'), Buffer.from('r'), Buffer.from('idge/hello"}')]),
+    ).toBe(true);
   });
 
   it('reads the shape of a message split over buffers', () => {

@@ -228,7 +228,10 @@ export function scanEnvelope(b: Buffer): Envelope {
     } else if (isKey(key, keyStart, keyLength, 'method')) {
       // A method that is not a string names no method: the message goes to the backend, which rejects it (-32600).
       if (b[valueStart] === QUOTE) {
-        const decoded = findByte(b, BACKSLASH, valueStart + 1, after - 1) < 0 ? b.toString('utf8', valueStart + 1, after - 1) : decodeString(b, valueStart, after);
+        const decoded =
+          findByte(b, BACKSLASH, valueStart + 1, after - 1) < 0
+            ? b.toString('utf8', valueStart + 1, after - 1)
+            : decodeString(b, valueStart, after);
         // A broken escape makes the message unparsable JSON: garbage to reject, not a reason to throw.
         if (decoded === undefined) return INVALID;
         method = decoded;

@@ -21,7 +21,10 @@ function sink(options: { hold?: boolean; highWaterMark?: number } = {}) {
   });
   const frames = (): string[] => {
     const result: string[] = [];
-    const splitter = new FrameSplitter(wholePayloads((payload) => result.push(text.decode(payload))), { maxFrameBytes: BROWSER_MAX_FRAME_BYTES });
+    const splitter = new FrameSplitter(
+      wholePayloads((payload) => result.push(text.decode(payload))),
+      { maxFrameBytes: BROWSER_MAX_FRAME_BYTES },
+    );
     splitter.push(bytes);
     splitter.end();
     return result;
@@ -89,7 +92,9 @@ describe('FrameWriter', () => {
     const frames = s.frames();
     expect(frames.length).toBeGreaterThan(1);
     for (const f of frames) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(200);
-    expect(frames.flatMap((f) => (f.startsWith('[') ? (JSON.parse(f) as unknown[]) : [JSON.parse(f)]))).toHaveLength(40);
+    expect(frames.flatMap((f) => (f.startsWith('[') ? (JSON.parse(f) as unknown[]) : [JSON.parse(f)]))).toHaveLength(
+      40,
+    );
   });
 
   it('merges a batch from the backend into the frame instead of nesting arrays', async () => {
@@ -141,15 +146,25 @@ describe('FrameWriter', () => {
   it("masks secrets in the host's own messages, whatever their shape", async () => {
     const s = sink();
     const writer = new FrameWriter(s.out, { redactor: new Redactor(['shapeless-known-value']) });
-    writer.enqueueText(JSON.stringify({ method: 'bridge/backend/exited', params: { stderrTail: ['auth failed: shapeless-known-value', 'key sk-abcdefghijklmnop1234'] } }));
+    writer.enqueueText(
+      JSON.stringify({
+        method: 'bridge/backend/exited',
+        params: { stderrTail: ['auth failed: shapeless-known-value', 'key sk-abcdefghijklmnop1234'] },
+      }),
+    );
     await writer.whenIdle();
-    expect(JSON.parse(s.frames()[0]!)).toEqual({ method: 'bridge/backend/exited', params: { stderrTail: ['auth failed: ***', 'key sk-***'] } });
+    expect(JSON.parse(s.frames()[0]!)).toEqual({
+      method: 'bridge/backend/exited',
+      params: { stderrTail: ['auth failed: ***', 'key sk-***'] },
+    });
   });
 
   it('masks a known secret value in a message passed through from a backend, and leaves other messages byte for byte', async () => {
     const s = sink();
     const writer = new FrameWriter(s.out, { redactor: new Redactor(['pass"through-secret']) });
-    const chunk = Buffer.from(`${msg(1)}\n${JSON.stringify({ id: 1, error: { message: 'bad key pass"through-secret' } })}\n${msg(2)}`);
+    const chunk = Buffer.from(
+      `${msg(1)}\n${JSON.stringify({ id: 1, error: { message: 'bad key pass"through-secret' } })}\n${msg(2)}`,
+    );
     const first = msg(1).length;
     const second = chunk.indexOf('\n', first + 1);
     writer.enqueueRange(chunk, 0, first);
@@ -161,6 +176,11 @@ describe('FrameWriter', () => {
     const text = s.frames().join('\n');
     expect(text).not.toContain('through-secret');
     const messages = s.frames().flatMap((f) => [JSON.parse(f)].flat());
-    expect(messages).toEqual([JSON.parse(msg(1)), { id: 1, error: { message: 'bad key ***' } }, JSON.parse(msg(2)), { id: 2, result: { t: '***' } }]);
+    expect(messages).toEqual([
+      JSON.parse(msg(1)),
+      { id: 1, error: { message: 'bad key ***' } },
+      JSON.parse(msg(2)),
+      { id: 2, result: { t: '***' } },
+    ]);
   });
 });

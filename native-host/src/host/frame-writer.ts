@@ -122,7 +122,11 @@ export class FrameWriter {
    */
   enqueueRange(chunk: Buffer, start: number, end: number, batch = false): void {
     if (this.broken) return;
-    if (end - start > this.maxFrameBytes || batch || (this.knowsSecrets() && this.holdsKnownSecret([chunk.subarray(start, end)]))) {
+    if (
+      end - start > this.maxFrameBytes ||
+      batch ||
+      (this.knowsSecrets() && this.holdsKnownSecret([chunk.subarray(start, end)]))
+    ) {
       this.enqueue([chunk.subarray(start, end)], end - start, batch);
       return;
     }
@@ -240,7 +244,10 @@ export class FrameWriter {
       // Past Node's high-water mark, small frames stop here so the messages behind them coalesce into one frame;
       // large frames keep a few MiB in flight, because waiting for 'drain' after each would idle the pipe meanwhile.
       const written = g.bytes;
-      if (!writeParts(this.out, g.take()) && (written < LARGE_FRAME_BYTES || outLength(this.out) > OUT_HIGH_WATER_BYTES)) {
+      if (
+        !writeParts(this.out, g.take()) &&
+        (written < LARGE_FRAME_BYTES || outLength(this.out) > OUT_HIGH_WATER_BYTES)
+      ) {
         this.blocked = true;
       }
     }

@@ -25,7 +25,12 @@ describe('PendingRequests', () => {
     pending.settleBatch(Buffer.from('[{"method":"x"},{"id":3,"error":{"code":1,"message":"no"}}]'));
     const replies = failAll(pending);
     expect(replies.map(([id, e]) => [id, e.code, e.message, e.data])).toEqual([
-      ['"two"', -32050, 'Backend unavailable: turn/start was not answered: it crashed', { backend: 'a', method: 'turn/start', code: 1, signal: null }],
+      [
+        '"two"',
+        -32050,
+        'Backend unavailable: turn/start was not answered: it crashed',
+        { backend: 'a', method: 'turn/start', code: 1, signal: null },
+      ],
     ]);
     expect(pending.size).toBe(0);
     expect(failAll(pending)).toEqual([]);

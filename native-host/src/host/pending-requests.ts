@@ -35,7 +35,8 @@ export class PendingRequests {
 
   /** Forgets the request that `envelope` (a message from the backend) answers, if it is a response. */
   settle(envelope: Envelope): void {
-    if (envelope.isResponse && envelope.method === undefined && envelope.id !== undefined) this.pending.delete(envelope.id);
+    if (envelope.isResponse && envelope.method === undefined && envelope.id !== undefined)
+      this.pending.delete(envelope.id);
   }
 
   /** Forgets the requests answered by the members of a batch from the backend, scanned in place. */
@@ -51,7 +52,12 @@ export class PendingRequests {
     for (const [rawId, method] of this.pending) {
       reply(
         rawId,
-        RpcError.backendUnavailable(`${method} was not answered: ${reason}`, { backend, method, code: exit.code, signal: exit.signal }),
+        RpcError.backendUnavailable(`${method} was not answered: ${reason}`, {
+          backend,
+          method,
+          code: exit.code,
+          signal: exit.signal,
+        }),
       );
     }
     this.pending.clear();

@@ -43,7 +43,9 @@ const FLAGS: Record<CommandName, readonly FlagName[]> = {
 
 /** Parses `args` for `command`; throws UsageError. Flags take `--flag value` or `--flag=value`. */
 export function parseInstallArgs(command: CommandName, args: readonly string[], platform: Platform): InstallArgs {
-  const specs = Object.fromEntries(FLAGS[command].map((name) => [name, FLAG_SPECS[name]])) as Partial<typeof FLAG_SPECS>;
+  const specs = Object.fromEntries(FLAGS[command].map((name) => [name, FLAG_SPECS[name]])) as Partial<
+    typeof FLAG_SPECS
+  >;
   const flags = parseFlags(args, specs, `tether ${command}`);
   let browsers: BrowserId[] | undefined;
   for (const name of (flags.browser ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase())) {
@@ -53,7 +55,8 @@ export function parseInstallArgs(command: CommandName, args: readonly string[], 
   }
   const extensionIds = flags['extension-id'] ?? [];
   const scopeValue = flags.scope ?? 'user';
-  if (scopeValue !== 'user' && scopeValue !== 'system') throw new UsageError(`--scope is "user" or "system", not "${scopeValue}"`);
+  if (scopeValue !== 'user' && scopeValue !== 'system')
+    throw new UsageError(`--scope is "user" or "system", not "${scopeValue}"`);
   const scope: Scope = scopeValue;
   const userDataDir = flags['user-data-dir'];
   const dryRun = flags['dry-run'] ?? false;
@@ -61,17 +64,32 @@ export function parseInstallArgs(command: CommandName, args: readonly string[], 
   const help = flags.help ?? false;
   if (userDataDir !== undefined) {
     if (platform === 'win32') {
-      throw new UsageError('--user-data-dir is not supported on Windows: Chrome-family browsers there find hosts only through the registry');
+      throw new UsageError(
+        '--user-data-dir is not supported on Windows: Chrome-family browsers there find hosts only through the registry',
+      );
     }
-    if (scope === 'system') throw new UsageError('--user-data-dir registers a host for one profile; it cannot be combined with --scope system');
+    if (scope === 'system')
+      throw new UsageError(
+        '--user-data-dir registers a host for one profile; it cannot be combined with --scope system',
+      );
     if (browsers?.includes('firefox')) {
-      throw new UsageError('--user-data-dir applies to Chrome-family browsers (chrome, chromium, edge, brave, vivaldi), not Firefox');
+      throw new UsageError(
+        '--user-data-dir applies to Chrome-family browsers (chrome, chromium, edge, brave, vivaldi), not Firefox',
+      );
     }
   }
   if (dev && scope === 'system') {
     throw new UsageError(
-      '--dev allows the development extension, whose key is public, so it is for one developer\'s own account: it cannot be combined with --scope system',
+      "--dev allows the development extension, whose key is public, so it is for one developer's own account: it cannot be combined with --scope system",
     );
   }
-  return { ...(browsers ? { browsers } : {}), extensionIds, scope, ...(userDataDir !== undefined ? { userDataDir } : {}), dryRun, dev, help };
+  return {
+    ...(browsers ? { browsers } : {}),
+    extensionIds,
+    scope,
+    ...(userDataDir !== undefined ? { userDataDir } : {}),
+    dryRun,
+    dev,
+    help,
+  };
 }

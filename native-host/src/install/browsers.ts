@@ -79,8 +79,18 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['com.google.Chrome'],
       snapNames: [],
     },
-    darwin: { userDir: `${AS}/Google/Chrome/NativeMessagingHosts`, systemDir: CHROME_SYSTEM_DARWIN, profileDir: `${AS}/Google/Chrome`, apps: ['Google Chrome.app'] },
-    win32: { regKey: CHROME_KEY, manifestFolder: 'chrome', profileDir: 'Google\\Chrome\\User Data', exes: ['Google\\Chrome\\Application\\chrome.exe'] },
+    darwin: {
+      userDir: `${AS}/Google/Chrome/NativeMessagingHosts`,
+      systemDir: CHROME_SYSTEM_DARWIN,
+      profileDir: `${AS}/Google/Chrome`,
+      apps: ['Google Chrome.app'],
+    },
+    win32: {
+      regKey: CHROME_KEY,
+      manifestFolder: 'chrome',
+      profileDir: 'Google\\Chrome\\User Data',
+      exes: ['Google\\Chrome\\Application\\chrome.exe'],
+    },
   },
   {
     id: 'chromium',
@@ -94,8 +104,18 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['org.chromium.Chromium'],
       snapNames: ['chromium'],
     },
-    darwin: { userDir: `${AS}/Chromium/NativeMessagingHosts`, systemDir: `/${AS}/Chromium/NativeMessagingHosts`, profileDir: `${AS}/Chromium`, apps: ['Chromium.app'] },
-    win32: { regKey: 'Software\\Chromium\\NativeMessagingHosts', manifestFolder: 'chromium', profileDir: 'Chromium\\User Data', exes: ['Chromium\\Application\\chrome.exe'] },
+    darwin: {
+      userDir: `${AS}/Chromium/NativeMessagingHosts`,
+      systemDir: `/${AS}/Chromium/NativeMessagingHosts`,
+      profileDir: `${AS}/Chromium`,
+      apps: ['Chromium.app'],
+    },
+    win32: {
+      regKey: 'Software\\Chromium\\NativeMessagingHosts',
+      manifestFolder: 'chromium',
+      profileDir: 'Chromium\\User Data',
+      exes: ['Chromium\\Application\\chrome.exe'],
+    },
   },
   {
     id: 'edge',
@@ -109,8 +129,18 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['com.microsoft.Edge'],
       snapNames: [],
     },
-    darwin: { userDir: `${AS}/Microsoft Edge/NativeMessagingHosts`, systemDir: '/Library/Microsoft/Edge/NativeMessagingHosts', profileDir: `${AS}/Microsoft Edge`, apps: ['Microsoft Edge.app'] },
-    win32: { regKey: 'Software\\Microsoft\\Edge\\NativeMessagingHosts', manifestFolder: 'edge', profileDir: 'Microsoft\\Edge\\User Data', exes: ['Microsoft\\Edge\\Application\\msedge.exe'] },
+    darwin: {
+      userDir: `${AS}/Microsoft Edge/NativeMessagingHosts`,
+      systemDir: '/Library/Microsoft/Edge/NativeMessagingHosts',
+      profileDir: `${AS}/Microsoft Edge`,
+      apps: ['Microsoft Edge.app'],
+    },
+    win32: {
+      regKey: 'Software\\Microsoft\\Edge\\NativeMessagingHosts',
+      manifestFolder: 'edge',
+      profileDir: 'Microsoft\\Edge\\User Data',
+      exes: ['Microsoft\\Edge\\Application\\msedge.exe'],
+    },
   },
   {
     id: 'brave',
@@ -124,8 +154,18 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['com.brave.Browser'],
       snapNames: ['brave'],
     },
-    darwin: { userDir: `${AS}/BraveSoftware/Brave-Browser/NativeMessagingHosts`, systemDir: CHROME_SYSTEM_DARWIN, profileDir: `${AS}/BraveSoftware/Brave-Browser`, apps: ['Brave Browser.app'] },
-    win32: { regKey: CHROME_KEY, manifestFolder: 'chrome', profileDir: 'BraveSoftware\\Brave-Browser\\User Data', exes: ['BraveSoftware\\Brave-Browser\\Application\\brave.exe'] },
+    darwin: {
+      userDir: `${AS}/BraveSoftware/Brave-Browser/NativeMessagingHosts`,
+      systemDir: CHROME_SYSTEM_DARWIN,
+      profileDir: `${AS}/BraveSoftware/Brave-Browser`,
+      apps: ['Brave Browser.app'],
+    },
+    win32: {
+      regKey: CHROME_KEY,
+      manifestFolder: 'chrome',
+      profileDir: 'BraveSoftware\\Brave-Browser\\User Data',
+      exes: ['BraveSoftware\\Brave-Browser\\Application\\brave.exe'],
+    },
   },
   {
     id: 'vivaldi',
@@ -139,8 +179,18 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['com.vivaldi.Vivaldi'],
       snapNames: ['vivaldi'],
     },
-    darwin: { userDir: `${AS}/Vivaldi/NativeMessagingHosts`, systemDir: CHROME_SYSTEM_DARWIN, profileDir: `${AS}/Vivaldi`, apps: ['Vivaldi.app'] },
-    win32: { regKey: CHROME_KEY, manifestFolder: 'chrome', profileDir: 'Vivaldi\\User Data', exes: ['Vivaldi\\Application\\vivaldi.exe'] },
+    darwin: {
+      userDir: `${AS}/Vivaldi/NativeMessagingHosts`,
+      systemDir: CHROME_SYSTEM_DARWIN,
+      profileDir: `${AS}/Vivaldi`,
+      apps: ['Vivaldi.app'],
+    },
+    win32: {
+      regKey: CHROME_KEY,
+      manifestFolder: 'chrome',
+      profileDir: 'Vivaldi\\User Data',
+      exes: ['Vivaldi\\Application\\vivaldi.exe'],
+    },
   },
   {
     id: 'firefox',
@@ -155,8 +205,19 @@ export const BROWSERS: readonly Browser[] = [
       flatpakIds: ['org.mozilla.firefox'],
       snapNames: ['firefox'],
     },
-    darwin: { userDir: `${AS}/Mozilla/NativeMessagingHosts`, systemDir: `/${AS}/Mozilla/NativeMessagingHosts`, profileDir: `${AS}/Firefox`, apps: ['Firefox.app', 'Firefox Developer Edition.app', 'Firefox Nightly.app'] },
-    win32: { regKey: 'SOFTWARE\\Mozilla\\NativeMessagingHosts', manifestFolder: 'firefox', profileDir: 'Mozilla\\Firefox', profileRoaming: true, exes: ['Mozilla Firefox\\firefox.exe'] },
+    darwin: {
+      userDir: `${AS}/Mozilla/NativeMessagingHosts`,
+      systemDir: `/${AS}/Mozilla/NativeMessagingHosts`,
+      profileDir: `${AS}/Firefox`,
+      apps: ['Firefox.app', 'Firefox Developer Edition.app', 'Firefox Nightly.app'],
+    },
+    win32: {
+      regKey: 'SOFTWARE\\Mozilla\\NativeMessagingHosts',
+      manifestFolder: 'firefox',
+      profileDir: 'Mozilla\\Firefox',
+      profileRoaming: true,
+      exes: ['Mozilla Firefox\\firefox.exe'],
+    },
   },
 ];
 

@@ -35,8 +35,8 @@ const USAGE: Record<CommandName, string> = {
   ].join('\n'),
   doctor: [
     'Usage: tether doctor [--browser NAME|all] [--user-data-dir DIR] [--extension-id ID]...',
-    'Checks each browser\'s host manifest, the launcher\'s Node, the config and the log, then starts the host as the',
-    'browser would and completes a framed initialize. Each failure shows the browser\'s error text and the fix.',
+    "Checks each browser's host manifest, the launcher's Node, the config and the log, then starts the host as the",
+    "browser would and completes a framed initialize. Each failure shows the browser's error text and the fix.",
   ].join('\n'),
 };
 
@@ -44,8 +44,10 @@ const USAGE: Record<CommandName, string> = {
 function nativeHostRoot(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@tether/native-host') return dir;
-    if (dirname(dir) === dir) throw new Error('cannot find the @tether/native-host package folder above ' + fileURLToPath(import.meta.url));
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@tether/native-host')
+      return dir;
+    if (dirname(dir) === dir)
+      throw new Error('cannot find the @tether/native-host package folder above ' + fileURLToPath(import.meta.url));
   }
 }
 
@@ -60,7 +62,14 @@ async function commandName(sys: System): Promise<string> {
   return (await findOnPath(sys, 'tether')) ? 'tether' : 'npx tether';
 }
 
-const EXPECTED_ERRORS = [LauncherPathError, InstallError, UninstallError, InstallRecordError, InvalidExtensionIdError, UnsupportedPlatformError];
+const EXPECTED_ERRORS = [
+  LauncherPathError,
+  InstallError,
+  UninstallError,
+  InstallRecordError,
+  InvalidExtensionIdError,
+  UnsupportedPlatformError,
+];
 
 async function main(command: CommandName, args: string[], run: (sys: System) => Promise<number>): Promise<number> {
   const out = (line: string) => process.stdout.write(line + '\n');
@@ -79,7 +88,9 @@ async function main(command: CommandName, args: string[], run: (sys: System) => 
     }
     // Our own errors already say what happened and what to do; anything else is a bug worth its stack.
     const known = EXPECTED_ERRORS.some((type) => error instanceof type);
-    process.stderr.write(`tether ${command}: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+    process.stderr.write(
+      `tether ${command}: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
+    );
     return 1;
   }
 }

@@ -119,7 +119,7 @@ export function explainSandboxed(s: SandboxedBrowser): string {
     `${s.browser.name} is installed as a Snap (${s.path}). Snap confinement keeps its profile under ~/snap/${s.appId}/ ` +
     `and stops it from starting programs such as the Tether host.` +
     (s.browser.family === 'firefox'
-      ? ' Recent Firefox snaps ask the desktop\'s native-messaging portal (xdg-desktop-portal) to start hosts listed in ' +
+      ? " Recent Firefox snaps ask the desktop's native-messaging portal (xdg-desktop-portal) to start hosts listed in " +
         '~/.mozilla/native-messaging-hosts; if that portal is missing, use a non-Snap Firefox.'
       : ' Use a .deb/.rpm build of the browser.')
   );

@@ -40,7 +40,8 @@ async function findManifest(
       continue;
     }
     lookedAt.push(location.manifestPath);
-    if ((await sys.fs.stat(location.manifestPath))?.kind === 'file') return { manifestPath: location.manifestPath, lookedAt };
+    if ((await sys.fs.stat(location.manifestPath))?.kind === 'file')
+      return { manifestPath: location.manifestPath, lookedAt };
   }
   return { lookedAt };
 }
@@ -79,18 +80,25 @@ export async function checkBrowser(
   }
   const text = fromUtf8(bytes);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    report.fail(`${found.manifestPath} starts with a UTF-8 byte order mark, which browsers reject`, { browserSays: says('notFound'), fix });
+    report.fail(`${found.manifestPath} starts with a UTF-8 byte order mark, which browsers reject`, {
+      browserSays: says('notFound'),
+      fix,
+    });
     return { allowedIds: [] };
   }
   const checked = checkManifest(text, path.basename(found.manifestPath), browser.family, sys.platform);
-  for (const problem of checked.problems) report.fail(`${found.manifestPath}: ${problem.message}`, { browserSays: says(problem.kind), fix });
+  for (const problem of checked.problems)
+    report.fail(`${found.manifestPath}: ${problem.message}`, { browserSays: says(problem.kind), fix });
   if (checked.problems.length === 0) report.ok(`manifest ${found.manifestPath} (valid JSON, name matches the file)`);
 
   const required = browser.family === 'chrome' ? ctx.requiredIds.chrome : ctx.requiredIds.firefox;
   const missing = required.filter((id) => !checked.allowedIds.includes(id));
   const listName = browser.family === 'chrome' ? 'allowed_origins' : 'allowed_extensions';
   if (missing.length > 0) {
-    report.fail(`${listName} lacks ${missing.join(', ')}`, { browserSays: says('forbidden'), fix: `${fix}${missing.map((id) => ` --extension-id ${id}`).join('')}` });
+    report.fail(`${listName} lacks ${missing.join(', ')}`, {
+      browserSays: says('forbidden'),
+      fix: `${fix}${missing.map((id) => ` --extension-id ${id}`).join('')}`,
+    });
   } else if (checked.allowedIds.length > 0) {
     report.ok(`${listName} allows ${checked.allowedIds.join(', ')}`);
   } else if (checked.problems.length === 0) {
@@ -118,12 +126,14 @@ export async function checkBrowser(
     return { allowedIds: checked.allowedIds };
   }
   if (!(await sys.fs.isExecutable(hostPath))) {
-    const chmod = sys.platform === 'win32' ? 'a Windows host must be a .cmd, .bat or .exe file' : `chmod 755 "${hostPath}"`;
+    const chmod =
+      sys.platform === 'win32' ? 'a Windows host must be a .cmd, .bat or .exe file' : `chmod 755 "${hostPath}"`;
     report.fail(`the host ${hostPath} is not executable`, { browserSays: says('exited'), fix: `${chmod} (or ${fix})` });
     return { hostPath, allowedIds: checked.allowedIds };
   }
   report.ok(`host ${hostPath} exists and is executable`);
-  if (checked.problems.length > 0 || missing.length > 0 || checked.allowedIds.length === 0) return { hostPath, allowedIds: checked.allowedIds };
+  if (checked.problems.length > 0 || missing.length > 0 || checked.allowedIds.length === 0)
+    return { hostPath, allowedIds: checked.allowedIds };
 
   const probe = await probeHost(sys, {
     hostPath,
@@ -137,19 +147,27 @@ export async function checkBrowser(
   });
   if (probe.ok) {
     const server = probe.serverInfo ? ` from ${probe.serverInfo.name} ${probe.serverInfo.version}` : '';
-    report.ok(`started as ${browser.name} would (${probe.commandLine}): initialize answered in ${probe.initializeMs} ms${server}`);
+    report.ok(
+      `started as ${browser.name} would (${probe.commandLine}): initialize answered in ${probe.initializeMs} ms${server}`,
+    );
     if (probe.exitMs === undefined || probe.exitMs > BROWSER_KILL_WINDOW_MS) {
       const when = probe.exitMs === undefined ? 'had not exited' : `exited only ${probe.exitMs} ms`;
-      report.fail(`the host ${when} after stdin closed: ${browser.name} kills it after 2000 ms, stranding its backend`, {
-        fix: `see ${ctx.logFile} for what it was waiting on`,
-      });
+      report.fail(
+        `the host ${when} after stdin closed: ${browser.name} kills it after 2000 ms, stranding its backend`,
+        {
+          fix: `see ${ctx.logFile} for what it was waiting on`,
+        },
+      );
     } else {
       report.ok(`the host exited ${probe.exitMs} ms after stdin closed (browsers allow 2000 ms)`);
     }
   } else {
     report.fail(`started as ${browser.name} would (${probe.commandLine}): ${probe.message}`, {
       ...(probe.kind ? { browserSays: says(probe.kind) } : {}),
-      details: [...(probe.details ?? []), ...(probe.stderrTail.length > 0 ? ['host stderr:', ...probe.stderrTail] : [])],
+      details: [
+        ...(probe.details ?? []),
+        ...(probe.stderrTail.length > 0 ? ['host stderr:', ...probe.stderrTail] : []),
+      ],
       fix: `read ${ctx.logFile} and the Launcher checks below; reinstall with ${fix}`,
     });
   }

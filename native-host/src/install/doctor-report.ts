@@ -53,10 +53,14 @@ export class DoctorReport {
   finish(): number {
     this.out('');
     if (this.failures === 0) {
-      this.out(`All checks passed${this.warnings ? ` (${this.warnings} warning${this.warnings > 1 ? 's' : ''})` : ''}.`);
+      this.out(
+        `All checks passed${this.warnings ? ` (${this.warnings} warning${this.warnings > 1 ? 's' : ''})` : ''}.`,
+      );
       return 0;
     }
-    this.out(`${this.failures} problem${this.failures > 1 ? 's' : ''} found${this.warnings ? `, ${this.warnings} warning${this.warnings > 1 ? 's' : ''}` : ''}.`);
+    this.out(
+      `${this.failures} problem${this.failures > 1 ? 's' : ''} found${this.warnings ? `, ${this.warnings} warning${this.warnings > 1 ? 's' : ''}` : ''}.`,
+    );
     return 1;
   }
 }

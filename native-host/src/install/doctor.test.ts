@@ -3,7 +3,17 @@ import { doctor } from './doctor';
 import { install } from './install';
 import { scriptedHost } from './memory-system';
 import { utf8 } from './system';
-import { darwinMachine, DARWIN, doctorOptions, installOptions, LINUX, linuxMachine, OWN_IDS, WIN, windowsMachine } from './test-machines';
+import {
+  darwinMachine,
+  DARWIN,
+  doctorOptions,
+  installOptions,
+  LINUX,
+  linuxMachine,
+  OWN_IDS,
+  WIN,
+  windowsMachine,
+} from './test-machines';
 
 const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
 const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
@@ -14,7 +24,15 @@ const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bri
 function goodHost(): ReturnType<typeof scriptedHost> {
   return scriptedHost((message) =>
     message.method === 'initialize'
-      ? { id: message.id, result: { serverInfo: { name: 'tether-app-server', version: '0.1.0' }, protocolVersion: '1', supportedTransports: ['stdio'], capabilities: {} } }
+      ? {
+          id: message.id,
+          result: {
+            serverInfo: { name: 'tether-app-server', version: '0.1.0' },
+            protocolVersion: '1',
+            supportedTransports: ['stdio'],
+            capabilities: {},
+          },
+        }
       : undefined,
   );
 }
@@ -43,7 +61,9 @@ describe('tether doctor on Linux', () => {
     expect(lines).toContain(`  ✓ manifest ${CHROMIUM} (valid JSON, name matches the file)`);
     expect(lines).toContain(`  ✓ allowed_origins allows ${OWN_IDS.chrome}`);
     expect(lines).toContain('  · development extension allowed: no');
-    expect(text).toMatch(/✓ started as Chromium would \(\/home\/ada\/\.local\/share\/tether\/bin\/tether-host chrome-extension:\/\/abcdefghijklmnopabcdefghijklmnop\/\): initialize answered in \d+ ms from tether-app-server 0\.1\.0/);
+    expect(text).toMatch(
+      /✓ started as Chromium would \(\/home\/ada\/\.local\/share\/tether\/bin\/tether-host chrome-extension:\/\/abcdefghijklmnopabcdefghijklmnop\/\): initialize answered in \d+ ms from tether-app-server 0\.1\.0/,
+    );
     expect(text).toMatch(/✓ the host exited \d+ ms after stdin closed/);
     expect(lines).toContain(`  ✓ Node ${LINUX.node} v20.20.2`);
     expect(lines).toContain(`  ✓ host script ${LINUX.host}`);
@@ -59,12 +79,16 @@ describe('tether doctor on Linux', () => {
     expect(lines).toContain('      fix: tether install --browser chrome');
   });
 
-  it('starts Chromium\'s host with the origin and Firefox\'s with the manifest path and add-on id', async () => {
+  it("starts Chromium's host with the origin and Firefox's with the manifest path and add-on id", async () => {
     const sys = await installedLinux({ dirs: [] });
     await runDoctor(sys);
     expect(sys.spawns).toEqual([
       { file: LAUNCHER, args: [OWN_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' },
-      { file: LAUNCHER, args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', OWN_IDS.firefox], cwd: '/home/ada/.local/share/tether/bin' },
+      {
+        file: LAUNCHER,
+        args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', OWN_IDS.firefox],
+        cwd: '/home/ada/.local/share/tether/bin',
+      },
     ]);
   });
 
@@ -78,14 +102,16 @@ describe('tether doctor on Linux', () => {
       '  ! development extension allowed: yes (installed with --dev): gkplngjhinednckbmppipofijkaplcpm has a public key ' +
         '(manifests/dev-key.json), so any extension loaded with it can use the host and ask for command approvals',
     );
-    expect(lines).toContain(`  · passes --allow-dev-extension: the host allows the development extension (installed with --dev)`);
+    expect(lines).toContain(
+      `  · passes --allow-dev-extension: the host allows the development extension (installed with --dev)`,
+    );
     // The probe poses as the extension the manifest allows, through the development launcher.
     expect(sys.spawns).toEqual([{ file: devLauncher, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' }]);
     expect(code).toBe(0);
     expect(lines.at(-1)).toBe('All checks passed (1 warning).');
   });
 
-  it('reports a missing manifest with the browser\'s own error text and the install command', async () => {
+  it("reports a missing manifest with the browser's own error text and the install command", async () => {
     const sys = linuxMachine();
     const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
 
@@ -98,22 +124,32 @@ describe('tether doctor on Linux', () => {
     expect(lines.at(-1)).toBe('1 problem found.');
   });
 
-  it('uses Firefox\'s wording for Firefox', async () => {
+  it("uses Firefox's wording for Firefox", async () => {
     const { lines } = await runDoctor(linuxMachine(), { browsers: ['firefox'] });
     expect(lines).toContain('      the browser says: "No such native application dev.tether.bridge"');
   });
 
   it('explains each broken manifest rule with the error the browser shows for it', async () => {
     const sys = await installedLinux();
-    const bad = { name: 'dev.tether.bridge', description: '', path: 'bin/tether-host', type: 'stdio', allowed_origins: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm', 'chrome-extension://*/'] };
+    const bad = {
+      name: 'dev.tether.bridge',
+      description: '',
+      path: 'bin/tether-host',
+      type: 'stdio',
+      allowed_origins: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm', 'chrome-extension://*/'],
+    };
     await sys.fs.writeFile(CHROMIUM, utf8(JSON.stringify(bad)));
     const { code, lines } = await runDoctor(sys, { browsers: ['chromium'], extensionIds: [OWN_IDS.chrome] });
 
     expect(code).toBe(1);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: "description" is missing or empty`);
     expect(lines).toContain(`  ✗ ${CHROMIUM}: "path" (bin/tether-host) is not absolute`);
-    expect(lines).toContain(`  ✗ ${CHROMIUM}: origin chrome-extension://gkplngjhinednckbmppipofijkaplcpm lacks its trailing slash`);
-    expect(lines).toContain(`  ✗ ${CHROMIUM}: "allowed_origins" holds a wildcard (chrome-extension://*/); list each extension`);
+    expect(lines).toContain(
+      `  ✗ ${CHROMIUM}: origin chrome-extension://gkplngjhinednckbmppipofijkaplcpm lacks its trailing slash`,
+    );
+    expect(lines).toContain(
+      `  ✗ ${CHROMIUM}: "allowed_origins" holds a wildcard (chrome-extension://*/); list each extension`,
+    );
     expect(lines).toContain(`  ✗ allowed_origins lacks ${OWN_IDS.chrome}`);
     expect(lines).toContain('      the browser says: "Access to the specified native messaging host is forbidden."');
     expect(sys.spawns).toEqual([]);
@@ -125,7 +161,18 @@ describe('tether doctor on Linux', () => {
     const broken = await runDoctor(sys, { browsers: ['chromium'] });
     expect(broken.text).toMatch(/✗ .*: the manifest is not valid JSON/);
 
-    await sys.fs.writeFile(CHROMIUM, utf8(JSON.stringify({ name: 'Dev-Tether', description: 'x', path: LAUNCHER, type: 'stdio', allowed_origins: [DEV_ORIGIN] })));
+    await sys.fs.writeFile(
+      CHROMIUM,
+      utf8(
+        JSON.stringify({
+          name: 'Dev-Tether',
+          description: 'x',
+          path: LAUNCHER,
+          type: 'stdio',
+          allowed_origins: [DEV_ORIGIN],
+        }),
+      ),
+    );
     const named = await runDoctor(sys, { browsers: ['chromium'] });
     expect(named.lines).toContain('      the browser says: "Invalid native messaging host name specified."');
   });
@@ -142,13 +189,19 @@ describe('tether doctor on Linux', () => {
   });
 
   it('reports a launcher whose Node is too old or gone', async () => {
-    const old = await installedLinux({ commands: { [LINUX.node]: () => ({ code: 0, stdout: 'v18.19.0\n', stderr: '' }) } });
-    expect((await runDoctor(old, { browsers: ['chromium'] })).lines).toContain(`  ✗ Node ${LINUX.node} is v18.19.0; Tether needs 20 or newer`);
+    const old = await installedLinux({
+      commands: { [LINUX.node]: () => ({ code: 0, stdout: 'v18.19.0\n', stderr: '' }) },
+    });
+    expect((await runDoctor(old, { browsers: ['chromium'] })).lines).toContain(
+      `  ✗ Node ${LINUX.node} is v18.19.0; Tether needs 20 or newer`,
+    );
 
     const gone = await installedLinux();
     await gone.fs.removeFile(LINUX.node);
     const { lines } = await runDoctor(gone, { browsers: ['chromium'] });
-    expect(lines).toContain(`  ✗ Node ${LINUX.node} is missing or not executable (moved, or removed by a version manager such as nvm)`);
+    expect(lines).toContain(
+      `  ✗ Node ${LINUX.node} is missing or not executable (moved, or removed by a version manager such as nvm)`,
+    );
   });
 
   it('reports a host that exits before answering, with the tail of its stderr', async () => {
@@ -162,19 +215,27 @@ describe('tether doctor on Linux', () => {
     const { code, lines, text } = await runDoctor(sys, { browsers: ['chromium'] });
 
     expect(code).toBe(1);
-    expect(text).toMatch(/✗ started as Chromium would \(.*\): the host was killed by SIGKILL before answering initialize/);
+    expect(text).toMatch(
+      /✗ started as Chromium would \(.*\): the host was killed by SIGKILL before answering initialize/,
+    );
     expect(lines).toContain('      | tether host: Invalid Tether config file');
     expect(lines).toContain('      the browser says: "Native host has exited."');
   });
 
   it('reports an error answer to initialize without a browser message, with every line of it', async () => {
     const sys = await installedLinux({
-      spawn: () => scriptedHost((m) => ({ id: m.id, error: { code: -32050, message: 'Backend unavailable: vv-agent not found\nFix: install it' } })),
+      spawn: () =>
+        scriptedHost((m) => ({
+          id: m.id,
+          error: { code: -32050, message: 'Backend unavailable: vv-agent not found\nFix: install it' },
+        })),
     });
     const { code, lines } = await runDoctor(sys, { browsers: ['chromium'] });
 
     expect(code).toBe(1);
-    expect(lines.find((l) => l.startsWith('  ✗ started as Chromium would'))).toMatch(/: the host answered initialize with error -32050: Backend unavailable: vv-agent not found$/);
+    expect(lines.find((l) => l.startsWith('  ✗ started as Chromium would'))).toMatch(
+      /: the host answered initialize with error -32050: Backend unavailable: vv-agent not found$/,
+    );
     expect(lines).toContain('      | Fix: install it');
     expect(lines.some((l) => l.includes('the browser says'))).toBe(false);
   });
@@ -189,11 +250,15 @@ describe('tether doctor on Linux', () => {
     const { code, lines } = await runDoctor(sys, { browsers: ['chromium'], exitWaitMs: 0 });
 
     expect(code).toBe(1);
-    expect(lines).toContain('  ✗ the host had not exited after stdin closed: Chromium kills it after 2000 ms, stranding its backend');
+    expect(lines).toContain(
+      '  ✗ the host had not exited after stdin closed: Chromium kills it after 2000 ms, stranding its backend',
+    );
   });
 
   it('reports an invalid config file with the field and the fix', async () => {
-    const sys = await installedLinux({ files: { '/home/ada/.config/tether/config.json': '{"backends": {"x": {"kind": "command"}}}' } });
+    const sys = await installedLinux({
+      files: { '/home/ada/.config/tether/config.json': '{"backends": {"x": {"kind": "command"}}}' },
+    });
     const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
 
     expect(code).toBe(1);
@@ -203,11 +268,16 @@ describe('tether doctor on Linux', () => {
 
   it('warns when a manifest allows an id that the host config does not', async () => {
     const sys = linuxMachine({ spawn: () => goodHost() });
-    await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: ['abcdefghijklmnopabcdefghijklmnop'] }));
+    await install(
+      sys,
+      installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: ['abcdefghijklmnopabcdefghijklmnop'] }),
+    );
     const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
 
     expect(code).toBe(0);
-    expect(text).toContain('! the manifests allow abcdefghijklmnopabcdefghijklmnop but "allowedExtensionIds" in /home/ada/.config/tether/config.json does not');
+    expect(text).toContain(
+      '! the manifests allow abcdefghijklmnopabcdefghijklmnop but "allowedExtensionIds" in /home/ada/.config/tether/config.json does not',
+    );
   });
 
   it('explains Flatpak and Snap browsers', async () => {
@@ -220,7 +290,9 @@ describe('tether doctor on Linux', () => {
 
   it('checks the manifest in --user-data-dir and names it in the fix', async () => {
     const { lines } = await runDoctor(linuxMachine(), { userDataDir: '/tmp/profile' });
-    expect(lines).toContain('  ✗ no manifest: looked at /tmp/profile/NativeMessagingHosts/dev.tether.bridge.json, /etc/chromium/native-messaging-hosts/dev.tether.bridge.json');
+    expect(lines).toContain(
+      '  ✗ no manifest: looked at /tmp/profile/NativeMessagingHosts/dev.tether.bridge.json, /etc/chromium/native-messaging-hosts/dev.tether.bridge.json',
+    );
     expect(lines).toContain('      fix: tether install --browser chromium --user-data-dir /tmp/profile');
   });
 
@@ -230,12 +302,19 @@ describe('tether doctor on Linux', () => {
       browsers: ['chromium'],
       presets: [
         { id: 'codex', label: 'OpenAI Codex', argv: ['codex', 'app-server'], install: 'npm install -g @openai/codex' },
-        { id: 'copilot', label: 'GitHub Copilot CLI', argv: ['copilot', '--acp'], install: 'npm install -g @github/copilot' },
+        {
+          id: 'copilot',
+          label: 'GitHub Copilot CLI',
+          argv: ['copilot', '--acp'],
+          install: 'npm install -g @github/copilot',
+        },
       ],
     });
     expect(code).toBe(0);
     expect(lines).toContain('  ✓ codex - OpenAI Codex: /usr/local/bin/codex');
-    expect(lines).toContain('  · copilot - GitHub Copilot CLI: `copilot` not on PATH; install with `npm install -g @github/copilot`');
+    expect(lines).toContain(
+      '  · copilot - GitHub Copilot CLI: `copilot` not on PATH; install with `npm install -g @github/copilot`',
+    );
   });
 });
 
@@ -260,8 +339,14 @@ describe('tether doctor on macOS and Windows', () => {
     const launcher = `${WIN.local}\\tether\\data\\bin\\tether-host.cmd`;
     const manifest = `${WIN.local}\\tether\\data\\NativeMessagingHosts\\chrome\\dev.tether.bridge.json`;
     expect(code).toBe(0);
-    expect(sys.regCalls[0]).toEqual(['query', 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge', '/ve']);
-    expect(lines).toContain(`  ✓ registry key HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge -> ${manifest}`);
+    expect(sys.regCalls[0]).toEqual([
+      'query',
+      'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge',
+      '/ve',
+    ]);
+    expect(lines).toContain(
+      `  ✓ registry key HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge -> ${manifest}`,
+    );
     expect(sys.spawns).toEqual([
       {
         file: 'C:\\Windows\\System32\\cmd.exe',

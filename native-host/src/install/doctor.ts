@@ -63,7 +63,11 @@ async function records(sys: System, report: DoctorReport): Promise<InstallRecord
   return found;
 }
 
-async function chooseBrowsers(sys: System, options: DoctorOptions, installed: readonly InstallRecord[]): Promise<Browser[]> {
+async function chooseBrowsers(
+  sys: System,
+  options: DoctorOptions,
+  installed: readonly InstallRecord[],
+): Promise<Browser[]> {
   if (options.browsers) return options.browsers.map(browserById);
   if (options.userDataDir !== undefined) return [browserById('chromium')];
   const wanted = new Set<BrowserId>((await detectBrowsers(sys)).map((d) => d.browser.id));
@@ -84,7 +88,8 @@ async function checkLauncher(sys: System, report: DoctorReport, hostPath: string
     return;
   }
   const { nodePath, hostScript } = launcher;
-  if (launcher.allowDev) report.info(`passes --allow-dev-extension: the host allows the development extension (installed with --dev)`);
+  if (launcher.allowDev)
+    report.info(`passes --allow-dev-extension: the host allows the development extension (installed with --dev)`);
   if (!(await sys.fs.isExecutable(nodePath))) {
     report.fail(`Node ${nodePath} is missing or not executable (moved, or removed by a version manager such as nvm)`, {
       browserSays: 'Native host has exited.',
@@ -94,10 +99,13 @@ async function checkLauncher(sys: System, report: DoctorReport, hostPath: string
     const version = await sys.exec(nodePath, ['--version'], { timeoutMs: 10_000 });
     const match = /^v(\d+)\.\d+\.\d+/.exec(version.stdout.trim());
     if (!match) {
-      report.fail(`${nodePath} --version did not print a Node version (${(version.stderr || version.error?.message || version.stdout).trim()})`, {
-        browserSays: 'Native host has exited.',
-        fix,
-      });
+      report.fail(
+        `${nodePath} --version did not print a Node version (${(version.stderr || version.error?.message || version.stdout).trim()})`,
+        {
+          browserSays: 'Native host has exited.',
+          fix,
+        },
+      );
     } else if (Number(match[1]) < MIN_NODE_MAJOR) {
       report.fail(`Node ${nodePath} is ${version.stdout.trim()}; Tether needs ${MIN_NODE_MAJOR} or newer`, {
         browserSays: 'Native host has exited.',
@@ -121,7 +129,10 @@ async function checkConfig(sys: System, report: DoctorReport, manifestIds: Reado
   const config = await readHostConfig(sys);
   if (config instanceof ConfigError) {
     report.fail(`config ${config.file} is invalid`, {
-      details: config.message.split('\n').slice(1).map((line) => line.trim()),
+      details: config.message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim()),
       fix: 'correct the fields above; until then the host cannot start any backend',
     });
     return;
@@ -147,10 +158,13 @@ async function checkPresets(sys: System, report: DoctorReport, presets: readonly
     const name = preset.label ? `${preset.id} - ${preset.label}` : preset.id;
     const found = await findOnPath(sys, command);
     if (found) report.ok(`${name}: ${found}`);
-    else report.info(`${name}: \`${command}\` not on PATH${preset.install ? `; install with \`${preset.install}\`` : ''}`);
+    else
+      report.info(`${name}: \`${command}\` not on PATH${preset.install ? `; install with \`${preset.install}\`` : ''}`);
   }
   // A browser started from the desktop may give the host a shorter PATH than this shell has.
-  report.info('a browser started from the desktop may pass a shorter PATH: give "argv" an absolute path in the config if the host cannot find a command');
+  report.info(
+    'a browser started from the desktop may pass a shorter PATH: give "argv" an absolute path in the config if the host cannot find a command',
+  );
 }
 
 /** Runs `tether doctor`; resolves with the exit status. */
@@ -159,9 +173,16 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
   options.out(`Tether doctor ${options.tetherVersion} (${sys.platform}, Node ${sys.execPath})`);
   const installed = await records(sys, report);
   const ids = allowedIds(options.extensionIds, false);
-  const udd = options.userDataDir === undefined ? undefined : pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
+  const udd =
+    options.userDataDir === undefined ? undefined : pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
   const fixCommand = (browser: Browser) =>
-    [options.command, 'install', '--browser', browser.id, ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : [])].join(' ');
+    [
+      options.command,
+      'install',
+      '--browser',
+      browser.id,
+      ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : []),
+    ].join(' ');
   const log = logFile({ platform: sys.platform, env: sys.env, homedir: sys.homedir });
 
   const browsers = await chooseBrowsers(sys, options, installed);

@@ -32,7 +32,12 @@ export interface ProbeResult {
 }
 
 /** The arguments a browser passes to the host for `extensionId` (origin; or manifest path and add-on id for Firefox). */
-export function browserArgs(browser: Browser, manifestPath: string, platform: System['platform'], extensionId: string): string[] {
+export function browserArgs(
+  browser: Browser,
+  manifestPath: string,
+  platform: System['platform'],
+  extensionId: string,
+): string[] {
   if (browser.family === 'firefox') return [manifestPath, extensionId];
   // Chrome on Windows adds the caller's window handle; 0 when the caller is a service worker.
   return platform === 'win32' ? [chromeOrigin(extensionId), '--parent-window=0'] : [chromeOrigin(extensionId)];
@@ -48,7 +53,10 @@ export function browserSpawnRequest(sys: System, hostPath: string, args: readonl
 }
 
 function tail(text: string, lines = 8): string[] {
-  return text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(-lines);
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(-lines);
 }
 
 /** Runs the probe; never throws (every failure is a result). */
@@ -100,17 +108,28 @@ export async function probeHost(
   void child.exited.then((exit) => settle({ type: 'exit', ...exit }));
   const timer = setTimeout(() => settle({ type: 'timeout' }), options.timeoutMs);
   child.write(
-    encodeNativeFrame({ id: 1, method: 'initialize', params: { clientInfo: { name: 'tether-doctor', title: 'tether doctor', version: options.clientVersion } } }),
+    encodeNativeFrame({
+      id: 1,
+      method: 'initialize',
+      params: { clientInfo: { name: 'tether-doctor', title: 'tether doctor', version: options.clientVersion } },
+    }),
   );
   const result = await outcome;
   clearTimeout(timer);
   const initializeMs = Math.round(performance.now() - started);
-  const fail = (kind: FailureKind, message: string): ProbeResult => ({ ok: false, kind, message, stderrTail: tail(stderr), commandLine });
+  const fail = (kind: FailureKind, message: string): ProbeResult => ({
+    ok: false,
+    kind,
+    message,
+    stderrTail: tail(stderr),
+    commandLine,
+  });
 
   if (result.type !== 'answer') {
     child.kill();
     if (result.type === 'timeout') return fail('exited', `no answer to initialize within ${options.timeoutMs} ms`);
-    if (result.type === 'garbage') return fail('communication', `the host wrote something that is not a valid frame: ${result.error.message}`);
+    if (result.type === 'garbage')
+      return fail('communication', `the host wrote something that is not a valid frame: ${result.error.message}`);
     if (result.error) return fail('exited', `the host could not be started: ${result.error.message}`);
     const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
     return fail('exited', `the host ${how} before answering initialize`);
@@ -122,7 +141,9 @@ export async function probeHost(
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
   const exited = await Promise.race([
     child.exited.then(() => true),
-    new Promise<false>((resolve) => (exitTimer = setTimeout(() => resolve(false), options.exitWaitMs ?? BROWSER_KILL_WINDOW_MS + 1_000))),
+    new Promise<false>(
+      (resolve) => (exitTimer = setTimeout(() => resolve(false), options.exitWaitMs ?? BROWSER_KILL_WINDOW_MS + 1_000)),
+    ),
   ]);
   clearTimeout(exitTimer);
   if (!exited) child.kill();
@@ -131,9 +152,29 @@ export async function probeHost(
   if (error) {
     // The port stays open and the extension receives this error, so there is no browser message to quote.
     const [first = '', ...rest] = String(error.message).split('\n');
-    return { ok: false, message: `the host answered initialize with error ${String(error.code)}: ${first}`, details: rest, stderrTail: tail(stderr), commandLine, initializeMs, exitMs };
+    return {
+      ok: false,
+      message: `the host answered initialize with error ${String(error.code)}: ${first}`,
+      details: rest,
+      stderrTail: tail(stderr),
+      commandLine,
+      initializeMs,
+      exitMs,
+    };
   }
-  const info = (result.message.result as { serverInfo?: { name?: unknown; version?: unknown } } | undefined)?.serverInfo;
-  const serverInfo = info && typeof info.name === 'string' && typeof info.version === 'string' ? { name: info.name, version: info.version } : undefined;
-  return { ok: true, message: 'answered initialize', initializeMs, exitMs, serverInfo, stderrTail: tail(stderr), commandLine };
+  const info = (result.message.result as { serverInfo?: { name?: unknown; version?: unknown } } | undefined)
+    ?.serverInfo;
+  const serverInfo =
+    info && typeof info.name === 'string' && typeof info.version === 'string'
+      ? { name: info.name, version: info.version }
+      : undefined;
+  return {
+    ok: true,
+    message: 'answered initialize',
+    initializeMs,
+    exitMs,
+    serverInfo,
+    stderrTail: tail(stderr),
+    commandLine,
+  };
 }

@@ -8,10 +8,19 @@ describe('extension ids', () => {
   });
 
   it('classifies Chrome ids, pasted origins and both Firefox forms', () => {
-    expect(parseExtensionId('abcdefghijklmnopabcdefghijklmnop')).toEqual({ family: 'chrome', id: 'abcdefghijklmnopabcdefghijklmnop' });
-    expect(parseExtensionId('chrome-extension://abcdefghijklmnopabcdefghijklmnop/')).toEqual({ family: 'chrome', id: 'abcdefghijklmnopabcdefghijklmnop' });
+    expect(parseExtensionId('abcdefghijklmnopabcdefghijklmnop')).toEqual({
+      family: 'chrome',
+      id: 'abcdefghijklmnopabcdefghijklmnop',
+    });
+    expect(parseExtensionId('chrome-extension://abcdefghijklmnopabcdefghijklmnop/')).toEqual({
+      family: 'chrome',
+      id: 'abcdefghijklmnopabcdefghijklmnop',
+    });
     expect(parseExtensionId('me@example.org')).toEqual({ family: 'firefox', id: 'me@example.org' });
-    expect(parseExtensionId('{12345678-90ab-cdef-1234-567890abcdef}')).toEqual({ family: 'firefox', id: '{12345678-90ab-cdef-1234-567890abcdef}' });
+    expect(parseExtensionId('{12345678-90ab-cdef-1234-567890abcdef}')).toEqual({
+      family: 'firefox',
+      id: '{12345678-90ab-cdef-1234-567890abcdef}',
+    });
   });
 
   it('says exactly what is wrong with an almost-valid id', () => {

@@ -18,7 +18,10 @@ export interface AllowedIds {
 /** An `--extension-id` value that is neither a Chrome extension id nor a Firefox add-on id. */
 export class InvalidExtensionIdError extends Error {
   override name = 'InvalidExtensionIdError';
-  constructor(readonly value: string, detail: string) {
+  constructor(
+    readonly value: string,
+    detail: string,
+  ) {
     super(
       `"${value}" is not a valid extension id: ${detail}. ` +
         'Give a Chrome extension id (32 letters a-p, as shown on chrome://extensions, e.g. abcdefghijklmnopabcdefghijklmnop) ' +
@@ -47,8 +50,10 @@ export function parseExtensionId(raw: string): { family: Family; id: string } {
           : 'Chrome extension ids use only the letters a to p';
     throw new InvalidExtensionIdError(raw, detail);
   }
-  if (id.startsWith('{')) throw new InvalidExtensionIdError(raw, 'a Firefox {uuid} id looks like {8-4-4-4-12 hex digits}');
-  if (id.includes('@')) throw new InvalidExtensionIdError(raw, 'a Firefox add-on id uses letters, digits, ".", "_" and "-" around one "@"');
+  if (id.startsWith('{'))
+    throw new InvalidExtensionIdError(raw, 'a Firefox {uuid} id looks like {8-4-4-4-12 hex digits}');
+  if (id.includes('@'))
+    throw new InvalidExtensionIdError(raw, 'a Firefox add-on id uses letters, digits, ".", "_" and "-" around one "@"');
   throw new InvalidExtensionIdError(raw, 'it matches neither form');
 }
 

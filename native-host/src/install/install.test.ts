@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidExtensionIdError } from './ids';
 import { install, InstallError } from './install';
-import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, OWN_IDS, snapshot, WIN, windowsMachine } from './test-machines';
+import {
+  DARWIN,
+  darwinMachine,
+  installOptions,
+  LINUX,
+  linuxMachine,
+  OWN_IDS,
+  snapshot,
+  WIN,
+  windowsMachine,
+} from './test-machines';
 
 const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
 const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
@@ -23,7 +33,8 @@ function manifestText(path: string, listKey: string, entries: string[]): string 
 }
 
 const chromeManifest = (path: string, origins = [OWN_ORIGIN]): string => manifestText(path, 'allowed_origins', origins);
-const firefoxManifest = (path: string, ids: string[] = [OWN_IDS.firefox]): string => manifestText(path, 'allowed_extensions', ids);
+const firefoxManifest = (path: string, ids: string[] = [OWN_IDS.firefox]): string =>
+  manifestText(path, 'allowed_extensions', ids);
 
 const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 
@@ -47,11 +58,19 @@ describe('tether install on Linux', () => {
         'exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "/opt/tether/native-host/dist/tether.mjs" host "$@"\n',
     );
     expect(sys.modeOf(LINUX_LAUNCHER)).toBe(0o755);
-    expect(sys.readText('/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
-    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
-    expect(sys.readText('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(firefoxManifest(LINUX_LAUNCHER));
+    expect(sys.readText('/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER),
+    );
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER),
+    );
+    expect(sys.readText('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(
+      firefoxManifest(LINUX_LAUNCHER),
+    );
     expect(sys.modeOf('/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json')).toBe(0o644);
-    expect(lines).toContain('  created      /home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json (manifest for Chromium)');
+    expect(lines).toContain(
+      '  created      /home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json (manifest for Chromium)',
+    );
     expect(lines).toContain('  created      /home/ada/.local/share/tether/bin/tether-host (launcher)');
   });
 
@@ -83,13 +102,18 @@ describe('tether install on Linux', () => {
     expect(snapshot(sys)).toEqual(before);
     expect(sys.listDirs()).toEqual(dirsBefore);
     expect(lines[0]).toBe('Tether install (user scope, dry run: nothing is written)');
-    expect(lines).toContain('  would create /home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json (manifest for Google Chrome)');
+    expect(lines).toContain(
+      '  would create /home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json (manifest for Google Chrome)',
+    );
     expect(lines.at(-1)).toBe('Dry run: nothing was written.');
   });
 
   it('adds --extension-id values to the matching family and keeps them on later runs', async () => {
     const sys = linuxMachine();
-    await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID, '{12345678-1234-1234-1234-1234567890ab}'] }));
+    await install(
+      sys,
+      installOptions(LINUX.host, [], { extensionIds: [STORE_ID, '{12345678-1234-1234-1234-1234567890ab}'] }),
+    );
     const lines: string[] = [];
     await install(sys, installOptions(LINUX.host, lines));
 
@@ -100,11 +124,15 @@ describe('tether install on Linux', () => {
       firefoxManifest(LINUX_LAUNCHER, [OWN_IDS.firefox, '{12345678-1234-1234-1234-1234567890ab}']),
     );
     expect(lines.some((l) => l.includes(`kept from the previous install: ${STORE_ID}`))).toBe(true);
-    expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(
+      true,
+    );
   });
 
   it('allows the ids listed in the host config too, so browser and host agree', async () => {
-    const sys = linuxMachine({ files: { '/home/ada/.config/tether/config.json': JSON.stringify({ allowedExtensionIds: [STORE_ID] }) } });
+    const sys = linuxMachine({
+      files: { '/home/ada/.config/tether/config.json': JSON.stringify({ allowedExtensionIds: [STORE_ID] }) },
+    });
     const lines: string[] = [];
     await install(sys, installOptions(LINUX.host, lines, { browsers: ['chromium'], extensionIds: [] }));
 
@@ -117,9 +145,9 @@ describe('tether install on Linux', () => {
   it('rejects an invalid --extension-id before writing anything', async () => {
     const sys = linuxMachine();
     const before = snapshot(sys);
-    await expect(install(sys, installOptions(LINUX.host, [], { extensionIds: ['ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP'] }))).rejects.toThrow(
-      InvalidExtensionIdError,
-    );
+    await expect(
+      install(sys, installOptions(LINUX.host, [], { extensionIds: ['ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP'] })),
+    ).rejects.toThrow(InvalidExtensionIdError);
     expect(snapshot(sys)).toEqual(before);
   });
 
@@ -143,11 +171,17 @@ describe('tether install on Linux', () => {
     await install(sys, installOptions(LINUX.host, lines, { dev: true, extensionIds: [], userDataDir: 'profile' }));
 
     const devLauncher = '/home/ada/.local/share/tether/bin/tether-host-dev';
-    expect(sys.readText('/tmp/profile/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(devLauncher, [DEV_ORIGIN]));
-    expect(sys.readText(devLauncher)).toContain(`exec "${LINUX.node}" "${LINUX.host}" host --allow-dev-extension "$@"\n`);
+    expect(sys.readText('/tmp/profile/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(devLauncher, [DEV_ORIGIN]),
+    );
+    expect(sys.readText(devLauncher)).toContain(
+      `exec "${LINUX.node}" "${LINUX.host}" host --allow-dev-extension "$@"\n`,
+    );
     expect(lines.some((l) => l.startsWith('Development extension allowed: yes (--dev). Its key is public'))).toBe(true);
     // The record keeps the ids for later installs, but never the development ones: only --dev brings them back.
-    expect(JSON.parse(sys.readText('/home/ada/.local/share/tether/install-record.json'))).toMatchObject({ allowedExtensionIds: { chrome: [], firefox: [] } });
+    expect(JSON.parse(sys.readText('/home/ada/.local/share/tether/install-record.json'))).toMatchObject({
+      allowedExtensionIds: { chrome: [], firefox: [] },
+    });
   });
 
   it('keeps the launcher of a plain install apart from a --dev one, so neither changes what the other allows', async () => {
@@ -155,7 +189,9 @@ describe('tether install on Linux', () => {
     await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'] }));
     await install(sys, installOptions(LINUX.host, [], { dev: true, userDataDir: 'profile' }));
 
-    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+    expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER),
+    );
     expect(sys.readText(LINUX_LAUNCHER)).not.toContain('--allow-dev-extension');
     expect(sys.readText('/tmp/profile/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
       chromeManifest('/home/ada/.local/share/tether/bin/tether-host-dev', [DEV_ORIGIN, OWN_ORIGIN]),
@@ -169,7 +205,9 @@ describe('tether install on Linux', () => {
       allowedExtensionIds: { chrome: ['gkplngjhinednckbmppipofijkaplcpm', STORE_ID], firefox: ['tether@tether.dev'] },
       entries: [],
     };
-    const sys = linuxMachine({ files: { '/home/ada/.local/share/tether/install-record.json': JSON.stringify(record) } });
+    const sys = linuxMachine({
+      files: { '/home/ada/.local/share/tether/install-record.json': JSON.stringify(record) },
+    });
     await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: [] }));
     expect(sys.readText('/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
       chromeManifest(LINUX_LAUNCHER, [`chrome-extension://${STORE_ID}/`]),
@@ -182,32 +220,45 @@ describe('tether install on Linux', () => {
     const error = await install(sys, installOptions(LINUX.host, [], { extensionIds: [] })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toMatch(/^No extension to allow for Google Chrome, Chromium, Firefox\. Give the id of your Tether build with --extension-id ID/);
+    expect((error as Error).message).toMatch(
+      /^No extension to allow for Google Chrome, Chromium, Firefox\. Give the id of your Tether build with --extension-id ID/,
+    );
     expect((error as Error).message).toContain('or pass --dev to allow the development build');
     expect(snapshot(sys)).toEqual(before);
-    const firefoxOnly = await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID] })).catch((e: unknown) => e);
+    const firefoxOnly = await install(sys, installOptions(LINUX.host, [], { extensionIds: [STORE_ID] })).catch(
+      (e: unknown) => e,
+    );
     expect((firefoxOnly as Error).message).toMatch(/^No extension to allow for Firefox\./);
   });
 
   it('refuses a development id given with --extension-id, pointing at --dev', async () => {
     const sys = linuxMachine();
-    const error = await install(sys, installOptions(LINUX.host, [], { extensionIds: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm/'] })).catch(
-      (e: unknown) => e,
-    );
+    const error = await install(
+      sys,
+      installOptions(LINUX.host, [], { extensionIds: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm/'] }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toContain("is the development build's id, whose key is public: allow it with --dev");
+    expect((error as Error).message).toContain(
+      "is the development build's id, whose key is public: allow it with --dev",
+    );
   });
 
   it('with --user-data-dir writes only DIR/NativeMessagingHosts for Chromium', async () => {
     const sys = linuxMachine({ cwd: '/tmp' });
     await install(sys, installOptions(LINUX.host, [], { userDataDir: 'profile-1' }));
 
-    expect(sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))).toEqual(['/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json']);
-    expect(sys.readText('/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json')).toBe(chromeManifest(LINUX_LAUNCHER));
+    expect(sys.listFiles().filter((p) => p.endsWith('dev.tether.bridge.json'))).toEqual([
+      '/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json',
+    ]);
+    expect(sys.readText('/tmp/profile-1/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(LINUX_LAUNCHER),
+    );
   });
 
   it('honours XDG_CONFIG_HOME and XDG_DATA_HOME like Chromium and the host do', async () => {
-    const sys = linuxMachine({ env: { PATH: '/usr/bin', XDG_CONFIG_HOME: '/home/ada/cfg', XDG_DATA_HOME: '/home/ada/data' } });
+    const sys = linuxMachine({
+      env: { PATH: '/usr/bin', XDG_CONFIG_HOME: '/home/ada/cfg', XDG_DATA_HOME: '/home/ada/data' },
+    });
     await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'] }));
 
     expect(sys.readText('/home/ada/cfg/chromium/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
@@ -217,10 +268,18 @@ describe('tether install on Linux', () => {
 
   it('system scope writes the machine-wide folders, one shared manifest for Chrome, Brave and Vivaldi', async () => {
     const sys = linuxMachine({ readOnly: [], elevated: true });
-    await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }));
+    await install(
+      sys,
+      installOptions(LINUX.host, [], {
+        scope: 'system',
+        browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'],
+      }),
+    );
 
     const launcher = '/usr/local/lib/tether/bin/tether-host';
-    expect(sys.listFiles().filter((p) => !p.startsWith('/home/') && !p.startsWith('/opt/') && p !== '/usr/bin/chromium')).toEqual([
+    expect(
+      sys.listFiles().filter((p) => !p.startsWith('/home/') && !p.startsWith('/opt/') && p !== '/usr/bin/chromium'),
+    ).toEqual([
       '/etc/chromium/native-messaging-hosts/dev.tether.bridge.json',
       '/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json',
       '/etc/opt/edge/native-messaging-hosts/dev.tether.bridge.json',
@@ -229,13 +288,15 @@ describe('tether install on Linux', () => {
       '/usr/local/lib/tether/host/0.1.0/tether.mjs',
       '/usr/local/lib/tether/install-record.json',
     ]);
-    expect(sys.readText('/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')).toBe(chromeManifest(launcher));
-    const record = JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json')) as { entries: { path?: string; browsers: string[] }[] };
-    expect(record.entries.find((e) => e.path === '/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')?.browsers).toEqual([
-      'chrome',
-      'brave',
-      'vivaldi',
-    ]);
+    expect(sys.readText('/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')).toBe(
+      chromeManifest(launcher),
+    );
+    const record = JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json')) as {
+      entries: { path?: string; browsers: string[] }[];
+    };
+    expect(
+      record.entries.find((e) => e.path === '/etc/opt/chrome/native-messaging-hosts/dev.tether.bridge.json')?.browsers,
+    ).toEqual(['chrome', 'brave', 'vivaldi']);
   });
 
   it('system scope copies the bundled host into a root-owned folder and points the launcher there, not at the checkout', async () => {
@@ -249,24 +310,35 @@ describe('tether install on Linux', () => {
     await install(sys, installOptions(LINUX.host, lines, { scope: 'system', browsers: ['chromium'] }));
 
     const dir = '/usr/local/lib/tether/host/0.1.0';
-    expect(sys.listFiles().filter((p) => p.startsWith(dir))).toEqual([`${dir}/chunks/app-server-ABC123.mjs`, `${dir}/tether.mjs`]);
+    expect(sys.listFiles().filter((p) => p.startsWith(dir))).toEqual([
+      `${dir}/chunks/app-server-ABC123.mjs`,
+      `${dir}/tether.mjs`,
+    ]);
     expect(sys.readText(`${dir}/tether.mjs`)).toBe('// bundled host');
     expect(sys.readText(`${dir}/chunks/app-server-ABC123.mjs`)).toBe('// chunk');
     expect(sys.modeOf(`${dir}/tether.mjs`)).toBe(0o644);
-    expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).toContain(`exec "${LINUX.node}" "${dir}/tether.mjs" host "$@"\n`);
+    expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).toContain(
+      `exec "${LINUX.node}" "${dir}/tether.mjs" host "$@"\n`,
+    );
     expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).not.toContain('/opt/tether');
     expect(lines).toContain(`  host:  ${dir}/tether.mjs (copied from ${LINUX.host})`);
     expect(lines).toContain(`  created      ${dir}/tether.mjs (host, copied for every user)`);
-    expect(JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json'))).toMatchObject({ hostScript: `${dir}/tether.mjs` });
+    expect(JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json'))).toMatchObject({
+      hostScript: `${dir}/tether.mjs`,
+    });
   });
 
   it('refuses a system install when not root, before writing anything', async () => {
     const sys = linuxMachine({ readOnly: [] });
     const before = snapshot(sys);
-    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch((e: unknown) => e);
+    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch(
+      (e: unknown) => e,
+    );
 
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toMatch(/^System scope installs for every user of this machine: run it as root .*or use --scope user\.$/);
+    expect((error as Error).message).toMatch(
+      /^System scope installs for every user of this machine: run it as root .*or use --scope user\.$/,
+    );
     expect(snapshot(sys)).toEqual(before);
   });
 
@@ -274,25 +346,37 @@ describe('tether install on Linux', () => {
     let builds = 0;
     const sys = linuxMachine({ readOnly: [], elevated: true });
     const missing = '/opt/other/dist/tether.mjs';
-    const options = installOptions(missing, [], { scope: 'system', browsers: ['chromium'], buildHost: async () => void builds++ });
+    const options = installOptions(missing, [], {
+      scope: 'system',
+      browsers: ['chromium'],
+      buildHost: async () => void builds++,
+    });
     const error = await install(sys, options).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toMatch(/^The bundled host \/opt\/other\/dist\/tether\.mjs is missing\. Run `npm run build` as yourself first/);
+    expect((error as Error).message).toMatch(
+      /^The bundled host \/opt\/other\/dist\/tether\.mjs is missing\. Run `npm run build` as yourself first/,
+    );
     expect(builds).toBe(0);
   });
 
   it('explains that system scope needs root when /etc is not writable', async () => {
     const sys = linuxMachine({ elevated: true });
-    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch((e: unknown) => e);
+    const error = await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium'] })).catch(
+      (e: unknown) => e,
+    );
 
     expect(error).toBeInstanceOf(InstallError);
-    expect((error as Error).message).toMatch(/^Could not write \/usr\/local\/lib\/tether\/host\/0\.1\.0\/tether\.mjs: EACCES.*run it as root/);
+    expect((error as Error).message).toMatch(
+      /^Could not write \/usr\/local\/lib\/tether\/host\/0\.1\.0\/tether\.mjs: EACCES.*run it as root/,
+    );
   });
 
   it('says how to name a browser when none is found', async () => {
     const sys = linuxMachine({ dirs: [], files: { '/usr/bin/chromium': 'not executable' } });
-    await expect(install(sys, installOptions(LINUX.host, []))).rejects.toThrow(/No supported browser found .* --browser/);
+    await expect(install(sys, installOptions(LINUX.host, []))).rejects.toThrow(
+      /No supported browser found .* --browser/,
+    );
   });
 
   it('builds the missing bundle on a real run, but not on a dry run', async () => {
@@ -310,7 +394,10 @@ describe('tether install on Linux', () => {
 describe('tether install on macOS', () => {
   it('writes under ~/Library/Application Support for each browser', async () => {
     const sys = darwinMachine();
-    await install(sys, installOptions(DARWIN.host, [], { browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }));
+    await install(
+      sys,
+      installOptions(DARWIN.host, [], { browsers: ['chrome', 'chromium', 'edge', 'brave', 'vivaldi', 'firefox'] }),
+    );
 
     const launcher = '/Users/ada/Library/Application Support/tether/data/bin/tether-host';
     const as = '/Users/ada/Library/Application Support';
@@ -324,8 +411,12 @@ describe('tether install on macOS', () => {
       launcher,
       `${as}/tether/data/install-record.json`,
     ]);
-    expect(sys.readText(`${as}/Microsoft Edge/NativeMessagingHosts/dev.tether.bridge.json`)).toBe(chromeManifest(launcher));
-    expect(sys.readText(launcher)).toContain('exec "/opt/homebrew/bin/node" "/Users/ada/src/tether/native-host/dist/tether.mjs" host "$@"\n');
+    expect(sys.readText(`${as}/Microsoft Edge/NativeMessagingHosts/dev.tether.bridge.json`)).toBe(
+      chromeManifest(launcher),
+    );
+    expect(sys.readText(launcher)).toContain(
+      'exec "/opt/homebrew/bin/node" "/Users/ada/src/tether/native-host/dist/tether.mjs" host "$@"\n',
+    );
   });
 
   it('detects browsers by their application bundles', async () => {
@@ -339,7 +430,10 @@ describe('tether install on macOS', () => {
 
   it('system scope writes /Library folders and runs a copy of the host kept there', async () => {
     const sys = darwinMachine({ readOnly: [], elevated: true });
-    await install(sys, installOptions(DARWIN.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'firefox'] }));
+    await install(
+      sys,
+      installOptions(DARWIN.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'firefox'] }),
+    );
     const launcher = sys.readText('/Library/Application Support/Tether/bin/tether-host');
     expect(launcher).toContain('"/Library/Application Support/Tether/host/0.1.0/tether.mjs" host "$@"');
     expect(sys.listFiles().filter((p) => p.startsWith('/Library/'))).toEqual([
@@ -417,7 +511,16 @@ describe('tether install on Windows', () => {
     const sys = windowsMachine();
     await install(sys, installOptions(WIN.host, [], { browsers: ['brave', 'vivaldi'] }));
     expect(sys.regCalls.filter((c) => c[0] === 'add')).toEqual([
-      ['add', 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge', '/ve', '/t', 'REG_SZ', '/d', manifest('chrome'), '/f'],
+      [
+        'add',
+        'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\dev.tether.bridge',
+        '/ve',
+        '/t',
+        'REG_SZ',
+        '/d',
+        manifest('chrome'),
+        '/f',
+      ],
     ]);
   });
 

@@ -102,7 +102,9 @@ export async function planInstall(
   const tether = tetherPaths(sys, options.scope);
   const launcher = options.dev ? tether.devLauncher : tether.launcher;
   const userDataDir = options.userDataDir === undefined ? undefined : path.resolve(sys.cwd, options.userDataDir);
-  const launcherText = utf8(renderLauncher(sys.platform, { nodePath: sys.execPath, hostScript, allowDev: options.dev }, sys.env));
+  const launcherText = utf8(
+    renderLauncher(sys.platform, { nodePath: sys.execPath, hostScript, allowDev: options.dev }, sys.env),
+  );
   const actions: Action[] = [
     ...hostCopy,
     {
@@ -133,11 +135,22 @@ export async function planInstall(
       createdDirs: [],
       ...(userDataDir !== undefined ? { userDataDir } : {}),
     };
-    actions.push({ kind: 'file', entry, content: text, mode: 0o644, status: await fileStatus(sys, entry.path, text, 0o644) });
+    actions.push({
+      kind: 'file',
+      entry,
+      content: text,
+      mode: 0o644,
+      status: await fileStatus(sys, entry.path, text, 0o644),
+    });
     if (location.kind === 'registry') {
       const current = await readRegistryValue(sys, location.key);
-      const status: Status = current === undefined ? 'create' : sameTarget(sys, current, location.manifestPath) ? 'unchanged' : 'update';
-      actions.push({ kind: 'registry', entry: { type: 'registry', key: location.key, value: location.manifestPath, browsers: servedIds }, status });
+      const status: Status =
+        current === undefined ? 'create' : sameTarget(sys, current, location.manifestPath) ? 'unchanged' : 'update';
+      actions.push({
+        kind: 'registry',
+        entry: { type: 'registry', key: location.key, value: location.manifestPath, browsers: servedIds },
+        status,
+      });
     }
   }
   return actions;
@@ -146,7 +159,9 @@ export async function planInstall(
 function describe(entry: RecordEntry, tether: TetherPaths): string {
   const names = entry.browsers.map((id) => browserById(id).name).join(', ');
   if (entry.type === 'launcher') {
-    return entry.path === tether.devLauncher ? 'development launcher: the host also allows the development extension' : 'launcher';
+    return entry.path === tether.devLauncher
+      ? 'development launcher: the host also allows the development extension'
+      : 'launcher';
   }
   if (entry.type === 'host') return 'host, copied for every user';
   if (entry.type === 'manifest') return `manifest for ${names}`;
@@ -166,7 +181,9 @@ function mergeEntries(sys: System, previous: readonly RecordEntry[], written: re
   const result = [...previous];
   for (const entry of written) {
     const target = entry.type === 'registry' ? entry.key : entry.path;
-    const index = result.findIndex((e) => e.type === entry.type && sameTarget(sys, e.type === 'registry' ? e.key : e.path, target));
+    const index = result.findIndex(
+      (e) => e.type === entry.type && sameTarget(sys, e.type === 'registry' ? e.key : e.path, target),
+    );
     if (index < 0) {
       result.push(entry);
       continue;
@@ -175,7 +192,9 @@ function mergeEntries(sys: System, previous: readonly RecordEntry[], written: re
     const browsers = [...new Set([...old.browsers, ...entry.browsers])];
     // Directories created by the first install stay attributed to the entry; a later run finds them existing.
     result[index] =
-      entry.type === 'registry' ? { ...entry, browsers } : { ...entry, browsers, createdDirs: old.type === 'registry' ? [] : old.createdDirs };
+      entry.type === 'registry'
+        ? { ...entry, browsers }
+        : { ...entry, browsers, createdDirs: old.type === 'registry' ? [] : old.createdDirs };
   }
   return result;
 }
@@ -206,7 +225,10 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
     chrome: [...new Set([...requested.chrome, ...kept.chrome])],
     firefox: [...new Set([...requested.firefox, ...kept.firefox])],
   };
-  const copy = options.scope === 'system' ? await planHostCopy(sys, options.hostScript, options.tetherVersion, options.dryRun) : undefined;
+  const copy =
+    options.scope === 'system'
+      ? await planHostCopy(sys, options.hostScript, options.tetherVersion, options.dryRun)
+      : undefined;
   const hostScript = copy?.hostScript ?? options.hostScript;
   const hostExists = (await sys.fs.stat(options.hostScript))?.kind === 'file';
   const actions = await planInstall(sys, options, ids, hostScript, copy?.actions);
@@ -215,12 +237,18 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   out(`Tether install (${options.scope} scope${options.dryRun ? ', dry run: nothing is written' : ''})`);
   out(`  Node:  ${sys.execPath}`);
   if (copy) out(`  host:  ${hostScript} (copied from ${options.hostScript})`);
-  else out(`  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`);
+  else
+    out(
+      `  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`,
+    );
   if (!hostExists && !options.dryRun) {
     try {
       await options.buildHost();
     } catch (error) {
-      throw new InstallError(`Could not build ${options.hostScript}: ${(error as Error).message}. Run \`npm run build\` and retry.`, { cause: error });
+      throw new InstallError(
+        `Could not build ${options.hostScript}: ${(error as Error).message}. Run \`npm run build\` and retry.`,
+        { cause: error },
+      );
     }
   }
 
@@ -272,19 +300,26 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       updatedAt: new Date().toISOString(),
       nodePath: sys.execPath,
       hostScript,
-      allowedExtensionIds: { chrome: ids.chrome.filter((id) => !isDevExtensionId(id)), firefox: ids.firefox.filter((id) => !isDevExtensionId(id)) },
+      allowedExtensionIds: {
+        chrome: ids.chrome.filter((id) => !isDevExtensionId(id)),
+        firefox: ids.firefox.filter((id) => !isDevExtensionId(id)),
+      },
       entries: mergeEntries(sys, previous?.entries ?? [], written),
     };
     await sys.fs.mkdirp(tether.root);
     const before = await sys.fs.readFile(tether.record);
     await sys.fs.writeFile(tether.record, serializeRecord(record), 0o644);
-    out(`  ${(before ? 'updated' : 'created').padEnd(12)} ${tether.record} (install record: what \`tether uninstall\` removes)`);
+    out(
+      `  ${(before ? 'updated' : 'created').padEnd(12)} ${tether.record} (install record: what \`tether uninstall\` removes)`,
+    );
   }
   if (failure) throw failure;
 
   const keptChrome = kept.chrome.filter((id) => !requested.chrome.includes(id));
   const keptFirefox = kept.firefox.filter((id) => !requested.firefox.includes(id));
-  out(`Allowed extensions: ${ids.chrome.map(chromeOrigin).join(' ') || 'none'} (Chrome family); ${ids.firefox.join(' ') || 'none'} (Firefox)`);
+  out(
+    `Allowed extensions: ${ids.chrome.map(chromeOrigin).join(' ') || 'none'} (Chrome family); ${ids.firefox.join(' ') || 'none'} (Firefox)`,
+  );
   if (options.dev) {
     out(
       'Development extension allowed: yes (--dev). Its key is public (manifests/dev-key.json): any extension loaded with it ' +
@@ -292,18 +327,26 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
     );
   }
   if (keptChrome.length + keptFirefox.length > 0) {
-    out(`  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`);
+    out(
+      `  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`,
+    );
   }
   noteConfigIds(config, ids, out);
   for (const sandboxed of await detectSandboxed(sys)) out(`Note: ${explainSandboxed(sandboxed)}`);
-  out(options.dryRun ? 'Dry run: nothing was written.' : 'Done. Reload the extension, then check everything with `tether doctor`.');
+  out(
+    options.dryRun
+      ? 'Dry run: nothing was written.'
+      : 'Done. Reload the extension, then check everything with `tether doctor`.',
+  );
   return actions;
 }
 
 /** The host checks callers against the config's list too: say so when an allowed id is missing there. */
 function noteConfigIds(config: HostConfig | ConfigError, ids: AllowedIds, out: (line: string) => void): void {
   if (config instanceof ConfigError) {
-    out(`Note: the config file ${config.file} is invalid, so its "allowedExtensionIds" were not read; run \`tether doctor\` for details.`);
+    out(
+      `Note: the config file ${config.file} is invalid, so its "allowedExtensionIds" were not read; run \`tether doctor\` for details.`,
+    );
     return;
   }
   const extra = [...ids.chrome, ...ids.firefox].filter((id) => !isDevExtensionId(id));

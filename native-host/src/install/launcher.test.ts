@@ -6,12 +6,14 @@ const target = (nodePath: string, hostScript: string, allowDev = false) => ({ no
 describe('launcher', () => {
   it('quotes every character POSIX sh treats specially inside double quotes', () => {
     const text = renderLauncher('linux', target('/home/a "b"/$HOME/`x`/node\\', '/srv/tether/dist/tether.mjs'));
-    expect(text.split('\n')[3]).toBe('exec "/home/a \\"b\\"/\\$HOME/\\`x\\`/node\\\\" "/srv/tether/dist/tether.mjs" host "$@"');
+    expect(text.split('\n')[3]).toBe(
+      'exec "/home/a \\"b\\"/\\$HOME/\\`x\\`/node\\\\" "/srv/tether/dist/tether.mjs" host "$@"',
+    );
   });
 
   it('reads back the Node and host script it wrote, on every platform', () => {
     for (const [platform, node, script] of [
-      ['linux', '/home/a "b"/$x/node', '/srv/it\'s/tether.mjs'],
+      ['linux', '/home/a "b"/$x/node', "/srv/it's/tether.mjs"],
       ['darwin', '/Users/a b/.nvm/versions/node/v22.1.0/bin/node', '/Users/a b/tether/dist/tether.mjs'],
       ['win32', 'C:\\100% sure\\node.exe', 'C:\\Users\\A & B\\tether.mjs'],
     ] as const) {
@@ -19,7 +21,7 @@ describe('launcher', () => {
     }
   });
 
-  it('passes --allow-dev-extension before the browser\'s arguments only in a --dev launcher, and reads it back', () => {
+  it("passes --allow-dev-extension before the browser's arguments only in a --dev launcher, and reads it back", () => {
     const posix = renderLauncher('linux', target('/usr/bin/node', '/srv/tether.mjs', true));
     expect(posix).toContain('\nexec "/usr/bin/node" "/srv/tether.mjs" host --allow-dev-extension "$@"\n');
     expect(parseLauncher('linux', posix)).toEqual(target('/usr/bin/node', '/srv/tether.mjs', true));
@@ -45,13 +47,17 @@ describe('launcher', () => {
     const node = 'C:\\Users\\José\\AppData\\Local\\nvm\\v20\\node.exe';
     const script = 'C:\\Users\\José\\src\\tether\\dist\\tether.mjs';
     const text = renderLauncher('win32', target(node, script), env);
-    expect(text.split('\r\n')[1]).toBe('@"%LOCALAPPDATA%\\nvm\\v20\\node.exe" "%USERPROFILE%\\src\\tether\\dist\\tether.mjs" host %*');
+    expect(text.split('\r\n')[1]).toBe(
+      '@"%LOCALAPPDATA%\\nvm\\v20\\node.exe" "%USERPROFILE%\\src\\tether\\dist\\tether.mjs" host %*',
+    );
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     expect(parseLauncher('win32', text, env)).toEqual(target(node, script));
   });
 
   it('refuses a non-ASCII Windows path outside the user profile, saying what to do', () => {
-    expect(() => renderLauncher('win32', target('D:\\Outils\\Nœud\\node.exe', 'C:\\t.mjs'), {})).toThrow(LauncherPathError);
+    expect(() => renderLauncher('win32', target('D:\\Outils\\Nœud\\node.exe', 'C:\\t.mjs'), {})).toThrow(
+      LauncherPathError,
+    );
     expect(() => renderLauncher('win32', target('D:\\Outils\\Nœud\\node.exe', 'C:\\t.mjs'), {})).toThrow(/plain ASCII/);
   });
 

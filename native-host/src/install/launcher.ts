@@ -30,11 +30,15 @@ function envValue(env: Readonly<Record<string, string | undefined>>, name: strin
 
 /** Quotes for a .cmd line: Windows paths cannot hold `"`; `%` must be doubled or cmd expands it. */
 function cmdQuote(value: string, env: Readonly<Record<string, string | undefined>>): string {
-  if (value.includes('"')) throw new LauncherPathError(`cannot write a launcher for a path containing a double quote: ${value}`);
+  if (value.includes('"'))
+    throw new LauncherPathError(`cannot write a launcher for a path containing a double quote: ${value}`);
   let text = value.replace(/%/g, '%%');
   if (/[^\x20-\x7e]/.test(value)) {
     const base = PATH_VARIABLES.map((name) => ({ name, dir: envValue(env, name) })).find(
-      ({ dir }) => dir !== undefined && !/[^\x20-\x7e]/.test(value.slice(dir.length)) && value.toLowerCase().startsWith(dir.toLowerCase() + '\\'),
+      ({ dir }) =>
+        dir !== undefined &&
+        !/[^\x20-\x7e]/.test(value.slice(dir.length)) &&
+        value.toLowerCase().startsWith(dir.toLowerCase() + '\\'),
     );
     if (!base) {
       throw new LauncherPathError(
@@ -60,12 +64,18 @@ const DEV_ARG = ` ${ALLOW_DEV_EXTENSION_FLAG}`;
  * The launcher's text: a POSIX sh script (install makes it mode 755) or a .cmd file with CRLF line ends.
  * The browser's arguments (origin, or manifest path and add-on id; `--parent-window` on Windows) pass through.
  */
-export function renderLauncher(platform: Platform, target: LauncherTarget, env: Readonly<Record<string, string | undefined>> = {}): string {
+export function renderLauncher(
+  platform: Platform,
+  target: LauncherTarget,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
   const dev = target.allowDev ? DEV_ARG : '';
   if (platform === 'win32') {
     return [
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
-      ...(target.allowDev ? ['@rem Written with --dev: the host also allows the development extension, whose key is public.'] : []),
+      ...(target.allowDev
+        ? ['@rem Written with --dev: the host also allows the development extension, whose key is public.']
+        : []),
       `@${cmdQuote(target.nodePath, env)} ${cmdQuote(target.hostScript, env)} host${dev} %*`,
       '',
     ].join('\r\n');
@@ -74,7 +84,9 @@ export function renderLauncher(platform: Platform, target: LauncherTarget, env: 
     '#!/bin/sh',
     '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
     '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.',
-    ...(target.allowDev ? ['# Written with --dev: the host also allows the development extension, whose key is public.'] : []),
+    ...(target.allowDev
+      ? ['# Written with --dev: the host also allows the development extension, whose key is public.']
+      : []),
     `exec ${shQuote(target.nodePath)} ${shQuote(target.hostScript)} host${dev} "$@"`,
     '',
   ].join('\n');
@@ -89,9 +101,15 @@ export function parseLauncher(
   if (platform === 'win32') {
     const match = /^@"([^"]*)" "([^"]*)" host( --allow-dev-extension)? %\*\r?$/m.exec(text);
     const expand = (value: string) =>
-      value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) => (name === undefined ? '%' : (envValue(env, name) ?? whole)));
-    return match ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!), allowDev: match[3] !== undefined } : undefined;
+      value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) =>
+        name === undefined ? '%' : (envValue(env, name) ?? whole),
+      );
+    return match
+      ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!), allowDev: match[3] !== undefined }
+      : undefined;
   }
   const match = /^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host( --allow-dev-extension)? "\$@"$/m.exec(text);
-  return match ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!), allowDev: match[3] !== undefined } : undefined;
+  return match
+    ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!), allowDev: match[3] !== undefined }
+    : undefined;
 }

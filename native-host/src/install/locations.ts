@@ -34,11 +34,17 @@ export function tetherPaths(sys: System, scope: Scope): TetherPaths {
   let root: string;
   if (scope === 'user') root = dataDir({ platform: sys.platform, env: sys.env, homedir: sys.homedir });
   // Not %ProgramData%: every user may create files in its subfolders, so one could plant a launcher before install.
-  else if (sys.platform === 'win32') root = path.join(sys.env.ProgramFiles ?? sys.env.PROGRAMFILES ?? 'C:\\Program Files', 'Tether');
+  else if (sys.platform === 'win32')
+    root = path.join(sys.env.ProgramFiles ?? sys.env.PROGRAMFILES ?? 'C:\\Program Files', 'Tether');
   else if (sys.platform === 'darwin') root = '/Library/Application Support/Tether';
   else root = '/usr/local/lib/tether';
   const inBin = (name: string) => path.join(root, 'bin', sys.platform === 'win32' ? `${name}.cmd` : name);
-  return { root, launcher: inBin('tether-host'), devLauncher: inBin('tether-host-dev'), record: path.join(root, 'install-record.json') };
+  return {
+    root,
+    launcher: inBin('tether-host'),
+    devLauncher: inBin('tether-host-dev'),
+    record: path.join(root, 'install-record.json'),
+  };
 }
 
 /**
@@ -82,7 +88,8 @@ export function installLocation(sys: System, browser: Browser, scope: Scope, use
     return inDir(sys, scope === 'user' ? path.join(sys.homedir, browser.darwin.userDir) : browser.darwin.systemDir);
   }
   if (scope === 'system') return inDir(sys, browser.linux.systemDirs[0]!);
-  if (browser.linux.configDir) return inDir(sys, path.join(linuxConfigHome(sys), browser.linux.configDir, 'NativeMessagingHosts'));
+  if (browser.linux.configDir)
+    return inDir(sys, path.join(linuxConfigHome(sys), browser.linux.configDir, 'NativeMessagingHosts'));
   return inDir(sys, path.join(sys.homedir, browser.linux.homeHostsDir!));
 }
 

@@ -20,11 +20,17 @@ describe('host manifest', () => {
   });
 
   it('renders the template with the launcher path and the allowed ids, keys in template order', () => {
-    const text = renderManifest('chrome', '/x/tether-host', ['gkplngjhinednckbmppipofijkaplcpm', 'abcdefghijklmnopabcdefghijklmnop']);
+    const text = renderManifest('chrome', '/x/tether-host', [
+      'gkplngjhinednckbmppipofijkaplcpm',
+      'abcdefghijklmnopabcdefghijklmnop',
+    ]);
     expect(Object.keys(JSON.parse(text) as object)).toEqual(['name', 'description', 'path', 'type', 'allowed_origins']);
     expect(JSON.parse(text)).toMatchObject({
       path: '/x/tether-host',
-      allowed_origins: ['chrome-extension://gkplngjhinednckbmppipofijkaplcpm/', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/'],
+      allowed_origins: [
+        'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/',
+        'chrome-extension://abcdefghijklmnopabcdefghijklmnop/',
+      ],
     });
     expect(text.endsWith('}\n')).toBe(true);
   });
@@ -37,7 +43,7 @@ describe('host manifest', () => {
     });
   });
 
-  it('applies Chromium\'s host name rule', () => {
+  it("applies Chromium's host name rule", () => {
     expect(['dev.tether.bridge', 'a_b.c1'].every(isValidHostName)).toBe(true);
     expect(['Dev.tether', 'dev-tether', '.dev', 'dev.', 'dev..tether', ''].some(isValidHostName)).toBe(false);
   });
@@ -52,11 +58,15 @@ describe('host manifest', () => {
     expect(kinds({ ...good, path: 'tether-host' })).toEqual(['notFound']);
     expect(kinds({ ...good, path: 'tether-host' }, `${HOST_NAME}.json`, 'win32')).toEqual([]);
     expect(kinds({ ...good, type: 'socket' })).toEqual(['notFound']);
-    expect(kinds({ ...good, allowed_origins: 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/' })).toEqual(['notFound']);
-    expect(checkManifest('{', `${HOST_NAME}.json`, 'chrome', 'linux').problems[0]?.message).toMatch(/^the manifest is not valid JSON/);
+    expect(kinds({ ...good, allowed_origins: 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/' })).toEqual([
+      'notFound',
+    ]);
+    expect(checkManifest('{', `${HOST_NAME}.json`, 'chrome', 'linux').problems[0]?.message).toMatch(
+      /^the manifest is not valid JSON/,
+    );
   });
 
-  it('reads Firefox\'s allowed_extensions', () => {
+  it("reads Firefox's allowed_extensions", () => {
     const { problems, allowedIds } = checkManifest(
       JSON.stringify({ ...good, allowed_origins: undefined, allowed_extensions: ['tether@tether.dev'] }),
       `${HOST_NAME}.json`,

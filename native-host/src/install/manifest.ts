@@ -121,12 +121,16 @@ export function checkManifest(text: string, fileName: string, family: Family, pl
         if (match) allowedIds.push(match[1]!);
         else if (origin.includes('*')) notFound(`"allowed_origins" holds a wildcard (${origin}); list each extension`);
         else if (/^chrome-extension:\/\/[a-p]{32}$/.test(origin)) notFound(`origin ${origin} lacks its trailing slash`);
-        else notFound(`"allowed_origins" holds ${JSON.stringify(origin)}, which is not chrome-extension://<32 letters a-p>/`);
+        else
+          notFound(
+            `"allowed_origins" holds ${JSON.stringify(origin)}, which is not chrome-extension://<32 letters a-p>/`,
+          );
       }
     }
   } else {
     const ids = m.allowed_extensions;
-    if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string')) notFound('"allowed_extensions" is missing or not a list of strings');
+    if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string'))
+      notFound('"allowed_extensions" is missing or not a list of strings');
     else allowedIds.push(...(ids as string[]));
   }
   return { problems, hostPath, allowedIds };

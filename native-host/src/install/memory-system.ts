@@ -70,7 +70,9 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
   };
   const root = path.parse(options.homedir).root;
   const denied = (p: string) =>
-    (options.readOnly ?? []).some((dir) => key(p) === key(dir) || key(p).startsWith(key(dir).replace(/[\\/]$/, '') + path.sep));
+    (options.readOnly ?? []).some(
+      (dir) => key(p) === key(dir) || key(p).startsWith(key(dir).replace(/[\\/]$/, '') + path.sep),
+    );
   const eacces = (what: string) => Object.assign(new Error(`EACCES: permission denied, ${what}`), { code: 'EACCES' });
   put(root, { kind: 'dir' });
 
@@ -85,7 +87,11 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       if (parent?.kind !== 'dir') throw enoent(`open '${p}'`);
       const existing = nodes.get(key(p));
       if (existing?.kind === 'dir') throw Object.assign(new Error(`EISDIR: '${p}'`), { code: 'EISDIR' });
-      put(p, { kind: 'file', data: data.slice(), mode: isWindows ? 0 : (mode ?? (existing?.kind === 'file' ? existing.mode : 0o644)) });
+      put(p, {
+        kind: 'file',
+        data: data.slice(),
+        mode: isWindows ? 0 : (mode ?? (existing?.kind === 'file' ? existing.mode : 0o644)),
+      });
     },
     async chmod(p, mode) {
       const node = nodes.get(key(p));
@@ -118,7 +124,9 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
     async stat(p): Promise<PathInfo | undefined> {
       const node = nodes.get(key(p));
       if (!node) return undefined;
-      return node.kind === 'file' ? { kind: 'file', mode: node.mode } : { kind: 'directory', mode: isWindows ? 0 : 0o755 };
+      return node.kind === 'file'
+        ? { kind: 'file', mode: node.mode }
+        : { kind: 'directory', mode: isWindows ? 0 : 0o755 };
     },
     async listDir(p) {
       if (nodes.get(key(p))?.kind !== 'dir') return undefined;
@@ -161,12 +169,14 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
       return { code: 0, stdout: 'The operation completed successfully.\r\n', stderr: '' };
     }
     if (verb === 'delete') {
-      if (!registry.delete(k)) return fail('ERROR: The system was unable to find the specified registry key or value.\r\n');
+      if (!registry.delete(k))
+        return fail('ERROR: The system was unable to find the specified registry key or value.\r\n');
       return { code: 0, stdout: 'The operation completed successfully.\r\n', stderr: '' };
     }
     if (verb === 'query') {
       const value = registry.get(k);
-      if (value === undefined) return fail('ERROR: The system was unable to find the specified registry key or value.\r\n');
+      if (value === undefined)
+        return fail('ERROR: The system was unable to find the specified registry key or value.\r\n');
       const full = regKey.replace(/^HKCU\\/i, 'HKEY_CURRENT_USER\\').replace(/^HKLM\\/i, 'HKEY_LOCAL_MACHINE\\');
       return { code: 0, stdout: `\r\n${full}\r\n    (Default)    REG_SZ    ${value}\r\n\r\n`, stderr: '' };
     }
@@ -174,7 +184,10 @@ export function createMemorySystem(options: MemorySystemOptions): MemorySystem {
   }
 
   const sortedPaths = (kind: Node['kind']) =>
-    [...nodes.entries()].filter(([, n]) => n.kind === kind).map(([k]) => spelled.get(k) ?? k).sort();
+    [...nodes.entries()]
+      .filter(([, n]) => n.kind === kind)
+      .map(([k]) => spelled.get(k) ?? k)
+      .sort();
 
   return {
     platform: options.platform,

@@ -96,12 +96,17 @@ function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): System
 
 function run(file: string, args: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ExecResult> {
   return new Promise((resolve) => {
-    execFile(file, [...args], { timeout: timeoutMs, windowsHide: true, encoding: 'utf8', env }, (error, stdout, stderr) => {
-      if (!error) return resolve({ code: 0, stdout, stderr });
-      const code = typeof error.code === 'number' ? error.code : null;
-      // A numeric code means the command ran and failed; anything else (ENOENT, EACCES, a timeout kill) means it did not.
-      resolve(code === null ? { code, stdout, stderr, error } : { code, stdout, stderr });
-    });
+    execFile(
+      file,
+      [...args],
+      { timeout: timeoutMs, windowsHide: true, encoding: 'utf8', env },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr });
+        const code = typeof error.code === 'number' ? error.code : null;
+        // A numeric code means the command ran and failed; anything else (ENOENT, EACCES, a timeout kill) means it did not.
+        resolve(code === null ? { code, stdout, stderr, error } : { code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -148,7 +153,12 @@ export function createNodeSystem(overrides: { env?: NodeJS.ProcessEnv; homedir?:
     async isElevated() {
       if (platform !== 'win32') return process.getuid?.() === 0;
       // fltmc needs an elevated token and no service (unlike `net session`): exit 0 means administrator.
-      const result = await run(pathFor(platform).join(env.SystemRoot ?? 'C:\\Windows', 'System32', 'fltmc.exe'), [], 10_000, env);
+      const result = await run(
+        pathFor(platform).join(env.SystemRoot ?? 'C:\\Windows', 'System32', 'fltmc.exe'),
+        [],
+        10_000,
+        env,
+      );
       return result.code === 0;
     },
   };

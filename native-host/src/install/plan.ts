@@ -5,7 +5,13 @@ import type { System } from './system';
 
 /** A step of the plan and whether it changes anything. */
 export type Action =
-  | { readonly kind: 'file'; readonly entry: FileEntry; readonly content: Uint8Array; readonly mode: number; readonly status: Status }
+  | {
+      readonly kind: 'file';
+      readonly entry: FileEntry;
+      readonly content: Uint8Array;
+      readonly mode: number;
+      readonly status: Status;
+    }
   | { readonly kind: 'registry'; readonly entry: RegistryEntry; readonly status: Status };
 /** `create`: nothing there; `update`: different content there; `unchanged`: already as planned. */
 export type Status = 'create' | 'update' | 'unchanged';

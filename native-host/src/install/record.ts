@@ -50,7 +50,11 @@ export interface InstallRecord {
 /** The record cannot be read: uninstall refuses to guess what to delete. */
 export class InstallRecordError extends Error {
   override name = 'InstallRecordError';
-  constructor(readonly file: string, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly file: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `The install record ${file} is unreadable (${detail}), so \`tether uninstall\` cannot tell what install wrote. ` +
         'Remove the files it lists by hand, or delete it and run `tether install` again to rewrite it.',
@@ -75,8 +79,18 @@ function parseEntry(raw: unknown): RecordEntry | undefined {
   if (e.type === 'registry' && typeof e.key === 'string' && typeof e.value === 'string') {
     return { type: 'registry', key: e.key, value: e.value, browsers };
   }
-  if ((e.type === 'launcher' || e.type === 'manifest' || e.type === 'host') && typeof e.path === 'string' && typeof e.sha256 === 'string') {
-    const base: FileEntry = { type: e.type, path: e.path, sha256: e.sha256, browsers, createdDirs: strings(e.createdDirs) };
+  if (
+    (e.type === 'launcher' || e.type === 'manifest' || e.type === 'host') &&
+    typeof e.path === 'string' &&
+    typeof e.sha256 === 'string'
+  ) {
+    const base: FileEntry = {
+      type: e.type,
+      path: e.path,
+      sha256: e.sha256,
+      browsers,
+      createdDirs: strings(e.createdDirs),
+    };
     return typeof e.userDataDir === 'string' ? { ...base, userDataDir: e.userDataDir } : base;
   }
   return undefined;

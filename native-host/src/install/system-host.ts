@@ -38,7 +38,8 @@ export async function planHostCopy(sys: System, bundle: string, version: string,
             `${bundle} install --scope system\`), or use --scope user.`,
     );
   }
-  if (!SAFE_VERSION.test(version)) throw new InstallError(`Tether's version "${version}" cannot name a folder; rebuild the host from a release.`);
+  if (!SAFE_VERSION.test(version))
+    throw new InstallError(`Tether's version "${version}" cannot name a folder; rebuild the host from a release.`);
   const source = path.dirname(bundle);
   const target = systemHostDir(sys, version);
   const chunks = ((await sys.fs.listDir(path.join(source, 'chunks'))) ?? []).filter((n) => n.endsWith('.mjs'));
@@ -47,7 +48,9 @@ export async function planHostCopy(sys: System, bundle: string, version: string,
   for (const name of names) {
     const content = await sys.fs.readFile(path.join(source, name));
     if (content === undefined) {
-      throw new InstallError(`${path.join(source, name)} vanished while it was being read: is a build running? Retry once it is done.`);
+      throw new InstallError(
+        `${path.join(source, name)} vanished while it was being read: is a build running? Retry once it is done.`,
+      );
     }
     const file = path.join(target, name);
     const entry = { type: 'host' as const, path: file, sha256: sha256(content), browsers: [], createdDirs: [] };

@@ -95,7 +95,11 @@ export function windowsMachine(extra: Extra = {}): MemorySystem {
 export const OWN_IDS = { chrome: 'abcdefghijklmnopabcdefghijklmnop', firefox: 'tether@example.org' } as const;
 
 /** Install options with the test host path and OWN_IDS; `lines` collects the output. */
-export function installOptions(hostScript: string, lines: string[], options: Partial<InstallOptions> = {}): InstallOptions {
+export function installOptions(
+  hostScript: string,
+  lines: string[],
+  options: Partial<InstallOptions> = {},
+): InstallOptions {
   return {
     extensionIds: [OWN_IDS.chrome, OWN_IDS.firefox],
     dev: false,

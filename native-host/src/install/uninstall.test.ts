@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { install } from './install';
 import { InstallRecordError } from './record';
 import { utf8 } from './system';
-import { DARWIN, darwinMachine, installOptions, LINUX, linuxMachine, snapshot, uninstallOptions, WIN, windowsMachine } from './test-machines';
+import {
+  DARWIN,
+  darwinMachine,
+  installOptions,
+  LINUX,
+  linuxMachine,
+  snapshot,
+  uninstallOptions,
+  WIN,
+  windowsMachine,
+} from './test-machines';
 import { uninstall } from './uninstall';
 
 const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json';
@@ -33,7 +43,11 @@ describe('tether uninstall', () => {
   });
 
   it('after a system install removes the copied host with the last manifest, and the folders install created for it', async () => {
-    const sys = linuxMachine({ readOnly: [], elevated: true, files: { '/opt/tether/native-host/dist/chunks/a-1.mjs': '// chunk' } });
+    const sys = linuxMachine({
+      readOnly: [],
+      elevated: true,
+      files: { '/opt/tether/native-host/dist/chunks/a-1.mjs': '// chunk' },
+    });
     const files = snapshot(sys);
     const dirs = sys.listDirs();
     await install(sys, installOptions(LINUX.host, [], { scope: 'system', browsers: ['chromium', 'firefox'] }));
@@ -46,10 +60,12 @@ describe('tether uninstall', () => {
 
     expect(snapshot(sys)).toEqual(files);
     expect(sys.listDirs()).toEqual(dirs);
-    expect(lines).toContain('  removed         /usr/local/lib/tether/host/0.1.0/tether.mjs (host copied by a system-scope install)');
+    expect(lines).toContain(
+      '  removed         /usr/local/lib/tether/host/0.1.0/tether.mjs (host copied by a system-scope install)',
+    );
   });
 
-  it('removes a --dev install\'s development launcher with its manifest', async () => {
+  it("removes a --dev install's development launcher with its manifest", async () => {
     const sys = linuxMachine({ cwd: '/tmp' });
     const files = snapshot(sys);
     await install(sys, installOptions(LINUX.host, [], { dev: true, extensionIds: [], userDataDir: 'profile' }));
@@ -82,7 +98,9 @@ describe('tether uninstall', () => {
     await uninstall(sys, uninstallOptions(lines));
 
     expect(sys.readText(CHROMIUM)).toBe('{"edited": true}\n');
-    expect(lines).toContain(`  left in place   ${CHROMIUM} (manifest for Chromium: changed since install; delete it yourself if unwanted)`);
+    expect(lines).toContain(
+      `  left in place   ${CHROMIUM} (manifest for Chromium: changed since install; delete it yourself if unwanted)`,
+    );
   });
 
   it('with --dry-run removes nothing', async () => {
@@ -112,7 +130,7 @@ describe('tether uninstall', () => {
     expect(snapshot(sys)).toEqual(before);
   });
 
-  it('with --user-data-dir removes only that profile\'s manifest', async () => {
+  it("with --user-data-dir removes only that profile's manifest", async () => {
     const sys = linuxMachine();
     await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium'] }));
     await install(sys, installOptions(LINUX.host, [], { userDataDir: '/tmp/p1' }));
@@ -160,7 +178,9 @@ describe('tether uninstall on Windows', () => {
     await uninstall(sys, uninstallOptions(lines, { browsers: ['chrome'] }));
 
     expect(sys.regCalls).toEqual([]);
-    expect(sys.registry.get(chromeKey.toUpperCase())).toBe(`${WIN.local}\\tether\\data\\NativeMessagingHosts\\chrome\\dev.tether.bridge.json`);
+    expect(sys.registry.get(chromeKey.toUpperCase())).toBe(
+      `${WIN.local}\\tether\\data\\NativeMessagingHosts\\chrome\\dev.tether.bridge.json`,
+    );
     expect(lines).toContain(`  kept            ${chromeKey} (still used by Brave)`);
   });
 

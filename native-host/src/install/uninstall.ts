@@ -70,7 +70,9 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
     if (current === undefined) {
       out(`  ${'already gone'.padEnd(15)} ${entry.path} (${what})`);
     } else if (sha256(current) !== entry.sha256) {
-      out(`  ${'left in place'.padEnd(15)} ${entry.path} (${what}: changed since install; delete it yourself if unwanted)`);
+      out(
+        `  ${'left in place'.padEnd(15)} ${entry.path} (${what}: changed since install; delete it yourself if unwanted)`,
+      );
       return;
     } else {
       if (!options.dryRun) {
@@ -78,10 +80,15 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
           await sys.fs.removeFile(entry.path);
         } catch (error) {
           const hint =
-            options.scope === 'system' ? 'System scope needs root or an administrator prompt.' : 'Check the permissions of its folder.';
-          throw new UninstallError(`Could not remove ${entry.path}: ${(error as Error).message}. ${hint} Nothing after it was removed.`, {
-            cause: error,
-          });
+            options.scope === 'system'
+              ? 'System scope needs root or an administrator prompt.'
+              : 'Check the permissions of its folder.';
+          throw new UninstallError(
+            `Could not remove ${entry.path}: ${(error as Error).message}. ${hint} Nothing after it was removed.`,
+            {
+              cause: error,
+            },
+          );
         }
       }
       out(`  ${verb('removed')} ${entry.path} (${what})`);
@@ -132,23 +139,29 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
   const everythingGone = remaining.every((e) => e.type === 'launcher' || e.type === 'host');
   if (everythingGone) {
     for (const entry of remaining) if (entry.type === 'launcher') await removeFile(entry, 'launcher');
-    for (const entry of remaining) if (entry.type === 'host') await removeFile(entry, 'host copied by a system-scope install');
+    for (const entry of remaining)
+      if (entry.type === 'host') await removeFile(entry, 'host copied by a system-scope install');
     if (!options.dryRun) await sys.fs.removeFile(tether.record);
     out(`  ${verb('removed')} ${tether.record} (install record)`);
     removed.push(tether.record);
   } else {
     const launcher = remaining.find((e): e is FileEntry => e.type === 'launcher');
     // Directories we could not remove yet (still holding other manifests) go with the launcher, removed last.
-    const entries = remaining.map((e) => (e === launcher ? { ...launcher, createdDirs: [...launcher.createdDirs, ...orphanDirs] } : e));
+    const entries = remaining.map((e) =>
+      e === launcher ? { ...launcher, createdDirs: [...launcher.createdDirs, ...orphanDirs] } : e,
+    );
     const updated: InstallRecord = { ...record, updatedAt: new Date().toISOString(), entries };
     if (!options.dryRun) await sys.fs.writeFile(tether.record, serializeRecord(updated), 0o644);
-    out(`  ${verb('updated')} ${tether.record} (install record: ${remaining.length - (launcher ? 1 : 0)} item(s) still installed)`);
+    out(
+      `  ${verb('updated')} ${tether.record} (install record: ${remaining.length - (launcher ? 1 : 0)} item(s) still installed)`,
+    );
   }
   if (!options.dryRun) {
     // Deepest first, and only when empty: a folder that now holds anything else is not ours alone.
     const dirs = [...new Set(orphanDirs)].sort((a, b) => b.length - a.length);
     for (const dir of dirs) {
-      if (await sys.fs.removeEmptyDir(dir)) out(`  ${'removed'.padEnd(15)} ${dir}${path.sep} (empty folder created by install)`);
+      if (await sys.fs.removeEmptyDir(dir))
+        out(`  ${'removed'.padEnd(15)} ${dir}${path.sep} (empty folder created by install)`);
     }
   }
   out(options.dryRun ? 'Dry run: nothing was removed.' : 'Done.');

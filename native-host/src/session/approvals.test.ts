@@ -29,7 +29,10 @@ function peer(id = 1): ApprovalPeer & { answer(r: Promise<ApprovalRequestResult>
 function approvals() {
   const resolved: string[] = [];
   const logs: string[] = [];
-  const broker = new Approvals((p, outcome) => resolved.push(`${p.requestId} ${outcome}`), (l) => logs.push(l));
+  const broker = new Approvals(
+    (p, outcome) => resolved.push(`${p.requestId} ${outcome}`),
+    (l) => logs.push(l),
+  );
   return { broker, resolved, logs };
 }
 
@@ -37,14 +40,20 @@ describe('Approvals', () => {
   it('refuses approval/resolve naming another turn or thread with -32040: a stale card cannot decide a later approval', async () => {
     const { broker, resolved } = approvals();
     const settled = broker.request(params, [peer()]);
-    for (const ref of [{ ...params, turnId: 'turn_1' }, { ...params, threadId: 'thread_2' }, { ...params, requestId: 'approval_9' }]) {
+    for (const ref of [
+      { ...params, turnId: 'turn_1' },
+      { ...params, threadId: 'thread_2' },
+      { ...params, requestId: 'approval_9' },
+    ]) {
       expect(() => broker.resolve(ref, 'allow')).toThrow(expect.objectContaining({ code: ErrorCode.ApprovalNotFound }));
     }
     expect(broker.size).toBe(1);
     broker.resolve(params, 'allow');
     expect(await settled).toEqual({ outcome: 'allow' });
     expect(resolved).toEqual(['approval_1 allow']);
-    expect(() => broker.resolve(params, 'allow')).toThrow(expect.objectContaining({ code: ErrorCode.ApprovalNotFound }));
+    expect(() => broker.resolve(params, 'allow')).toThrow(
+      expect.objectContaining({ code: ErrorCode.ApprovalNotFound }),
+    );
   });
 
   it('refuses a decision that was not offered with -32602 and keeps the approval open', () => {
@@ -57,7 +66,10 @@ describe('Approvals', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: ErrorCode.InvalidParams, data: { requestId: 'approval_1', choices: ['allow', 'deny'] } });
+    expect(error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      data: { requestId: 'approval_1', choices: ['allow', 'deny'] },
+    });
     expect(broker.size).toBe(1);
   });
 
@@ -77,12 +89,16 @@ describe('Approvals', () => {
     expect((await open).outcome).toBe('deny');
   });
 
-  it('withdraws a turn\'s approvals as cancelled, one by id as timeout, and asks a returning peer again', async () => {
+  it("withdraws a turn's approvals as cancelled, one by id as timeout, and asks a returning peer again", async () => {
     const { broker, resolved } = approvals();
     const p = peer();
     const other = { ...params, requestId: 'approval_2', turnId: 'turn_3' };
     const third = { ...params, requestId: 'approval_3', turnId: 'turn_3' };
-    const settled: Promise<ApprovalSettlement>[] = [broker.request(params, [p]), broker.request(other, [p]), broker.request(third, [])];
+    const settled: Promise<ApprovalSettlement>[] = [
+      broker.request(params, [p]),
+      broker.request(other, [p]),
+      broker.request(third, []),
+    ];
     broker.dropPeer(p);
     broker.ask('approval_1', p);
     expect(p.asked).toBe(3);

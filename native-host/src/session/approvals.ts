@@ -22,7 +22,11 @@ export interface ApprovalPeer {
   /** False once the connection closed: it is not asked. */
   readonly isOpen: boolean;
   /** Sends `approval/request`; rejects on an error answer, a result its row cannot read, close, or abort of `signal`. */
-  request(method: 'approval/request', params: ApprovalRequestParams, signal: AbortSignal): Promise<ApprovalRequestResult>;
+  request(
+    method: 'approval/request',
+    params: ApprovalRequestParams,
+    signal: AbortSignal,
+  ): Promise<ApprovalRequestResult>;
 }
 
 /** How an approval ended; `reason` says why when the server decided (an invalid answer), for the tool result. */
@@ -76,7 +80,11 @@ export class Approvals {
     const choices = approval.params.choices;
     const deny = (problem: string): void => {
       this.log(`approval ${requestId}: client ${peer.id} answered ${problem}; treated as deny`);
-      this.settle(requestId, 'deny', `The client's answer to the approval request was not a valid decision (${problem}), so the call was denied.`);
+      this.settle(
+        requestId,
+        'deny',
+        `The client's answer to the approval request was not a valid decision (${problem}), so the call was denied.`,
+      );
     };
     peer.request('approval/request', approval.params, controller.signal).then(
       (result) => {
@@ -89,8 +97,12 @@ export class Approvals {
         if (controller.signal.aborted || this.open.get(requestId) !== approval) return;
         // A client without a handler for approval/request (-32601) decides through approval/resolve; any other
         // RpcError is the peer's own answer (an error response, or a result that is not a valid decision).
-        if (error instanceof RpcError && error.code !== ErrorCode.MethodNotFound) deny(`${error.code} "${error.message.slice(0, 300)}"`);
-        else this.log(`approval ${requestId}: client ${peer.id} did not decide (${errorText(error)}); waiting for approval/resolve`);
+        if (error instanceof RpcError && error.code !== ErrorCode.MethodNotFound)
+          deny(`${error.code} "${error.message.slice(0, 300)}"`);
+        else
+          this.log(
+            `approval ${requestId}: client ${peer.id} did not decide (${errorText(error)}); waiting for approval/resolve`,
+          );
       },
     );
   }

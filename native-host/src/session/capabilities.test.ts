@@ -23,8 +23,22 @@ describe('capabilitiesOf', () => {
 
   it('announces what the Codex and ACP method tables implement, and nothing they lack', () => {
     const codex = CLIENT_REQUEST_METHODS.filter((m) => m !== 'schema/export' && m !== 'thread/history/read');
-    expect(capabilitiesOf(codex, { approvalRequests: true, clientTools: true })).toEqual({ ...all, schemaExport: false });
-    const acp = ['thread/start', 'thread/read', 'thread/resume', 'thread/list', 'thread/archive', 'thread/unarchive', 'thread/unsubscribe', 'turn/start', 'turn/interrupt', 'approval/resolve'];
+    expect(capabilitiesOf(codex, { approvalRequests: true, clientTools: true })).toEqual({
+      ...all,
+      schemaExport: false,
+    });
+    const acp = [
+      'thread/start',
+      'thread/read',
+      'thread/resume',
+      'thread/list',
+      'thread/archive',
+      'thread/unarchive',
+      'thread/unsubscribe',
+      'turn/start',
+      'turn/interrupt',
+      'approval/resolve',
+    ];
     expect(capabilitiesOf(acp, { approvalRequests: true, clientTools: false })).toEqual({
       ...all,
       schemaExport: false,
@@ -36,13 +50,15 @@ describe('capabilitiesOf', () => {
   });
 
   it('says no thread, turn or replay support when those rows are missing', () => {
-    expect(capabilitiesOf(['initialize', 'model/list'], { approvalRequests: false, clientTools: false })).toMatchObject({
-      thread: false,
-      turn: false,
-      itemStream: false,
-      eventReplay: false,
-      archive: false,
-      modelList: true,
-    });
+    expect(capabilitiesOf(['initialize', 'model/list'], { approvalRequests: false, clientTools: false })).toMatchObject(
+      {
+        thread: false,
+        turn: false,
+        itemStream: false,
+        eventReplay: false,
+        archive: false,
+        modelList: true,
+      },
+    );
   });
 });

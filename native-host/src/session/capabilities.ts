@@ -13,7 +13,10 @@ export interface CapabilityFacts {
 }
 
 /** The capability flags of a backend that implements `methods`. */
-export function capabilitiesOf(methods: Iterable<ClientRequestMethod | string>, facts: CapabilityFacts): ServerCapabilities {
+export function capabilitiesOf(
+  methods: Iterable<ClientRequestMethod | string>,
+  facts: CapabilityFacts,
+): ServerCapabilities {
   const has = new Set<string>(methods);
   const threads = has.has('thread/start') && has.has('thread/read') && has.has('thread/list');
   return {

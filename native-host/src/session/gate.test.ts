@@ -4,7 +4,12 @@ import { RawClient } from '../app-server/testing/raw-client';
 import { type Handlers, MAX_EARLY_NOTIFICATIONS, SessionGate } from './gate';
 
 const init = { clientInfo: { name: 't', version: '1' } };
-const result = { serverInfo: { name: 's', version: '1' }, protocolVersion: '1', supportedTransports: ['stdio'], capabilities: {} };
+const result = {
+  serverInfo: { name: 's', version: '1' },
+  protocolVersion: '1',
+  supportedTransports: ['stdio'],
+  capabilities: {},
+};
 
 /** A gate serving `handlers` on a connection, with a raw client on the other end. */
 function serve(handlers: Partial<Handlers> = {}) {
@@ -32,7 +37,13 @@ describe('session gate', () => {
     client.send({ id: 3, method: 'initialize', params: init });
     client.send({ id: 4, method: 'initialize', params: init });
     client.send({ id: 5, method: 'thread/list', params: {} });
-    const answers = [await client.next(), await client.next(), await client.next(), await client.next(), await client.next()];
+    const answers = [
+      await client.next(),
+      await client.next(),
+      await client.next(),
+      await client.next(),
+      await client.next(),
+    ];
     expect(answers).toMatchObject([
       { id: 1, error: { code: ErrorCode.NotInitialized } },
       { id: 2, error: { code: ErrorCode.NotInitialized } },
@@ -64,10 +75,17 @@ describe('session gate', () => {
   it('answers -32013 for a method of the protocol the backend lacks and -32601 for one the protocol lacks', async () => {
     const { client } = serve();
     client.send({ id: 1, method: 'initialize', params: init });
-    client.send({ id: 2, method: 'turn/steer', params: { threadId: 't', expectedTurnId: 'u', input: [{ text: 'x' }] } });
+    client.send({
+      id: 2,
+      method: 'turn/steer',
+      params: { threadId: 't', expectedTurnId: 'u', input: [{ text: 'x' }] },
+    });
     client.send({ id: 3, method: 'toString' });
     expect(await client.next()).toMatchObject({ id: 1, result });
-    expect(await client.next()).toMatchObject({ id: 2, error: { code: ErrorCode.Unsupported, message: 'turn/steer is not supported by the test backend' } });
+    expect(await client.next()).toMatchObject({
+      id: 2,
+      error: { code: ErrorCode.Unsupported, message: 'turn/steer is not supported by the test backend' },
+    });
     expect(await client.next()).toMatchObject({ id: 3, error: { code: ErrorCode.MethodNotFound } });
   });
 
@@ -81,7 +99,8 @@ describe('session gate', () => {
     client.send({ method: 'initialized' });
     const first = await client.next();
     expect(first).toEqual({ method: 'warning', params: { message: 'before initialize' } });
-    for (let i = 1; i < MAX_EARLY_NOTIFICATIONS; i++) expect(await client.next()).toEqual({ method: 'warning', params: { message: String(i) } });
+    for (let i = 1; i < MAX_EARLY_NOTIFICATIONS; i++)
+      expect(await client.next()).toEqual({ method: 'warning', params: { message: String(i) } });
     gate.notify('warning', { message: 'live' });
     expect(await client.next()).toEqual({ method: 'warning', params: { message: 'live' } });
   });
@@ -98,7 +117,11 @@ describe('session gate', () => {
 
   it('drops opted-out notifications and holds a thread, or everything, until released, keeping order', async () => {
     const { gate, client } = serve();
-    client.send({ id: 1, method: 'initialize', params: { ...init, capabilities: { optOutNotificationMethods: ['item/agentMessage/delta'] } } });
+    client.send({
+      id: 1,
+      method: 'initialize',
+      params: { ...init, capabilities: { optOutNotificationMethods: ['item/agentMessage/delta'] } },
+    });
     client.send({ method: 'initialized' });
     expect(await client.next()).toMatchObject({ id: 1 });
     const releaseA = gate.hold('a');
@@ -112,7 +135,9 @@ describe('session gate', () => {
     releaseA();
     gate.notify('warning', { message: 'end' });
     const got = [await client.next(), await client.next(), await client.next(), await client.next()];
-    expect(got.map((m) => [(m as { method: string }).method, (m as { params: { threadId?: string } }).params.threadId])).toEqual([
+    expect(
+      got.map((m) => [(m as { method: string }).method, (m as { params: { threadId?: string } }).params.threadId]),
+    ).toEqual([
       ['thread/archived', 'b'],
       ['thread/archived', 'a'],
       ['thread/unarchived', 'a'],

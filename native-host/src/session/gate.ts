@@ -74,7 +74,9 @@ export class SessionGate {
    * may try again.
    */
   serve(connection: Connection<typeof serverInbound, Side>, handlers: Handlers): void {
-    connection.onRequest('initialize', (params, ctx) => this.initialize(params, () => handlers.initialize(params, ctx)));
+    connection.onRequest('initialize', (params, ctx) =>
+      this.initialize(params, () => handlers.initialize(params, ctx)),
+    );
     for (const method of CLIENT_REQUEST_METHODS) {
       // The connection validated params with the same row the handler is typed from; the table cannot say so per key.
       const handler = handlers[method] as ((params: unknown, ctx: RequestContext) => unknown) | undefined;
@@ -100,7 +102,8 @@ export class SessionGate {
    */
   notify(method: string, params: unknown, threadId?: string): void {
     if (this.optOut.has(method)) return;
-    if (this.holds.has('') || (threadId !== undefined && this.holds.has(threadId))) this.held.push({ method, params, threadId });
+    if (this.holds.has('') || (threadId !== undefined && this.holds.has(threadId)))
+      this.held.push({ method, params, threadId });
     else this.deliver(method, params);
   }
 
@@ -138,7 +141,8 @@ export class SessionGate {
       return;
     }
     if (this.early.length < MAX_EARLY_NOTIFICATIONS) this.early.push([method, params]);
-    else if (this.droppedEarly++ === 0) this.options.log(`no "initialized" yet; dropping notifications past ${MAX_EARLY_NOTIFICATIONS}`);
+    else if (this.droppedEarly++ === 0)
+      this.options.log(`no "initialized" yet; dropping notifications past ${MAX_EARLY_NOTIFICATIONS}`);
   }
 
   private markReady(): void {

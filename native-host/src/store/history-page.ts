@@ -54,7 +54,14 @@ export function decodeCursor(cursor: string, threadId: string, kind: CursorKind)
   } catch {
     body = undefined;
   }
-  if (!body || body.v !== 1 || typeof body.a !== 'number' || !Number.isSafeInteger(body.a) || body.a < 0 || typeof body.t !== 'string') {
+  if (
+    !body ||
+    body.v !== 1 ||
+    typeof body.a !== 'number' ||
+    !Number.isSafeInteger(body.a) ||
+    body.a < 0 ||
+    typeof body.t !== 'string'
+  ) {
     throw invalidCursor(threadId, 'it is not a history cursor this server gave out');
   }
   if (body.t !== threadId) throw invalidCursor(threadId, `it belongs to thread ${body.t}`);
@@ -116,7 +123,12 @@ export function itemSize(item: Item): number {
 }
 
 /** The page of `items` that ends right before index `end` (default: the whole list's end). */
-export function pageOfList(items: readonly Item[], budget: PageBudget, end = items.length, sizeOf = itemSize): HistoryPage {
+export function pageOfList(
+  items: readonly Item[],
+  budget: PageBudget,
+  end = items.length,
+  sizeOf = itemSize,
+): HistoryPage {
   const page = new PageBuilder(budget);
   let at = Math.min(end, items.length);
   while (at > 0 && page.offer(items[at - 1]!, sizeOf(items[at - 1]!))) at--;
@@ -128,5 +140,9 @@ export function memoryPage(items: readonly Item[], threadId: string, budget: Pag
   const end = cursor === undefined ? items.length : decodeCursor(cursor, threadId, 'memory');
   if (end > items.length) throw invalidCursor(threadId, 'it points past the end of the thread');
   const page = pageOfList(items, budget, end);
-  return { items: page.items, sizes: page.sizes, olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt) };
+  return {
+    items: page.items,
+    sizes: page.sizes,
+    olderCursor: page.olderAt === undefined ? null : encodeCursor(threadId, 'memory', page.olderAt),
+  };
 }

@@ -13,12 +13,22 @@ export function isItem(value: unknown): value is Item {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   if (typeof v.id !== 'string' || typeof v.status !== 'string' || !STATUSES.has(v.status)) return false;
-  if (typeof v.createdAtMs !== 'number' || (v.completedAtMs !== undefined && typeof v.completedAtMs !== 'number')) return false;
+  if (typeof v.createdAtMs !== 'number' || (v.completedAtMs !== undefined && typeof v.completedAtMs !== 'number'))
+    return false;
   if (v.turnId !== undefined && typeof v.turnId !== 'string') return false;
   const c = v.content as Record<string, unknown> | null;
   if (typeof c !== 'object' || c === null) return false;
   if (TEXT_TYPES.has(v.type as string)) return typeof c.text === 'string';
-  if (v.type === 'toolCall') return typeof c.toolName === 'string' && (c.error === undefined || typeof c.error === 'string') && (c.status === undefined || typeof c.status === 'string');
-  if (v.type === 'error') return typeof c.message === 'string' && (c.code === undefined || typeof c.code === 'string' || typeof c.code === 'number');
+  if (v.type === 'toolCall')
+    return (
+      typeof c.toolName === 'string' &&
+      (c.error === undefined || typeof c.error === 'string') &&
+      (c.status === undefined || typeof c.status === 'string')
+    );
+  if (v.type === 'error')
+    return (
+      typeof c.message === 'string' &&
+      (c.code === undefined || typeof c.code === 'string' || typeof c.code === 'number')
+    );
   return false;
 }

@@ -6,8 +6,15 @@ describe('items as turns build them', () => {
     const open = startedItem('item_1', 'agentMessage', { text: 'hi' }, 'turn_1', 5);
     const done = completedItem(open, 'completed', 9);
     expect(Object.keys(done)).toEqual(['id', 'type', 'status', 'createdAtMs', 'completedAtMs', 'content', 'turnId']);
-    expect(done).toEqual({ id: 'item_1', type: 'agentMessage', status: 'completed', createdAtMs: 5, completedAtMs: 9, content: { text: 'hi' }, turnId: 'turn_1' });
+    expect(done).toEqual({
+      id: 'item_1',
+      type: 'agentMessage',
+      status: 'completed',
+      createdAtMs: 5,
+      completedAtMs: 9,
+      content: { text: 'hi' },
+      turnId: 'turn_1',
+    });
     expect(open.status).toBe('inProgress');
   });
-
 });

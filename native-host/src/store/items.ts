@@ -6,7 +6,13 @@
 import type { Item, ItemStatus } from '@tether/protocol';
 
 /** A new item of turn `turnId`, in progress. `content` must be the content shape of `type`. */
-export function startedItem(id: string, type: Item['type'], content: Record<string, unknown>, turnId: string, createdAtMs: number): Item {
+export function startedItem(
+  id: string,
+  type: Item['type'],
+  content: Record<string, unknown>,
+  turnId: string,
+  createdAtMs: number,
+): Item {
   return { id, type, status: 'inProgress', createdAtMs, content, turnId } as Item;
 }
 

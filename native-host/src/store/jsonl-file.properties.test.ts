@@ -17,7 +17,14 @@ const tempDir = useTempDirs('tether-jsonl-prop-');
 
 /** Records as the stores write them: JSON objects, with any text (multi-byte characters to tear in half included). */
 const text = fc.string({ unit: 'binary', maxLength: 8 });
-const value = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 }));
+const value = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(text, { maxLength: 3 }),
+);
 const record = fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 4 });
 
 describe('readJsonlFile', () => {

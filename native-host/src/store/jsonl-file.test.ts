@@ -16,7 +16,11 @@ describe('JSONL files', () => {
     a.append({ n: 1 }, { n: 2 });
     a.append({ n: 3, text: 'line\nbreak' });
     a.close();
-    expect(readJsonlFile(path)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 3, text: 'line\nbreak' }], badLines: 0, tornTail: false });
+    expect(readJsonlFile(path)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 3, text: 'line\nbreak' }],
+      badLines: 0,
+      tornTail: false,
+    });
   });
 
   it('skips a torn last line left by a crash without touching the file, and appends after it on a new line', () => {
@@ -28,7 +32,11 @@ describe('JSONL files', () => {
     a.append({ n: 4 });
     a.append({ n: 5 });
     a.close();
-    expect(readJsonlFile(path)).toEqual({ records: [{ n: 1 }, { n: 2 }, { n: 4 }, { n: 5 }], badLines: 1, tornTail: false });
+    expect(readJsonlFile(path)).toEqual({
+      records: [{ n: 1 }, { n: 2 }, { n: 4 }, { n: 5 }],
+      badLines: 1,
+      tornTail: false,
+    });
   });
 
   it('never writes to a file it reads, so a line another process is still appending stays whole', () => {

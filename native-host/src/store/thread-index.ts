@@ -84,13 +84,19 @@ export class ThreadIndex {
     const previous = this.threads.get(thread.id);
     const grants = 'grants' in extras ? extras.grants : previous?.grants;
     const session = 'session' in extras ? extras.session : previous?.session;
-    const line: IndexLine = { thread, pid: process.pid, ...(grants ? { grants } : {}), ...(session ? { session } : {}) };
+    const line: IndexLine = {
+      thread,
+      pid: process.pid,
+      ...(grants ? { grants } : {}),
+      ...(session ? { session } : {}),
+    };
     this.threads.set(thread.id, line);
     const before = this.statFile();
     const written = this.appender.append(line);
     this.lines++;
     // Only our own append moved the size: the in-memory map is still the whole file.
-    if (before && before.size === this.known.size && before.ino === this.known.ino) this.known = { size: before.size + written, ino: before.ino };
+    if (before && before.size === this.known.size && before.ino === this.known.ino)
+      this.known = { size: before.size + written, ino: before.ino };
     if (this.isStale()) {
       // Lines another process appended since our last read must survive the rewrite.
       this.refresh();
@@ -135,7 +141,9 @@ export class ThreadIndex {
     this.lines = records.length;
     this.known = stat ?? { size: 0, ino: 0 };
     if (badLines > 0 || tornTail) {
-      this.log(`thread index ${this.appender.path}: skipped ${badLines} unreadable line(s)${tornTail ? ' and a torn last line' : ''}`);
+      this.log(
+        `thread index ${this.appender.path}: skipped ${badLines} unreadable line(s)${tornTail ? ' and a torn last line' : ''}`,
+      );
     }
   }
 
@@ -151,8 +159,17 @@ function parseLine(record: unknown): IndexLine | undefined {
   const r = record as Partial<Record<keyof IndexLine, unknown>>;
   const thread = Thread.safeParse(r.thread);
   if (!thread.success) return undefined;
-  const grants = Array.isArray(r.grants) && r.grants.every((g) => typeof g === 'string') ? (r.grants as string[]) : undefined;
+  const grants =
+    Array.isArray(r.grants) && r.grants.every((g) => typeof g === 'string') ? (r.grants as string[]) : undefined;
   const s = r.session as Partial<Record<keyof SessionRef, unknown>> | undefined;
-  const session = typeof s === 'object' && s !== null && typeof s.id === 'string' ? { id: s.id, ...(s.unread === true ? { unread: true } : {}) } : undefined;
-  return { thread: thread.data, pid: typeof r.pid === 'number' ? r.pid : 0, ...(grants ? { grants } : {}), ...(session ? { session } : {}) };
+  const session =
+    typeof s === 'object' && s !== null && typeof s.id === 'string'
+      ? { id: s.id, ...(s.unread === true ? { unread: true } : {}) }
+      : undefined;
+  return {
+    thread: thread.data,
+    pid: typeof r.pid === 'number' ? r.pid : 0,
+    ...(grants ? { grants } : {}),
+    ...(session ? { session } : {}),
+  };
 }

@@ -8,7 +8,16 @@ import { ThreadStore } from './thread-store';
 
 const tempDir = useTempDirs('tether-pages-');
 const noLog = (): void => undefined;
-const thread = (id: string): Thread => ({ id, title: id, model: 'm', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 1 });
+const thread = (id: string): Thread => ({
+  id,
+  title: id,
+  model: 'm',
+  status: 'idle',
+  archived: false,
+  ephemeral: false,
+  createdAtMs: 1,
+  updatedAtMs: 1,
+});
 const item = (id: string, text: string, turnId?: string): Item => ({
   id,
   type: 'agentMessage',
@@ -36,7 +45,8 @@ describe('paged reads of the thread store', () => {
   it('walks from the latest page back with cursors: every item once, in order, no page over budget but a lone big item', () => {
     const store = new ThreadStore(tempDir(), noLog);
     const items: Item[] = [];
-    for (let i = 0; i < 120; i++) items.push(item(`i${i}`, 'x'.repeat(i % 17 === 0 ? 900 : (i * 37) % 150), `turn_${Math.floor(i / 3)}`));
+    for (let i = 0; i < 120; i++)
+      items.push(item(`i${i}`, 'x'.repeat(i % 17 === 0 ? 900 : (i * 37) % 150), `turn_${Math.floor(i / 3)}`));
     store.create(thread('t'));
     for (const i of items) {
       store.appendItem('t', i);
@@ -56,12 +66,24 @@ describe('paged reads of the thread store', () => {
 
   it('ends a page at the turn budget and gives no cursor on a thread that fits in one page', () => {
     const store = new ThreadStore(tempDir(), noLog);
-    store.create(thread('t'), [item('a', 'x', 'turn_1'), item('b', 'x', 'turn_2'), item('c', 'x', 'turn_2'), item('d', 'x', 'turn_3')]);
+    store.create(thread('t'), [
+      item('a', 'x', 'turn_1'),
+      item('b', 'x', 'turn_2'),
+      item('c', 'x', 'turn_2'),
+      item('d', 'x', 'turn_3'),
+    ]);
     const latest = store.page('t', { bytes: 1 << 20, turns: 2 });
     expect(latest.items.map((i) => i.id)).toEqual(['b', 'c', 'd']);
-    expect(store.page('t', { bytes: 1 << 20, turns: 2 }, latest.olderCursor!)).toMatchObject({ items: [item('a', 'x', 'turn_1')], olderCursor: null });
+    expect(store.page('t', { bytes: 1 << 20, turns: 2 }, latest.olderCursor!)).toMatchObject({
+      items: [item('a', 'x', 'turn_1')],
+      olderCursor: null,
+    });
     expect(store.page('t', { bytes: 1 << 20, turns: 100 }).olderCursor).toBeNull();
-    expect(store.page('empty-never-created', { bytes: 1, turns: 1 })).toEqual({ items: [], sizes: [], olderCursor: null });
+    expect(store.page('empty-never-created', { bytes: 1, turns: 1 })).toEqual({
+      items: [],
+      sizes: [],
+      olderCursor: null,
+    });
   });
 
   it('answers -32602 saying to read the thread again for a cursor that is not ours, of another thread, or not at a line', () => {

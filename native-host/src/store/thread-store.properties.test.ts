@@ -18,16 +18,41 @@ import { ThreadStore } from './thread-store';
 const tempDir = useTempDirs('tether-store-prop-');
 
 const item = fc
-  .record({ id: fc.string({ minLength: 1, maxLength: 4 }), text: fc.string({ maxLength: 12, unit: 'binary' }), turn: fc.integer({ min: 0, max: 2 }) })
-  .map(({ id, text, turn }): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, content: { text }, turnId: `turn_${turn}` }));
+  .record({
+    id: fc.string({ minLength: 1, maxLength: 4 }),
+    text: fc.string({ maxLength: 12, unit: 'binary' }),
+    turn: fc.integer({ min: 0, max: 2 }),
+  })
+  .map(
+    ({ id, text, turn }): Item => ({
+      id,
+      type: 'agentMessage',
+      status: 'completed',
+      createdAtMs: 1,
+      content: { text },
+      turnId: `turn_${turn}`,
+    }),
+  );
 
 describe('ThreadStore pages', () => {
-  test.prop([fc.array(item, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 2 })], { numRuns: 40 })(
+  test.prop(
+    [fc.array(item, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 2 })],
+    { numRuns: 40 },
+  )(
     'return every item complete before a tear at any byte offset, once and in order, and never throw',
     (items, bytes, turns) => {
       const dir = tempDir();
       const writer = new ThreadStore(dir, () => undefined);
-      writer.create({ id: 't', title: 't', model: '', status: 'idle', archived: false, ephemeral: false, createdAtMs: 1, updatedAtMs: 1 });
+      writer.create({
+        id: 't',
+        title: 't',
+        model: '',
+        status: 'idle',
+        archived: false,
+        ephemeral: false,
+        createdAtMs: 1,
+        updatedAtMs: 1,
+      });
       const sizes = items.map((i) => writer.appendItem('t', i));
       writer.close();
       const file = join(dir, 'threads', 't.jsonl');

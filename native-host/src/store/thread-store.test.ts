@@ -1,4 +1,13 @@
-import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Item, Thread, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +28,14 @@ const thread = (id: string, extra: Partial<Thread> = {}): Thread => ({
   updatedAtMs: 1,
   ...extra,
 });
-const item = (id: string, text: string): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, completedAtMs: 2, content: { text } });
+const item = (id: string, text: string): Item => ({
+  id,
+  type: 'agentMessage',
+  status: 'completed',
+  createdAtMs: 1,
+  completedAtMs: 2,
+  content: { text },
+});
 const noLog = (): void => undefined;
 
 describe('the thread store', () => {
@@ -46,10 +62,20 @@ describe('the thread store', () => {
     store.put(thread('t1', { status: 'running' }));
     // No close(): the process "died" here.
     const logs: string[] = [];
-    const again = new ThreadStore(dir, (l) => logs.push(l), () => 99);
+    const again = new ThreadStore(
+      dir,
+      (l) => logs.push(l),
+      () => 99,
+    );
     expect(again.get('t1')?.status).toBe('idle');
-    const journal = readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(journal.at(-1)).toMatchObject({ type: 'turn', turn: { id: 'turn_1', status: 'interrupted', completedAtMs: 99 } });
+    const journal = readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(journal.at(-1)).toMatchObject({
+      type: 'turn',
+      turn: { id: 'turn_1', status: 'interrupted', completedAtMs: 99 },
+    });
     expect(logs.join('\n')).toContain('marked interrupted');
   });
 
@@ -70,11 +96,18 @@ describe('the thread store', () => {
     store.create(thread('t1'));
     store.close();
     // As an older version (which compacted only at startup) left it.
-    const stale = Array.from({ length: 200 }, (_, i) => JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 }) + '\n');
+    const stale = Array.from(
+      { length: 200 },
+      (_, i) => JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 }) + '\n',
+    );
     appendFileSync(join(dir, 'threads', 'index.jsonl'), stale.join(''));
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')?.updatedAtMs).toBe(199);
-    expect(readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(
+      readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
   });
 
   it('keeps the index compact while it writes: 5,000 updates of one thread leave a few dozen lines, the last one winning', () => {
@@ -84,7 +117,9 @@ describe('the thread store', () => {
     store.appendGrant('t1', 'bash', 'bash\nls');
     for (let i = 0; i < 5000; i++) store.put(thread('t1', { updatedAtMs: i }));
     store.close();
-    const lines = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.length).toBeLessThanOrEqual(66);
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')?.updatedAtMs).toBe(4999);
@@ -96,7 +131,8 @@ describe('the thread store', () => {
     const store = new ThreadStore(dir, noLog);
     for (let i = 0; i < 1000; i++) store.create(thread(`t${i}`), [item('i', 'x')]);
     store.close();
-    for (const name of readdirSync(join(dir, 'threads'))) if (name !== 'index.jsonl') rmSync(join(dir, 'threads', name));
+    for (const name of readdirSync(join(dir, 'threads')))
+      if (name !== 'index.jsonl') rmSync(join(dir, 'threads', name));
     const again = new ThreadStore(dir, noLog);
     expect([...again.values()]).toHaveLength(1000);
     expect(existsSync(join(dir, 'threads', 't5.jsonl'))).toBe(false);
@@ -108,7 +144,12 @@ describe('the thread store', () => {
     const b = new ThreadStore(dir, noLog);
     a.create(thread('from-a'));
     b.create(thread('from-b'));
-    expect(a.values().map((t) => t.id).sort()).toEqual(['from-a', 'from-b']);
+    expect(
+      a
+        .values()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(['from-a', 'from-b']);
     expect(b.get('from-a')?.id).toBe('from-a');
     for (let i = 0; i < 100; i++) a.put(thread('from-a', { updatedAtMs: i }));
     new ThreadStore(dir, noLog).close(); // a third process starts and compacts the index
@@ -125,7 +166,10 @@ describe('the thread store', () => {
     store.create(thread('t1'));
     store.appendTurn('t1', { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }] });
     store.close();
-    writeFileSync(join(dir, 'threads', 'index.jsonl'), JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid }) + '\n');
+    writeFileSync(
+      join(dir, 'threads', 'index.jsonl'),
+      JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid }) + '\n',
+    );
     const other = new ThreadStore(dir, noLog);
     expect(other.get('t1')?.status).toBe('running');
     expect(readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')).not.toContain('interrupted');
@@ -183,10 +227,16 @@ describe('the thread store', () => {
     secrets.learn(['echoed-known-secret-42']);
     const store = new ThreadStore(dir, noLog);
     store.create(thread('t1', { title: 'sk-proj-abcdefghijklmnopqrstuvwx' }));
-    store.appendItem('t1', item('i1', 'HTTP 401: invalid key echoed-known-secret-42 for https://u:pw123456@h/v1?api-key=QQQ'));
+    store.appendItem(
+      't1',
+      item('i1', 'HTTP 401: invalid key echoed-known-secret-42 for https://u:pw123456@h/v1?api-key=QQQ'),
+    );
     store.close();
-    const written = readdirSync(join(dir, 'threads')).map((f) => readFileSync(join(dir, 'threads', f), 'utf8')).join('\n');
-    for (const leaked of ['echoed-known-secret-42', 'abcdefghijklmnopqrstuvwx', 'pw123456', 'QQQ']) expect(written).not.toContain(leaked);
+    const written = readdirSync(join(dir, 'threads'))
+      .map((f) => readFileSync(join(dir, 'threads', f), 'utf8'))
+      .join('\n');
+    for (const leaked of ['echoed-known-secret-42', 'abcdefghijklmnopqrstuvwx', 'pw123456', 'QQQ'])
+      expect(written).not.toContain(leaked);
     expect(new ThreadStore(dir, noLog).allItems('t1')[0]!.content).toEqual({
       text: 'HTTP 401: invalid key *** for https://***@h/v1?api-key=***',
     });

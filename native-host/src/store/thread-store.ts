@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
 import { readLinesBackward } from './backward-lines';
-import { decodeCursor, encodeCursor, invalidCursor, PageBuilder, type PageBudget, type StoredPage } from './history-page';
+import {
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
+  PageBuilder,
+  type PageBudget,
+  type StoredPage,
+} from './history-page';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
@@ -116,12 +123,14 @@ export class ThreadStore {
   page(threadId: string, budget: PageBudget, cursor?: string): StoredPage {
     const path = this.journalPath(threadId);
     const end = cursor === undefined ? undefined : decodeCursor(cursor, threadId, 'journal');
-    if (end !== undefined && !isLineStart(path, end)) throw invalidCursor(threadId, 'it points to no line of its journal');
+    if (end !== undefined && !isLineStart(path, end))
+      throw invalidCursor(threadId, 'it points to no line of its journal');
     const page = new PageBuilder(budget);
     let olderAt: number | undefined;
     for (const line of readLinesBackward(path, end)) {
       const record = parseLine(line.bytes);
-      if (record === undefined) this.log(`journal ${path}: skipped ${line.terminated ? 'an unreadable line' : 'a torn last line'}`);
+      if (record === undefined)
+        this.log(`journal ${path}: skipped ${line.terminated ? 'an unreadable line' : 'a torn last line'}`);
       const item = itemOf(record);
       if (!item) continue;
       if (!page.offer(item, line.bytes.length + 1)) {
@@ -129,7 +138,11 @@ export class ThreadStore {
         break;
       }
     }
-    return { items: page.items(), sizes: page.sizes(), olderCursor: olderAt === undefined ? null : encodeCursor(threadId, 'journal', olderAt) };
+    return {
+      items: page.items(),
+      sizes: page.sizes(),
+      olderCursor: olderAt === undefined ? null : encodeCursor(threadId, 'journal', olderAt),
+    };
   }
 
   /** The completed items after `itemId`, oldest first (read backwards until it is found); undefined when it is not there. */
@@ -240,7 +253,9 @@ export class ThreadStore {
       const id = name.slice(0, -'.jsonl'.length);
       if (this.index.get(id) || !SAFE_NAME.test(id)) continue;
       const header = readFirstLine(join(this.dir, name));
-      const parsed = header ? Thread.safeParse((safeJson(header) as { thread?: unknown } | undefined)?.thread) : undefined;
+      const parsed = header
+        ? Thread.safeParse((safeJson(header) as { thread?: unknown } | undefined)?.thread)
+        : undefined;
       if (parsed?.success && parsed.data.id === id) {
         // Marked running so the recovery pass of the constructor closes any turn the crash left open.
         this.index.put({ ...parsed.data, status: 'running' });

@@ -31,7 +31,8 @@ function processTable(): Map<number, string[]> {
 export function sleepers(durations: readonly string[]): string[] {
   const found: string[] = [];
   for (const [pid, argv] of processTable()) {
-    if (argv.length === 2 && argv[0]!.split('/').pop() === 'sleep' && durations.includes(argv[1]!)) found.push(`${pid} ${argv.join(' ')}`);
+    if (argv.length === 2 && argv[0]!.split('/').pop() === 'sleep' && durations.includes(argv[1]!))
+      found.push(`${pid} ${argv.join(' ')}`);
   }
   return found;
 }

@@ -16,7 +16,13 @@ import { ChunkAssembler, splitIntoChunks } from './chunking';
 const RUNS = { numRuns: 500 };
 
 /** Any UTF-16 text: lone surrogates, control characters and characters that JSON escapes included. */
-const text = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('"', '\\', '\n', '😀', 'é')), maxLength: 400 });
+const text = fc.string({
+  unit: fc.oneof(
+    fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+    fc.constantFrom('"', '\\', '\n', '😀', 'é'),
+  ),
+  maxLength: 400,
+});
 const maxFrameBytes = fc.integer({ min: 90, max: 300 });
 
 /** The pieces of `json` as an assembler receives them, or undefined when it fits in one frame and is sent whole. */
@@ -36,13 +42,18 @@ function accept(assembler: ChunkAssembler, params: unknown): string | undefined 
   try {
     return assembler.accept(params as BridgeChunkNotification);
   } catch (error) {
-    expect(error instanceof FrameError || error instanceof MessageTooLargeError, `unexpected ${String(error)}`).toBe(true);
+    expect(error instanceof FrameError || error instanceof MessageTooLargeError, `unexpected ${String(error)}`).toBe(
+      true,
+    );
     return error as Error;
   }
 }
 
 describe('bridge/chunk split and reassembly', () => {
-  test.prop([fc.array(text, { minLength: 1, maxLength: 4 }), maxFrameBytes, fc.array(fc.nat(), { maxLength: 300 })], RUNS)(
+  test.prop(
+    [fc.array(text, { minLength: 1, maxLength: 4 }), maxFrameBytes, fc.array(fc.nat(), { maxLength: 300 })],
+    RUNS,
+  )(
     'gives back every message, whatever the cuts and however the pieces of several messages interleave',
     (texts, max, picks) => {
       const chunked = texts.map((t, k) => piecesOf(t, max, `m${k}`));
@@ -77,7 +88,8 @@ describe('bridge/chunk split and reassembly', () => {
       const results = sent.map((p) => accept(assembler, p));
       const intact = sent.every((p, k) => p.index === k) && sent.length === pieces.length;
       for (const r of results) if (typeof r === 'string') expect(r).toBe(json);
-      if (!intact) expect(results.some((r) => r instanceof FrameError) || results.every((r) => r === undefined)).toBe(true);
+      if (!intact)
+        expect(results.some((r) => r instanceof FrameError) || results.every((r) => r === undefined)).toBe(true);
       const next = piecesOf(json, max, 'next')!;
       expect(next.map((p) => accept(assembler, p)).at(-1)).toBe(json);
     },
@@ -88,7 +100,11 @@ describe('bridge/chunk split and reassembly', () => {
     fc.record({
       id: fc.oneof(fc.constantFrom('a', 'b'), fc.jsonValue({ maxDepth: 1 })),
       index: fc.oneof(fc.integer({ min: -1, max: 4 }), fc.double(), fc.jsonValue({ maxDepth: 1 })),
-      count: fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constant(Number.MAX_SAFE_INTEGER), fc.jsonValue({ maxDepth: 1 })),
+      count: fc.oneof(
+        fc.integer({ min: -1, max: 4 }),
+        fc.constant(Number.MAX_SAFE_INTEGER),
+        fc.jsonValue({ maxDepth: 1 }),
+      ),
       data: fc.oneof(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 1 })),
     }),
   );

@@ -27,7 +27,9 @@ function reassemble(texts: string[], assembler = new ChunkAssembler()): string |
 }
 
 function pieces(json: string, maxFrameBytes: number, id = 'm1'): BridgeChunkNotification[] {
-  return splitIntoChunks(json, { maxFrameBytes, id }).map((t) => (JSON.parse(t) as { params: BridgeChunkNotification }).params);
+  return splitIntoChunks(json, { maxFrameBytes, id }).map(
+    (t) => (JSON.parse(t) as { params: BridgeChunkNotification }).params,
+  );
 }
 
 describe('splitIntoChunks', () => {
@@ -107,7 +109,9 @@ describe('ChunkAssembler', () => {
   it('drops a message with an empty piece, which would otherwise grow its piece list for free', () => {
     const assembler = new ChunkAssembler();
     assembler.accept({ id: 'm', index: 0, count: 1_000_000, data: 'x' });
-    expect(() => assembler.accept({ id: 'm', index: 1, count: 1_000_000, data: '' })).toThrow(/piece 1 of 1000000 is empty/);
+    expect(() => assembler.accept({ id: 'm', index: 1, count: 1_000_000, data: '' })).toThrow(
+      /piece 1 of 1000000 is empty/,
+    );
     expect(assembler.pendingCount).toBe(0);
     expect(assembler.pendingBytes).toBe(0);
   });

@@ -32,7 +32,9 @@ export function splitIntoChunks(json: string, opts: SplitIntoChunksOptions = {})
     const budget = max - envelopeBytes(id, digits);
     // 6 bytes: the largest cost of one character (a \uXXXX escape); below that a piece might hold nothing.
     if (budget < 6) {
-      throw new RangeError(`maxFrameBytes ${max} is too small to carry bridge/chunk pieces with id ${JSON.stringify(id)}`);
+      throw new RangeError(
+        `maxFrameBytes ${max} is too small to carry bridge/chunk pieces with id ${JSON.stringify(id)}`,
+      );
     }
     const starts = cut(json, budget);
     const count = starts.length;
@@ -150,33 +152,55 @@ export class ChunkAssembler {
     let partial = this.partials.get(id);
     if (!partial) {
       if (index !== 0) {
-        throw this.drop(id, new FrameError(`bridge/chunk ${id}: piece ${index} of ${count} arrived without piece 0; the message is dropped`));
+        throw this.drop(
+          id,
+          new FrameError(
+            `bridge/chunk ${id}: piece ${index} of ${count} arrived without piece 0; the message is dropped`,
+          ),
+        );
       }
       if (count === 1) return data;
       if (this.partials.size >= this.maxPending) {
         throw this.drop(
           id,
-          new FrameError(`bridge/chunk ${id}: ${this.partials.size} messages are already being reassembled (limit ${this.maxPending}); the message is dropped`),
+          new FrameError(
+            `bridge/chunk ${id}: ${this.partials.size} messages are already being reassembled (limit ${this.maxPending}); the message is dropped`,
+          ),
         );
       }
       partial = { count, next: 0, parts: [], bytes: 0 };
       this.partials.set(id, partial);
     }
     if (count !== partial.count) {
-      throw this.drop(id, new FrameError(`bridge/chunk ${id}: piece ${index} says count ${count}, earlier pieces said ${partial.count}; the message is dropped`));
+      throw this.drop(
+        id,
+        new FrameError(
+          `bridge/chunk ${id}: piece ${index} says count ${count}, earlier pieces said ${partial.count}; the message is dropped`,
+        ),
+      );
     }
     if (index !== partial.next) {
-      const what = index < partial.next ? `duplicate piece ${index}` : `gap: expected piece ${partial.next}, got ${index}`;
+      const what =
+        index < partial.next ? `duplicate piece ${index}` : `gap: expected piece ${partial.next}, got ${index}`;
       throw this.drop(id, new FrameError(`bridge/chunk ${id}: ${what} of ${count}; the message is dropped`));
     }
     // splitIntoChunks never sends an empty piece; counting them as free would let a peer grow the piece list unbounded.
-    if (data.length === 0) throw this.drop(id, new FrameError(`bridge/chunk ${id}: piece ${index} of ${count} is empty; the message is dropped`));
+    if (data.length === 0)
+      throw this.drop(
+        id,
+        new FrameError(`bridge/chunk ${id}: piece ${index} of ${count} is empty; the message is dropped`),
+      );
     const bytes = utf8ByteLength(data);
     if (this.totalBytes + bytes > this.maxTotalBytes) {
       const size = this.totalBytes + bytes;
       throw this.drop(
         id,
-        tooLarge('Partial bridge/chunk messages', size, this.maxTotalBytes, `message ${id} is dropped; raise maxTotalBytes to accept larger messages`),
+        tooLarge(
+          'Partial bridge/chunk messages',
+          size,
+          this.maxTotalBytes,
+          `message ${id} is dropped; raise maxTotalBytes to accept larger messages`,
+        ),
       );
     }
     partial.parts.push(data);

@@ -82,14 +82,17 @@ class Random {
   }
 }
 
-
 const enc = new TextEncoder();
 const SEEDS = Array.from({ length: 40 }, (_, i) => 0x7e7e + i * 7919);
 
 type Decoder = { push(c: Uint8Array): void; end(): void; readonly bufferedBytes: number };
 
 /** Feeds `chunks`, checking that buffering stays bounded after every chunk; returns what the sink got. */
-function run(make: (sink: { message(m: unknown): void; error(e: FrameError | MessageTooLargeError): void }) => Decoder, chunks: Uint8Array[], bound: number) {
+function run(
+  make: (sink: { message(m: unknown): void; error(e: FrameError | MessageTooLargeError): void }) => Decoder,
+  chunks: Uint8Array[],
+  bound: number,
+) {
   const messages: unknown[] = [];
   const errors: Error[] = [];
   const d = make({ message: (m) => messages.push(m), error: (e) => errors.push(e) });
@@ -103,32 +106,41 @@ function run(make: (sink: { message(m: unknown): void; error(e: FrameError | Mes
 }
 
 describe('codec fuzzing (seeded)', () => {
-  it.each(SEEDS)('JSONL and native frames round-trip random messages and batches over random chunk boundaries (seed %i)', (seed) => {
-    const r = new Random(seed);
-    const sent: unknown[][] = Array.from({ length: 1 + r.int(30) }, () =>
-      r.next() < 0.2 ? Array.from({ length: 1 + r.int(4) }, () => r.message()) : [r.message()],
-    );
-    const expected = sent.flat();
-    const wire = (m: unknown[]) => (m.length === 1 ? m[0] : m);
-    const jsonl = concatBytes(
-      sent.map((m) => {
-        const line = encodeJsonl(wire(m));
-        // Sometimes CRLF, sometimes blank lines around the message.
-        const crlf = r.next() < 0.3 ? concatBytes([line.subarray(0, line.length - 1), enc.encode('\r\n')]) : line;
-        return r.next() < 0.2 ? concatBytes([enc.encode(r.pick(['\n', '\r\n', '  \n'])), crlf]) : crlf;
-      }),
-    );
-    const frames = concatBytes(sent.map((m) => encodeNativeFrame(wire(m))));
-    const fromJsonl = run((s) => new JsonlDecoder(s, { maxLineBytes: 1 << 20 }), r.chunks(jsonl), 1 << 20);
-    expect(fromJsonl).toEqual({ messages: expected, errors: [] });
-    const fromFrames = run((s) => new NativeFrameDecoder(s, { maxFrameBytes: 1 << 20 }), r.chunks(frames), (1 << 20) + 4);
-    expect(fromFrames).toEqual({ messages: expected, errors: [] });
-  });
+  it.each(SEEDS)(
+    'JSONL and native frames round-trip random messages and batches over random chunk boundaries (seed %i)',
+    (seed) => {
+      const r = new Random(seed);
+      const sent: unknown[][] = Array.from({ length: 1 + r.int(30) }, () =>
+        r.next() < 0.2 ? Array.from({ length: 1 + r.int(4) }, () => r.message()) : [r.message()],
+      );
+      const expected = sent.flat();
+      const wire = (m: unknown[]) => (m.length === 1 ? m[0] : m);
+      const jsonl = concatBytes(
+        sent.map((m) => {
+          const line = encodeJsonl(wire(m));
+          // Sometimes CRLF, sometimes blank lines around the message.
+          const crlf = r.next() < 0.3 ? concatBytes([line.subarray(0, line.length - 1), enc.encode('\r\n')]) : line;
+          return r.next() < 0.2 ? concatBytes([enc.encode(r.pick(['\n', '\r\n', '  \n'])), crlf]) : crlf;
+        }),
+      );
+      const frames = concatBytes(sent.map((m) => encodeNativeFrame(wire(m))));
+      const fromJsonl = run((s) => new JsonlDecoder(s, { maxLineBytes: 1 << 20 }), r.chunks(jsonl), 1 << 20);
+      expect(fromJsonl).toEqual({ messages: expected, errors: [] });
+      const fromFrames = run(
+        (s) => new NativeFrameDecoder(s, { maxFrameBytes: 1 << 20 }),
+        r.chunks(frames),
+        (1 << 20) + 4,
+      );
+      expect(fromFrames).toEqual({ messages: expected, errors: [] });
+    },
+  );
 
   it.each(SEEDS)('the raw splitters pass random payloads through unchanged, whole or as parts (seed %i)', (seed) => {
     const r = new Random(seed);
     // Raw payloads need not be JSON; lines must hold no newline and not be blank.
-    const payloads = Array.from({ length: 1 + r.int(20) }, () => concatBytes([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]));
+    const payloads = Array.from({ length: 1 + r.int(20) }, () =>
+      concatBytes([enc.encode('x'), r.bytes(r.int(300)).map((b) => (b === 10 || b === 13 ? 32 : b))]),
+    );
     const dec = new TextDecoder('latin1');
     const collect = (out: string[]): PayloadSink => ({
       message: (chunk, start, end) => out.push(dec.decode(chunk.subarray(start, end))),
@@ -148,131 +160,153 @@ describe('codec fuzzing (seeded)', () => {
     const fromLines: string[] = [];
     const l = collect(fromLines);
     const lines = new LineSplitter(l, { maxLineBytes: 400 });
-    for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')])))) lines.push(c);
+    for (const c of r.chunks(concatBytes(payloads.flatMap((p) => [p, enc.encode(r.next() < 0.3 ? '\r\n' : '\n')]))))
+      lines.push(c);
     lines.end();
     expect(fromLines).toEqual(expected);
   });
 
-  it.each(SEEDS)('JSONL reports exactly one error per corrupted or over-long line and keeps every other message (seed %i)', (seed) => {
-    const r = new Random(seed);
-    const max = 200;
-    const expected: unknown[] = [];
-    let expectedErrors = 0;
-    const lines = Array.from({ length: 1 + r.int(40) }, () => {
-      const m = r.message();
-      const line = encodeJsonl(m);
-      const roll = r.next();
-      if (roll < 0.15) {
-        // Invalid UTF-8 (0xff never appears in UTF-8) plus random non-newline bytes: always an error.
-        const bad = line.slice();
-        bad[r.int(bad.length - 1)] = 0xff;
-        for (let i = r.int(4); i > 0; i--) bad[r.int(bad.length - 1)] = 0x80 + r.int(0x7f);
-        expectedErrors++;
-        return bad;
-      }
-      if (roll < 0.25) {
-        expectedErrors++;
-        return enc.encode(`{"long":"${'x'.repeat(max + r.int(3 * max))}"}\n`);
-      }
-      if (line.length - 1 > max) {
-        expectedErrors++;
-        return line;
-      }
-      expected.push(m);
-      return line;
-    });
-    const { messages, errors } = run((s) => new JsonlDecoder(s, { maxLineBytes: max }), r.chunks(concatBytes(lines)), max);
-    expect(messages).toEqual(expected);
-    expect(errors).toHaveLength(expectedErrors);
-  });
-
-  it.each(SEEDS)('native frames report corrupted payloads, then stop for good at an oversized, zero-length or truncated frame (seed %i)', (seed) => {
-    const r = new Random(seed);
-    const max = 300;
-    const expected: unknown[] = [];
-    let expectedErrors = 0;
-    let stopped = false;
-    const frames: Uint8Array[] = [];
-    for (let i = 1 + r.int(30); i > 0; i--) {
-      const m = r.message();
-      const frame = encodeNativeFrame(m);
-      const roll = r.next();
-      if (roll < 0.15) {
-        const bad = frame.slice();
-        bad[4 + r.int(bad.length - 4)] = 0xff;
-        frames.push(bad);
-        expectedErrors++;
-      } else if (roll < 0.2 || frame.length - 4 > max) {
-        // An oversized length: reported from the header, and nothing after it is decoded.
-        frames.push(frame.length - 4 > max ? frame : concatBytes([frameHeader(max + 1 + r.int(1 << 30)), r.bytes(r.int(50))]));
-        expectedErrors++;
-        stopped = true;
-        break;
-      } else if (roll < 0.25) {
-        // A zero length: the stream is corrupt, so it ends decoding like an oversized length.
-        frames.push(concatBytes([frameHeader(0), encodeNativeFrame(r.message())]));
-        expectedErrors++;
-        stopped = true;
-        break;
-      } else {
-        frames.push(frame);
+  it.each(SEEDS)(
+    'JSONL reports exactly one error per corrupted or over-long line and keeps every other message (seed %i)',
+    (seed) => {
+      const r = new Random(seed);
+      const max = 200;
+      const expected: unknown[] = [];
+      let expectedErrors = 0;
+      const lines = Array.from({ length: 1 + r.int(40) }, () => {
+        const m = r.message();
+        const line = encodeJsonl(m);
+        const roll = r.next();
+        if (roll < 0.15) {
+          // Invalid UTF-8 (0xff never appears in UTF-8) plus random non-newline bytes: always an error.
+          const bad = line.slice();
+          bad[r.int(bad.length - 1)] = 0xff;
+          for (let i = r.int(4); i > 0; i--) bad[r.int(bad.length - 1)] = 0x80 + r.int(0x7f);
+          expectedErrors++;
+          return bad;
+        }
+        if (roll < 0.25) {
+          expectedErrors++;
+          return enc.encode(`{"long":"${'x'.repeat(max + r.int(3 * max))}"}\n`);
+        }
+        if (line.length - 1 > max) {
+          expectedErrors++;
+          return line;
+        }
         expected.push(m);
+        return line;
+      });
+      const { messages, errors } = run(
+        (s) => new JsonlDecoder(s, { maxLineBytes: max }),
+        r.chunks(concatBytes(lines)),
+        max,
+      );
+      expect(messages).toEqual(expected);
+      expect(errors).toHaveLength(expectedErrors);
+    },
+  );
+
+  it.each(SEEDS)(
+    'native frames report corrupted payloads, then stop for good at an oversized, zero-length or truncated frame (seed %i)',
+    (seed) => {
+      const r = new Random(seed);
+      const max = 300;
+      const expected: unknown[] = [];
+      let expectedErrors = 0;
+      let stopped = false;
+      const frames: Uint8Array[] = [];
+      for (let i = 1 + r.int(30); i > 0; i--) {
+        const m = r.message();
+        const frame = encodeNativeFrame(m);
+        const roll = r.next();
+        if (roll < 0.15) {
+          const bad = frame.slice();
+          bad[4 + r.int(bad.length - 4)] = 0xff;
+          frames.push(bad);
+          expectedErrors++;
+        } else if (roll < 0.2 || frame.length - 4 > max) {
+          // An oversized length: reported from the header, and nothing after it is decoded.
+          frames.push(
+            frame.length - 4 > max ? frame : concatBytes([frameHeader(max + 1 + r.int(1 << 30)), r.bytes(r.int(50))]),
+          );
+          expectedErrors++;
+          stopped = true;
+          break;
+        } else if (roll < 0.25) {
+          // A zero length: the stream is corrupt, so it ends decoding like an oversized length.
+          frames.push(concatBytes([frameHeader(0), encodeNativeFrame(r.message())]));
+          expectedErrors++;
+          stopped = true;
+          break;
+        } else {
+          frames.push(frame);
+          expected.push(m);
+        }
       }
-    }
-    if (!stopped && r.next() < 0.3) {
-      const last = encodeNativeFrame(r.message());
-      if (last.length - 4 <= max) {
-        frames.push(last.subarray(0, 1 + r.int(last.length - 1)));
-        expectedErrors++;
+      if (!stopped && r.next() < 0.3) {
+        const last = encodeNativeFrame(r.message());
+        if (last.length - 4 <= max) {
+          frames.push(last.subarray(0, 1 + r.int(last.length - 1)));
+          expectedErrors++;
+        }
       }
-    }
-    const { messages, errors } = run((s) => new NativeFrameDecoder(s, { maxFrameBytes: max }), r.chunks(concatBytes(frames)), max + 4);
-    expect(messages).toEqual(expected);
-    expect(errors).toHaveLength(expectedErrors);
-  });
+      const { messages, errors } = run(
+        (s) => new NativeFrameDecoder(s, { maxFrameBytes: max }),
+        r.chunks(concatBytes(frames)),
+        max + 4,
+      );
+      expect(messages).toEqual(expected);
+      expect(errors).toHaveLength(expectedErrors);
+    },
+  );
 
   it.each(SEEDS)('random bytes never crash a decoder nor grow its buffer past the limit (seed %i)', (seed) => {
     const r = new Random(seed);
     const max = 1 + r.int(2000);
     const garbage = concatBytes(
       Array.from({ length: 1 + r.int(20) }, () =>
-        r.next() < 0.5 ? r.bytes(r.int(500)) : enc.encode(r.pick(['{"a":1}\n', '[]\n', '\n', '[1,2]\r\n', r.string(40)])),
+        r.next() < 0.5
+          ? r.bytes(r.int(500))
+          : enc.encode(r.pick(['{"a":1}\n', '[]\n', '\n', '[1,2]\r\n', r.string(40)])),
       ),
     );
     run((s) => new JsonlDecoder(s, { maxLineBytes: max }), r.chunks(garbage), max);
     run((s) => new NativeFrameDecoder(s, { maxFrameBytes: max }), r.chunks(garbage), max + 4);
   });
 
-  it.each(SEEDS.slice(0, 20))('chunking splits random texts within the limit and reassembles them interleaved (seed %i)', (seed) => {
-    const r = new Random(seed);
-    const max = 120 + r.int(400);
-    // JSON texts, and raw strings with control characters and lone surrogates (splitting takes any string).
-    const texts = Array.from({ length: 1 + r.int(5) }, () => {
-      const raw = r.string(1 + r.int(3000));
-      return r.next() < 0.5 ? JSON.stringify(raw) : raw;
-    });
-    const assembler = new ChunkAssembler({ maxPending: texts.length });
-    const done = new Map<number, string>();
-    const queues = texts.map((t, i) => {
-      const pieces = splitIntoChunks(t, { maxFrameBytes: max, id: `m${i}` });
-      if (pieces.length === 1) {
-        // It fits: the text itself goes out as one frame.
-        expect(pieces[0]).toBe(t);
-        done.set(i, t);
-        return [];
+  it.each(SEEDS.slice(0, 20))(
+    'chunking splits random texts within the limit and reassembles them interleaved (seed %i)',
+    (seed) => {
+      const r = new Random(seed);
+      const max = 120 + r.int(400);
+      // JSON texts, and raw strings with control characters and lone surrogates (splitting takes any string).
+      const texts = Array.from({ length: 1 + r.int(5) }, () => {
+        const raw = r.string(1 + r.int(3000));
+        return r.next() < 0.5 ? JSON.stringify(raw) : raw;
+      });
+      const assembler = new ChunkAssembler({ maxPending: texts.length });
+      const done = new Map<number, string>();
+      const queues = texts.map((t, i) => {
+        const pieces = splitIntoChunks(t, { maxFrameBytes: max, id: `m${i}` });
+        if (pieces.length === 1) {
+          // It fits: the text itself goes out as one frame.
+          expect(pieces[0]).toBe(t);
+          done.set(i, t);
+          return [];
+        }
+        for (const piece of pieces) expect(enc.encode(piece).length).toBeLessThanOrEqual(max);
+        return pieces;
+      });
+      while (queues.some((q) => q.length > 0)) {
+        const piece = queues[r.int(queues.length)]!.shift();
+        if (piece === undefined) continue;
+        const { method, params } = JSON.parse(piece) as { method: string; params: BridgeChunkNotification };
+        expect(method).toBe('bridge/chunk');
+        const whole = assembler.accept(params);
+        if (whole !== undefined) done.set(Number(params.id.slice(1)), whole);
       }
-      for (const piece of pieces) expect(enc.encode(piece).length).toBeLessThanOrEqual(max);
-      return pieces;
-    });
-    while (queues.some((q) => q.length > 0)) {
-      const piece = queues[r.int(queues.length)]!.shift();
-      if (piece === undefined) continue;
-      const { method, params } = JSON.parse(piece) as { method: string; params: BridgeChunkNotification };
-      expect(method).toBe('bridge/chunk');
-      const whole = assembler.accept(params);
-      if (whole !== undefined) done.set(Number(params.id.slice(1)), whole);
-    }
-    texts.forEach((t, i) => expect(done.get(i)).toBe(t));
-    expect(assembler.pendingBytes).toBe(0);
-  });
+      texts.forEach((t, i) => expect(done.get(i)).toBe(t));
+      expect(assembler.pendingBytes).toBe(0);
+    },
+  );
 });

@@ -16,6 +16,11 @@ export {
   type SplitIntoChunksOptions,
   type ChunkAssemblerOptions,
 } from './chunking';
-export { BROWSER_MAX_FRAME_BYTES, BROWSER_MAX_INBOUND_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_FRAME_BYTES } from './limits';
+export {
+  BROWSER_MAX_FRAME_BYTES,
+  BROWSER_MAX_INBOUND_BYTES,
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_FRAME_BYTES,
+} from './limits';
 export { utf8ByteLength } from './utf8';
 export { type PayloadSink, wholePayloads } from './payload-sink';

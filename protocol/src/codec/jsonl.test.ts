@@ -83,7 +83,10 @@ describe('JsonlDecoder', () => {
   it('reports an over-long line as soon as it passes the limit, without buffering the rest of it', () => {
     const errors: Error[] = [];
     const messages: unknown[] = [];
-    const d = new JsonlDecoder({ message: (m) => messages.push(m), error: (e) => errors.push(e) }, { maxLineBytes: 10 });
+    const d = new JsonlDecoder(
+      { message: (m) => messages.push(m), error: (e) => errors.push(e) },
+      { maxLineBytes: 10 },
+    );
     d.push(enc.encode('{"a":"aaaaaaaaa'));
     expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toContain('at least');
@@ -113,7 +116,10 @@ describe('LineSplitter', () => {
 
   it('throws the over-long line error from push() when the sink takes no errors, and keeps splitting', () => {
     const lines: string[] = [];
-    const s = new LineSplitter(wholePayloads((l) => lines.push(dec.decode(l))), { maxLineBytes: 3 });
+    const s = new LineSplitter(
+      wholePayloads((l) => lines.push(dec.decode(l))),
+      { maxLineBytes: 3 },
+    );
     expect(() => s.push(enc.encode('abcdef\nok\n'))).toThrow(MessageTooLargeError);
     s.push(enc.encode('yes\n'));
     expect(lines).toEqual(['ok', 'yes']);

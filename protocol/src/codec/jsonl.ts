@@ -64,8 +64,18 @@ export class LineSplitter<C extends Uint8Array = Uint8Array> {
         this.pending.clear();
         const error =
           nl === -1
-            ? tooLarge('JSONL line', size, this.maxLineBytes, `no newline yet, so it is at least that long; it is skipped up to the next newline. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`)
-            : tooLarge('JSONL line', size, this.maxLineBytes, `it was skipped. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`);
+            ? tooLarge(
+                'JSONL line',
+                size,
+                this.maxLineBytes,
+                `no newline yet, so it is at least that long; it is skipped up to the next newline. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`,
+              )
+            : tooLarge(
+                'JSONL line',
+                size,
+                this.maxLineBytes,
+                `it was skipped. The peer must write smaller messages, or raise maxLineBytes. It began ${head}`,
+              );
         if (this.sink.error) this.sink.error(error);
         else firstError ??= error;
         if (nl === -1) {

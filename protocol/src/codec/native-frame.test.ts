@@ -15,7 +15,6 @@ function frame(payload: string | Uint8Array): Uint8Array {
   return out;
 }
 
-
 function decodeAll(chunks: Uint8Array[], opts?: { maxFrameBytes?: number }) {
   const messages: unknown[] = [];
   const errors: Error[] = [];
@@ -51,7 +50,9 @@ describe('NativeFrameDecoder', () => {
   });
 
   it('rejects a length above the limit from the 4 header bytes and stops decoding for good', () => {
-    const { messages, errors, failed } = decodeAll([concatBytes([frameHeader(101)]), frame('{"a":1}')], { maxFrameBytes: 100 });
+    const { messages, errors, failed } = decodeAll([concatBytes([frameHeader(101)]), frame('{"a":1}')], {
+      maxFrameBytes: 100,
+    });
     expect(messages).toEqual([]);
     expect(failed).toBe(true);
     expect(errors).toHaveLength(1);
@@ -201,7 +202,12 @@ describe('FrameSplitter', () => {
 
   it('explains a length that is really text', () => {
     const errors: Error[] = [];
-    const s = new FrameSplitter(wholePayloads(() => {}, (e) => errors.push(e)));
+    const s = new FrameSplitter(
+      wholePayloads(
+        () => {},
+        (e) => errors.push(e),
+      ),
+    );
     s.push(enc.encode('GET / HTTP/1.1'));
     expect(errors[0]).toBeInstanceOf(MessageTooLargeError);
     expect(errors[0]!.message).toContain('"GET "');

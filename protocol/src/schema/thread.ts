@@ -37,7 +37,10 @@ export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
  * Where the page before this one ends: pass it to `thread/history/read`. Opaque, valid only for its thread; null or
  * absent when this page starts the thread (a backend that does not page answers everything at once, without one).
  */
-export const HistoryCursor = z.string().nullish().describe('Cursor of the older page (thread/history/read); null when none');
+export const HistoryCursor = z
+  .string()
+  .nullish()
+  .describe('Cursor of the older page (thread/history/read); null when none');
 export type HistoryCursor = z.infer<typeof HistoryCursor>;
 
 /** `thread/read`: with `afterItemId`, every item after it; otherwise the latest page of the thread's history. */

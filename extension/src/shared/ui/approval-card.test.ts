@@ -21,11 +21,19 @@ const labels = (a: PendingApproval): string[] => offeredChoices(a).map((c) => ch
 
 describe('approval card labels', () => {
   it('says a command grant covers this exact command when the backend scopes it so', () => {
-    expect(labels({ ...base, sessionScope: 'command' })).toEqual(['Allow once', 'Allow this exact command for this thread', 'Deny']);
+    expect(labels({ ...base, sessionScope: 'command' })).toEqual([
+      'Allow once',
+      'Allow this exact command for this thread',
+      'Deny',
+    ]);
   });
 
   it('names the tool a thread grant covers when the backend grants the whole tool', () => {
-    expect(labels({ ...base, toolName: 'apply_patch' })).toEqual(['Allow once', 'Allow apply_patch for this thread', 'Deny']);
+    expect(labels({ ...base, toolName: 'apply_patch' })).toEqual([
+      'Allow once',
+      'Allow apply_patch for this thread',
+      'Deny',
+    ]);
   });
 
   it('names the one origin a page tool grant or site rule covers', () => {

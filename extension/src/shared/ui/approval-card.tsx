@@ -13,7 +13,9 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
       return 'Allow once';
     case 'allow_session':
       if (a.source === 'client-tool') return `Allow for this thread on ${a.origin}`;
-      return a.sessionScope === 'command' ? 'Allow this exact command for this thread' : `Allow ${a.toolName} for this thread`;
+      return a.sessionScope === 'command'
+        ? 'Allow this exact command for this thread'
+        : `Allow ${a.toolName} for this thread`;
     case 'deny':
       return 'Deny';
     case 'always_allow_site':
@@ -24,7 +26,10 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
 }
 
 /** An approval card; `onDecide` must only be called from a user's click. */
-export function ApprovalCard(props: { approval: PendingApproval; onDecide: (choice: ApprovalChoice) => Promise<void> }) {
+export function ApprovalCard(props: {
+  approval: PendingApproval;
+  onDecide: (choice: ApprovalChoice) => Promise<void>;
+}) {
   const a = props.approval;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();

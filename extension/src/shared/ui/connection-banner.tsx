@@ -22,7 +22,12 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   const c = state.connection;
   if (c.status === 'connected') {
     return (
-      <div class="banner connected" data-status="connected" role="status" title={state.hostVersion ? `Host ${state.hostVersion}` : ''}>
+      <div
+        class="banner connected"
+        data-status="connected"
+        role="status"
+        title={state.hostVersion ? `Host ${state.hostVersion}` : ''}
+      >
         <span class="dot" /> Connected{state.backend ? ` · ${state.backend}` : ''}
         {state.serverInfo ? <span class="muted"> · {state.serverInfo.name}</span> : null}
       </div>

@@ -76,7 +76,10 @@ export function openAiEndpoint(config: OpenAiConfig, path: string): OpenAiEndpoi
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ModelError(`The OpenAI base URL ${shown} is not http(s): set TETHER_OPENAI_BASE_URL to an http:// or https:// URL.`, 'bad_base_url');
+    throw new ModelError(
+      `The OpenAI base URL ${shown} is not http(s): set TETHER_OPENAI_BASE_URL to an http:// or https:// URL.`,
+      'bad_base_url',
+    );
   }
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);

@@ -31,12 +31,21 @@ export function httpError(status: number, url: string, model: string | undefined
     );
   }
   if (status === 429) {
-    return modelError(`${url} is rate limiting requests (HTTP 429): wait a little and retry later, or check your quota.${said}`, status);
+    return modelError(
+      `${url} is rate limiting requests (HTTP 429): wait a little and retry later, or check your quota.${said}`,
+      status,
+    );
   }
   if (status >= 500) {
-    return modelError(`The model server failed (HTTP ${status} from ${url}): retry later, or check the server's logs.${said}`, status);
+    return modelError(
+      `The model server failed (HTTP ${status} from ${url}): retry later, or check the server's logs.${said}`,
+      status,
+    );
   }
-  return modelError(`${url} rejected the request (HTTP ${status}).${said || ' Check the model id and the server settings.'}`, status);
+  return modelError(
+    `${url} rejected the request (HTTP ${status}).${said || ' Check the model id and the server settings.'}`,
+    status,
+  );
 }
 
 /** A request that never got an answer: refused, unresolvable, timed out, or cut. */
@@ -51,10 +60,16 @@ export function networkError(error: unknown, baseUrl: string, timeoutMs: number)
   }
   const code = errorCode(error);
   if (code === 'ECONNREFUSED') {
-    return modelError(`Cannot connect to ${baseUrl}: connection refused. Is the model server running at ${baseUrl}?`, code, { cause: error });
+    return modelError(
+      `Cannot connect to ${baseUrl}: connection refused. Is the model server running at ${baseUrl}?`,
+      code,
+      { cause: error },
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return modelError(`Cannot resolve the host of ${baseUrl}: check TETHER_OPENAI_BASE_URL and your network.`, code, { cause: error });
+    return modelError(`Cannot resolve the host of ${baseUrl}: check TETHER_OPENAI_BASE_URL and your network.`, code, {
+      cause: error,
+    });
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || (error as Error)?.message === 'terminated') {
     return modelError(
@@ -64,7 +79,9 @@ export function networkError(error: unknown, baseUrl: string, timeoutMs: number)
     );
   }
   const message = (error as Error)?.message ?? String(error);
-  return modelError(`Cannot reach ${baseUrl}: ${message}${code ? ` (${code})` : ''}.`, code ?? 'network', { cause: error });
+  return modelError(`Cannot reach ${baseUrl}: ${message}${code ? ` (${code})` : ''}.`, code ?? 'network', {
+    cause: error,
+  });
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -32,14 +32,17 @@ export function messagesFromItems(items: readonly Item[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const item of items) {
     if (item.type === 'userMessage') messages.push({ role: 'user', content: item.content.text });
-    else if (item.type === 'agentMessage' && item.content.text !== '') messages.push({ role: 'assistant', content: item.content.text });
+    else if (item.type === 'agentMessage' && item.content.text !== '')
+      messages.push({ role: 'assistant', content: item.content.text });
     else if (item.type === 'toolCall') {
       const c = item.content as typeof item.content & { callId?: string };
       const id = typeof c.callId === 'string' ? c.callId : item.id;
       messages.push({
         role: 'assistant',
         content: null,
-        tool_calls: [{ id, type: 'function', function: { name: c.toolName, arguments: JSON.stringify(c.arguments ?? {}) } }],
+        tool_calls: [
+          { id, type: 'function', function: { name: c.toolName, arguments: JSON.stringify(c.arguments ?? {}) } },
+        ],
       });
       messages.push({ role: 'tool', tool_call_id: id, content: toolResultText(c) });
     }
@@ -49,15 +52,21 @@ export function messagesFromItems(items: readonly Item[]): ChatMessage[] {
 
 /** The `tools` array of a request. */
 export function chatTools(tools: readonly ToolSpec[]): unknown[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }
 
 function toolResultText(c: { status?: string; result?: unknown; error?: string }): string {
-  if (c.error !== undefined) return c.status === 'declined' ? `${c.error} Do not retry it without asking the user.` : c.error;
+  if (c.error !== undefined)
+    return c.status === 'declined' ? `${c.error} Do not retry it without asking the user.` : c.error;
   const r = c.result;
   if (typeof r === 'string') return r;
   if (Array.isArray(r)) {
-    return r.map((p: { type?: string; text?: string }) => (p?.type === 'text' ? p.text : `[${p?.type ?? 'content'}]`)).join('\n');
+    return r
+      .map((p: { type?: string; text?: string }) => (p?.type === 'text' ? p.text : `[${p?.type ?? 'content'}]`))
+      .join('\n');
   }
   if (r && typeof r === 'object' && 'output' in r) {
     const b = r as { exitCode?: number | null; output?: string };

@@ -19,13 +19,25 @@ afterEach(async () => {
 });
 
 async function connect(
-  opts: { baseUrl?: string; apiKey?: string | null; timeoutMs?: number; clientTools?: Parameters<Harness['connect']>[0] } = {},
+  opts: {
+    baseUrl?: string;
+    apiKey?: string | null;
+    timeoutMs?: number;
+    clientTools?: Parameters<Harness['connect']>[0];
+  } = {},
 ): Promise<{ tc: TestClient; threadId: string }> {
   const apiKey = opts.apiKey === null ? {} : { apiKey: opts.apiKey ?? KEY };
   harness = createHarness({
     persistent: false,
     model: 'openai',
-    config: { openai: { baseUrl: opts.baseUrl ?? mock.baseUrl, ...apiKey, model: 'mock-model', ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) } },
+    config: {
+      openai: {
+        baseUrl: opts.baseUrl ?? mock.baseUrl,
+        ...apiKey,
+        model: 'mock-model',
+        ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      },
+    },
   });
   const tc = await harness.connect(opts.clientTools);
   const { thread } = await tc.client.threadStart({ title: 'o' });
@@ -34,7 +46,9 @@ async function connect(
 
 describe('the openai model', () => {
   it('streams text deltas and reasoning into items, sending the history, tools and the API key', async () => {
-    mock.handle((_req, res) => streamChunks(res, [{ reasoning_content: 'Thinking' }, { content: 'Hel' }, { content: 'lo' }, { content: '!' }]));
+    mock.handle((_req, res) =>
+      streamChunks(res, [{ reasoning_content: 'Thinking' }, { content: 'Hel' }, { content: 'lo' }, { content: '!' }]),
+    );
     const { tc, threadId } = await connect();
     const first = await runTurn(tc, threadId, 'hi');
     expect(first.turn.status).toBe('completed');
@@ -64,7 +78,11 @@ describe('the openai model', () => {
         streamChunks(
           res,
           [
-            { tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'bash', arguments: '{"comm' } }] },
+            {
+              tool_calls: [
+                { index: 0, id: 'call_abc', type: 'function', function: { name: 'bash', arguments: '{"comm' } },
+              ],
+            },
             { tool_calls: [{ index: 0, function: { arguments: 'and":"echo from-tool"}' } }] },
           ],
           'tool_calls',
@@ -81,16 +99,30 @@ describe('the openai model', () => {
     const { turn, items } = await runTurn(tc, threadId, 'run it');
     expect(turn.status).toBe('completed');
     expect(items.map((i) => i.type)).toEqual(['userMessage', 'toolCall', 'agentMessage']);
-    expect(items[1]).toMatchObject({ status: 'completed', content: { toolName: 'bash', callId: 'call_abc', result: { output: 'from-tool\n' } } });
+    expect(items[1]).toMatchObject({
+      status: 'completed',
+      content: { toolName: 'bash', callId: 'call_abc', result: { output: 'from-tool\n' } },
+    });
     const second = mock.requests[1]!.body!.messages as Record<string, unknown>[];
-    expect(second.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_abc', function: { name: 'bash', arguments: '{"command":"echo from-tool"}' } }] });
-    expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_abc', content: expect.stringContaining('from-tool') });
+    expect(second.at(-2)).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_abc', function: { name: 'bash', arguments: '{"command":"echo from-tool"}' } }],
+    });
+    expect(second.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_abc',
+      content: expect.stringContaining('from-tool'),
+    });
   });
 
   it('fails a bash call with broken arguments without asking for approval, and tells the model why', async () => {
     mock.handle((_req, res, index) =>
       index === 0
-        ? streamChunks(res, [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command": "ls' } }] }], 'tool_calls')
+        ? streamChunks(
+            res,
+            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command": "ls' } }] }],
+            'tool_calls',
+          )
         : streamChunks(res, [{ content: 'sorry' }]),
     );
     const { tc, threadId } = await connect();
@@ -101,7 +133,14 @@ describe('the openai model', () => {
     });
     const { items } = await runTurn(tc, threadId, 'list files');
     expect(asked).toBe(0);
-    expect(items[1]).toMatchObject({ status: 'failed', content: { toolName: 'bash', arguments: '{"command": "ls', error: 'The bash tool needs {"command": "<shell command>"}.' } });
+    expect(items[1]).toMatchObject({
+      status: 'failed',
+      content: {
+        toolName: 'bash',
+        arguments: '{"command": "ls',
+        error: 'The bash tool needs {"command": "<shell command>"}.',
+      },
+    });
     expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'c1',
@@ -110,39 +149,68 @@ describe('the openai model', () => {
   });
 
   it('offers client tools as functions and routes their calls to the client', async () => {
-    const pageRead = { name: 'page_read', description: 'Reads the page', inputSchema: { type: 'object', properties: {} } };
+    const pageRead = {
+      name: 'page_read',
+      description: 'Reads the page',
+      inputSchema: { type: 'object', properties: {} },
+    };
     mock.handle((_req, res, index) =>
       index === 0
-        ? streamChunks(res, [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'page_read', arguments: '{}' } }] }], 'tool_calls')
+        ? streamChunks(
+            res,
+            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'page_read', arguments: '{}' } }] }],
+            'tool_calls',
+          )
         : streamChunks(res, [{ content: 'It is about tests.' }]),
     );
     const { tc, threadId } = await connect({ clientTools: { clientTools: [pageRead] } });
     tc.client.handle('item/tool/call', () => ({ success: true, content: [{ type: 'text', text: 'Title: Tests' }] }));
     const { items } = await runTurn(tc, threadId, 'what is on the page?');
-    expect((mock.requests[0]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['bash', 'page_read']);
+    expect((mock.requests[0]!.body!.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'bash',
+      'page_read',
+    ]);
     expect(items[1]).toMatchObject({ content: { toolName: 'page_read', status: 'success' } });
-    expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Title: Tests' });
+    expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Title: Tests',
+    });
   });
 
   it('reads steering sent during a tool call at its next model call', async () => {
     mock.handle((_req, res, index) =>
       index === 0
-        ? streamChunks(res, [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command":"true"}' } }] }], 'tool_calls')
+        ? streamChunks(
+            res,
+            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command":"true"}' } }] }],
+            'tool_calls',
+          )
         : streamChunks(res, [{ content: 'ok' }]),
     );
     const { tc, threadId } = await connect();
     let allow!: () => void;
-    tc.client.handle('approval/request', () => new Promise((resolve) => (allow = () => resolve({ decision: 'allow' }))));
+    tc.client.handle(
+      'approval/request',
+      () => new Promise((resolve) => (allow = () => resolve({ decision: 'allow' }))),
+    );
     const { turn } = await tc.client.turnStart({ threadId, input: [{ text: 'go' }] });
     await tc.rec.waitFor('approval/requested');
     await tc.client.turnSteer({ threadId, expectedTurnId: turn.id, input: [{ text: 'use French' }] });
     allow();
     await tc.rec.waitFor('turn/completed');
-    expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({ role: 'user', content: 'use French' });
+    expect((mock.requests[1]!.body!.messages as Record<string, unknown>[]).at(-1)).toEqual({
+      role: 'user',
+      content: 'use French',
+    });
   });
 
   it('accepts a server that ignores stream:true and answers with one JSON completion', async () => {
-    mock.handle((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'whole' } }] })));
+    mock.handle((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'whole' } }] })),
+    );
     const { tc, threadId } = await connect();
     expect((await runTurn(tc, threadId, 'hi')).items.at(-1)!.content).toEqual({ text: 'whole' });
   });
@@ -158,7 +226,11 @@ describe('the openai model', () => {
   ];
   for (const [status, message] of statuses) {
     it(`fails the turn on HTTP ${status} with a message that says what to fix`, async () => {
-      mock.handle((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad thing' } })));
+      mock.handle((_req, res) =>
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'bad thing' } })),
+      );
       const { tc, threadId } = await connect();
       const { turn } = await runTurn(tc, threadId, 'hi');
       expect(turn.status).toBe('failed');
@@ -171,7 +243,11 @@ describe('the openai model', () => {
   it('keeps an API key the server echoes in its 401 body out of the turn error, the notifications and the log', async () => {
     const plainKey = 'plainKeyWithoutAnyShape2024';
     mock.handle((req, res) =>
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } })),
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}` } }),
+        ),
     );
     const { tc, threadId } = await connect({ apiKey: plainKey });
     const { turn } = await runTurn(tc, threadId, 'hi');
@@ -182,16 +258,24 @@ describe('the openai model', () => {
   it('sends the user-info of the base URL as Basic auth and keeps its query string after the path', async () => {
     mock.handle((_req, res) => streamChunks(res, [{ content: 'ok' }]));
     const base = new URL(mock.baseUrl);
-    const { tc, threadId } = await connect({ baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1/?api-key=QK123456`, apiKey: null });
+    const { tc, threadId } = await connect({
+      baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1/?api-key=QK123456`,
+      apiKey: null,
+    });
     expect((await runTurn(tc, threadId, 'hi')).turn.status).toBe('completed');
     expect(mock.requests[0]!.url).toBe('/v1/chat/completions?api-key=QK123456');
-    expect(mock.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('alice:pa@ss-word-1').toString('base64')}`);
+    expect(mock.requests[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('alice:pa@ss-word-1').toString('base64')}`,
+    );
   });
 
   it('shows the base URL without its user-info and secret query values when a request fails', async () => {
     mock.handle((_req, res) => res.writeHead(404).end('no such route for pa@ss-word-1'));
     const base = new URL(mock.baseUrl);
-    const { tc, threadId } = await connect({ baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1?api-key=QK123456`, apiKey: null });
+    const { tc, threadId } = await connect({
+      baseUrl: `http://alice:pa%40ss-word-1@${base.host}/v1?api-key=QK123456`,
+      apiKey: null,
+    });
     const { turn } = await runTurn(tc, threadId, 'hi');
     expect(turn.error?.message).toContain(`http://${base.host}/v1/chat/completions?api-key=*** answered HTTP 404`);
     expect(JSON.stringify(tc.rec.notes) + harness!.logs.join('\n')).not.toMatch(/pa@ss-word-1|pa%40ss-word-1|QK123456/);
@@ -201,7 +285,10 @@ describe('the openai model', () => {
     const base = new URL(mock.baseUrl);
     const { tc, threadId } = await connect({ baseUrl: `http://alice:pw123456@${base.host}/v1` });
     const { turn } = await runTurn(tc, threadId, 'hi');
-    expect(turn.error).toMatchObject({ code: 'bad_base_url', message: expect.stringContaining('Remove the user-info from TETHER_OPENAI_BASE_URL') });
+    expect(turn.error).toMatchObject({
+      code: 'bad_base_url',
+      message: expect.stringContaining('Remove the user-info from TETHER_OPENAI_BASE_URL'),
+    });
     expect(mock.requests).toHaveLength(0);
   });
 
@@ -227,7 +314,9 @@ describe('the openai model', () => {
     const port = await freePort();
     const { tc, threadId } = await connect({ baseUrl: `http://127.0.0.1:${port}/v1` });
     const { turn } = await runTurn(tc, threadId, 'hi');
-    expect(turn.error?.message).toBe(`Cannot connect to http://127.0.0.1:${port}/v1: connection refused. Is the model server running at http://127.0.0.1:${port}/v1?`);
+    expect(turn.error?.message).toBe(
+      `Cannot connect to http://127.0.0.1:${port}/v1: connection refused. Is the model server running at http://127.0.0.1:${port}/v1?`,
+    );
   });
 
   it('fails the turn on a malformed stream', async () => {
@@ -254,12 +343,17 @@ describe('the openai model', () => {
       res.end(`data: ${JSON.stringify({ choices: [{ delta: { content: 'x' } }] })}\n\n`);
     });
     const { tc, threadId } = await connect();
-    expect((await runTurn(tc, threadId, 'hi')).turn.error).toMatchObject({ code: 'stream_cut', message: expect.stringContaining('ended before the model finished') });
+    expect((await runTurn(tc, threadId, 'hi')).turn.error).toMatchObject({
+      code: 'stream_cut',
+      message: expect.stringContaining('ended before the model finished'),
+    });
   });
 
   it('lists the endpoint models from /models, and falls back to the configured model when that fails', async () => {
     mock.handle((req, res) =>
-      req.url === '/v1/models' ? res.writeHead(200).end(JSON.stringify({ data: [{ id: 'mock-model' }, { id: 'other' }] })) : res.writeHead(500).end(),
+      req.url === '/v1/models'
+        ? res.writeHead(200).end(JSON.stringify({ data: [{ id: 'mock-model' }, { id: 'other' }] }))
+        : res.writeHead(500).end(),
     );
     const { tc } = await connect();
     expect((await tc.client.modelList()).models).toEqual([

@@ -34,7 +34,13 @@ export class OpenAiModel implements Model {
 
   async run(ctx: TurnContext): Promise<void> {
     const messages: ChatMessage[] = [
-      { role: 'system', content: systemPrompt(ctx.cwd, ctx.tools.map((t) => t.name)) },
+      {
+        role: 'system',
+        content: systemPrompt(
+          ctx.cwd,
+          ctx.tools.map((t) => t.name),
+        ),
+      },
       ...messagesFromItems(ctx.history),
       { role: 'user', content: ctx.input },
     ];
@@ -43,14 +49,21 @@ export class OpenAiModel implements Model {
       if (step > 0) for (const text of ctx.takeSteer()) messages.push({ role: 'user', content: text });
       const result = await this.step(ctx, messages);
       if (ctx.signal.aborted || result.toolCalls.length === 0) return;
-      messages.push({ role: 'assistant', content: result.text === '' ? null : result.text, tool_calls: result.toolCalls });
+      messages.push({
+        role: 'assistant',
+        content: result.text === '' ? null : result.text,
+        tool_calls: result.toolCalls,
+      });
       for (const call of result.toolCalls) {
         const outcome = await ctx.callTool(call.function.name, parseArguments(call.function.arguments), call.id);
         if (ctx.signal.aborted) return;
         messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.text });
       }
     }
-    throw new ModelError(`The model kept calling tools for ${MAX_STEPS} steps; stopped. Ask again with a narrower request.`, 'max_steps');
+    throw new ModelError(
+      `The model kept calling tools for ${MAX_STEPS} steps; stopped. Ask again with a narrower request.`,
+      'max_steps',
+    );
   }
 
   private async step(ctx: TurnContext, messages: ChatMessage[]): Promise<StepResult> {
@@ -94,7 +107,8 @@ export class OpenAiModel implements Model {
   }
 
   private async stream(ctx: TurnContext, response: Response, url: string, signal: AbortSignal): Promise<StepResult> {
-    if (!response.body) throw new ModelError(`${url} sent an empty stream: check that it speaks Chat Completions.`, 'malformed_stream');
+    if (!response.body)
+      throw new ModelError(`${url} sent an empty stream: check that it speaks Chat Completions.`, 'malformed_stream');
     let message: StreamWriter | undefined;
     let reasoning: StreamWriter | undefined;
     let text = '';
@@ -141,7 +155,8 @@ export class OpenAiModel implements Model {
     const raw = await readTextBounded(response, this.config.timeoutMs);
     const json = parseChunk(raw, url);
     const msg = json.choices?.[0]?.message;
-    if (!msg) throw new ModelError(`${url} sent no choices: check that it speaks Chat Completions.`, 'malformed_stream');
+    if (!msg)
+      throw new ModelError(`${url} sent no choices: check that it speaks Chat Completions.`, 'malformed_stream');
     const text = typeof msg.content === 'string' ? msg.content : '';
     if (text !== '') {
       const writer = ctx.startMessage('agentMessage');
@@ -154,7 +169,11 @@ export class OpenAiModel implements Model {
 
 interface Chunk {
   error?: { message?: string } | string;
-  choices?: { delta?: ChunkDelta; finish_reason?: string | null; message?: { content?: unknown; tool_calls?: unknown[] } }[];
+  choices?: {
+    delta?: ChunkDelta;
+    finish_reason?: string | null;
+    message?: { content?: unknown; tool_calls?: unknown[] };
+  }[];
 }
 
 function parseChunk(data: string, url: string): Chunk {
@@ -169,7 +188,10 @@ function parseChunk(data: string, url: string): Chunk {
     );
   }
   if (!json || typeof json !== 'object') {
-    throw new ModelError(`${url} sent a malformed stream (not an object): check that it speaks OpenAI Chat Completions.`, 'malformed_stream');
+    throw new ModelError(
+      `${url} sent a malformed stream (not an object): check that it speaks OpenAI Chat Completions.`,
+      'malformed_stream',
+    );
   }
   const chunk = json as Chunk;
   if (chunk.error) {
@@ -182,7 +204,11 @@ function parseChunk(data: string, url: string): Chunk {
 function finishCalls(calls: ChatToolCall[]): ChatToolCall[] {
   return calls
     .filter((c) => c && c.function.name !== '')
-    .map((c, i) => ({ ...c, id: c.id || `call_${i + 1}`, function: { ...c.function, arguments: c.function.arguments || '{}' } }));
+    .map((c, i) => ({
+      ...c,
+      id: c.id || `call_${i + 1}`,
+      function: { ...c.function, arguments: c.function.arguments || '{}' },
+    }));
 }
 
 function parseArguments(text: string): unknown {
@@ -207,11 +233,17 @@ async function readTextBounded(response: Response, timeoutMs: number): Promise<s
 }
 
 /** Asks `{baseUrl}/models` for the endpoint's model ids (bounded by `timeoutMs`); rejects with a ModelError. */
-export async function listOpenAiModels(config: OpenAiConfig, timeoutMs = Math.min(config.timeoutMs, 5000)): Promise<string[]> {
+export async function listOpenAiModels(
+  config: OpenAiConfig,
+  timeoutMs = Math.min(config.timeoutMs, 5000),
+): Promise<string[]> {
   const endpoint = openAiEndpoint(config, '/models');
   let response: Response;
   try {
-    response = await fetch(endpoint.url, { headers: { accept: 'application/json', ...endpoint.headers }, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(endpoint.url, {
+      headers: { accept: 'application/json', ...endpoint.headers },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (error) {
     throw networkError(error, shownBaseUrl(config), timeoutMs);
   }
@@ -219,5 +251,7 @@ export async function listOpenAiModels(config: OpenAiConfig, timeoutMs = Math.mi
   if (!response.ok) throw httpError(response.status, endpoint.display, config.model, text);
   const data = (JSON.parse(text) as { data?: { id?: unknown }[]; models?: { id?: unknown; name?: unknown }[] }) ?? {};
   const list = data.data ?? data.models ?? [];
-  return list.map((m) => (m as { id?: unknown }).id ?? (m as { name?: unknown }).name).filter((id): id is string => typeof id === 'string');
+  return list
+    .map((m) => (m as { id?: unknown }).id ?? (m as { name?: unknown }).name)
+    .filter((id): id is string => typeof id === 'string');
 }

@@ -12,7 +12,11 @@ interface PageFacts {
  */
 export function summarisePage(result: unknown, fallbackText: string): string {
   const facts = pageFacts(textOf(result) ?? fallbackText);
-  const sentences = facts.body.replace(/\s+/g, ' ').trim().match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [];
+  const sentences =
+    facts.body
+      .replace(/\s+/g, ' ')
+      .trim()
+      .match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [];
   let summary = '';
   for (const s of sentences) {
     if (summary.length > 0 && summary.length + s.length > 400) break;
@@ -30,7 +34,11 @@ export function summarisePage(result: unknown, fallbackText: string): string {
 function textOf(result: unknown): string | undefined {
   if (!Array.isArray(result)) return typeof result === 'string' ? result : undefined;
   const texts = result
-    .map((c: unknown) => (c && typeof c === 'object' && (c as { type?: unknown }).type === 'text' ? (c as { text?: unknown }).text : undefined))
+    .map((c: unknown) =>
+      c && typeof c === 'object' && (c as { type?: unknown }).type === 'text'
+        ? (c as { text?: unknown }).text
+        : undefined,
+    )
     .filter((t): t is string => typeof t === 'string');
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
@@ -39,7 +47,9 @@ function pageFacts(text: string): PageFacts {
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
     if (json && typeof json === 'object') {
-      const body = [json.text, json.content, json.textContent, json.excerpt].find((v) => typeof v === 'string') as string | undefined;
+      const body = [json.text, json.content, json.textContent, json.excerpt].find((v) => typeof v === 'string') as
+        | string
+        | undefined;
       return {
         title: typeof json.title === 'string' && json.title.trim() !== '' ? json.title.trim() : 'Untitled page',
         url: typeof json.url === 'string' ? json.url : undefined,
@@ -54,8 +64,15 @@ function pageFacts(text: string): PageFacts {
   if (titleLine >= 0) {
     const urlLine = lines.find((l) => /^\s*url\s*:/i.test(l));
     const body = lines.filter((l, i) => i !== titleLine && !/^\s*url\s*:/i.test(l)).join('\n');
-    return { title: lines[titleLine]!.replace(/^\s*title\s*:\s*/i, '').trim() || 'Untitled page', url: urlLine?.replace(/^\s*url\s*:\s*/i, '').trim(), body };
+    return {
+      title: lines[titleLine]!.replace(/^\s*title\s*:\s*/i, '').trim() || 'Untitled page',
+      url: urlLine?.replace(/^\s*url\s*:\s*/i, '').trim(),
+      body,
+    };
   }
   const first = lines.findIndex((l) => l.trim() !== '');
-  return { title: first >= 0 ? lines[first]!.trim().slice(0, 120) : 'Untitled page', body: lines.slice(first + 1).join('\n') };
+  return {
+    title: first >= 0 ? lines[first]!.trim().slice(0, 120) : 'Untitled page',
+    body: lines.slice(first + 1).join('\n'),
+  };
 }

@@ -37,7 +37,10 @@ export class ModelRegistry {
     }
     const id = name === OPENAI_ALIAS ? this.openai.model : name;
     if (!id) {
-      return new ModelError('Model "openai" needs a model id: set TETHER_OPENAI_MODEL (e.g. gpt-4o-mini or llama3.2).', 'model_unavailable');
+      return new ModelError(
+        'Model "openai" needs a model id: set TETHER_OPENAI_MODEL (e.g. gpt-4o-mini or llama3.2).',
+        'model_unavailable',
+      );
     }
     return { id, model: new OpenAiModel(this.openai, id) };
   }
@@ -63,7 +66,8 @@ export class ModelRegistry {
         marked = true;
       }
     }
-    if (!marked && defaultId && this.openai) models.push({ id: defaultId, displayName: defaultId, provider: 'openai', isDefault: true });
+    if (!marked && defaultId && this.openai)
+      models.push({ id: defaultId, displayName: defaultId, provider: 'openai', isDefault: true });
     return models;
   }
 }

@@ -36,7 +36,10 @@ export class ScriptedModel implements Model {
       case '/think':
         return this.think(ctx, argument);
       case '/fail':
-        throw new ModelError('The scripted model failed this turn on purpose (/fail). Send another message to go on.', 'scripted_fail');
+        throw new ModelError(
+          'The scripted model failed this turn on purpose (/fail). Send another message to go on.',
+          'scripted_fail',
+        );
       default:
         if (/\bthis page\b/i.test(text)) return this.page(ctx);
         return reply(ctx, helpText(text));
@@ -54,7 +57,10 @@ export class ScriptedModel implements Model {
 
   private async page(ctx: TurnContext): Promise<void> {
     if (!ctx.clientTools.some((t) => t.name === 'page_read')) {
-      return reply(ctx, 'I cannot read the page: this client did not declare the `page_read` tool (capabilities.clientTools).');
+      return reply(
+        ctx,
+        'I cannot read the page: this client did not declare the `page_read` tool (capabilities.clientTools).',
+      );
     }
     const outcome = await ctx.callTool('page_read', {});
     if (ctx.signal.aborted) return;
@@ -127,7 +133,10 @@ function appendSteer(ctx: TurnContext, writer: StreamWriter): void {
 function parseCount(value: string | undefined, name: string, max: number): number {
   const n = value === undefined ? NaN : Number(value);
   if (!Number.isInteger(n) || n < 0 || n > max) {
-    throw new ModelError(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(value ?? '')}.`, 'scripted_usage');
+    throw new ModelError(
+      `${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(value ?? '')}.`,
+      'scripted_usage',
+    );
   }
   return n;
 }

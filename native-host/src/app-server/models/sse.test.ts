@@ -19,11 +19,11 @@ async function collect(stream: ReadableStream<Uint8Array>, idleMs = 1000): Promi
 
 describe('server-sent events', () => {
   it('yields the data of events split across chunks, with CRLF, comments and multi-line data', async () => {
-    expect(await collect(body(['data: {"a"', ':1}\r\n\r\n: keep-alive\n\nevent: x\ndata: one\ndata: two\n\n', 'data:[DONE]\n\n']))).toEqual([
-      '{"a":1}',
-      'one\ntwo',
-      '[DONE]',
-    ]);
+    expect(
+      await collect(
+        body(['data: {"a"', ':1}\r\n\r\n: keep-alive\n\nevent: x\ndata: one\ndata: two\n\n', 'data:[DONE]\n\n']),
+      ),
+    ).toEqual(['{"a":1}', 'one\ntwo', '[DONE]']);
   });
 
   it('discards an event the stream cut before its blank line', async () => {

@@ -37,8 +37,13 @@ export class Recorder {
   }
 
   /** The params of every notification `method` matching `test`, in order. */
-  all<M extends ServerNotificationMethod>(method: M, test: (p: ServerNotificationParams<M>) => boolean = () => true): ServerNotificationParams<M>[] {
-    return this.notes.filter((n) => n.method === method && test(n.params as ServerNotificationParams<M>)).map((n) => n.params as ServerNotificationParams<M>);
+  all<M extends ServerNotificationMethod>(
+    method: M,
+    test: (p: ServerNotificationParams<M>) => boolean = () => true,
+  ): ServerNotificationParams<M>[] {
+    return this.notes
+      .filter((n) => n.method === method && test(n.params as ServerNotificationParams<M>))
+      .map((n) => n.params as ServerNotificationParams<M>);
   }
 
   /** Resolves with the first notification `method` matching `test` (already received or still to come). */
@@ -96,7 +101,13 @@ export interface Harness {
 /** Ids like the seed's (`thread_1`, `turn_1`, `evt_1`, `approval_1`) for literal transcripts. */
 export function seedIds(): (kind: IdKind) => string {
   const counters = new Map<string, number>();
-  const prefix: Record<IdKind, string> = { thread: 'thread', turn: 'turn', item: 'evt', approval: 'approval', call: 'call' };
+  const prefix: Record<IdKind, string> = {
+    thread: 'thread',
+    turn: 'turn',
+    item: 'evt',
+    approval: 'approval',
+    call: 'call',
+  };
   return (kind) => {
     const n = (counters.get(kind) ?? 0) + 1;
     counters.set(kind, n);
@@ -105,7 +116,9 @@ export function seedIds(): (kind: IdKind) => string {
 }
 
 /** Creates a harness; `persistent` gives it a fresh temp data dir (default true). */
-export function createHarness(opts: { persistent?: boolean; dataDir?: string; model?: string; config?: AppServerConfig } = {}): Harness {
+export function createHarness(
+  opts: { persistent?: boolean; dataDir?: string; model?: string; config?: AppServerConfig } = {},
+): Harness {
   const dataDir = opts.dataDir ?? (opts.persistent === false ? null : mkdtempSync(join(tmpdir(), 'tether-as-')));
   const ownsDir = opts.dataDir === undefined && dataDir !== null;
   const logs: string[] = [];

@@ -30,7 +30,12 @@ export async function startMockOpenAi(): Promise<MockOpenAi> {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      const entry: MockRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined };
+      const entry: MockRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined,
+      };
       requests.push(entry);
       handler(entry, res, requests.length - 1);
     });

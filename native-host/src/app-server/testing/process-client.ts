@@ -24,7 +24,9 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code ?? -1)));
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code ?? -1)),
+  );
   const client = new AppServerClient(createJsonlTransport(child.stdout, child.stdin, { name: 'app-server' }));
   const rec = new Recorder(client);
   await client.initialize({ clientInfo: { name: 'process-test', version: '1' } }, { timeoutMs: 60_000 });

@@ -48,7 +48,9 @@ export class RawClient {
         return out;
       }
       if (Date.now() > deadline) {
-        throw new Error(`timed out; received since last take: ${JSON.stringify(this.received.slice(this.read)).slice(0, 2000)}`);
+        throw new Error(
+          `timed out; received since last take: ${JSON.stringify(this.received.slice(this.read)).slice(0, 2000)}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
@@ -61,7 +63,9 @@ export class RawClient {
   }
 
   /** Sends a request (JSON text or object) and resolves with everything received up to its response. */
-  async call(message: string | { id: number | string; method: string; params?: unknown }): Promise<Record<string, unknown>[]> {
+  async call(
+    message: string | { id: number | string; method: string; params?: unknown },
+  ): Promise<Record<string, unknown>[]> {
     const m = typeof message === 'string' ? (JSON.parse(message) as { id: number | string }) : message;
     this.send(m);
     return this.take((r) => r.id === m.id && ('result' in r || 'error' in r));

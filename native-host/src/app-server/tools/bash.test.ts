@@ -18,7 +18,9 @@ function trackedSleep(): string {
 function within(running: Promise<BashResult>, deadlineMs: number): Promise<BashResult> {
   return Promise.race([
     running,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the command had not ended ${deadlineMs} ms later`)), deadlineMs).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`the command had not ended ${deadlineMs} ms later`)), deadlineMs).unref(),
+    ),
   ]);
 }
 
@@ -48,30 +50,46 @@ describe('the bash tool', () => {
     'ends when its shell exits and kills what the command left running, even a setsid one holding the output pipe',
     async () => {
       const [job, daemon] = [trackedSleep(), trackedSleep()];
-      const r = await within(runBash(`(sleep ${job} &); ${setsidSleep(daemon)}; echo started`, { cwd, timeoutMs: 60_000 }), 10_000);
+      const r = await within(
+        runBash(`(sleep ${job} &); ${setsidSleep(daemon)}; echo started`, { cwd, timeoutMs: 60_000 }),
+        10_000,
+      );
       expect(r).toMatchObject({ exitCode: 0, output: 'started\n', timedOut: false });
       expect(await survivorsAfter([job, daemon])).toEqual([]);
     },
   );
 
-  it.runIf(process.platform === 'linux')('ends an aborted command at once, killing the setsid daemon that holds its output pipe', async () => {
-    const [fg, daemon] = [trackedSleep(), trackedSleep()];
-    const controller = new AbortController();
-    const running = runBash(`setsid sleep ${daemon} & sleep ${fg}`, { cwd, timeoutMs: 60_000, signal: controller.signal });
-    await waitForSleepers([fg, daemon]);
-    controller.abort();
-    expect((await within(running, 10_000)).signal).toBe('SIGKILL');
-    expect(await survivorsAfter([fg, daemon])).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'ends an aborted command at once, killing the setsid daemon that holds its output pipe',
+    async () => {
+      const [fg, daemon] = [trackedSleep(), trackedSleep()];
+      const controller = new AbortController();
+      const running = runBash(`setsid sleep ${daemon} & sleep ${fg}`, {
+        cwd,
+        timeoutMs: 60_000,
+        signal: controller.signal,
+      });
+      await waitForSleepers([fg, daemon]);
+      controller.abort();
+      expect((await within(running, 10_000)).signal).toBe('SIGKILL');
+      expect(await survivorsAfter([fg, daemon])).toEqual([]);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('returns when its shell exits even if a leftover nothing could kill holds the output pipe', async () => {
-    // A reaper without a watcher is what a system without /proc gets: process groups only.
-    const groupsOnly = new Reaper();
-    groupsOnly.close();
-    const daemon = trackedSleep();
-    const r = await within(runBash(`${setsidSleep(daemon)}; echo started`, { cwd, timeoutMs: 60_000, reaper: groupsOnly }), 10_000);
-    expect(r).toMatchObject({ exitCode: 0, output: 'started\n' });
-  });
+  it.runIf(process.platform === 'linux')(
+    'returns when its shell exits even if a leftover nothing could kill holds the output pipe',
+    async () => {
+      // A reaper without a watcher is what a system without /proc gets: process groups only.
+      const groupsOnly = new Reaper();
+      groupsOnly.close();
+      const daemon = trackedSleep();
+      const r = await within(
+        runBash(`${setsidSleep(daemon)}; echo started`, { cwd, timeoutMs: 60_000, reaper: groupsOnly }),
+        10_000,
+      );
+      expect(r).toMatchObject({ exitCode: 0, output: 'started\n' });
+    },
+  );
 
   it('cuts output at the limit and says so', async () => {
     const r = await runBash('head -c 5000 /dev/zero | tr "\\0" a', { cwd, timeoutMs: 10_000, maxOutputBytes: 1000 });

@@ -10,10 +10,12 @@ export const BASH_TOOL: ToolSpec = {
   name: 'bash',
   description:
     "Run a shell command in the thread's working directory. Returns its combined stdout and stderr and its exit code. " +
-    'Every call needs the user\'s approval.',
+    "Every call needs the user's approval.",
   inputSchema: {
     type: 'object',
-    properties: { command: { type: 'string', description: 'The command line, run by bash -c (sh -c when bash is absent).' } },
+    properties: {
+      command: { type: 'string', description: 'The command line, run by bash -c (sh -c when bash is absent).' },
+    },
     required: ['command'],
     additionalProperties: false,
   },

@@ -61,16 +61,26 @@ export async function runBuiltinTool(
 ): Promise<ToolOutcome> {
   if (name !== BASH_TOOL.name) return { status: 'failed', text: `Unknown built-in tool ${name}.` };
   try {
-    const result = await runBash(bashCommandOf(args), { cwd: run.cwd, timeoutMs: env.bashTimeoutMs, signal: run.signal });
+    const result = await runBash(bashCommandOf(args), {
+      cwd: run.cwd,
+      timeoutMs: env.bashTimeoutMs,
+      signal: run.signal,
+    });
     const text = describeBashResult(result, env.bashTimeoutMs);
     // A non-zero exit is a result the model should read, not a tool failure.
     return {
       status: 'completed',
       text,
-      result: { exitCode: result.exitCode, output: result.output, truncated: result.truncated, timedOut: result.timedOut },
+      result: {
+        exitCode: result.exitCode,
+        output: result.output,
+        truncated: result.truncated,
+        timedOut: result.timedOut,
+      },
     };
   } catch (error) {
-    const message = error instanceof BashToolError ? error.message : `The bash tool failed: ${(error as Error).message}`;
+    const message =
+      error instanceof BashToolError ? error.message : `The bash tool failed: ${(error as Error).message}`;
     return { status: 'failed', text: message };
   }
 }

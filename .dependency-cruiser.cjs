@@ -1,0 +1,57 @@
+/** Boundaries of the repository (see ../shared/STYLE.md "Our layout"), checked by `npm test`. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Runtime import cycles make load order matter.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'protocol-is-pure',
+      severity: 'error',
+      comment: 'protocol/ runs in Node and in the service worker: no Node API.',
+      from: { path: '^protocol/src', pathNot: '\\.test\\.ts$|\\.fixtures\\.ts$|schema-export|json-schema-to-ts' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'protocol-imports-nothing-of-ours',
+      severity: 'error',
+      from: { path: '^protocol/' },
+      to: { path: '^(native-host|extension|test)/' },
+    },
+    { name: 'extension-not-host', severity: 'error', from: { path: '^extension/' }, to: { path: '^native-host/' } },
+    { name: 'host-not-extension', severity: 'error', from: { path: '^native-host/' }, to: { path: '^extension/' } },
+    {
+      name: 'backends-not-host',
+      severity: 'error',
+      comment: 'host/ uses backends/, never the reverse.',
+      from: { path: '^native-host/src/backends/' },
+      to: { path: '^native-host/src/host/' },
+    },
+    {
+      name: 'app-server-not-host',
+      severity: 'error',
+      from: { path: '^native-host/src/app-server/' },
+      to: { path: '^native-host/src/(host|backends)/' },
+    },
+    {
+      name: 'pages-not-worker',
+      severity: 'error',
+      comment: 'UI pages talk to the service worker through messages only.',
+      from: { path: '^extension/src/(sidepanel|popup|options|shared)/' },
+      to: { path: '^extension/src/background/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+  },
+};
