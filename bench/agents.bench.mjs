@@ -42,7 +42,7 @@ function codexAgent(n) {
     cwd: '/tmp',
     turns: [],
   };
-  return (method, params, id, send) => {
+  return (method, _params, id, send) => {
     if (method === 'initialize') return send({ id, result: { userAgent: 'tether/0.171.0 (bench)' } });
     if (method === 'thread/start') return send({ id, result: { thread, model: 'mock-model' } });
     if (method !== 'turn/start') return send({ id, result: {} });
@@ -76,7 +76,7 @@ function codexAgent(n) {
 }
 
 function acpAgent(n) {
-  return (method, params, id, send) => {
+  return (method, _params, id, send) => {
     if (method === 'initialize')
       return send({
         id,

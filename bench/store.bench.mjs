@@ -59,12 +59,12 @@ function dataDir(name, threadId, turns, answerBytes) {
     lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_a`, turn.id, 'agentMessage', filler) }));
     lines.push(JSON.stringify({ type: 'turn', turn: { ...turn, status: 'completed', completedAtMs: 2 } }));
   }
-  writeFileSync(join(dir, 'threads', `${threadId}.jsonl`), lines.join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(join(dir, 'threads', `${threadId}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
   // `grants: []` as the store writes it for a new thread (a thread from before grants moved to the index pays one
   // journal scan on its first turn instead).
   writeFileSync(
     join(dir, 'threads', 'index.jsonl'),
-    JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] }) + '\n',
+    `${JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] })}\n`,
     { mode: 0o600 },
   );
   return dir;
@@ -182,10 +182,7 @@ const rows = [
   [`turn ${f(PRIOR_TURNS)}+, median (ms)`, (r) => f(r.turns.longThreadTurnMs, 2)],
   ['ratio: long-thread turn / new-thread turn', (r) => f(r.turns.longThreadTurnMs / r.turns.newThreadTurnMs, 2)],
   ['index.jsonl after the measured turns (bytes)', (r) => f(r.turns.indexBytesAfterMeasuredTurns)],
-  [
-    'index.jsonl after ' + (quick ? 140 : 540) + ' turns in one run (bytes)',
-    (r) => f(r.turns.indexBytesAfterManyTurns),
-  ],
+  [`index.jsonl after ${quick ? 140 : 540} turns in one run (bytes)`, (r) => f(r.turns.indexBytesAfterManyTurns)],
   ['last 10 of those turns, median (ms)', (r) => f(r.turns.lastOfManyTurnsMs, 2)],
 ];
 const names = Object.keys(results);

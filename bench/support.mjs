@@ -81,7 +81,7 @@ class AppServerProcess {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+      this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
     });
   }
   /** The first notification from now on that passes `test`. */

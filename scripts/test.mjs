@@ -32,6 +32,20 @@ for (const project of [
 ]) {
   if (existsSync(join(root, project))) step(`typecheck ${project}`, process.execPath, [tsc, '-p', project]);
 }
+// Formatting and lint (Biome, check mode: drift fails; `npm run format` fixes it) and the folder boundaries
+// (dependency-cruiser: protocol/ is pure, extension/ and native-host/ never meet, backends/ never imports host/, no
+// runtime import cycles).
+step('lint (biome check)', process.execPath, [join(root, 'node_modules/@biomejs/biome/bin/biome'), 'check', '.']);
+step('boundaries (dependency-cruiser)', process.execPath, [
+  join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+  'protocol/src',
+  'native-host/src',
+  'extension/src',
+  'test',
+  'bench',
+  '--config',
+  '.dependency-cruiser.cjs',
+]);
 const built = step('build', 'npm', ['run', 'build']);
 
 mkdirSync(join(root, 'test/artifacts'), { recursive: true });

@@ -65,11 +65,11 @@ function help(): string {
 export async function run(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(help() + '\n');
+    process.stdout.write(`${help()}\n`);
     return first === undefined ? 1 : 0;
   }
   if (first === '--version' || first === '-v') {
-    process.stdout.write(TETHER_VERSION + '\n');
+    process.stdout.write(`${TETHER_VERSION}\n`);
     return 0;
   }
   // Browsers start the host with its arguments only: `chrome-extension://ID/` (Chrome family) or a manifest path

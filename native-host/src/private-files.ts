@@ -4,7 +4,7 @@
  * version are tightened when Tether opens them, with a log line saying so. Mode bits mean nothing on Windows, where
  * the per-user profile folders are already private: nothing is changed there.
  */
-import { chmodSync, fchmodSync, fstatSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, fchmodSync, fstatSync, mkdirSync, type Stats, statSync } from 'node:fs';
 
 /** Mode of Tether's folders. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -34,7 +34,7 @@ export function tightenOpenFile(fd: number, path: string, log?: (line: string) =
 /** Tightens the file at `path` to 0600 when it exists and others may read it. */
 export function tightenFile(path: string, log?: (line: string) => void): void {
   if (!POSIX) return;
-  let stat;
+  let stat: Stats | undefined;
   try {
     stat = statSync(path, { throwIfNoEntry: false });
   } catch {

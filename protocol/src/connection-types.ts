@@ -69,6 +69,8 @@ export type NotifyArgs<S extends Side> = {
 };
 
 /** A handler may return nothing when `{}` is a valid result: the answer is then `{}`. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends R` asks whether an empty result is valid, which is the point.
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler with no return statement returns void, answered as `{}`.
 type HandlerReturn<R> = R | ({} extends R ? void : never);
 
 /** Handlers of inbound requests, per method; throw RpcError to answer with its code. */

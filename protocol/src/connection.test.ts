@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Connection, clientInbound, serverInbound } from './connection';
 import { ErrorCode, RequestTimeoutError, RpcError, TransportClosedError } from './errors';
 import { createMemoryTransportPair } from './memory-transport';
-import { approval, clientWithRawServer, rawPeer, ScriptedTransport, serverWithRawClient, thread } from './test-support';
+import { approval, clientWithRawServer, ScriptedTransport, serverWithRawClient, thread } from './test-support';
 
 describe('Connection requests', () => {
   it('numbers requests from 1 and resolves concurrent requests answered out of order', async () => {

@@ -12,7 +12,6 @@ import { z } from 'zod';
 import type {
   ConnectionOptions,
   FallbackRequestHandler,
-  NotificationParamsOut,
   NotifyArgs,
   RequestArgs,
   RequestContext,
@@ -218,7 +217,10 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
   onNotification(method: string, handler: (params: never, method: never) => void): () => void {
     const h = handler as (params: unknown, method: string) => void;
     let set = this.subscribers.get(method);
-    if (!set) this.subscribers.set(method, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(method, set);
+    }
     set.add(h);
     return () => {
       set.delete(h);

@@ -113,7 +113,7 @@ describe('schema export', () => {
     const files = generateJsonSchema();
     const bundleDefs = (files[JSON_SCHEMA_BUNDLE_FILE] as { $defs: Record<string, unknown> }).$defs;
     const refs = (value: unknown, found: string[] = []): string[] => {
-      if (Array.isArray(value)) value.forEach((v) => refs(v, found));
+      if (Array.isArray(value)) for (const v of value) refs(v, found);
       else if (typeof value === 'object' && value !== null) {
         for (const [k, v] of Object.entries(value)) {
           if (k === '$ref' && typeof v === 'string') found.push(v);

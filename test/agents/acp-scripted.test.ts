@@ -4,7 +4,6 @@
  * agent cannot load sessions, so the journal is the only record).
  */
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostProcess } from '../host/host-process';
 import {

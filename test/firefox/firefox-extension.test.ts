@@ -61,6 +61,7 @@ async function sidebarText(from: Page): Promise<string | undefined> {
     const [view] = (globalThis as unknown as { browser: { extension: Ext } }).browser.extension.getViews({
       type: 'sidebar',
     });
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the user reads.
     return view?.document.body.innerText;
   });
 }

@@ -64,6 +64,7 @@ const config = {
       argv: [
         process.execPath,
         '-e',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the source of a script the backend runs.
         'process.stderr.write(`provider rejected key ${process.env.LEAKY_CREDENTIAL} (ACME_SERVICE_KEY=${process.env.ACME_SERVICE_KEY})\\n`); process.exit(3)',
       ],
       env: { LEAKY_CREDENTIAL: SECRETS.configEnv },

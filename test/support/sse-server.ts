@@ -26,7 +26,7 @@ export async function startLoopbackServer(
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const text = Buffer.concat(parts).toString('utf8');
-      let body: unknown ;
+      let body: unknown;
       if (text.length > 0) {
         try {
           body = JSON.parse(text);

@@ -161,6 +161,11 @@ export class HostLink {
       void this.connectOnce(status === 'idle' ? 0 : this.phaseValue.attempt);
   }
 
+  /** Ends a wait for the next attempt and goes idle (a connection in progress or up is left alone). */
+  stopWaiting(): void {
+    if ('timer' in this.phaseValue) this.go({ status: 'idle' });
+  }
+
   /** Drops any waiting and tries now, counting attempts from zero (the user pressed Retry); no-op while a port is open. */
   retryNow(): void {
     if (clientOf(this.phaseValue)) return;
@@ -300,10 +305,5 @@ export class HostLink {
       if (this.phaseValue.status === 'backoff' && this.phaseValue.timer === timer) this.start();
     }, delay);
     this.enter({ status: 'backoff', attempt: next, reason, retryAtMs: this.deps.now() + delay, timer });
-  }
-
-  /** Ends any waiting (tests stop a link this way). */
-  private clearTimer(): void {
-    if ('timer' in this.phaseValue) this.go({ status: 'idle' });
   }
 }

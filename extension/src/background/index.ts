@@ -162,10 +162,14 @@ chrome.tabs.onRemoved.addListener((tabId) => {
     await worker.broker.tabClosed(tabId);
   });
 });
+/** Enables the side panel of every open tab (at install and browser start, before any tab event arrives). */
+function enablePanelsOfOpenTabs(): void {
+  void chrome.tabs.query({}).then((tabs) => {
+    for (const t of tabs) if (t.id !== undefined) enablePanel(t.id);
+  });
+}
 chrome.runtime.onInstalled.addListener(() => {
   void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => {});
-  void chrome.tabs.query({}).then((tabs) => tabs.forEach((t) => t.id !== undefined && enablePanel(t.id)));
+  enablePanelsOfOpenTabs();
 });
-chrome.runtime.onStartup.addListener(() => {
-  void chrome.tabs.query({}).then((tabs) => tabs.forEach((t) => t.id !== undefined && enablePanel(t.id)));
-});
+chrome.runtime.onStartup.addListener(enablePanelsOfOpenTabs);

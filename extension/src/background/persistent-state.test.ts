@@ -128,7 +128,7 @@ describe('PersistentState', () => {
       'pw12345678',
       'QK123456',
       'abcdef123456',
-      'AIza' + 'c'.repeat(35),
+      `AIza${'c'.repeat(35)}`,
     ];
     const { worker } = await fakeWorker({
       state,
@@ -141,7 +141,7 @@ describe('PersistentState', () => {
     });
     worker.link.start();
     await vi.waitFor(() => expect(local.data.get('tether.connectionLog')).toBeDefined());
-    worker.link['clearTimer']();
+    worker.link.stopWaiting();
     const stored = local.data.get('tether.connectionLog')!;
     expect(stored).toContain('The \\"vv\\" backend exited');
     for (const leak of leaks) expect(stored).not.toContain(leak);

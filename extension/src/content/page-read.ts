@@ -59,6 +59,7 @@ function readPage(maxChars: number): PageReadResult {
     text = '';
   }
   // Pages that are not articles (apps, short pages) still have text worth reading.
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the rendered text (no script or hidden nodes).
   if (text.length < 200) text = document.body?.innerText?.trim() ?? text;
   text = text.replace(/\n{3,}/g, '\n\n');
   const truncated = text.length > maxChars;

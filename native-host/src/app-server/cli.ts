@@ -4,7 +4,7 @@ import { type FlagSpec, type Flags, parseFlags, UsageError } from '../cli-args';
 import { redactSecrets } from '../log';
 import { dataDir as defaultDataDir } from '../paths';
 import { createJsonlTransport } from '../stdio-transport';
-import { startAppServer } from './index';
+import { type AppServerSession, startAppServer } from './index';
 
 const USAGE = `Usage: tether app-server --listen stdio [--data-dir DIR | --memory] [--model NAME] [--jsonrpc]
 
@@ -53,7 +53,7 @@ export function parseArgs(args: string[]): CliOptions | { error: string } | { he
 export async function main(args: string[]): Promise<number> {
   const parsed = parseArgs(args);
   if ('help' in parsed) {
-    process.stderr.write(USAGE + '\n');
+    process.stderr.write(`${USAGE}\n`);
     return 0;
   }
   if ('error' in parsed) {
@@ -64,7 +64,7 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`tether app-server: ${redactSecrets(line)}\n`);
   };
   const transport = createJsonlTransport(process.stdin, process.stdout, { name: 'client', endWritable: false });
-  let session;
+  let session: AppServerSession;
   try {
     session = startAppServer(transport, {
       dataDir: parsed.dataDir,

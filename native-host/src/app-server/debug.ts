@@ -33,7 +33,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const print = (line: string): void => {
-    process.stdout.write(line + '\n');
+    process.stdout.write(`${line}\n`);
   };
   const server = createAppServer({
     dataDir: null,

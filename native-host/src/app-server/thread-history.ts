@@ -42,9 +42,10 @@ export class ThreadHistory {
   loadTail(state: ThreadState): Item[] {
     if (state.items) return state.items;
     const tail = this.journal(state.id, state).page(state.id, this.budget);
-    tail.items.forEach((item, i) => state.sizes.set(item, tail.sizes[i]!));
+    for (const [i, item] of tail.items.entries()) state.sizes.set(item, tail.sizes[i]!);
     for (const grant of this.store!.grants(state.id)) state.grants.add(grant);
-    return (state.items = tail.items);
+    state.items = tail.items;
+    return tail.items;
   }
 
   /** After a persistent thread's turn: its cached tail is cut back to one page. */

@@ -128,7 +128,8 @@ export class TurnRun {
   }
 
   private async drive(): Promise<void> {
-    const items = this.state.items ?? (this.state.items = []);
+    this.state.items ??= [];
+    const items = this.state.items;
     let mark = items.length;
     this.recordUserMessage(this.turn.input.map((i) => i.text).join('\n'));
     let input = this.turn.input.map((i) => i.text).join('\n');
@@ -315,7 +316,8 @@ export class TurnRun {
     this.open.delete(open.id);
     const item = completedItem(open, status, this.env.now());
     open.status = status;
-    (this.state.items ??= []).push(item);
+    this.state.items ??= [];
+    this.state.items.push(item);
     // Journal first: an item the client saw completed must survive a crash.
     if (this.state.persistent && this.env.store)
       this.state.sizes.set(item, this.env.store.appendItem(this.state.id, item));

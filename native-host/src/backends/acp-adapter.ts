@@ -6,11 +6,9 @@
  */
 import { join } from 'node:path';
 import {
-  type ApprovalDecision,
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
-  type Item,
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,

@@ -175,7 +175,7 @@ export class AcpTurn {
     if (!id) return;
     if (!this.tools.has(id)) this.toolCall({ ...update, status: 'in_progress' });
     const item = this.tools.get(id);
-    if (!item || item.type !== 'toolCall') return;
+    if (item?.type !== 'toolCall') return;
     const output = contentText(update.content) || undefined;
     const content = {
       ...item.content,
@@ -195,7 +195,7 @@ export class AcpTurn {
 
   private finishTool(id: string, status: ItemStatus, error: string | undefined): void {
     const item = this.tools.get(id);
-    if (!item || item.type !== 'toolCall') return;
+    if (item?.type !== 'toolCall') return;
     this.tools.delete(id);
     this.complete({ ...item, content: { ...item.content, ...(error ? { error } : {}) } }, status);
   }

@@ -139,7 +139,7 @@ describe('thread journal', () => {
       join(dir, 'index.json'),
       JSON.stringify({ version: 1, threads: [{ thread: thread('t1', 5), sessionId: 's1', unread: true }] }),
     );
-    writeFileSync(join(dir, 'threads', 't1.jsonl'), JSON.stringify(item('i1', 'before the merge')) + '\n');
+    writeFileSync(join(dir, 'threads', 't1.jsonl'), `${JSON.stringify(item('i1', 'before the merge'))}\n`);
     const j = new ThreadJournal(dir, () => undefined);
     await j.load();
     expect(j.get('t1')).toEqual({ thread: thread('t1', 5), sessionId: 's1', unread: true });
@@ -158,7 +158,7 @@ describe('thread journal', () => {
       const j = new ThreadJournal(dir, () => undefined);
       await j.load();
       j.put({ thread: thread('t1', 1, { title: 'key acp-echoed-secret-99' }), sessionId: 's1' });
-      j.append('t1', item('i1', 'the agent said: token=acp-echoed-secret-99 and AIza' + 'b'.repeat(35)));
+      j.append('t1', item('i1', `the agent said: token=acp-echoed-secret-99 and AIza${'b'.repeat(35)}`));
     } finally {
       process.umask(previous);
     }

@@ -125,11 +125,9 @@ describe('loadConfig', () => {
     expect(proto.issues[0]).toMatchObject({ field: 'backends.__proto__' });
     expect(proto.message).toContain('"__proto__" is a reserved name');
     expect(proto.message).toContain('rename the backend');
-    const constructor = errorOf(() =>
-      load(JSON.stringify({ backends: { constructor: { kind: 'command', argv: ['x'] } } })),
-    );
-    expect(constructor.issues[0]).toMatchObject({ field: 'backends.constructor' });
-    expect(constructor.message).toContain('"constructor" is a reserved name');
+    const ctor = errorOf(() => load(JSON.stringify({ backends: { constructor: { kind: 'command', argv: ['x'] } } })));
+    expect(ctor.issues[0]).toMatchObject({ field: 'backends.constructor' });
+    expect(ctor.message).toContain('"constructor" is a reserved name');
   });
 
   it('gives the fix of the field, never an inherited function, for a bad value under a name like "toString"', () => {

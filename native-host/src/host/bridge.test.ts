@@ -199,7 +199,7 @@ describe('Bridge', () => {
     const t = setup();
     t.send({ id: 1, method: 'x' });
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
-    names.forEach((backend, i) => t.send({ id: 10 + i, method: 'bridge/hello', params: { backend } }));
+    for (const [i, backend] of names.entries()) t.send({ id: 10 + i, method: 'bridge/hello', params: { backend } });
     for (let k = 0; k < 4; k++) await tick();
     t.send({ id: 2, method: 'y' });
     const answers = await t.received();

@@ -109,7 +109,11 @@ export type BatchWalk = 'complete' | 'stopped' | 'malformed';
  * fault were visited). Members are stepped over by counting brackets, never parsed or recursed into, so the cost is
  * linear in the bytes whatever the nesting, and nothing is allocated. Like scanEnvelope, not a validator.
  */
-export function forEachBatchMember(b: Buffer, visit: (start: number, end: number) => boolean | void): BatchWalk {
+export function forEachBatchMember(
+  b: Buffer,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing walks every member.
+  visit: (start: number, end: number) => boolean | void,
+): BatchWalk {
   const end = b.length;
   let i = skipSpace(b, 0, end);
   if (b[i] !== OPEN_BRACKET) return 'malformed';

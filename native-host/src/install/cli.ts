@@ -47,7 +47,7 @@ function nativeHostRoot(): string {
     if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@tether/native-host')
       return dir;
     if (dirname(dir) === dir)
-      throw new Error('cannot find the @tether/native-host package folder above ' + fileURLToPath(import.meta.url));
+      throw new Error(`cannot find the @tether/native-host package folder above ${fileURLToPath(import.meta.url)}`);
   }
 }
 
@@ -72,7 +72,7 @@ const EXPECTED_ERRORS = [
 ];
 
 async function main(command: CommandName, args: string[], run: (sys: System) => Promise<number>): Promise<number> {
-  const out = (line: string) => process.stdout.write(line + '\n');
+  const out = (line: string) => process.stdout.write(`${line}\n`);
   try {
     const sys = createNodeSystem();
     const parsed = parseInstallArgs(command, args, sys.platform);
@@ -105,7 +105,7 @@ export function install(args: string[]): Promise<number> {
       hostScript: join(root, 'dist', 'tether.mjs'),
       buildHost: () => buildHost(root),
       tetherVersion: TETHER_VERSION,
-      out: (line) => process.stdout.write(line + '\n'),
+      out: (line) => process.stdout.write(`${line}\n`),
     });
     return 0;
   });
@@ -115,7 +115,7 @@ export function install(args: string[]): Promise<number> {
 export function uninstall(args: string[]): Promise<number> {
   return main('uninstall', args, async (sys) => {
     const parsed = parseInstallArgs('uninstall', args, sys.platform);
-    await runUninstall(sys, { ...parsed, out: (line) => process.stdout.write(line + '\n') });
+    await runUninstall(sys, { ...parsed, out: (line) => process.stdout.write(`${line}\n`) });
     return 0;
   });
 }
@@ -130,7 +130,7 @@ export function doctor(args: string[]): Promise<number> {
       tetherVersion: TETHER_VERSION,
       timeoutMs: 15_000,
       presets: BACKEND_PRESETS,
-      out: (line) => process.stdout.write(line + '\n'),
+      out: (line) => process.stdout.write(`${line}\n`),
     });
   });
 }

@@ -73,7 +73,7 @@ async function chooseBrowsers(
   const wanted = new Set<BrowserId>((await detectBrowsers(sys)).map((d) => d.browser.id));
   for (const record of installed) {
     for (const entry of record.entries) {
-      if (entry.type !== 'manifest' || entry.userDataDir === undefined) entry.browsers.forEach((b) => wanted.add(b));
+      if (entry.type !== 'manifest' || entry.userDataDir === undefined) for (const b of entry.browsers) wanted.add(b);
     }
   }
   return BROWSERS.filter((b) => wanted.has(b.id));
@@ -204,7 +204,7 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
       tetherVersion: options.tetherVersion,
       logFile: log,
     });
-    allowed.forEach((id) => manifestIds.add(id));
+    for (const id of allowed) manifestIds.add(id);
     if (hostPath && !hostPaths.has(hostPath)) hostPaths.set(hostPath, fixCommand(browser));
   }
   for (const [hostPath, fix] of hostPaths) await checkLauncher(sys, report, hostPath, fix);

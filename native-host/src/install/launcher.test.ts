@@ -50,6 +50,7 @@ describe('launcher', () => {
     expect(text.split('\r\n')[1]).toBe(
       '@"%LOCALAPPDATA%\\nvm\\v20\\node.exe" "%USERPROFILE%\\src\\tether\\dist\\tether.mjs" host %*',
     );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is every ASCII character, control ones included.
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     expect(parseLauncher('win32', text, env)).toEqual(target(node, script));
   });

@@ -38,7 +38,7 @@ function cmdQuote(value: string, env: Readonly<Record<string, string | undefined
       ({ dir }) =>
         dir !== undefined &&
         !/[^\x20-\x7e]/.test(value.slice(dir.length)) &&
-        value.toLowerCase().startsWith(dir.toLowerCase() + '\\'),
+        value.toLowerCase().startsWith(`${dir.toLowerCase()}\\`),
     );
     if (!base) {
       throw new LauncherPathError(

@@ -47,7 +47,7 @@ export function renderManifest(family: Family, launcherPath: string, allowed: re
     family === 'chrome'
       ? { ...chromeTemplate, path: launcherPath, allowed_origins: allowed.map(chromeOrigin) }
       : { ...firefoxTemplate, path: launcherPath, allowed_extensions: [...allowed] };
-  return JSON.stringify(manifest, null, 2) + '\n';
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 /** A rule a manifest breaks, what the browser then says, and why. */

@@ -251,7 +251,10 @@ export function scriptedHost(
   const reader = new NativeFrameDecoder({
     message: (message) => {
       const reply = answer(message as { id?: unknown; method?: unknown });
-      if (reply !== undefined) queueMicrotask(() => stdout.forEach((l) => l(encodeNativeFrame(reply))));
+      if (reply === undefined) return;
+      queueMicrotask(() => {
+        for (const listener of stdout) listener(encodeNativeFrame(reply));
+      });
     },
     error: (error) => {
       throw error;

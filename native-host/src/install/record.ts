@@ -132,5 +132,5 @@ export async function readRecord(sys: System, scope: Scope): Promise<InstallReco
 
 /** The record's bytes as written (stable key order, two-space indent). */
 export function serializeRecord(record: InstallRecord): Uint8Array {
-  return utf8(JSON.stringify(record, null, 2) + '\n');
+  return utf8(`${JSON.stringify(record, null, 2)}\n`);
 }

@@ -55,8 +55,7 @@ export function decodeCursor(cursor: string, threadId: string, kind: CursorKind)
     body = undefined;
   }
   if (
-    !body ||
-    body.v !== 1 ||
+    body?.v !== 1 ||
     typeof body.a !== 'number' ||
     !Number.isSafeInteger(body.a) ||
     body.a < 0 ||

@@ -65,7 +65,7 @@ function endsMidLine(fd: number): boolean {
 /** Serialises records as JSONL text (one line each, newline-terminated), with secrets masked. */
 export function toJsonlLines(records: readonly unknown[]): string {
   let text = '';
-  for (const r of records) text += secrets.json(JSON.stringify(r)) + '\n';
+  for (const r of records) text += `${secrets.json(JSON.stringify(r))}\n`;
   return text;
 }
 

@@ -117,7 +117,7 @@ describe('paged reads of the thread store', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'threads'), { recursive: true });
     const items = [item('a', 'one'), item('b', 'two'), item('c', 'three')];
-    writeFileSync(join(dir, 'threads', 'sess-1.jsonl'), items.map((i) => JSON.stringify(i) + '\n').join(''));
+    writeFileSync(join(dir, 'threads', 'sess-1.jsonl'), items.map((i) => `${JSON.stringify(i)}\n`).join(''));
     appendFileSync(join(dir, 'threads', 'sess-1.jsonl'), '{"id":"d","type":"agentMess');
     const store = new ThreadStore(dir, noLog);
     expect(walk(store, 'sess-1', { bytes: 40, turns: 100 }).flat()).toEqual(items);

@@ -98,7 +98,7 @@ describe('the thread store', () => {
     // As an older version (which compacted only at startup) left it.
     const stale = Array.from(
       { length: 200 },
-      (_, i) => JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 }) + '\n',
+      (_, i) => `${JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 })}\n`,
     );
     appendFileSync(join(dir, 'threads', 'index.jsonl'), stale.join(''));
     const again = new ThreadStore(dir, noLog);
@@ -168,7 +168,7 @@ describe('the thread store', () => {
     store.close();
     writeFileSync(
       join(dir, 'threads', 'index.jsonl'),
-      JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid }) + '\n',
+      `${JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid })}\n`,
     );
     const other = new ThreadStore(dir, noLog);
     expect(other.get('t1')?.status).toBe('running');

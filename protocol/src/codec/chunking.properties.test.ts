@@ -67,7 +67,7 @@ describe('bridge/chunk split and reassembly', () => {
         expect(whole).not.toBeInstanceOf(Error);
         if (typeof whole === 'string') done.set(piece.id, whole);
       }
-      texts.forEach((t, k) => expect(done.get(`m${k}`)).toBe(chunked[k] ? t : undefined));
+      for (const [k, t] of texts.entries()) expect(done.get(`m${k}`)).toBe(chunked[k] ? t : undefined);
       expect(assembler.pendingCount).toBe(0);
       expect(assembler.pendingBytes).toBe(0);
     },

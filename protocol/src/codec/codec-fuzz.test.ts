@@ -305,7 +305,7 @@ describe('codec fuzzing (seeded)', () => {
         const whole = assembler.accept(params);
         if (whole !== undefined) done.set(Number(params.id.slice(1)), whole);
       }
-      texts.forEach((t, i) => expect(done.get(i)).toBe(t));
+      for (const [i, t] of texts.entries()) expect(done.get(i)).toBe(t);
       expect(assembler.pendingBytes).toBe(0);
     },
   );

@@ -73,7 +73,7 @@ describe('the openai model', () => {
   });
 
   it('runs a streamed bash tool call after approval and returns its output to the model', async () => {
-    mock.handle((req, res, index) => {
+    mock.handle((_req, res, index) => {
       if (index === 0) {
         streamChunks(
           res,

@@ -124,15 +124,20 @@ export class OpenAiModel implements Model {
       if (!choice) continue;
       const delta: ChunkDelta = choice.delta ?? {};
       const thought = delta.reasoning_content ?? delta.reasoning;
-      if (thought) (reasoning ??= ctx.startMessage('reasoning')).delta(thought);
+      if (thought) {
+        reasoning ??= ctx.startMessage('reasoning');
+        reasoning.delta(thought);
+      }
       if (delta.content) {
         reasoning?.complete();
-        (message ??= ctx.startMessage('agentMessage')).delta(delta.content);
+        message ??= ctx.startMessage('agentMessage');
+        message.delta(delta.content);
         text += delta.content;
       }
       for (const part of delta.tool_calls ?? []) {
         const index = part.index ?? calls.length;
-        const call = (calls[index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        calls[index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } };
+        const call = calls[index];
         if (part.id) call.id = part.id;
         if (part.function?.name) call.function.name += part.function.name;
         if (part.function?.arguments) call.function.arguments += part.function.arguments;
