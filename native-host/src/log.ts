@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile, tightenOpenFile } from './private-files';
 import { secrets } from './secrets';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** Writes one diagnostic line. */
 export type Log = (line: string) => void;
@@ -55,7 +56,7 @@ export function createFileLog(options: FileLogOptions): FileLog {
       size = fstatSync(fd).size;
     } catch (error) {
       fd = undefined;
-      fallbackReason = (error as Error).message;
+      fallbackReason = errorMessage(error);
     }
   };
   const rotate = (): void => {

@@ -5,6 +5,7 @@
  * the per-user profile folders are already private: nothing is changed there.
  */
 import { chmodSync, fchmodSync, fstatSync, mkdirSync, type Stats, statSync } from 'node:fs';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** Mode of Tether's folders. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -68,7 +69,7 @@ function tighten(
     );
   } catch (error) {
     log?.(
-      `cannot tighten the permissions of ${path} (mode ${octal(mode)}): ${(error as Error).message}; run chmod ${octal(wanted)} on it`,
+      `cannot tighten the permissions of ${path} (mode ${octal(mode)}): ${errorMessage(error)}; run chmod ${octal(wanted)} on it`,
     );
   }
 }

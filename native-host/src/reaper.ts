@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** The environment variable that marks every process a run started. */
 export const RUN_COOKIE = 'TETHER_RUN';
@@ -181,7 +182,7 @@ export class Reaper {
     this.watcher = undefined;
     this.unavailable = true;
     this.log(
-      `cannot start the process watcher (${error instanceof Error ? error.message : String(error)}): ` +
+      `cannot start the process watcher (${errorMessage(error)}): ` +
         'commands are killed by process group only, so daemons they start may outlive a killed server',
     );
   }

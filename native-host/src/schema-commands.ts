@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { renderJsonSchemaFiles, renderTypeScriptFiles } from '@tether/protocol';
 import { type FlagSpec, type Flags, parseFlags, UsageError } from './cli-args';
+import { errorMessage } from '@tether/protocol/errors';
 
 interface Generator {
   readonly what: string;
@@ -98,7 +99,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     report = generateInto(command, out, prune);
   } catch (error) {
-    process.stderr.write(`tether app-server ${command}: could not write ${out}: ${(error as Error).message}\n`);
+    process.stderr.write(`tether app-server ${command}: could not write ${out}: ${errorMessage(error)}\n`);
     return 1;
   }
   for (const name of report.written) process.stdout.write(`wrote ${join(out, name)}\n`);

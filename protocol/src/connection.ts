@@ -46,6 +46,7 @@ import {
 import type { RequestId } from './schema/common';
 import { ErrorObject } from './schema/envelope';
 import type { MessageTransport } from './transport';
+import { errorMessage } from './errors';
 
 export type * from './connection-types';
 export { parseResult } from './connection-parse';
@@ -379,7 +380,7 @@ export class Connection<In extends Side = Side, Out extends Side = Side> {
     this.log(
       `handler for ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
-    return RpcError.internal(`${method} failed: ${error instanceof Error ? error.message : String(error)}`, error);
+    return RpcError.internal(`${method} failed: ${errorMessage(error)}`, error);
   }
 
   private dispatchNotification(method: string, rawParams: unknown): void {

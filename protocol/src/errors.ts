@@ -173,3 +173,13 @@ export class NotificationTimeoutError extends Error {
     super(`No ${what} notification arrived within ${timeoutMs} ms`);
   }
 }
+
+/** The message of anything thrown: an Error's `message`, or the value as text (a thrown string, a rejected value). */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return typeof error;
+  }
+}

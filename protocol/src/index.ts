@@ -16,6 +16,7 @@ export {
   FrameError,
   RequestTimeoutError,
   NotificationTimeoutError,
+  errorMessage,
 } from './errors';
 export type { MessageTransport, TransportHandlers } from './transport';
 export { createMemoryTransportPair, type MemoryTransportOptions } from './memory-transport';

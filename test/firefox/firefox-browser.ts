@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import devKey from '../../manifests/dev-key.json' with { type: 'json' };
 import { REPO_ROOT } from '../support/browser';
+import { errorMessage } from '@tether/protocol';
 
 const run = promisify(execFile);
 
@@ -119,7 +120,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
   try {
     const installedId = await browser.installExtension(FIREFOX_DIST).catch((error: unknown) => {
-      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${(error as Error).message}`, {
+      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${errorMessage(error)}`, {
         cause: error,
       });
     });

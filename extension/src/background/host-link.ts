@@ -11,6 +11,7 @@ import {
   type BridgeHelloResult,
   type ClientTool,
   type InitializeResult,
+  errorMessage,
 } from '@tether/protocol';
 import type { ConnectionState } from '../shared/records';
 import { retryDelayMs } from './backoff';
@@ -238,7 +239,7 @@ export class HostLink {
       });
       client = new AppServerClient(transport, { log: (line) => this.deps.log(`connection: ${line}`) });
     } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error), attempt);
+      this.fail(errorMessage(error), attempt);
       return;
     }
     this.deps.attach(client);
@@ -265,9 +266,7 @@ export class HostLink {
     } catch (error) {
       if (this.phaseValue !== phase) return;
       // A handshake that fails on an open port (bad answer, timeout) is a dead link too: close and retry.
-      const reason = redactText(
-        `The Tether host did not complete the handshake: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = redactText(`The Tether host did not complete the handshake: ${errorMessage(error)}`);
       this.deps.log(reason);
       this.go({ status: 'idle' });
       client.close();

@@ -11,6 +11,7 @@ import { PersistentState } from './persistent-state';
 import { runViewOp } from './view-ops';
 import type { View } from './views';
 import { TetherWorker } from './worker';
+import { errorMessage } from '@tether/protocol';
 
 const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
 const manifest = chrome.runtime.getManifest();
@@ -138,7 +139,7 @@ async function handleViewMessage(view: View, raw: unknown): Promise<void> {
       type: 'error',
       id: message.id,
       error: {
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
         ...(code === undefined ? {} : { code }),
       },
     });

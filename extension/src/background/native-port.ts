@@ -10,6 +10,7 @@ import {
   ChunkAssembler,
   TransportError,
   TransportClosedError,
+  errorMessage,
   type MessageTransport,
   type TransportHandlers,
 } from '@tether/protocol';
@@ -67,7 +68,7 @@ export class NativePortTransport implements MessageTransport {
     try {
       this.port.postMessage(message);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       if (/exceeded maximum allowed size/i.test(text)) {
         throw new TransportError(`${text} Send less at once: the browser caps messages to the host at 64 MiB.`, {
           cause: error,

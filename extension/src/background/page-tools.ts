@@ -4,6 +4,7 @@
  */
 import type { ClientTool, ToolCallResult } from '@tether/protocol';
 import { z } from 'zod';
+import { errorMessage } from '@tether/protocol';
 
 /** Most characters of page text page_read returns. */
 export const PAGE_READ_MAX_CHARS = 200_000;
@@ -125,6 +126,6 @@ export async function runPageTool(
         return failure(`The extension has no tool named "${tool}".`);
     }
   } catch (error) {
-    return failure(`${tool} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return failure(`${tool} failed: ${errorMessage(error)}`);
   }
 }

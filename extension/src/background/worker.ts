@@ -3,7 +3,7 @@
  * Browser APIs come in through `WorkerDeps` (index.ts binds them to chrome.*), so this module holds no globals.
  */
 import type { AppServerClient, ApprovalDecision, ServerRequestParams, ToolCallResult } from '@tether/protocol';
-import { ErrorCode, RpcError } from '@tether/protocol';
+import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
 import { ApprovalBroker } from './approval-broker';
@@ -169,8 +169,8 @@ export class TetherWorker {
         for (const v of served) v.send({ type: 'snapshot', thread: null, items: [] });
         return;
       }
-      this.deps.log(`thread/resume ${threadId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      const message = `Could not load the conversation: ${error instanceof Error ? error.message : String(error)}`;
+      this.deps.log(`thread/resume ${threadId} failed: ${errorMessage(error)}`);
+      const message = `Could not load the conversation: ${errorMessage(error)}`;
       for (const v of served) v.send({ type: 'notice', notice: { kind: 'error', message } });
     }
   }

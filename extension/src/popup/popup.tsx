@@ -4,6 +4,7 @@ import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
+import { errorMessage } from '@tether/protocol';
 
 const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -36,7 +37,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
       setText('');
       setSent('Sent. Open the side panel to follow the answer.');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
     }
   };
 

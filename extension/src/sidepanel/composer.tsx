@@ -3,6 +3,7 @@ import type { ModelInfo } from '@tether/protocol';
 import { useState } from 'preact/hooks';
 import type { WorkerState } from '../shared/records';
 import type { WorkerClient } from '../shared/worker-client';
+import { errorMessage } from '@tether/protocol';
 
 /** Message box, Send/Steer/Stop, model and backend pickers. */
 export function Composer(props: {
@@ -31,7 +32,7 @@ export function Composer(props: {
       else await client.call('turn/send', { text: value });
       setText('');
     } catch (e) {
-      onError(e instanceof Error ? e.message : String(e));
+      onError(errorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -13,6 +13,7 @@ import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
 import { History } from './history';
 import { Transcript } from './transcript';
+import { errorMessage } from '@tether/protocol';
 
 /** The side panel app. */
 export function SidePanel(props: { client: WorkerClient }) {
@@ -49,7 +50,7 @@ export function SidePanel(props: { client: WorkerClient }) {
       },
       (e: unknown) => {
         if (older.current.snapshot === snapshot) o.loading = false;
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorMessage(e));
       },
     );
   };
@@ -91,7 +92,7 @@ export function SidePanel(props: { client: WorkerClient }) {
 
   const run = (p: Promise<unknown>): void => {
     setError(undefined);
-    p.catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    p.catch((e: unknown) => setError(errorMessage(e)));
   };
 
   return (

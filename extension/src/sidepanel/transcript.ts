@@ -7,6 +7,7 @@ import type { Item, Turn } from '@tether/protocol';
 import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../shared/markdown';
 import type { ViewEvent } from '../shared/events';
 import { StreamText } from './stream-text';
+import { errorMessage } from '@tether/protocol';
 
 interface Entry {
   readonly root: HTMLElement;
@@ -120,7 +121,7 @@ export class Transcript {
         this.applyOne(e, seen);
       } catch (error) {
         // A malformed event from a backend must not stop the rest of the stream.
-        this.addNote('error', `Could not show ${e.method}: ${error instanceof Error ? error.message : String(error)}`);
+        this.addNote('error', `Could not show ${e.method}: ${errorMessage(error)}`);
       }
     }
     flush();

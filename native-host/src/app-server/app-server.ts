@@ -30,6 +30,7 @@ import { listThreads } from './thread-list';
 import { ThreadHistory } from './thread-history';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** Title of a thread started without one, until its first message names it. */
 export const DEFAULT_TITLE = 'New thread';
@@ -391,7 +392,7 @@ function openStore(dataDir: string, log: (line: string) => void, now: () => numb
     return new ThreadStore(dataDir, log, now);
   } catch (error) {
     throw new DataDirError(
-      `Cannot use the data dir ${dataDir}: ${(error as Error).message}. Fix its permissions, or choose another (--data-dir DIR, or --memory).`,
+      `Cannot use the data dir ${dataDir}: ${errorMessage(error)}. Fix its permissions, or choose another (--data-dir DIR, or --memory).`,
       { cause: error },
     );
   }

@@ -5,6 +5,7 @@ import { redactSecrets } from '../log';
 import { dataDir as defaultDataDir } from '../paths';
 import { createJsonlTransport } from '../stdio-transport';
 import { type AppServerSession, startAppServer } from './index';
+import { errorMessage } from '@tether/protocol/errors';
 
 const USAGE = `Usage: tether app-server --listen stdio [--data-dir DIR | --memory] [--model NAME] [--jsonrpc]
 
@@ -73,7 +74,7 @@ export async function main(args: string[]): Promise<number> {
     });
   } catch (error) {
     transport.close();
-    log(`cannot start: ${(error as Error).message}`);
+    log(`cannot start: ${errorMessage(error)}`);
     return 1;
   }
   log(`serving on stdio; data ${parsed.dataDir ?? 'in memory only'}`);

@@ -29,6 +29,7 @@ import { completedItem, startedItem } from '../store/items';
 import type { ThreadStore } from '../store/thread-store';
 import type { ThreadState } from './thread-state';
 import { builtinTool, builtinTools, runBuiltinTool, type BuiltinToolEnv } from './tools/builtin';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** What a turn needs from the engine. */
 export interface TurnEnv extends BuiltinToolEnv {
@@ -147,7 +148,7 @@ export class TurnRun {
       this.finish('completed');
     } catch (error) {
       if (!this.live) return;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       const code = error instanceof ModelError ? error.code : undefined;
       if (!(error instanceof ModelError))
         this.env.log(`turn ${this.turn.id}: model crashed: ${(error as Error)?.stack ?? message}`);
@@ -283,7 +284,7 @@ export class TurnRun {
       const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type} ${c.mimeType}]`)).join('\n');
       return { status: result.success ? 'completed' : 'failed', text, result: result.content };
     } catch (error) {
-      return { status: 'failed', text: `The client could not run ${name}: ${(error as Error).message}` };
+      return { status: 'failed', text: `The client could not run ${name}: ${errorMessage(error)}` };
     }
   }
 

@@ -7,6 +7,7 @@ import type { AppServerSession } from '../app-server';
 import type { EmbeddedBackendConfig } from '../config/schema';
 import { connectInProcess, type InProcessLink } from './transport-backend';
 import type { Backend, BackendContext, BackendSink } from './types';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** In-process backend running `startAppServer`. */
 export class EmbeddedBackend implements Backend {
@@ -73,7 +74,7 @@ export class EmbeddedBackend implements Backend {
       // Interrupts running turns and journals their end before the store closes.
       await session?.close();
     } catch (error) {
-      this.context.log(`backend ${this.id}: error while closing the built-in app-server: ${(error as Error).message}`);
+      this.context.log(`backend ${this.id}: error while closing the built-in app-server: ${errorMessage(error)}`);
     }
     this.link?.close();
   }

@@ -5,7 +5,7 @@
  */
 import type { MessageTransport, TransportHandlers } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
-import { ErrorCode, TransportClosedError } from '@tether/protocol/errors';
+import { ErrorCode, TransportClosedError, errorMessage } from '@tether/protocol/errors';
 import { secrets } from '../secrets';
 import type { BackendSink } from './types';
 
@@ -214,7 +214,7 @@ function parsePayload(payload: Buffer, reply: (error: unknown) => void): unknown
       id: null,
       error: {
         code: ErrorCode.ParseError,
-        message: `Parse error: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Parse error: ${errorMessage(error)}`,
       },
     });
     return undefined;

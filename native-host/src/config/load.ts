@@ -19,6 +19,7 @@ import {
 } from './defaults';
 import { configSecrets } from './known-secrets';
 import { type BackendConfig, ConfigFile, FIELD_FIXES } from './schema';
+import { errorMessage } from '@tether/protocol/errors';
 
 export { EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
 
@@ -117,7 +118,7 @@ function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
+    const position = /position (\d+)/.exec(errorMessage(error));
     let where = '';
     if (position) {
       const before = text.slice(0, Number(position[1]));
@@ -129,7 +130,7 @@ function parseJson(file: string, text: string): unknown {
       [
         {
           field: '',
-          message: `not valid JSON${where} (${describeJsonError((error as Error).message)})`,
+          message: `not valid JSON${where} (${describeJsonError(errorMessage(error))})`,
           fix: 'correct the JSON syntax (no comments or trailing commas), or delete the file to use the defaults',
         },
       ],

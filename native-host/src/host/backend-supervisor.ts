@@ -8,6 +8,7 @@ import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
 import { requireBackend } from './bridge-hello';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** A backend that ran at least this long before crashing starts its crash count afresh. */
 const STABLE_RUN_MS = 10_000;
@@ -194,9 +195,7 @@ export class BackendSupervisor {
     try {
       await stopping;
     } catch (error) {
-      this.options.log(
-        `backend ${run.backend.id}: stopping failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.options.log(`backend ${run.backend.id}: stopping failed: ${errorMessage(error)}`);
     }
     if (this.transition === stopping) this.transition = undefined;
     // The process is gone even when its last output has not been reported yet: its requests are failed now.

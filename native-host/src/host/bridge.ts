@@ -8,7 +8,7 @@
  */
 import type { BridgeBackendExitedNotification } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
-import { RpcError } from '@tether/protocol/errors';
+import { RpcError, errorMessage } from '@tether/protocol/errors';
 import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
@@ -227,7 +227,7 @@ export class Bridge {
     try {
       message = parseJsonPayload(payload, 'Message');
     } catch (error) {
-      this.refuse(RpcError.parseError(error instanceof Error ? error.message : String(error)));
+      this.refuse(RpcError.parseError(errorMessage(error)));
       return;
     }
     const params = typeof message === 'object' && message !== null && 'params' in message ? message.params : undefined;
@@ -247,10 +247,7 @@ export class Bridge {
       if (method === 'bridge/hello')
         void this.options.writer.whenIdle().then(() => setImmediate(() => this.supervisor.ensureStarted()));
     } catch (error) {
-      const rpc =
-        error instanceof RpcError
-          ? error
-          : RpcError.internal(error instanceof Error ? error.message : String(error), error);
+      const rpc = error instanceof RpcError ? error : RpcError.internal(errorMessage(error), error);
       this.replyError(rawId, rpc);
     }
   }

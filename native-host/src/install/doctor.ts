@@ -16,6 +16,7 @@ import type { Scope } from './locations';
 import { readRecord, type InstallRecord } from './record';
 import type { System } from './system';
 import { findOnPath, fromUtf8, pathFor } from './system';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** A backend preset doctor looks for on PATH (the shape of `BACKEND_PRESETS` in backends/presets.ts). */
 export interface PresetLike {
@@ -57,7 +58,7 @@ async function records(sys: System, report: DoctorReport): Promise<InstallRecord
       const record = await readRecord(sys, scope);
       if (record) found.push(record);
     } catch (error) {
-      report.warn((error as Error).message);
+      report.warn(errorMessage(error));
     }
   }
   return found;

@@ -21,6 +21,7 @@ import { formatRegCommand, readRegistryValue, regAddArgs } from './registry';
 import type { System } from './system';
 import { pathFor, utf8 } from './system';
 import { planHostCopy } from './system-host';
+import { errorMessage } from '@tether/protocol/errors';
 
 export { type Action, InstallError, type Status } from './plan';
 
@@ -246,7 +247,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       await options.buildHost();
     } catch (error) {
       throw new InstallError(
-        `Could not build ${options.hostScript}: ${(error as Error).message}. Run \`npm run build\` and retry.`,
+        `Could not build ${options.hostScript}: ${errorMessage(error)}. Run \`npm run build\` and retry.`,
         { cause: error },
       );
     }
@@ -285,7 +286,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       written.push({ ...action.entry, createdDirs });
     } catch (error) {
       failure = new InstallError(
-        `Could not write ${action.entry.path}: ${(error as Error).message}. ${permissionHint(sys, options.scope, action.entry.path)}`,
+        `Could not write ${action.entry.path}: ${errorMessage(error)}. ${permissionHint(sys, options.scope, action.entry.path)}`,
         { cause: error },
       );
       break;

@@ -8,6 +8,7 @@ import type { Family } from './browsers';
 import { chromeOrigin } from './ids';
 import type { Platform } from './system';
 import { pathFor } from './system';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** The native messaging host name; the manifest file is `<HOST_NAME>.json`. */
 export const HOST_NAME = 'dev.tether.bridge';
@@ -82,7 +83,7 @@ export function checkManifest(text: string, fileName: string, family: Family, pl
     // The browser rejects a BOM as invalid JSON, so no BOM-stripping here.
     parsed = JSON.parse(text);
   } catch (error) {
-    notFound(`the manifest is not valid JSON (${(error as Error).message})`);
+    notFound(`the manifest is not valid JSON (${errorMessage(error)})`);
     return { problems, allowedIds: [] };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

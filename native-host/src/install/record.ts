@@ -9,6 +9,7 @@ import { isBrowserId } from './browsers';
 import { tetherPaths, type Scope } from './locations';
 import type { System } from './system';
 import { fromUtf8, utf8 } from './system';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** A file install wrote: a launcher, a manifest, or (system scope) a file of the host copied into the system folder. */
 export interface FileEntry {
@@ -102,7 +103,7 @@ export function parseRecord(file: string, text: string): InstallRecord {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new InstallRecordError(file, `not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new InstallRecordError(file, `not valid JSON: ${errorMessage(error)}`, { cause: error });
   }
   if (typeof raw !== 'object' || raw === null) throw new InstallRecordError(file, 'not a JSON object');
   const r = raw as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { readRecord, serializeRecord, sha256 } from './record';
 import { formatRegCommand, readRegistryValue, regDeleteArgs } from './registry';
 import type { System } from './system';
 import { pathFor } from './system';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** What to uninstall. */
 export interface UninstallOptions {
@@ -84,7 +85,7 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
               ? 'System scope needs root or an administrator prompt.'
               : 'Check the permissions of its folder.';
           throw new UninstallError(
-            `Could not remove ${entry.path}: ${(error as Error).message}. ${hint} Nothing after it was removed.`,
+            `Could not remove ${entry.path}: ${errorMessage(error)}. ${hint} Nothing after it was removed.`,
             {
               cause: error,
             },

@@ -12,6 +12,7 @@ import {
   type ApprovalRequestParams,
   type ApprovalRequestResult,
   ErrorCode,
+  errorMessage,
   RpcError,
 } from '@tether/protocol';
 
@@ -101,7 +102,7 @@ export class Approvals {
           deny(`${error.code} "${error.message.slice(0, 300)}"`);
         else
           this.log(
-            `approval ${requestId}: client ${peer.id} did not decide (${errorText(error)}); waiting for approval/resolve`,
+            `approval ${requestId}: client ${peer.id} did not decide (${errorMessage(error)}); waiting for approval/resolve`,
           );
       },
     );
@@ -159,8 +160,4 @@ export class Approvals {
     this.onResolved(approval.params, outcome);
     approval.settle(reason === undefined ? { outcome } : { outcome, reason });
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

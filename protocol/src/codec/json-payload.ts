@@ -1,5 +1,6 @@
 import { FrameError, type MessageTooLargeError } from '../errors';
 import { decodeUtf8 } from './utf8';
+import { errorMessage } from '../errors';
 
 /** What a decoder hands its consumer: whole messages, or errors it recovered from (or that ended the stream). */
 export interface DecodeSink {
@@ -49,7 +50,7 @@ export function parseJsonPayload(bytes: Uint8Array, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     throw new FrameError(`${what} is not valid JSON (${reason}); it starts with ${preview(text)}`, { cause });
   }
 }

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { offeredChoices } from '../approval-choices';
 import type { ApprovalChoice, PendingApproval } from '../records';
+import { errorMessage } from '@tether/protocol';
 
 /** What a choice allows or denies, for this approval. */
 export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string {
@@ -39,7 +40,7 @@ export function ApprovalCard(props: {
     try {
       await props.onDecide(choice);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
       setBusy(false);
     }
   };

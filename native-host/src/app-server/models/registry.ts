@@ -4,6 +4,7 @@ import { ModelError, type Model } from './model';
 import { listOpenAiModels, OpenAiModel } from './openai';
 import type { OpenAiConfig } from './openai-config';
 import { SCRIPTED_MODEL_ID, ScriptedModel } from './scripted';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** The alias that selects the endpoint's configured model. */
 export const OPENAI_ALIAS = 'openai';
@@ -53,7 +54,7 @@ export class ModelRegistry {
       try {
         ids = await listOpenAiModels(this.openai);
       } catch (error) {
-        this.log(`model/list: ${(error as Error).message}; listing the configured model only`);
+        this.log(`model/list: ${errorMessage(error)}; listing the configured model only`);
       }
       if (ids.length === 0 && this.openai.model) ids = [this.openai.model];
       for (const id of ids) models.push({ id, displayName: id, provider: 'openai' });

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import type { ToolSpec } from '../models/model';
 import { diesWithParent, resolveCommand } from '../../child-process';
 import { processReaper, type Reaper } from '../../reaper';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** How the tool is offered to models. */
 export const BASH_TOOL: ToolSpec = {
@@ -66,7 +67,7 @@ export async function runBash(command: string, options: BashOptions): Promise<Ba
     throw new BashToolError(`Cannot run the command: working directory ${options.cwd} does not exist.`);
   }
   const noShell = (error: unknown): never => {
-    throw new BashToolError(`Cannot run the command: no shell found (${(error as Error).message}).`, { cause: error });
+    throw new BashToolError(`Cannot run the command: no shell found (${errorMessage(error)}).`, { cause: error });
   };
   if (process.platform === 'win32') return spawnShell('cmd.exe', command, options).catch(noShell);
   // Resolved up front: through setpriv a missing shell is setpriv's exit code, not an ENOENT to fall back on.

@@ -2,6 +2,7 @@
 import type { ApprovalSessionScope } from '@tether/protocol';
 import type { ToolOutcome, ToolSpec } from '../models/model';
 import { BASH_TOOL, BashToolError, bashCommandOf, describeBashResult, runBash } from './bash';
+import { errorMessage } from '@tether/protocol/errors';
 
 /** Settings built-in tools read. */
 export interface BuiltinToolEnv {
@@ -36,7 +37,7 @@ export const builtinTools: readonly BuiltinTool[] = [
         bashCommandOf(args);
         return undefined;
       } catch (error) {
-        return (error as Error).message;
+        return errorMessage(error);
       }
     },
   },
@@ -79,8 +80,7 @@ export async function runBuiltinTool(
       },
     };
   } catch (error) {
-    const message =
-      error instanceof BashToolError ? error.message : `The bash tool failed: ${(error as Error).message}`;
+    const message = error instanceof BashToolError ? error.message : `The bash tool failed: ${errorMessage(error)}`;
     return { status: 'failed', text: message };
   }
 }
