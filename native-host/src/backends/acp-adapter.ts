@@ -32,8 +32,15 @@ import { ThreadJournal } from './journal';
 /** ACP protocol version this adapter speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
 
-/** ACP's answer to a prompt cancelled by `session/cancel` (JSON-RPC's request-cancelled code). */
-const ACP_REQUEST_CANCELLED = -32800;
+/** ACP's error codes the adapter reads (the ACP schema's `ErrorCode`). */
+const AcpErrorCode = {
+  /** The agent needs the user to sign in first. */
+  AuthRequired: -32000,
+  /** A session (or other resource) the agent does not know. */
+  ResourceNotFound: -32002,
+  /** A prompt cancelled by `session/cancel` (JSON-RPC's request-cancelled code). */
+  RequestCancelled: -32800,
+} as const;
 
 /** Creates the ACP adapter (the host's dialect contract). */
 export function createAcpAdapter(upstream: MessageTransport, options: AdapterOptions): MessageTransport {
@@ -206,7 +213,7 @@ class AcpAdapter extends AdapterCore {
       {
         ok: (result) => this.endTurn(turn, stopStatus(str(asRecord(result).stopReason), turn.interruptRequested)),
         fail: (error) => {
-          const cancelled = error instanceof RpcError && error.code === ACP_REQUEST_CANCELLED;
+          const cancelled = error instanceof RpcError && error.code === AcpErrorCode.RequestCancelled;
           if (cancelled || turn.interruptRequested) return this.endTurn(turn, { status: 'interrupted' });
           const mapped = this.mapError(error, 'session/prompt', threadId);
           const code = mapped instanceof RpcError ? mapped.code : undefined;
@@ -415,13 +422,13 @@ class AcpAdapter extends AdapterCore {
 
   private mapError(error: unknown, method: string, threadId?: string): Error {
     if (!(error instanceof RpcError)) return error instanceof Error ? error : new Error(String(error));
-    if (error.code === -32000) {
+    if (error.code === AcpErrorCode.AuthRequired) {
       return RpcError.backendUnavailable(
         `${this.agentName} needs you to sign in (${error.message}). Fix: sign in with the agent's own command (e.g. \`copilot login\`), or give it an API key or provider in backends.${this.options.backendId}.env of the Tether config`,
         { method, agentCode: error.code },
       );
     }
-    if (error.code === -32002 && threadId) return RpcError.threadNotFound(threadId);
+    if (error.code === AcpErrorCode.ResourceNotFound && threadId) return RpcError.threadNotFound(threadId);
     return error;
   }
 }
