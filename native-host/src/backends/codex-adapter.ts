@@ -6,6 +6,7 @@ import {
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
+  type Item,
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,
@@ -36,7 +37,8 @@ import {
   mapTurn,
   policy,
 } from './codex-map';
-import { invalidCursor } from '../store/history-page';
+import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
+import { codexPage, type ListTurns } from './codex-history';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -45,9 +47,13 @@ import { invalidCursor } from '../store/history-page';
  */
 export const CODEX_DEFAULT_APPROVAL_POLICY = 'untrusted';
 
-/** Creates the Codex adapter (the host's dialect contract). */
-export function createCodexAdapter(upstream: MessageTransport, options: AdapterOptions): MessageTransport {
-  return new CodexAdapter(upstream, options).transport;
+/** Creates the Codex adapter (the host's dialect contract); `budget` bounds its history pages. */
+export function createCodexAdapter(
+  upstream: MessageTransport,
+  options: AdapterOptions,
+  budget: PageBudget = DEFAULT_PAGE_BUDGET,
+): MessageTransport {
+  return new CodexAdapter(upstream, options, budget).transport;
 }
 
 /** What a request Codex resolved itself (serverRequest/resolved) is left with: no answer at all. */
@@ -65,7 +71,11 @@ class CodexAdapter extends AdapterCore {
 
   protected readonly runsClientTools = true;
 
-  constructor(upstream: MessageTransport, options: AdapterOptions) {
+  constructor(
+    upstream: MessageTransport,
+    options: AdapterOptions,
+    private readonly budget: PageBudget,
+  ) {
     super(upstream, options, { jsonrpc: false, agentName: 'codex' });
   }
 
@@ -118,36 +128,30 @@ class CodexAdapter extends AdapterCore {
           return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
         });
       },
-      'thread/read': (p, ctx) =>
-        this.forward('thread/read', { threadId: p.threadId, includeTurns: true }, ctx, p.threadId, (r) => ({
-          thread: this.remember(mapThread(r.thread)),
-          items: itemsAfter(historyItems(r.thread), p.afterItemId, p.threadId),
-        })),
-      'thread/resume': (p, ctx) => {
+      'thread/read': async (p, ctx) => {
+        if (p.afterItemId === undefined) {
+          const { thread, items, olderCursor } = await this.latestPage('thread/read', p.threadId, ctx);
+          return { thread, items, ...(olderCursor ? { olderCursor } : {}) };
+        }
+        const { thread, items } = await this.liveHistory(p.threadId, ctx);
+        return { thread, items: itemsAfter(items, p.afterItemId, p.threadId) };
+      },
+      'thread/resume': async (p, ctx) => {
         // Without a subscription a plain read gives the same history.
         const method = p.subscribe === false ? 'thread/read' : 'thread/resume';
-        const params = p.subscribe === false ? { threadId: p.threadId, includeTurns: true } : { threadId: p.threadId };
-        return this.forward(method, params, ctx, p.threadId, (r) => {
-          const turns = asRecord(r.thread).turns;
-          const active = Array.isArray(turns)
-            ? turns
-                .map(asRecord)
-                .filter((t) => t.status === 'inProgress')
-                .pop()
-            : undefined;
-          return {
-            thread: this.remember(mapThread(r.thread)),
-            items: historyItems(r.thread),
-            ...(active ? { activeTurn: this.turnOf(active, p.threadId) } : {}),
-          };
-        });
+        const { thread, items, olderCursor, activeTurn } = await this.latestPage(method, p.threadId, ctx);
+        return { thread, items, ...(activeTurn ? { activeTurn } : {}), ...(olderCursor ? { olderCursor } : {}) };
       },
-      'thread/history/read': (p) => {
-        // Codex answers thread/read with every turn, so reads here are one page and no cursor was ever given out.
-        throw invalidCursor(
-          p.threadId,
-          `the ${this.options.backendId} backend answers the whole history at once, with no cursor`,
-        );
+      'thread/history/read': async (p, ctx) => {
+        const position = readCursor(p.cursor, p.threadId);
+        if (position.kind === 'agent') {
+          const { items, olderCursor } = await codexPage(this.listTurns(ctx), p.threadId, this.budget, position);
+          return { items, olderCursor };
+        }
+        if (position.kind !== 'memory') throw invalidCursor(p.threadId, 'it was given out by another backend');
+        const { items } = await this.liveHistory(p.threadId, ctx);
+        const { items: page, olderCursor } = memoryPage(items, p.threadId, this.budget, p.cursor);
+        return { items: page, olderCursor };
       },
       'thread/list': (p, ctx) => {
         const params = {
@@ -240,6 +244,55 @@ class CodexAdapter extends AdapterCore {
             })),
         })),
     };
+  }
+
+  /**
+   * The thread and its latest page. Codex pages a saved, idle thread itself (`codexPage`); it refuses to page an
+   * ephemeral one and reports a running turn as interrupted with no items (it pages what it saved), so those are read
+   * live and whole, and paged in memory: their cursors are of kind `memory`, and `thread/history/read` reads live again.
+   * That costs the whole mapped history per read, for threads that live in Codex's memory (ephemeral) or are being
+   * written now; every other read costs a page (see codex-history.ts).
+   */
+  private async latestPage(
+    method: 'thread/read' | 'thread/resume',
+    threadId: string,
+    ctx: RequestContext,
+  ): Promise<{ thread: Thread; items: Item[]; olderCursor: string | null; activeTurn?: Turn }> {
+    const params = method === 'thread/read' ? { threadId } : { threadId, excludeTurns: true };
+    const meta = await this.forward(method, params, ctx, threadId, (r) => asRecord(r.thread));
+    if (meta.ephemeral !== true && asRecord(meta.status).type !== 'active') {
+      const page = await codexPage(this.listTurns(ctx), threadId, this.budget);
+      return { thread: this.remember(mapThread(meta)), items: page.items, olderCursor: page.olderCursor };
+    }
+    const { thread, items, activeTurn } = await this.liveHistory(threadId, ctx);
+    const page = memoryPage(items, threadId, this.budget);
+    return { thread, items: page.items, olderCursor: page.olderCursor, ...(activeTurn ? { activeTurn } : {}) };
+  }
+
+  /** The thread with its whole history as Codex holds it now (a running turn included). */
+  private liveHistory(
+    threadId: string,
+    ctx: RequestContext,
+  ): Promise<{ thread: Thread; items: Item[]; activeTurn?: Turn }> {
+    return this.forward('thread/read', { threadId, includeTurns: true }, ctx, threadId, (r) => {
+      const turns = asRecord(r.thread).turns;
+      const active = Array.isArray(turns)
+        ? turns
+            .map(asRecord)
+            .filter((t) => t.status === 'inProgress')
+            .pop()
+        : undefined;
+      return {
+        thread: this.remember(mapThread(r.thread)),
+        items: historyItems(r.thread),
+        ...(active ? { activeTurn: this.turnOf(active, threadId) } : {}),
+      };
+    });
+  }
+
+  /** `thread/turns/list` for the client request answered through `ctx`. */
+  private listTurns(ctx: RequestContext): ListTurns {
+    return (query) => this.forward('thread/turns/list', query, ctx, query.threadId, (r) => r);
   }
 
   private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {

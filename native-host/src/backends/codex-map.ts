@@ -221,15 +221,18 @@ function mapToolStatus(status: unknown, final: boolean): Item['status'] {
 /** All the items of a Codex thread read with `includeTurns`, in order, as Tether items. */
 export function historyItems(thread: unknown): Item[] {
   const turns = asRecord(thread).turns;
-  if (!Array.isArray(turns)) return [];
+  return Array.isArray(turns) ? turns.flatMap(turnItems) : [];
+}
+
+/** The items of one Codex turn (with its items loaded), in order, as Tether items. */
+export function turnItems(raw: unknown): Item[] {
+  const turn = asRecord(raw);
+  const turnId = str(turn.id);
+  const final = turn.status !== 'inProgress';
   const out: Item[] = [];
-  for (const turn of turns.map(asRecord)) {
-    const turnId = str(turn.id);
-    const final = turn.status !== 'inProgress';
-    for (const raw of Array.isArray(turn.items) ? turn.items : []) {
-      const item = mapItem(raw, { turnId, final: final || asRecord(raw).completedAtMs != null });
-      if (item) out.push(item);
-    }
+  for (const item of Array.isArray(turn.items) ? turn.items : []) {
+    const mapped = mapItem(item, { turnId, final: final || asRecord(item).completedAtMs != null });
+    if (mapped) out.push(mapped);
   }
   return out;
 }

@@ -30,24 +30,39 @@ export interface HistoryPage {
   readonly olderAt: number | undefined;
 }
 
-/** What a cursor positions into: a journal (`at` is a byte offset) or an in-memory list (`at` is an index). */
-export type CursorKind = 'journal' | 'memory';
+/**
+ * What a cursor positions into: a journal (`at` is a byte offset), an in-memory list (`at` is an index), or an agent's
+ * own history paging (`upstream` is the agent's cursor of the turn the page ends in, absent for the newest turn, and
+ * `at` is how many of that turn's items come before the position).
+ */
+export type CursorKind = 'journal' | 'memory' | 'agent';
+
+/** Where a cursor points, as `readCursor` finds it. */
+export interface CursorPosition {
+  readonly kind: CursorKind;
+  readonly at: number;
+  /** The agent's own cursor (kind `agent` only); undefined for the agent's newest turn. */
+  readonly upstream?: string;
+}
 
 interface CursorBody {
   v: 1;
   t: string;
   k: CursorKind;
   a: number;
+  u?: string;
 }
 
-/** The opaque cursor of the page that ends right before `at` in thread `threadId`. */
-export function encodeCursor(threadId: string, kind: CursorKind, at: number): string {
-  const body: CursorBody = { v: 1, t: threadId, k: kind, a: at };
+const KINDS: readonly string[] = ['journal', 'memory', 'agent'] satisfies CursorKind[];
+
+/** The opaque cursor of the page that ends right before `at` in thread `threadId` (`upstream`: see CursorKind). */
+export function encodeCursor(threadId: string, kind: CursorKind, at: number, upstream?: string): string {
+  const body: CursorBody = { v: 1, t: threadId, k: kind, a: at, ...(upstream === undefined ? {} : { u: upstream }) };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
-/** The position a cursor names; -32602 when it is not one of ours, or belongs to another thread or store. */
-export function decodeCursor(cursor: string, threadId: string, kind: CursorKind): number {
+/** The position a cursor names, of whichever kind; -32602 when it is not one of ours or belongs to another thread. */
+export function readCursor(cursor: string, threadId: string): CursorPosition {
   let body: Partial<CursorBody> | undefined;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
@@ -59,13 +74,22 @@ export function decodeCursor(cursor: string, threadId: string, kind: CursorKind)
     typeof body.a !== 'number' ||
     !Number.isSafeInteger(body.a) ||
     body.a < 0 ||
-    typeof body.t !== 'string'
+    typeof body.t !== 'string' ||
+    typeof body.k !== 'string' ||
+    !KINDS.includes(body.k) ||
+    (body.u !== undefined && typeof body.u !== 'string')
   ) {
     throw invalidCursor(threadId, 'it is not a history cursor this server gave out');
   }
   if (body.t !== threadId) throw invalidCursor(threadId, `it belongs to thread ${body.t}`);
-  if (body.k !== kind) throw invalidCursor(threadId, 'it was given out for an earlier copy of the thread');
-  return body.a;
+  return { kind: body.k, at: body.a, ...(body.u === undefined ? {} : { upstream: body.u }) };
+}
+
+/** The position a cursor of `kind` names; -32602 when it is not one of ours, or belongs to another thread or store. */
+export function decodeCursor(cursor: string, threadId: string, kind: CursorKind): number {
+  const position = readCursor(cursor, threadId);
+  if (position.kind !== kind) throw invalidCursor(threadId, 'it was given out for an earlier copy of the thread');
+  return position.at;
 }
 
 /** -32602 for a cursor that cannot be used on this thread, saying how to get a good one. */
