@@ -1,53 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Backend, BackendSink } from '../backends/types';
-import { loadConfig } from '../config/load';
-import type { BackendConfig } from '../config/schema';
+import { FakeBackend, twoBackendConfig } from '../testing/fake-backend';
 import { type BackendGone, BackendSupervisor, restartDelayMs } from './backend-supervisor';
 
-/** A backend that only records its life: started, stopped (when the test says), crashed. */
-class FakeBackend implements Backend {
-  readonly pid = undefined;
-  sink!: BackendSink;
-  finishStop: (() => void) | undefined;
-  constructor(
-    readonly id: string,
-    readonly config: BackendConfig,
-  ) {}
-  start(sink: BackendSink): void {
-    this.sink = sink;
-  }
-  send(): void {}
-  sendRange(): void {}
-  pauseOutput(): void {}
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.finishStop = () => {
-        this.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
-        resolve();
-      };
-    });
-  }
-  crash(): void {
-    this.sink.exit({
-      code: 1,
-      signal: null,
-      stderrTail: ['boom'],
-      message: `The "${this.id}" backend exited with code 1`,
-    });
-  }
-}
-
 function setup() {
-  const config = loadConfig({
-    platform: 'linux',
-    homedir: '/home/u',
-    env: {},
-    readFile: () =>
-      JSON.stringify({
-        defaultBackend: 'a',
-        backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } },
-      }),
-  });
+  const config = twoBackendConfig();
   const backends: FakeBackend[] = [];
   const gone: BackendGone[] = [];
   let now = 0;
@@ -58,7 +14,7 @@ function setup() {
       setInputPaused: () => undefined,
       now: () => now,
       createBackend: (id, c) => {
-        const b = new FakeBackend(id, c);
+        const b = new FakeBackend(id, c, true);
         backends.push(b);
         return b;
       },

@@ -2,65 +2,14 @@ import { Writable } from 'node:stream';
 import { NativeFrameDecoder } from '@tether/protocol/codec';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Backend, BackendExit, BackendSink } from '../backends/types';
-import { loadConfig } from '../config/load';
-import type { BackendConfig } from '../config/schema';
-import { MAX_BATCH_MESSAGES } from './batch';
+import { FakeBackend, twoBackendConfig } from '../testing/fake-backend';
 import { restartDelayMs } from './backend-supervisor';
+import { MAX_BATCH_MESSAGES } from './batch';
 import { Bridge } from './bridge';
 import { FrameWriter } from './frame-writer';
 
-/** A backend that records what it receives and lets the test answer or crash it. */
-class FakeBackend implements Backend {
-  readonly pid = undefined;
-  received: unknown[] = [];
-  sink!: BackendSink;
-  stopped = false;
-  constructor(
-    readonly id: string,
-    readonly config: BackendConfig,
-  ) {}
-  start(sink: BackendSink): void {
-    this.sink = sink;
-  }
-  send(parts: readonly Buffer[]): void {
-    this.received.push(JSON.parse(Buffer.concat(parts).toString()));
-  }
-  sendRange(chunk: Buffer, start: number, end: number): void {
-    this.received.push(JSON.parse(chunk.toString('utf8', start, end)));
-  }
-  pauseOutput(): void {}
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
-  }
-  emit(message: unknown): void {
-    // Inside a larger chunk, as a backend's line arrives.
-    const bytes = Buffer.from(`xx${JSON.stringify(message)}\n`);
-    this.sink.message(bytes, 2, bytes.length - 1);
-  }
-  crash(info: Partial<BackendExit> = {}): void {
-    this.sink.exit({
-      code: 1,
-      signal: null,
-      stderrTail: ['boom'],
-      message: `The "${this.id}" backend exited with code 1`,
-      ...info,
-    });
-  }
-}
-
-function setup() {
-  const config = loadConfig({
-    platform: 'linux',
-    homedir: '/home/u',
-    env: {},
-    readFile: () =>
-      JSON.stringify({
-        defaultBackend: 'a',
-        backends: { a: { kind: 'command', argv: ['a'] }, b: { kind: 'command', argv: ['b'] } },
-      }),
-  });
+function setup(options: { holdStop?: boolean } = {}) {
+  const config = twoBackendConfig();
   let out = Buffer.alloc(0);
   const writer = new FrameWriter(
     new Writable({
@@ -80,7 +29,7 @@ function setup() {
     hostVersion: '9.9.9',
     setInputPaused: () => undefined,
     createBackend: (id, c) => {
-      const b = new FakeBackend(id, c);
+      const b = new FakeBackend(id, c, options.holdStop);
       backends.push(b);
       return b;
     },
@@ -231,20 +180,11 @@ describe('Bridge', () => {
   });
 
   it("sends a request that arrives while backends are being switched to the new one, and fails only the old one's", async () => {
-    const t = setup();
+    const t = setup({ holdStop: true });
     t.send({ id: 1, method: 'x' });
-    const old = t.backends[0]!;
-    let finishStop!: () => void;
-    old.stop = () =>
-      new Promise<void>((resolve) => {
-        finishStop = () => {
-          old.sink.exit({ code: 0, signal: null, stderrTail: [], message: 'stopped' });
-          resolve();
-        };
-      });
     t.send({ id: 2, method: 'bridge/hello', params: { backend: 'b' } });
     t.send({ id: 3, method: 'initialize' });
-    finishStop();
+    t.backends[0]!.finishStop!();
     for (let k = 0; k < 4; k++) await tick();
     expect(t.backends.map((b) => b.id)).toEqual(['a', 'b']);
     expect(t.backends[1]!.received).toEqual([{ id: 3, method: 'initialize' }]);
