@@ -76,6 +76,24 @@ describe('jsonSchemaBundleToTypeScript', () => {
     expect(ts).toContain('export type M = {\n  "a/b": { params?: A; result: A; };\n  "c": { params: A; };\n};');
   });
 
+  it('documents properties, a described $ref and map types', () => {
+    const ts = jsonSchemaBundleToTypeScript({
+      header: ['h'],
+      defs: {
+        A: {
+          type: 'object',
+          properties: { n: { description: 'In ms.', type: 'integer' } },
+          additionalProperties: false,
+        },
+        B: { description: 'A, for another method.', $ref: '#/$defs/A' },
+      },
+      maps: [{ name: 'M', description: 'By wire method.', entries: [{ key: 'a', params: 'A' }] }],
+    });
+    expect(ts).toContain('export type A = {\n  /** In ms. */\n  n?: number;\n};');
+    expect(ts).toContain('/** A, for another method. */\nexport type B = A;');
+    expect(ts).toContain('/** By wire method. */\nexport type M = {');
+  });
+
   it('refuses what it cannot express instead of emitting wrong types', () => {
     expect(() => render({ A: { $ref: 'Other.json' } })).toThrow('Unsupported $ref "Other.json" at A');
     expect(() => render({ A: { type: 'bigint' } })).toThrow('Unsupported JSON Schema type "bigint" at A');

@@ -12,6 +12,8 @@ export interface TypeScriptBundleInput {
   /** `export type <name> = { "<key>": { params: P; result: R } }` for each map (`params?` when optional). */
   readonly maps: readonly {
     readonly name: string;
+    /** The map type's doc comment. */
+    readonly description?: string;
     readonly entries: readonly { key: string; params: string; paramsOptional?: boolean; result?: string | undefined }[];
   }[];
 }
@@ -30,6 +32,7 @@ export function jsonSchemaBundleToTypeScript(input: TypeScriptBundleInput): stri
     out.push(`export type ${name} = ${typeOf(s, '', name)};`, '');
   }
   for (const map of input.maps) {
+    out.push(...docComment({ description: map.description }, ''));
     out.push(`export type ${map.name} = {`);
     for (const e of map.entries) {
       const result = e.result === undefined ? '' : ` result: ${e.result};`;

@@ -1,6 +1,8 @@
 /**
  * The one table of the protocol: every method, server request and notification with its wire name and schemas.
- * Dispatch, typed clients, validation and schema export are all derived from these rows.
+ * Dispatch, typed clients, validation and schema export are all derived from these rows. Each row's schemas are
+ * exports of schema/*.ts, and the generated schema names them as those exports are named (`item/tool/call` ->
+ * `ToolCallParams`, `ToolCallResult`).
  */
 import type { z } from 'zod';
 import * as A from './schema/approval';
@@ -82,16 +84,26 @@ export const hostRequests = { ...clientRequests, ...bridgeRequests } as const;
 /** Every notification the client side may receive from the host. */
 export const hostNotifications = { ...serverNotifications, ...bridgeNotifications } as const;
 
+/** The rows of `clientRequests`; the generated TypeScript's `ClientRequests` holds their params and result types. */
 export type ClientRequests = typeof clientRequests;
+/** The rows of `serverRequests`; the generated TypeScript's `ServerRequests` holds their params and result types. */
 export type ServerRequests = typeof serverRequests;
+/** The rows of `clientNotifications`; the generated `ClientNotifications` holds their params types. */
 export type ClientNotifications = typeof clientNotifications;
+/** The rows of `serverNotifications`; the generated `ServerNotifications` holds their params types. */
 export type ServerNotifications = typeof serverNotifications;
+/** The rows of `hostRequests` (generated as `ClientRequests` and `BridgeRequests`). */
 export type HostRequests = typeof hostRequests;
+/** The rows of `hostNotifications` (generated as `ServerNotifications` and `BridgeNotifications`). */
 export type HostNotifications = typeof hostNotifications;
 
+/** Wire name of a client request, e.g. `thread/start`. */
 export type ClientRequestMethod = keyof ClientRequests;
+/** Wire name of a server request, e.g. `approval/request`. */
 export type ServerRequestMethod = keyof ServerRequests;
+/** Wire name of a server notification, e.g. `item/completed`. */
 export type ServerNotificationMethod = keyof ServerNotifications;
+/** Wire name of a client notification (`initialized`). */
 export type ClientNotificationMethod = keyof ClientNotifications;
 
 /** Params type of a request row. */

@@ -9,12 +9,12 @@ import {
   serverRequests,
 } from './methods';
 import {
+  exportedSchemaNames,
   generateJsonSchema,
   generateJsonSchemaBundle,
   generateTypeScript,
   JSON_SCHEMA_BUNDLE_FILE,
   type MethodCatalogueEntry,
-  pascalCaseMethod,
   renderJsonSchemaFiles,
 } from './schema-export';
 import { seedExamples } from './seed-examples.fixtures';
@@ -63,10 +63,38 @@ function mapTypeOf(method: string): string {
 }
 
 describe('schema export', () => {
-  it('names messages after their wire method', () => {
-    expect(pascalCaseMethod('item/agentMessage/delta')).toBe('ItemAgentMessageDelta');
-    expect(pascalCaseMethod('thread/status/changed')).toBe('ThreadStatusChanged');
-    expect(pascalCaseMethod('error')).toBe('Error');
+  it("names each row's messages after the exports the row uses, as XParams, XResult and XNotification", () => {
+    const methods = generateJsonSchemaBundle()['x-tether-methods'] as MethodCatalogueEntry[];
+    const exportName = exportedSchemaNames();
+    const rows = { ...clientRequests, ...serverRequests, ...bridgeRequests };
+    const notifications = { ...clientNotifications, ...serverNotifications, ...bridgeNotifications };
+    for (const m of methods) {
+      if (m.kind === 'request') {
+        const row = rows[m.method as keyof typeof rows];
+        expect([m.params, m.result], m.method).toEqual([exportName.get(row.params), exportName.get(row.result)]);
+        expect(m.params, m.method).toMatch(/Params$/);
+        expect(m.result, m.method).toMatch(/Result$/);
+      } else {
+        const schema = notifications[m.method as keyof typeof notifications];
+        expect(m.params, m.method).toBe(exportName.get(schema));
+        expect(m.params, m.method).toMatch(/Notification$/);
+      }
+    }
+    expect(methods.find((m) => m.method === 'item/tool/call')).toMatchObject({
+      params: 'ToolCallParams',
+      result: 'ToolCallResult',
+    });
+    expect(methods.find((m) => m.method === 'item/agentMessage/delta')?.params).toBe('AgentMessageDeltaNotification');
+  });
+
+  it('makes an alias export a definition that refers to the schema it copies, with its own description', () => {
+    const files = generateJsonSchema();
+    expect(files['ThreadArchiveParams.json']).toMatchObject({
+      $ref: 'ThreadIdParams.json',
+      description: expect.stringContaining('thread/archive'),
+    });
+    expect(files['ApprovalRequestedNotification.json']).toMatchObject({ $ref: 'ApprovalRequestParams.json' });
+    expect(generateTypeScript()).toContain('export type ThreadArchiveParams = ThreadIdParams;');
   });
 
   it('catalogues every method of the table with params (and result) definitions that exist', () => {

@@ -46,83 +46,121 @@ export interface MethodCatalogueEntry {
 /** A group of rows of methods.ts, named as the TypeScript bundle names its map type. */
 interface Group {
   readonly typeName: string;
+  readonly description: string;
   readonly direction: MessageDirection;
   readonly requests?: Readonly<Record<string, RequestSpec>>;
   readonly notifications?: Readonly<Record<string, z.ZodType>>;
 }
 
 const groups: readonly Group[] = [
-  { typeName: 'ClientRequests', direction: 'clientToServer', requests: clientRequests },
-  { typeName: 'ClientNotifications', direction: 'clientToServer', notifications: clientNotifications },
-  { typeName: 'ServerRequests', direction: 'serverToClient', requests: serverRequests },
-  { typeName: 'ServerNotifications', direction: 'serverToClient', notifications: serverNotifications },
-  { typeName: 'BridgeRequests', direction: 'clientToHost', requests: bridgeRequests },
-  { typeName: 'BridgeNotifications', direction: 'hostToClient', notifications: bridgeNotifications },
+  {
+    typeName: 'ClientRequests',
+    description: 'Requests the client sends to the server, by wire method.',
+    direction: 'clientToServer',
+    requests: clientRequests,
+  },
+  {
+    typeName: 'ClientNotifications',
+    description: 'Notifications the client sends to the server, by wire method.',
+    direction: 'clientToServer',
+    notifications: clientNotifications,
+  },
+  {
+    typeName: 'ServerRequests',
+    description: 'Requests the server sends to the client, by wire method.',
+    direction: 'serverToClient',
+    requests: serverRequests,
+  },
+  {
+    typeName: 'ServerNotifications',
+    description: 'Notifications the server sends to the client, by wire method.',
+    direction: 'serverToClient',
+    notifications: serverNotifications,
+  },
+  {
+    typeName: 'BridgeRequests',
+    description: 'Requests the client sends to the native host itself, by wire method; they never reach a backend.',
+    direction: 'clientToHost',
+    requests: bridgeRequests,
+  },
+  {
+    typeName: 'BridgeNotifications',
+    description: 'Notifications the native host sends to the client about itself, by wire method.',
+    direction: 'hostToClient',
+    notifications: bridgeNotifications,
+  },
 ];
 
 // Modules whose exported schemas become named definitions, in a fixed order so output is stable.
 const schemaModules = [common, envelope, thread, turn, item, approval, session, bridge] as const;
 
-/** `item/agentMessage/delta` -> `ItemAgentMessageDelta`. */
-export function pascalCaseMethod(method: string): string {
-  return method
-    .split(/[/_.-]/)
-    .filter((s) => s.length > 0)
-    .map((s) => s[0]!.toUpperCase() + s.slice(1))
-    .join('');
-}
-
 interface Catalogue {
   readonly registry: z.core.$ZodRegistry<{ id: string }>;
   readonly methods: MethodCatalogueEntry[];
-  readonly groups: { typeName: string; methods: MethodCatalogueEntry[] }[];
+  readonly groups: { typeName: string; description: string; methods: MethodCatalogueEntry[] }[];
 }
 
 /**
- * Names every schema: each message after its wire method (`ThreadStartParams`, `TurnStartedNotification`), each
- * other exported schema (Thread, Item, ...) after its export, so shared objects become one `$ref`-able definition.
+ * The name of every exported schema of `modules` (protocol/src/schema by default), so each generated definition is
+ * named as the code names it. Throws on an alias (`export const B = A`), which would give one schema two names; each
+ * export must be its own schema, as `A.describe('...')` makes it (a definition that refers to A).
  */
+export function exportedSchemaNames(
+  modules: readonly Record<string, unknown>[] = schemaModules,
+): Map<z.ZodType, string> {
+  const names = new Map<z.ZodType, string>();
+  for (const module of modules) {
+    for (const [name, value] of Object.entries(module)) {
+      if (!(value instanceof z.ZodType)) continue;
+      const other = names.get(value);
+      if (other !== undefined) {
+        throw new Error(
+          `Schemas ${other} and ${name} are one object, so the generated schema could name only one of them: ` +
+            `write \`export const ${name} = ${other}.describe('...')\` to make ${name} its own definition`,
+        );
+      }
+      names.set(value, name);
+    }
+  }
+  return names;
+}
+
+/** Registers every exported schema under its export name and catalogues each row of methods.ts by those names. */
 function buildCatalogue(): Catalogue {
+  const names = exportedSchemaNames();
   const registry = z.registry<{ id: string }>();
-  const messageSchemas = new Set<unknown>();
+  for (const [schema, id] of names) registry.add(schema, { id });
+  const nameOf = (schema: z.ZodType, method: string, part: string): string => {
+    const name = names.get(schema);
+    if (name === undefined) {
+      throw new Error(
+        `The ${part} schema of ${method} is not exported from protocol/src/schema: export it there under the name ` +
+          'the generated schema should give it',
+      );
+    }
+    return name;
+  };
   const methods: MethodCatalogueEntry[] = [];
   const grouped: Catalogue['groups'] = [];
   for (const g of groups) {
-    for (const spec of Object.values(g.requests ?? {})) messageSchemas.add(spec.params).add(spec.result);
-    for (const schema of Object.values(g.notifications ?? {})) messageSchemas.add(schema);
-  }
-  // A message schema can serve several rows (thread/archive and thread/fork share one result), so each row gets
-  // its own clone to carry its own name.
-  const addMessage = (schema: z.ZodType, id: string): string => {
-    registry.add(schema.clone(), { id });
-    return id;
-  };
-  for (const g of groups) {
     const entries: MethodCatalogueEntry[] = [];
     for (const [method, spec] of Object.entries(g.requests ?? {})) {
-      const base = pascalCaseMethod(method);
       entries.push({
         method,
         kind: 'request',
         direction: g.direction,
-        params: addMessage(spec.params, `${base}Params`),
+        params: nameOf(spec.params, method, 'params'),
         paramsOptional: spec.params.safeParse(undefined).success,
-        result: addMessage(spec.result, `${base}Result`),
+        result: nameOf(spec.result, method, 'result'),
       });
     }
     for (const [method, schema] of Object.entries(g.notifications ?? {})) {
-      const id = addMessage(schema, `${pascalCaseMethod(method)}Notification`);
+      const params = nameOf(schema, method, 'params');
       const paramsOptional = schema.safeParse(undefined).success;
-      entries.push({ method, kind: 'notification', direction: g.direction, params: id, paramsOptional });
+      entries.push({ method, kind: 'notification', direction: g.direction, params, paramsOptional });
     }
     methods.push(...entries);
-    grouped.push({ typeName: g.typeName, methods: entries });
-  }
-  for (const module of schemaModules) {
-    for (const [name, value] of Object.entries(module)) {
-      if (!(value instanceof z.ZodType) || messageSchemas.has(value) || registry.has(value)) continue;
-      registry.add(value, { id: name });
-    }
+    grouped.push({ typeName: g.typeName, description: g.description, methods: entries });
   }
   return { registry, methods, groups: grouped };
 }
@@ -177,6 +215,7 @@ export function generateTypeScript(): string {
     defs: bundle.$defs as Record<string, unknown>,
     maps: catalogue.groups.map((g) => ({
       name: g.typeName,
+      description: g.description,
       entries: g.methods.map((m) => ({
         key: m.method,
         params: m.params,

@@ -2,57 +2,93 @@ import { z } from 'zod';
 import { ClientInfo } from './session';
 
 /** A backend the host can serve from, as the host's config names it. */
-export const BackendInfo = z.looseObject({
-  id: z.string(),
-  kind: z.enum(['embedded', 'command']),
-  dialect: z.string(),
-  description: z.string().optional(),
-  isDefault: z.boolean().optional(),
-});
+export const BackendInfo = z
+  .looseObject({
+    id: z.string().describe('Its key in the host config; what `bridge/hello` takes as `backend`.'),
+    kind: z.enum(['embedded', 'command']).describe('`embedded`: in the host process; `command`: a child process.'),
+    dialect: z
+      .string()
+      .describe('The protocol the backend speaks, which the host translates (e.g. `tether`, `codex`, `acp`).'),
+    description: z.string().optional().describe('Words for the user, from the config.'),
+    isDefault: z.boolean().optional().describe('The backend used when `bridge/hello` names none.'),
+  })
+  .describe("A backend the host can serve from, as the host's config names it.");
 export type BackendInfo = z.infer<typeof BackendInfo>;
 
 /** Sizes the host enforces, in bytes. */
-export const BridgeLimits = z.looseObject({
-  maxOutboundFrameBytes: z.number().int().positive(),
-  maxInboundMessageBytes: z.number().int().positive(),
-  maxChunkedMessageBytes: z.number().int().positive(),
-});
+export const BridgeLimits = z
+  .looseObject({
+    maxOutboundFrameBytes: z
+      .number()
+      .int()
+      .positive()
+      .describe('Largest frame the host sends to the browser; larger messages come as `bridge/chunk` pieces.'),
+    maxInboundMessageBytes: z.number().int().positive().describe('Largest message the browser may send to the host.'),
+    maxChunkedMessageBytes: z
+      .number()
+      .int()
+      .positive()
+      .describe('Largest message the host forwards from a backend (sent in pieces).'),
+  })
+  .describe('Sizes the host enforces, in bytes.');
 export type BridgeLimits = z.infer<typeof BridgeLimits>;
 
-export const BridgeHelloParams = z.looseObject({
-  backend: z.string().optional(),
-  clientInfo: ClientInfo.optional(),
-});
+/** `bridge/hello` (to the host): pick the backend for this connection; optional, and first when sent. */
+export const BridgeHelloParams = z
+  .looseObject({
+    backend: z.string().optional().describe('A configured backend id; the default backend when absent.'),
+    clientInfo: ClientInfo.optional(),
+  })
+  .describe('`bridge/hello` (to the host): pick the backend for this connection; optional, and first when sent.');
 export type BridgeHelloParams = z.infer<typeof BridgeHelloParams>;
-export const BridgeHelloResult = z.looseObject({
-  hostVersion: z.string(),
-  backend: z.string(),
-  backends: z.array(BackendInfo),
-  limits: BridgeLimits,
-});
+/** The host's version, the backend now serving, the configured backends and the host's limits. */
+export const BridgeHelloResult = z
+  .looseObject({
+    hostVersion: z.string(),
+    backend: z.string().describe('The id of the backend now serving this connection.'),
+    backends: z.array(BackendInfo),
+    limits: BridgeLimits,
+  })
+  .describe("The host's version, the backend now serving, the configured backends and the host's limits.");
 export type BridgeHelloResult = z.infer<typeof BridgeHelloResult>;
 
-export const BridgeBackendRestartParams = z.looseObject({}).optional();
+/** `bridge/backend/restart` (to the host): stop the backend process and start it again. */
+export const BridgeBackendRestartParams = z
+  .looseObject({})
+  .optional()
+  .describe('`bridge/backend/restart` (to the host): stop the backend process and start it again.');
 export type BridgeBackendRestartParams = z.infer<typeof BridgeBackendRestartParams>;
-export const BridgeBackendRestartResult = z.looseObject({ backend: z.string() });
+/** The id of the restarted backend. */
+export const BridgeBackendRestartResult = z
+  .looseObject({ backend: z.string() })
+  .describe('The id of the restarted backend.');
 export type BridgeBackendRestartResult = z.infer<typeof BridgeBackendRestartResult>;
 
-/** One piece of a message too large for one frame; pieces of one message share `id` and arrive in order. */
-export const BridgeChunkNotification = z.looseObject({
-  id: z.string(),
-  index: z.number().int().nonnegative(),
-  count: z.number().int().positive(),
-  data: z.string(),
-});
+/** `bridge/chunk` (from the host): one piece of a message too large for one frame. */
+export const BridgeChunkNotification = z
+  .looseObject({
+    id: z.string().describe('Shared by the pieces of one message.'),
+    index: z.number().int().nonnegative().describe('Position of this piece, from 0; pieces arrive in order.'),
+    count: z.number().int().positive().describe('How many pieces the message has.'),
+    data: z.string().describe("This piece of the message's JSON text; the pieces joined are the whole message."),
+  })
+  .describe('`bridge/chunk` (from the host): one piece of a message too large for one frame.');
 export type BridgeChunkNotification = z.infer<typeof BridgeChunkNotification>;
 
-/** The backend process ended. */
-export const BridgeBackendExitedNotification = z.looseObject({
-  backend: z.string(),
-  code: z.number().int().nullable(),
-  signal: z.string().nullable(),
-  stderrTail: z.array(z.string()),
-  message: z.string(),
-  restartInMs: z.number().int().nonnegative().optional(),
-});
+/** `bridge/backend/exited` (from the host): the backend process ended; requests in flight fail with -32050. */
+export const BridgeBackendExitedNotification = z
+  .looseObject({
+    backend: z.string(),
+    code: z.number().int().nullable().describe('Exit code; null when a signal ended it.'),
+    signal: z.string().nullable().describe('The signal that ended it (e.g. `SIGKILL`); null when it exited.'),
+    stderrTail: z.array(z.string()).describe('Its last lines of stderr, secrets redacted.'),
+    message: z.string().describe('What happened, for the user.'),
+    restartInMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('The host starts it again after this many milliseconds; absent when it will not.'),
+  })
+  .describe('`bridge/backend/exited` (from the host): the backend process ended; requests in flight fail with -32050.');
 export type BridgeBackendExitedNotification = z.infer<typeof BridgeBackendExitedNotification>;

@@ -1,23 +1,35 @@
 import { z } from 'zod';
 
-/** A JSON-RPC id: an integer (0 included) or a string. */
-export const RequestId = z.union([z.number().int(), z.string()]);
+/** A JSON-RPC request id: an integer (0 included) or a string. */
+export const RequestId = z
+  .union([z.number().int(), z.string()])
+  .describe('A JSON-RPC request id: an integer (0 included) or a string.');
 export type RequestId = z.infer<typeof RequestId>;
 
-/** Milliseconds since the Unix epoch. */
-export const TimestampMs = z.number().int().nonnegative();
+/** A point in time in milliseconds since the Unix epoch (UTC). */
+export const TimestampMs = z
+  .number()
+  .int()
+  .nonnegative()
+  .describe('A point in time in milliseconds since the Unix epoch (UTC).');
 
 /** One piece of user input: `{text}` or `{type:"text", text}`; unknown fields pass through. */
-export const UserInput = z.looseObject({
-  type: z.literal('text').optional(),
-  text: z.string(),
-});
+export const UserInput = z
+  .looseObject({
+    type: z.literal('text').optional().describe('Always `text` when present; the seed format leaves it out.'),
+    text: z.string(),
+  })
+  .describe('One piece of user input: `{text}` or `{type:"text", text}`; unknown fields pass through.');
 export type UserInput = z.infer<typeof UserInput>;
 
 /** The empty params or result object `{}` (extra fields tolerated). */
-export const EmptyObject = z.looseObject({});
+export const EmptyObject = z
+  .looseObject({})
+  .describe('The empty params or result object `{}` (extra fields tolerated).');
 export type EmptyObject = z.infer<typeof EmptyObject>;
 
-/** Params of a method that takes only a thread id. */
-export const ThreadIdParams = z.looseObject({ threadId: z.string() });
+/** Params that name only a thread: `{threadId}`. */
+export const ThreadIdParams = z
+  .looseObject({ threadId: z.string() })
+  .describe('Params that name only a thread: `{threadId}`.');
 export type ThreadIdParams = z.infer<typeof ThreadIdParams>;

@@ -1,47 +1,63 @@
 import { z } from 'zod';
 import { RequestId } from './common';
 
-const JsonRpcVersion = z.literal('2.0').optional();
+const JsonRpcVersion = z
+  .literal('2.0')
+  .optional()
+  .describe('`2.0` when the peer sends it; accepted on input, left out on output unless a connection asks for it.');
 
 /** The error object of a JSON-RPC error response. */
-export const ErrorObject = z.looseObject({
-  code: z.number().int(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
+export const ErrorObject = z
+  .looseObject({
+    code: z
+      .number()
+      .int()
+      .describe('The JSON-RPC error code; Tether uses the codes of ErrorCode (protocol/src/errors.ts).'),
+    message: z.string().describe('What happened and what to do about it, for a person.'),
+    data: z.unknown().optional().describe('Details for a program, e.g. the Zod issues of an invalid-params error.'),
+  })
+  .describe('The error object of a JSON-RPC error response.');
 export type ErrorObject = z.infer<typeof ErrorObject>;
 
 /** A request: `{id, method, params?}`; `jsonrpc` is accepted on input and optional. */
-export const RequestEnvelope = z.looseObject({
-  jsonrpc: JsonRpcVersion,
-  id: RequestId,
-  method: z.string(),
-  params: z.unknown().optional(),
-});
+export const RequestEnvelope = z
+  .looseObject({
+    jsonrpc: JsonRpcVersion,
+    id: RequestId,
+    method: z.string(),
+    params: z.unknown().optional(),
+  })
+  .describe('A request: `{id, method, params?}`; `jsonrpc` is accepted on input and optional.');
 export type RequestEnvelope = z.infer<typeof RequestEnvelope>;
 
 /** A notification: `{method, params?}` with no id. */
-export const NotificationEnvelope = z.looseObject({
-  jsonrpc: JsonRpcVersion,
-  method: z.string(),
-  params: z.unknown().optional(),
-});
+export const NotificationEnvelope = z
+  .looseObject({
+    jsonrpc: JsonRpcVersion,
+    method: z.string(),
+    params: z.unknown().optional(),
+  })
+  .describe('A notification: `{method, params?}` with no id.');
 export type NotificationEnvelope = z.infer<typeof NotificationEnvelope>;
 
 /** A successful response: `{id, result}`. */
-export const ResultEnvelope = z.looseObject({
-  jsonrpc: JsonRpcVersion,
-  id: RequestId,
-  result: z.unknown(),
-});
+export const ResultEnvelope = z
+  .looseObject({
+    jsonrpc: JsonRpcVersion,
+    id: RequestId,
+    result: z.unknown(),
+  })
+  .describe('A successful response: `{id, result}`.');
 export type ResultEnvelope = z.infer<typeof ResultEnvelope>;
 
 /** An error response: `{id, error}`; id is null when the request could not be read. */
-export const ErrorEnvelope = z.looseObject({
-  jsonrpc: JsonRpcVersion,
-  id: RequestId.nullable(),
-  error: ErrorObject,
-});
+export const ErrorEnvelope = z
+  .looseObject({
+    jsonrpc: JsonRpcVersion,
+    id: RequestId.nullable(),
+    error: ErrorObject,
+  })
+  .describe('An error response: `{id, error}`; id is null when the request could not be read.');
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** Any single JSON-RPC message. */

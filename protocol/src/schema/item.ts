@@ -1,41 +1,70 @@
 import { z } from 'zod';
 import { TimestampMs } from './common';
 
-/** Where an item is. `declined` marks a tool call that the user refused. */
-export const ItemStatus = z.enum(['inProgress', 'completed', 'failed', 'declined']);
+/** Where an item is: `inProgress` until it ends; `declined` marks a tool call that the user refused. */
+export const ItemStatus = z
+  .enum(['inProgress', 'completed', 'failed', 'declined'])
+  .describe('Where an item is: `inProgress` until it ends; `declined` marks a tool call that the user refused.');
 export type ItemStatus = z.infer<typeof ItemStatus>;
 
 const itemBase = {
-  id: z.string(),
+  id: z.string().describe('Unique within its thread; set by the server.'),
   status: ItemStatus,
-  createdAtMs: TimestampMs,
-  completedAtMs: TimestampMs.optional(),
-  turnId: z.string().optional(),
+  createdAtMs: TimestampMs.describe('When the item started.'),
+  completedAtMs: TimestampMs.optional().describe('When the item ended; absent while it is `inProgress`.'),
+  turnId: z.string().optional().describe('The turn that produced the item; absent when the backend does not say.'),
 };
 
-/** Text content of a message or of reasoning. */
-export const TextContent = z.looseObject({ text: z.string() });
+/** The text of a message or of reasoning; while the item is in progress, deltas append to it. */
+export const TextContent = z
+  .looseObject({ text: z.string() })
+  .describe('The text of a message or of reasoning; while the item is in progress, deltas append to it.');
 export type TextContent = z.infer<typeof TextContent>;
 
 /** What a tool call did: its name, arguments, and once finished its result or error. */
-export const ToolCallContent = z.looseObject({
-  toolName: z.string(),
-  arguments: z.unknown().optional(),
-  status: z.string().optional(),
-  result: z.unknown().optional(),
-  error: z.string().optional(),
-});
+export const ToolCallContent = z
+  .looseObject({
+    toolName: z.string(),
+    arguments: z.unknown().optional().describe('The arguments the model gave, as JSON.'),
+    status: z.string().optional().describe("The backend's word for the call's state (e.g. `running`, `success`)."),
+    result: z.unknown().optional().describe('What the tool returned; absent until it ends, and when it failed.'),
+    error: z.string().optional().describe('Why the tool failed or was declined.'),
+  })
+  .describe('What a tool call did: its name, arguments, and once finished its result or error.');
 export type ToolCallContent = z.infer<typeof ToolCallContent>;
 
-/** An error shown in the thread. */
-export const ErrorContent = z.looseObject({ message: z.string(), code: z.union([z.string(), z.number()]).optional() });
+/** An error shown in the thread, in words a user can act on. */
+export const ErrorContent = z
+  .looseObject({
+    message: z.string(),
+    code: z
+      .union([z.string(), z.number()])
+      .optional()
+      .describe("A JSON-RPC error code, or the backend's own error name."),
+  })
+  .describe('An error shown in the thread, in words a user can act on.');
 export type ErrorContent = z.infer<typeof ErrorContent>;
 
-export const UserMessageItem = z.looseObject({ ...itemBase, type: z.literal('userMessage'), content: TextContent });
-export const AgentMessageItem = z.looseObject({ ...itemBase, type: z.literal('agentMessage'), content: TextContent });
-export const ReasoningItem = z.looseObject({ ...itemBase, type: z.literal('reasoning'), content: TextContent });
-export const ToolCallItem = z.looseObject({ ...itemBase, type: z.literal('toolCall'), content: ToolCallContent });
-export const ErrorItem = z.looseObject({ ...itemBase, type: z.literal('error'), content: ErrorContent });
+/** An item of type `userMessage`: the user's input to a turn. */
+export const UserMessageItem = z
+  .looseObject({ ...itemBase, type: z.literal('userMessage'), content: TextContent })
+  .describe("An item of type `userMessage`: the user's input to a turn.");
+/** An item of type `agentMessage`: text the agent wrote to the user, streamed by `item/agentMessage/delta`. */
+export const AgentMessageItem = z
+  .looseObject({ ...itemBase, type: z.literal('agentMessage'), content: TextContent })
+  .describe('An item of type `agentMessage`: text the agent wrote to the user, streamed by `item/agentMessage/delta`.');
+/** An item of type `reasoning`: the model's reasoning text, streamed by `item/reasoning/delta`. */
+export const ReasoningItem = z
+  .looseObject({ ...itemBase, type: z.literal('reasoning'), content: TextContent })
+  .describe("An item of type `reasoning`: the model's reasoning text, streamed by `item/reasoning/delta`.");
+/** An item of type `toolCall`: one call of a tool by the agent, from request to result. */
+export const ToolCallItem = z
+  .looseObject({ ...itemBase, type: z.literal('toolCall'), content: ToolCallContent })
+  .describe('An item of type `toolCall`: one call of a tool by the agent, from request to result.');
+/** An item of type `error`: an error shown in the thread. */
+export const ErrorItem = z
+  .looseObject({ ...itemBase, type: z.literal('error'), content: ErrorContent })
+  .describe('An item of type `error`: an error shown in the thread.');
 export type UserMessageItem = z.infer<typeof UserMessageItem>;
 export type AgentMessageItem = z.infer<typeof AgentMessageItem>;
 export type ReasoningItem = z.infer<typeof ReasoningItem>;
@@ -43,51 +72,77 @@ export type ToolCallItem = z.infer<typeof ToolCallItem>;
 export type ErrorItem = z.infer<typeof ErrorItem>;
 
 /** One entry of a thread's history, told apart by `type`. */
-export const Item = z.discriminatedUnion('type', [
-  UserMessageItem,
-  AgentMessageItem,
-  ReasoningItem,
-  ToolCallItem,
-  ErrorItem,
-]);
+export const Item = z
+  .discriminatedUnion('type', [UserMessageItem, AgentMessageItem, ReasoningItem, ToolCallItem, ErrorItem])
+  .describe("One entry of a thread's history, told apart by `type`.");
 export type Item = z.infer<typeof Item>;
+/** The `type` of an item: `userMessage`, `agentMessage`, `reasoning`, `toolCall` or `error`. */
 export type ItemType = Item['type'];
 
 const itemEvent = { threadId: z.string(), turnId: z.string(), item: Item };
-export const ItemStartedNotification = z.looseObject(itemEvent);
+/** `item/started`: an item began, as it is at its start (usually `inProgress`). */
+export const ItemStartedNotification = z
+  .looseObject(itemEvent)
+  .describe('`item/started`: an item began, as it is at its start (usually `inProgress`).');
 export type ItemStartedNotification = z.infer<typeof ItemStartedNotification>;
-export const ItemCompletedNotification = z.looseObject(itemEvent);
+/** `item/completed`: an item ended; `item` is its final state, as history replays it. */
+export const ItemCompletedNotification = z
+  .looseObject(itemEvent)
+  .describe('`item/completed`: an item ended; `item` is its final state, as history replays it.');
 export type ItemCompletedNotification = z.infer<typeof ItemCompletedNotification>;
 
-const delta = { threadId: z.string(), turnId: z.string(), itemId: z.string(), delta: z.string() };
-export const AgentMessageDeltaNotification = z.looseObject(delta);
-export type AgentMessageDeltaNotification = z.infer<typeof AgentMessageDeltaNotification>;
-export const ReasoningDeltaNotification = z.looseObject(delta);
-export type ReasoningDeltaNotification = z.infer<typeof ReasoningDeltaNotification>;
-
-/** A client-side tool, declared at initialize and offered to the model. */
-export const ClientTool = z.looseObject({
-  name: z.string().min(1),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-});
-export type ClientTool = z.infer<typeof ClientTool>;
-
-/** A piece of a client tool's output. */
-export const ToolContent = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('text'), text: z.string() }),
-  z.looseObject({ type: z.literal('image'), mimeType: z.string(), data: z.string() }),
-]);
-export type ToolContent = z.infer<typeof ToolContent>;
-
-/** Server request: run a client tool. */
-export const ToolCallParams = z.looseObject({
+const delta = {
   threadId: z.string(),
   turnId: z.string(),
-  callId: z.string(),
-  tool: z.string(),
-  arguments: z.unknown(),
-});
+  itemId: z.string().describe('The item whose `content.text` grows.'),
+  delta: z.string().describe('Text to append, in order.'),
+};
+/** `item/agentMessage/delta`: more text of an in-progress agent message. */
+export const AgentMessageDeltaNotification = z
+  .looseObject(delta)
+  .describe('`item/agentMessage/delta`: more text of an in-progress agent message.');
+export type AgentMessageDeltaNotification = z.infer<typeof AgentMessageDeltaNotification>;
+/** `item/reasoning/delta`: more text of an in-progress reasoning item. */
+export const ReasoningDeltaNotification = z
+  .looseObject(delta)
+  .describe('`item/reasoning/delta`: more text of an in-progress reasoning item.');
+export type ReasoningDeltaNotification = z.infer<typeof ReasoningDeltaNotification>;
+
+/** A tool that the client runs, declared at `initialize` and offered to the model. */
+export const ClientTool = z
+  .looseObject({
+    name: z.string().min(1).describe('The name the model calls it by, and `item/tool/call` sends back as `tool`.'),
+    description: z.string().describe('What the tool does, for the model.'),
+    inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of its arguments.'),
+  })
+  .describe('A tool that the client runs, declared at `initialize` and offered to the model.');
+export type ClientTool = z.infer<typeof ClientTool>;
+
+/** A piece of a client tool's output: text, or an image as base64 `data` of `mimeType`. */
+export const ToolContent = z
+  .discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('text'), text: z.string() }),
+    z.looseObject({ type: z.literal('image'), mimeType: z.string(), data: z.string() }),
+  ])
+  .describe("A piece of a client tool's output: text, or an image as base64 `data` of `mimeType`.");
+export type ToolContent = z.infer<typeof ToolContent>;
+
+/** `item/tool/call` (server request): run a tool that the client declared, and answer with its output. */
+export const ToolCallParams = z
+  .looseObject({
+    threadId: z.string(),
+    turnId: z.string(),
+    callId: z.string().describe("Identifies this call (the model's tool-call id when it gives one)."),
+    tool: z.string().describe('The `name` of a tool from `capabilities.clientTools`.'),
+    arguments: z.unknown().describe("The model's arguments, meant to fit the tool's `inputSchema`."),
+  })
+  .describe('`item/tool/call` (server request): run a tool that the client declared, and answer with its output.');
 export type ToolCallParams = z.infer<typeof ToolCallParams>;
-export const ToolCallResult = z.looseObject({ success: z.boolean(), content: z.array(ToolContent) });
+/** The client's answer to `item/tool/call`: whether the tool succeeded, and what it gives the model. */
+export const ToolCallResult = z
+  .looseObject({
+    success: z.boolean().describe('False when the tool failed; `content` then says why.'),
+    content: z.array(ToolContent),
+  })
+  .describe("The client's answer to `item/tool/call`: whether the tool succeeded, and what it gives the model.");
 export type ToolCallResult = z.infer<typeof ToolCallResult>;

@@ -4,120 +4,181 @@ import { Item } from './item';
 import { Turn } from './turn';
 
 /** Where a thread is: idle, running a turn, waiting on an approval, or broken. */
-export const ThreadStatus = z.enum(['idle', 'running', 'waitingOnApproval', 'error']);
+export const ThreadStatus = z
+  .enum(['idle', 'running', 'waitingOnApproval', 'error'])
+  .describe('Where a thread is: idle, running a turn, waiting on an approval, or broken.');
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
 
-/** A conversation with the agent. */
-export const Thread = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  model: z.string(),
-  status: ThreadStatus,
-  archived: z.boolean(),
-  ephemeral: z.boolean(),
-  createdAtMs: TimestampMs,
-  updatedAtMs: TimestampMs,
-  cwd: z.string().optional(),
-});
+/** A conversation with the agent: its settings and state, without its items. */
+export const Thread = z
+  .looseObject({
+    id: z.string(),
+    title: z.string(),
+    model: z.string().describe('The id of the model its turns use unless `turn/start` names another.'),
+    status: ThreadStatus,
+    archived: z.boolean().describe('Hidden from `thread/list` unless it asks for archived threads.'),
+    ephemeral: z.boolean().describe('Kept in memory only: never saved, never listed, gone when the server stops.'),
+    createdAtMs: TimestampMs,
+    updatedAtMs: TimestampMs.describe('Last activity; `thread/list` sorts by it, newest first.'),
+    cwd: z.string().optional().describe('Directory its tools run in; absent when the backend has no such notion.'),
+  })
+  .describe('A conversation with the agent: its settings and state, without its items.');
 export type Thread = z.infer<typeof Thread>;
 
 const ThreadResult = z.looseObject({ thread: Thread });
 
-export const ThreadStartParams = z.looseObject({
-  title: z.string().optional(),
-  model: z.string().optional(),
-  ephemeral: z.boolean().optional(),
-  cwd: z.string().optional(),
-});
+/** `thread/start`: create a thread; `thread/started` follows the answer. */
+export const ThreadStartParams = z
+  .looseObject({
+    title: z.string().optional(),
+    model: z.string().optional().describe("A model id from `model/list`; the server's default when absent."),
+    ephemeral: z.boolean().optional().describe('Keep the thread in memory only (default false).'),
+    cwd: z
+      .string()
+      .optional()
+      .describe("Directory for its tools, relative to the server's own; the server's when absent."),
+  })
+  .describe('`thread/start`: create a thread; `thread/started` follows the answer.');
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
-export const ThreadStartResult = ThreadResult;
+/** The new thread. */
+export const ThreadStartResult = ThreadResult.describe('The new thread.');
 export type ThreadStartResult = z.infer<typeof ThreadStartResult>;
 
-/**
- * Where the page before this one ends: pass it to `thread/history/read`. Opaque, valid only for its thread; null or
- * absent when this page starts the thread (a backend that does not page answers everything at once, without one).
- */
+/** Where the page before this one ends, for `thread/history/read`; opaque; null or absent when none is older. */
 export const HistoryCursor = z
   .string()
   .nullish()
-  .describe('Cursor of the older page (thread/history/read); null when none');
+  .describe(
+    'Where the page before this one ends, for `thread/history/read`; opaque; null or absent when none is older.',
+  );
 export type HistoryCursor = z.infer<typeof HistoryCursor>;
 
 /** `thread/read`: with `afterItemId`, every item after it; otherwise the latest page of the thread's history. */
-export const ThreadReadParams = z.looseObject({
-  threadId: z.string(),
-  afterItemId: z.string().optional(),
-});
+export const ThreadReadParams = z
+  .looseObject({
+    threadId: z.string(),
+    afterItemId: z
+      .string()
+      .optional()
+      .describe('Read every item after this one (-32602 when the thread has no such item).'),
+  })
+  .describe(
+    "`thread/read`: with `afterItemId`, every item after it; otherwise the latest page of the thread's history.",
+  );
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
 /** The thread and one page of its items, oldest first (the latest page, or those after `afterItemId`). */
-export const ThreadReadResult = z.looseObject({ thread: Thread, items: z.array(Item), olderCursor: HistoryCursor });
+export const ThreadReadResult = z
+  .looseObject({ thread: Thread, items: z.array(Item), olderCursor: HistoryCursor })
+  .describe('The thread and one page of its items, oldest first (the latest page, or those after `afterItemId`).');
 export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
 
 /** `thread/resume`: the latest page, the running turn, and (unless `subscribe` is false) the thread's notifications. */
-export const ThreadResumeParams = z.looseObject({
-  threadId: z.string(),
-  subscribe: z.boolean().optional(),
-});
+export const ThreadResumeParams = z
+  .looseObject({
+    threadId: z.string(),
+    subscribe: z.boolean().optional().describe("Receive the thread's notifications on this connection (default true)."),
+  })
+  .describe(
+    "`thread/resume`: the latest page, the running turn, and (unless `subscribe` is false) the thread's notifications.",
+  );
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
 /** The thread, its latest page of items (open items of the running turn last) and its running turn. */
-export const ThreadResumeResult = z.looseObject({
-  thread: Thread,
-  items: z.array(Item),
-  activeTurn: Turn.optional(),
-  olderCursor: HistoryCursor,
-});
+export const ThreadResumeResult = z
+  .looseObject({
+    thread: Thread,
+    items: z.array(Item),
+    activeTurn: Turn.optional().describe('The running turn; absent when none runs.'),
+    olderCursor: HistoryCursor,
+  })
+  .describe('The thread, its latest page of items (open items of the running turn last) and its running turn.');
 export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
 
 /** `thread/history/read`: the page of items before `cursor` (from `thread/read`, `thread/resume` or this method). */
-export const ThreadHistoryReadParams = z.looseObject({
-  threadId: z.string(),
-  cursor: z.string(),
-});
+export const ThreadHistoryReadParams = z
+  .looseObject({
+    threadId: z.string(),
+    cursor: z.string().describe('An `olderCursor` of this thread.'),
+  })
+  .describe(
+    '`thread/history/read`: the page of items before `cursor` (from `thread/read`, `thread/resume` or this method).',
+  );
 export type ThreadHistoryReadParams = z.infer<typeof ThreadHistoryReadParams>;
 /** One older page of completed items, oldest first, and the cursor of the page before it. */
-export const ThreadHistoryReadResult = z.looseObject({ items: z.array(Item), olderCursor: HistoryCursor });
+export const ThreadHistoryReadResult = z
+  .looseObject({ items: z.array(Item), olderCursor: HistoryCursor })
+  .describe('One older page of completed items, oldest first, and the cursor of the page before it.');
 export type ThreadHistoryReadResult = z.infer<typeof ThreadHistoryReadResult>;
 
-export const ThreadListParams = z.looseObject({
-  cursor: z.string().nullish(),
-  limit: z.number().int().positive().max(1000).optional(),
-  archived: z.boolean().optional(),
-});
+/** `thread/list`: one page of saved threads, most recently active first. */
+export const ThreadListParams = z
+  .looseObject({
+    cursor: z.string().nullish().describe('The `nextCursor` of the previous page; the first page when absent.'),
+    limit: z.number().int().positive().max(1000).optional().describe('Page size; the server picks one when absent.'),
+    archived: z.boolean().optional().describe('List archived threads instead of the others (default false).'),
+  })
+  .describe('`thread/list`: one page of saved threads, most recently active first.');
 export type ThreadListParams = z.infer<typeof ThreadListParams>;
-export const ThreadListResult = z.looseObject({
-  threads: z.array(Thread),
-  nextCursor: z.string().nullish(),
-});
+/** A page of threads and the cursor of the next one. */
+export const ThreadListResult = z
+  .looseObject({
+    threads: z.array(Thread),
+    nextCursor: z.string().nullish().describe('Pass it as `cursor` for the next page; null or absent on the last.'),
+  })
+  .describe('A page of threads and the cursor of the next one.');
 export type ThreadListResult = z.infer<typeof ThreadListResult>;
 
-export const ThreadArchiveParams = ThreadIdParams;
+/** `thread/archive`: hide a thread from `thread/list`; `thread/archived` follows. */
+export const ThreadArchiveParams = ThreadIdParams.describe(
+  '`thread/archive`: hide a thread from `thread/list`; `thread/archived` follows.',
+);
 export type ThreadArchiveParams = z.infer<typeof ThreadArchiveParams>;
-export const ThreadArchiveResult = ThreadResult;
+/** The archived thread. */
+export const ThreadArchiveResult = ThreadResult.describe('The archived thread.');
 export type ThreadArchiveResult = z.infer<typeof ThreadArchiveResult>;
-export const ThreadUnarchiveParams = ThreadIdParams;
+/** `thread/unarchive`: list an archived thread again; `thread/unarchived` follows. */
+export const ThreadUnarchiveParams = ThreadIdParams.describe(
+  '`thread/unarchive`: list an archived thread again; `thread/unarchived` follows.',
+);
 export type ThreadUnarchiveParams = z.infer<typeof ThreadUnarchiveParams>;
-export const ThreadUnarchiveResult = ThreadResult;
+/** The thread, no longer archived. */
+export const ThreadUnarchiveResult = ThreadResult.describe('The thread, no longer archived.');
 export type ThreadUnarchiveResult = z.infer<typeof ThreadUnarchiveResult>;
 
-export const ThreadForkParams = z.looseObject({
-  threadId: z.string(),
-  afterItemId: z.string().optional(),
-  title: z.string().optional(),
-});
+/** `thread/fork`: a new thread holding a copy of this one's completed items, up to `afterItemId`. */
+export const ThreadForkParams = z
+  .looseObject({
+    threadId: z.string(),
+    afterItemId: z.string().optional().describe('The last item to copy (included); every item when absent.'),
+    title: z.string().optional().describe('Title of the new thread; derived from the source when absent.'),
+  })
+  .describe("`thread/fork`: a new thread holding a copy of this one's completed items, up to `afterItemId`.");
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
-export const ThreadForkResult = ThreadResult;
+/** The new thread; `thread/started` follows. */
+export const ThreadForkResult = ThreadResult.describe('The new thread; `thread/started` follows.');
 export type ThreadForkResult = z.infer<typeof ThreadForkResult>;
 
-export const ThreadUnsubscribeParams = ThreadIdParams;
+/** `thread/unsubscribe`: stop sending this thread's notifications to this connection. */
+export const ThreadUnsubscribeParams = ThreadIdParams.describe(
+  "`thread/unsubscribe`: stop sending this thread's notifications to this connection.",
+);
 export type ThreadUnsubscribeParams = z.infer<typeof ThreadUnsubscribeParams>;
-export const ThreadUnsubscribeResult = EmptyObject;
+/** Nothing: the connection is unsubscribed. */
+export const ThreadUnsubscribeResult = EmptyObject.describe('Nothing: the connection is unsubscribed.');
 export type ThreadUnsubscribeResult = z.infer<typeof ThreadUnsubscribeResult>;
 
-export const ThreadStartedNotification = z.looseObject({ thread: Thread });
+/** `thread/started`: a thread was created (by `thread/start` or `thread/fork`). */
+export const ThreadStartedNotification = z
+  .looseObject({ thread: Thread })
+  .describe('`thread/started`: a thread was created (by `thread/start` or `thread/fork`).');
 export type ThreadStartedNotification = z.infer<typeof ThreadStartedNotification>;
-export const ThreadStatusChangedNotification = z.looseObject({ threadId: z.string(), status: ThreadStatus });
+/** `thread/status/changed`: a thread's status changed. */
+export const ThreadStatusChangedNotification = z
+  .looseObject({ threadId: z.string(), status: ThreadStatus })
+  .describe("`thread/status/changed`: a thread's status changed.");
 export type ThreadStatusChangedNotification = z.infer<typeof ThreadStatusChangedNotification>;
-export const ThreadArchivedNotification = ThreadIdParams;
+/** `thread/archived`: a thread was archived. */
+export const ThreadArchivedNotification = ThreadIdParams.describe('`thread/archived`: a thread was archived.');
 export type ThreadArchivedNotification = z.infer<typeof ThreadArchivedNotification>;
-export const ThreadUnarchivedNotification = ThreadIdParams;
+/** `thread/unarchived`: a thread was unarchived. */
+export const ThreadUnarchivedNotification = ThreadIdParams.describe('`thread/unarchived`: a thread was unarchived.');
 export type ThreadUnarchivedNotification = z.infer<typeof ThreadUnarchivedNotification>;
