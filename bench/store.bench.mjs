@@ -6,10 +6,19 @@
 //   --before DIR   also measures the app-server built in DIR (DIR/native-host/dist/tether.mjs), in the same run,
 //                  side by side: e.g. a `git archive` of the commit before a change, built with its own scripts.
 // Writes bench/results/store.json.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureHostBundle, fmt as f, machine, median, spawnAppServer, writeResults, writeSection } from './support.mjs';
+import {
+  ensureHostBundle,
+  fmt as f,
+  importTypeScript,
+  machine,
+  median,
+  spawnAppServer,
+  writeResults,
+  writeSection,
+} from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const beforeAt = process.argv.indexOf('--before');
@@ -23,50 +32,28 @@ const work = mkdtempSync(join(tmpdir(), 'tether-store-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------- data laid down as the store writes it
-const thread = (id, extra = {}) => ({
-  id,
-  title: id,
-  model: 'scripted',
-  status: 'idle',
-  archived: false,
-  ephemeral: false,
-  createdAtMs: 1,
-  updatedAtMs: 1,
-  ...extra,
-});
-const item = (id, turnId, type, text) => ({
-  id,
-  type,
-  status: 'completed',
-  createdAtMs: 1,
-  completedAtMs: 1,
-  content: { text },
-  turnId,
-});
+// The records and the journal writer the store's own tests use (TypeScript source: bundled once, then imported).
+const { testItem, testThread, writeThreadJournal } = await importTypeScript(
+  'journal-fixtures',
+  "export * from './native-host/src/testing/journal-fixtures';",
+);
 
 /** A data dir with one thread of `turns` turns, each a question and an answer of about `answerBytes` characters. */
 function dataDir(name, threadId, turns, answerBytes) {
   const dir = join(work, name);
-  mkdirSync(join(dir, 'threads'), { recursive: true, mode: 0o700 });
-  const lines = [JSON.stringify({ type: 'thread', thread: thread(threadId) })];
   const filler = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(answerBytes / 27)).slice(0, answerBytes);
+  const records = [];
   for (let t = 0; t < turns; t++) {
     const turn = { id: `turn_${t}`, threadId, status: 'running', input: [{ text: `question ${t}` }], startedAtMs: 1 };
-    lines.push(JSON.stringify({ type: 'turn', turn }));
-    lines.push(
-      JSON.stringify({ type: 'item', item: item(`item_${t}_u`, turn.id, 'userMessage', `question ${t}: ${filler}`) }),
-    );
-    lines.push(JSON.stringify({ type: 'item', item: item(`item_${t}_a`, turn.id, 'agentMessage', filler) }));
-    lines.push(JSON.stringify({ type: 'turn', turn: { ...turn, status: 'completed', completedAtMs: 2 } }));
+    const item = (n, type, text) => testItem(`item_${t}_${n}`, text, { type, turnId: turn.id, completedAtMs: 1 });
+    records.push({ type: 'turn', turn });
+    records.push({ type: 'item', item: item('u', 'userMessage', `question ${t}: ${filler}`) });
+    records.push({ type: 'item', item: item('a', 'agentMessage', filler) });
+    records.push({ type: 'turn', turn: { ...turn, status: 'completed', completedAtMs: 2 } });
   }
-  writeFileSync(join(dir, 'threads', `${threadId}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
-  // `grants: []` as the store writes it for a new thread (a thread from before grants moved to the index pays one
-  // journal scan on its first turn instead).
-  writeFileSync(
-    join(dir, 'threads', 'index.jsonl'),
-    `${JSON.stringify({ thread: thread(threadId), pid: 0, grants: [] })}\n`,
-    { mode: 0o600 },
-  );
+  // `grants: []` in the index, as the store writes it for a new thread (a thread from before grants moved to the
+  // index pays one journal scan on its first turn instead).
+  writeThreadJournal(dir, testThread(threadId), records);
   return dir;
 }
 

@@ -1,33 +1,18 @@
 import type { Item } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from '../store/thread-store';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 import { ThreadHistory } from './thread-history';
 import { ThreadState } from './thread-state';
 
 const tempDir = useTempDirs('tether-history-');
-const item = (id: string, turnId: string): Item => ({
-  id,
-  type: 'agentMessage',
-  status: 'completed',
-  createdAtMs: 1,
-  content: { text: id },
-  turnId,
-});
+const item = (id: string, turnId: string): Item => testItem(id, id, { turnId });
 
 describe("a persistent thread's model history", () => {
   it('is the latest page, loaded once with the grants, and cut back to one page after each turn', () => {
     const store = new ThreadStore(tempDir(), () => undefined);
-    store.create({
-      id: 't',
-      title: 't',
-      model: 'm',
-      status: 'idle',
-      archived: false,
-      ephemeral: false,
-      createdAtMs: 1,
-      updatedAtMs: 1,
-    });
+    store.create(testThread('t'));
     for (let t = 0; t < 10; t++) store.appendItem('t', item(`i${t}`, `turn_${t}`));
     store.appendGrant('t', 'bash', 'bash\nls');
     const history = new ThreadHistory(store, { bytes: 1 << 20, turns: 3 });

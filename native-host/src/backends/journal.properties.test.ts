@@ -9,9 +9,9 @@
  */
 import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Item } from '@tether/protocol';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 import { ThreadJournal } from './journal';
 
@@ -22,7 +22,7 @@ const item = fc
     id: fc.string({ minLength: 1, maxLength: 4 }),
     text: fc.string({ maxLength: 12, unit: 'binary' }),
   })
-  .map(({ id, text }): Item => ({ id, type: 'agentMessage', status: 'completed', createdAtMs: 1, content: { text } }));
+  .map(({ id, text }) => testItem(id, text));
 
 describe('ThreadJournal pages', () => {
   test.prop([fc.array(item, { minLength: 1, maxLength: 3 })], { numRuns: 40 })(
@@ -32,16 +32,7 @@ describe('ThreadJournal pages', () => {
       const writer = new ThreadJournal(dir, () => undefined);
       await writer.load();
       writer.put({
-        thread: {
-          id: 't',
-          title: 't',
-          model: '',
-          status: 'idle',
-          archived: false,
-          ephemeral: false,
-          createdAtMs: 1,
-          updatedAtMs: 1,
-        },
+        thread: testThread('t', { model: '' }),
         sessionId: 's',
       });
       for (const i of items) writer.append('t', i);

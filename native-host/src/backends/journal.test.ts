@@ -14,6 +14,7 @@ import type { Item, Thread } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { secrets } from '../secrets';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { ThreadJournal } from './journal';
 
 /** Every item of a thread, read page by page from the latest back. */
@@ -27,24 +28,8 @@ function history(j: ThreadJournal, threadId: string): Item[] {
   return items;
 }
 
-const thread = (id: string, updatedAtMs: number, extra: Partial<Thread> = {}): Thread => ({
-  id,
-  title: id,
-  model: '',
-  status: 'idle',
-  archived: false,
-  ephemeral: false,
-  createdAtMs: 1,
-  updatedAtMs,
-  ...extra,
-});
-const item = (id: string, text: string): Item => ({
-  id,
-  type: 'agentMessage',
-  status: 'completed',
-  createdAtMs: 1,
-  content: { text },
-});
+const thread = (id: string, updatedAtMs: number, extra: Partial<Thread> = {}): Thread =>
+  testThread(id, { model: '', updatedAtMs, ...extra });
 
 describe('thread journal', () => {
   it('keeps threads and their items across instances, newest thread first', async () => {
@@ -53,8 +38,8 @@ describe('thread journal', () => {
     await a.load();
     a.put({ thread: thread('old', 10), sessionId: 's-old' });
     a.put({ thread: thread('new', 20), sessionId: 's-new' });
-    a.append('old', item('i1', 'one'));
-    a.append('old', item('i2', 'two'));
+    a.append('old', testItem('i1', 'one'));
+    a.append('old', testItem('i2', 'two'));
     a.update('old', { title: 'renamed' }, 's-old-2');
 
     const b = new ThreadJournal(dir, () => undefined);
@@ -62,7 +47,7 @@ describe('thread journal', () => {
     expect(b.threads().map((t) => t.id)).toEqual(['new', 'old']);
     expect(b.get('old')).toMatchObject({ sessionId: 's-old-2', thread: { title: 'renamed' } });
     expect(history(b, 'old').map((i) => i.id)).toEqual(['i1', 'i2']);
-    b.append('old', item('i3', 'three'));
+    b.append('old', testItem('i3', 'three'));
     expect(history(b, 'old').map((i) => i.id)).toEqual(['i1', 'i2', 'i3']);
   });
 
@@ -72,8 +57,8 @@ describe('thread journal', () => {
     await a.load();
     a.put({ thread: thread('t', 1), sessionId: 's' });
     a.put({ thread: thread('eph', 2, { ephemeral: true }), sessionId: 'e' });
-    a.append('t', item('i1', 'fine'));
-    a.append('eph', item('e1', 'memory only'));
+    a.append('t', testItem('i1', 'fine'));
+    a.append('eph', testItem('e1', 'memory only'));
     appendFileSync(join(dir, 'threads', 't.jsonl'), '{"id":"i2","type":"agentMess');
     const index = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8')
       .trim()
@@ -93,11 +78,11 @@ describe('thread journal', () => {
     const a = new ThreadJournal(dir, () => undefined);
     await a.load();
     a.put({ thread: thread('t', 1), sessionId: 's' });
-    a.append('t', item('i1', 'before the crash'));
+    a.append('t', testItem('i1', 'before the crash'));
     appendFileSync(join(dir, 'threads', 't.jsonl'), '{"id":"i2","type":"agentMess');
     const b = new ThreadJournal(dir, () => undefined);
     await b.load();
-    b.append('t', item('i3', 'after the restart'));
+    b.append('t', testItem('i3', 'after the restart'));
     const c = new ThreadJournal(dir, () => undefined);
     await c.load();
     expect(history(c, 't').map((i) => i.id)).toEqual(['i1', 'i3']);
@@ -139,7 +124,7 @@ describe('thread journal', () => {
       join(dir, 'index.json'),
       JSON.stringify({ version: 1, threads: [{ thread: thread('t1', 5), sessionId: 's1', unread: true }] }),
     );
-    writeFileSync(join(dir, 'threads', 't1.jsonl'), `${JSON.stringify(item('i1', 'before the merge'))}\n`);
+    writeFileSync(join(dir, 'threads', 't1.jsonl'), `${JSON.stringify(testItem('i1', 'before the merge'))}\n`);
     const j = new ThreadJournal(dir, () => undefined);
     await j.load();
     expect(j.get('t1')).toEqual({ thread: thread('t1', 5), sessionId: 's1', unread: true });
@@ -158,7 +143,7 @@ describe('thread journal', () => {
       const j = new ThreadJournal(dir, () => undefined);
       await j.load();
       j.put({ thread: thread('t1', 1, { title: 'key acp-echoed-secret-99' }), sessionId: 's1' });
-      j.append('t1', item('i1', `the agent said: token=acp-echoed-secret-99 and AIza${'b'.repeat(35)}`));
+      j.append('t1', testItem('i1', `the agent said: token=acp-echoed-secret-99 and AIza${'b'.repeat(35)}`));
     } finally {
       process.umask(previous);
     }
@@ -185,7 +170,7 @@ describe('thread journal', () => {
     const j = new ThreadJournal(dir, (line) => lines.push(line));
     await j.load();
     j.put({ thread: thread('t1', 1), sessionId: 's1' });
-    j.append('t1', item('i1', 'one'));
+    j.append('t1', testItem('i1', 'one'));
     for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'threads', 't1.jsonl')).mode & 0o777).toBe(0o600);
     expect(lines.filter((l) => l.startsWith('tightened the permissions'))).toHaveLength(3);

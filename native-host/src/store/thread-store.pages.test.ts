@@ -1,31 +1,15 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCode, type Item, type Thread } from '@tether/protocol';
+import { ErrorCode, type Item } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 import { encodeCursor, type PageBudget } from './history-page';
 import { ThreadStore } from './thread-store';
 
 const tempDir = useTempDirs('tether-pages-');
 const noLog = (): void => undefined;
-const thread = (id: string): Thread => ({
-  id,
-  title: id,
-  model: 'm',
-  status: 'idle',
-  archived: false,
-  ephemeral: false,
-  createdAtMs: 1,
-  updatedAtMs: 1,
-});
-const item = (id: string, text: string, turnId?: string): Item => ({
-  id,
-  type: 'agentMessage',
-  status: 'completed',
-  createdAtMs: 1,
-  content: { text },
-  ...(turnId ? { turnId } : {}),
-});
+const item = (id: string, text: string, turnId?: string): Item => testItem(id, text, { turnId });
 /** Bytes an item weighs against a page budget: its journal line. */
 const weight = (i: Item): number => Buffer.byteLength(JSON.stringify({ type: 'item', item: i })) + 1;
 
@@ -47,7 +31,7 @@ describe('paged reads of the thread store', () => {
     const items: Item[] = [];
     for (let i = 0; i < 120; i++)
       items.push(item(`i${i}`, 'x'.repeat(i % 17 === 0 ? 900 : (i * 37) % 150), `turn_${Math.floor(i / 3)}`));
-    store.create(thread('t'));
+    store.create(testThread('t'));
     for (const i of items) {
       store.appendItem('t', i);
       if (i.id === 'i50') store.appendTurn('t', { id: 'turn_16', threadId: 't', status: 'completed', input: [] });
@@ -66,7 +50,7 @@ describe('paged reads of the thread store', () => {
 
   it('ends a page at the turn budget and gives no cursor on a thread that fits in one page', () => {
     const store = new ThreadStore(tempDir(), noLog);
-    store.create(thread('t'), [
+    store.create(testThread('t'), [
       item('a', 'x', 'turn_1'),
       item('b', 'x', 'turn_2'),
       item('c', 'x', 'turn_2'),
@@ -88,8 +72,8 @@ describe('paged reads of the thread store', () => {
 
   it('answers -32602 saying to read the thread again for a cursor that is not ours, of another thread, or not at a line', () => {
     const store = new ThreadStore(tempDir(), noLog);
-    store.create(thread('t'), [item('a', 'x'), item('b', 'y')]);
-    store.create(thread('u'), [item('c', 'z')]);
+    store.create(testThread('t'), [item('a', 'x'), item('b', 'y')]);
+    store.create(testThread('u'), [item('c', 'z')]);
     const budget = { bytes: 1, turns: 100 };
     const ofU = store.page('u', { bytes: 1 << 20, turns: 1 });
     const foreign = encodeCursor('u', 'journal', 10);
@@ -126,13 +110,13 @@ describe('paged reads of the thread store', () => {
   it('reads items longer than its read chunk whole, one a page when each is over the budget', () => {
     const store = new ThreadStore(tempDir(), noLog);
     const items = [item('a', 'é'.repeat(100_000)), item('b', 'short'), item('c', 'x'.repeat(200_000))];
-    store.create(thread('t'), items);
+    store.create(testThread('t'), items);
     expect(walk(store, 't', { bytes: 1000, turns: 100 })).toEqual([[items[0]], [items[1]], [items[2]]]);
   });
 
   it('reads the items after a given item from the end, and undefined for an item not in the thread', () => {
     const store = new ThreadStore(tempDir(), noLog);
-    store.create(thread('t'), [item('a', 'x'), item('b', 'y'), item('c', 'z')]);
+    store.create(testThread('t'), [item('a', 'x'), item('b', 'y'), item('c', 'z')]);
     expect(store.itemsAfter('t', 'a')?.map((i) => i.id)).toEqual(['b', 'c']);
     expect(store.itemsAfter('t', 'c')).toEqual([]);
     expect(store.itemsAfter('t', 'nope')).toBeUndefined();

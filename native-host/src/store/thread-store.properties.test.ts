@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Item } from '@tether/protocol';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 import { ThreadStore } from './thread-store';
 
@@ -23,16 +24,7 @@ const item = fc
     text: fc.string({ maxLength: 12, unit: 'binary' }),
     turn: fc.integer({ min: 0, max: 2 }),
   })
-  .map(
-    ({ id, text, turn }): Item => ({
-      id,
-      type: 'agentMessage',
-      status: 'completed',
-      createdAtMs: 1,
-      content: { text },
-      turnId: `turn_${turn}`,
-    }),
-  );
+  .map(({ id, text, turn }) => testItem(id, text, { turnId: `turn_${turn}` }));
 
 describe('ThreadStore pages', () => {
   test.prop(
@@ -43,16 +35,7 @@ describe('ThreadStore pages', () => {
     (items, bytes, turns) => {
       const dir = tempDir();
       const writer = new ThreadStore(dir, () => undefined);
-      writer.create({
-        id: 't',
-        title: 't',
-        model: '',
-        status: 'idle',
-        archived: false,
-        ephemeral: false,
-        createdAtMs: 1,
-        updatedAtMs: 1,
-      });
+      writer.create(testThread('t', { model: '' }));
       const sizes = items.map((i) => writer.appendItem('t', i));
       writer.close();
       const file = join(dir, 'threads', 't.jsonl');

@@ -9,43 +9,26 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Item, Thread, Turn } from '@tether/protocol';
+import type { Item, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from './thread-store';
 import { secrets } from '../secrets';
+import { testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 
 const tempDir = useTempDirs('tether-store-');
 
-const thread = (id: string, extra: Partial<Thread> = {}): Thread => ({
-  id,
-  title: id,
-  model: 'scripted',
-  status: 'idle',
-  archived: false,
-  ephemeral: false,
-  createdAtMs: 1,
-  updatedAtMs: 1,
-  ...extra,
-});
-const item = (id: string, text: string): Item => ({
-  id,
-  type: 'agentMessage',
-  status: 'completed',
-  createdAtMs: 1,
-  completedAtMs: 2,
-  content: { text },
-});
+const item = (id: string, text: string): Item => testItem(id, text, { completedAtMs: 2 });
 const noLog = (): void => undefined;
 
 describe('the thread store', () => {
   it('keeps threads, items and allowed tools across reopening', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1'), [item('i1', 'a')]);
+    store.create(testThread('t1'), [item('i1', 'a')]);
     store.appendItem('t1', item('i2', 'b'));
     store.appendGrant('t1', 'bash', 'bash\nls -l');
-    store.put(thread('t1', { title: 'renamed', updatedAtMs: 5 }));
+    store.put(testThread('t1', { title: 'renamed', updatedAtMs: 5 }));
     store.close();
     const again = new ThreadStore(dir, noLog);
     expect(again.get('t1')).toMatchObject({ title: 'renamed', updatedAtMs: 5 });
@@ -57,9 +40,9 @@ describe('the thread store', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
     const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
-    store.create(thread('t1'));
+    store.create(testThread('t1'));
     store.appendTurn('t1', turn);
-    store.put(thread('t1', { status: 'running' }));
+    store.put(testThread('t1', { status: 'running' }));
     // No close(): the process "died" here.
     const logs: string[] = [];
     const again = new ThreadStore(
@@ -82,7 +65,7 @@ describe('the thread store', () => {
   it('puts back a thread whose index line was lost, from its journal header', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1'), [item('i1', 'a')]);
+    store.create(testThread('t1'), [item('i1', 'a')]);
     store.close();
     writeFileSync(join(dir, 'threads', 'index.jsonl'), '');
     const again = new ThreadStore(dir, noLog);
@@ -93,12 +76,12 @@ describe('the thread store', () => {
   it('compacts an index full of stale lines when it opens', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1'));
+    store.create(testThread('t1'));
     store.close();
     // As an older version (which compacted only at startup) left it.
     const stale = Array.from(
       { length: 200 },
-      (_, i) => `${JSON.stringify({ thread: thread('t1', { updatedAtMs: i }), pid: 1 })}\n`,
+      (_, i) => `${JSON.stringify({ thread: testThread('t1', { updatedAtMs: i }), pid: 1 })}\n`,
     );
     appendFileSync(join(dir, 'threads', 'index.jsonl'), stale.join(''));
     const again = new ThreadStore(dir, noLog);
@@ -113,9 +96,9 @@ describe('the thread store', () => {
   it('keeps the index compact while it writes: 5,000 updates of one thread leave a few dozen lines, the last one winning', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1'));
+    store.create(testThread('t1'));
     store.appendGrant('t1', 'bash', 'bash\nls');
-    for (let i = 0; i < 5000; i++) store.put(thread('t1', { updatedAtMs: i }));
+    for (let i = 0; i < 5000; i++) store.put(testThread('t1', { updatedAtMs: i }));
     store.close();
     const lines = readFileSync(join(dir, 'threads', 'index.jsonl'), 'utf8')
       .trim()
@@ -129,7 +112,7 @@ describe('the thread store', () => {
   it('lists threads from the index alone, without opening any journal', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    for (let i = 0; i < 1000; i++) store.create(thread(`t${i}`), [item('i', 'x')]);
+    for (let i = 0; i < 1000; i++) store.create(testThread(`t${i}`), [item('i', 'x')]);
     store.close();
     for (const name of readdirSync(join(dir, 'threads')))
       if (name !== 'index.jsonl') rmSync(join(dir, 'threads', name));
@@ -142,8 +125,8 @@ describe('the thread store', () => {
     const dir = tempDir();
     const a = new ThreadStore(dir, noLog);
     const b = new ThreadStore(dir, noLog);
-    a.create(thread('from-a'));
-    b.create(thread('from-b'));
+    a.create(testThread('from-a'));
+    b.create(testThread('from-b'));
     expect(
       a
         .values()
@@ -151,9 +134,9 @@ describe('the thread store', () => {
         .sort(),
     ).toEqual(['from-a', 'from-b']);
     expect(b.get('from-a')?.id).toBe('from-a');
-    for (let i = 0; i < 100; i++) a.put(thread('from-a', { updatedAtMs: i }));
+    for (let i = 0; i < 100; i++) a.put(testThread('from-a', { updatedAtMs: i }));
     new ThreadStore(dir, noLog).close(); // a third process starts and compacts the index
-    b.put(thread('from-b', { title: 'after compaction' }));
+    b.put(testThread('from-b', { title: 'after compaction' }));
     const fresh = new ThreadStore(dir, noLog);
     expect(fresh.get('from-b')?.title).toBe('after compaction');
     expect(fresh.get('from-a')?.updatedAtMs).toBe(99);
@@ -163,12 +146,12 @@ describe('the thread store', () => {
   it('leaves alone a turn that another live process is running', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1'));
+    store.create(testThread('t1'));
     store.appendTurn('t1', { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }] });
     store.close();
     writeFileSync(
       join(dir, 'threads', 'index.jsonl'),
-      `${JSON.stringify({ thread: thread('t1', { status: 'running' }), pid: process.ppid })}\n`,
+      `${JSON.stringify({ thread: testThread('t1', { status: 'running' }), pid: process.ppid })}\n`,
     );
     const other = new ThreadStore(dir, noLog);
     expect(other.get('t1')?.status).toBe('running');
@@ -178,7 +161,7 @@ describe('the thread store', () => {
   it('keeps a thread whose id could name another file under a hash of its id, inside threads/', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('../../etc/passwd'), [item('i1', 'a')]);
+    store.create(testThread('../../etc/passwd'), [item('i1', 'a')]);
     store.close();
     const names = readdirSync(join(dir, 'threads'));
     expect(names.filter((n) => n !== 'index.jsonl')).toEqual([expect.stringMatching(/^[0-9a-f]{40}\.jsonl$/)]);
@@ -191,7 +174,7 @@ describe('the thread store', () => {
     const previous = process.umask(0o022);
     try {
       const store = new ThreadStore(dir, noLog);
-      store.create(thread('t1'), [item('i1', 'a')]);
+      store.create(testThread('t1'), [item('i1', 'a')]);
       store.appendItem('t1', item('i2', 'b'));
       store.close();
     } finally {
@@ -206,7 +189,7 @@ describe('the thread store', () => {
   it('tightens a threads folder and journals an older version left readable by others when it opens them, and logs it', () => {
     const dir = tempDir();
     const first = new ThreadStore(dir, noLog);
-    first.create(thread('t1'));
+    first.create(testThread('t1'));
     first.close();
     chmodSync(dir, 0o755);
     chmodSync(join(dir, 'threads'), 0o755);
@@ -215,7 +198,7 @@ describe('the thread store', () => {
     const lines: string[] = [];
     const store = new ThreadStore(dir, (line) => lines.push(line));
     store.appendItem('t1', item('i1', 'a'));
-    store.put(thread('t1', { title: 'x' }));
+    store.put(testThread('t1', { title: 'x' }));
     store.close();
     for (const d of [dir, join(dir, 'threads')]) expect(statSync(d).mode & 0o777).toBe(0o700);
     for (const f of ['t1.jsonl', 'index.jsonl']) expect(statSync(join(dir, 'threads', f)).mode & 0o777).toBe(0o600);
@@ -226,7 +209,7 @@ describe('the thread store', () => {
     const dir = tempDir();
     secrets.learn(['echoed-known-secret-42']);
     const store = new ThreadStore(dir, noLog);
-    store.create(thread('t1', { title: 'sk-proj-abcdefghijklmnopqrstuvwx' }));
+    store.create(testThread('t1', { title: 'sk-proj-abcdefghijklmnopqrstuvwx' }));
     store.appendItem(
       't1',
       item('i1', 'HTTP 401: invalid key echoed-known-secret-42 for https://u:pw123456@h/v1?api-key=QQQ'),
