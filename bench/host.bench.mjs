@@ -8,17 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ensureHostBundle,
-  fmt,
-  importCodec,
-  machine as machineOf,
-  median,
-  nativeFrame,
-  root,
-  writeResults,
-  writeSection,
-} from './support.mjs';
+import { ensureHostBundle, fmt, importCodec, machine, median, nativeFrame, publish, root } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
@@ -186,8 +176,8 @@ async function idleRss() {
 }
 
 // ---------------------------------------------------------------- measurements
-const m = machineOf();
-const machine = `${m.cores} x ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}`;
+const m = machine();
+const machineText = `${m.cores} x ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}`;
 const date = new Date().toISOString().slice(0, 10);
 const COLD_RUNS = quick ? 5 : 15;
 const SMALL = { size: 120, count: quick ? 20_000 : 200_000 };
@@ -197,7 +187,7 @@ const LARGE_BYTES = quick ? 256 * 2 ** 20 : 2 * 2 ** 30;
 const LARGE_BYTES_CNM = LARGE_BYTES / 4;
 
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`machine: ${machine}; load average ${load}`);
+console.log(`machine: ${machineText}; load average ${load}`);
 await coldStart('initialize'); // warm the file cache
 const coldMs = [];
 const coldInitMs = [];
@@ -273,9 +263,9 @@ const targetTable = [
 console.log(`\n${table}\n\n${targetTable}`);
 
 if (!quick) {
-  writeResults('host', {
+  const figures = {
     date,
-    machine,
+    machine: machineText,
     loadAverage: load,
     coldStartHelloMs: coldMs,
     coldStartInitializeMs: coldInitMs,
@@ -284,11 +274,11 @@ if (!quick) {
     small,
     large,
     targets,
-  });
+  };
   const section = [
     '## Host',
     '',
-    `Measured ${date} on ${machine} by \`node bench/host.bench.mjs\` (figures also in \`bench/results/host.json\`);`,
+    `Measured ${date} on ${machineText} by \`node bench/host.bench.mjs\` (figures also in \`bench/results/host.json\`);`,
     `load average ${load} when the run started (other work shared the machine).`,
     '',
     `- Cold start of the bundled host (\`node native-host/dist/tether.mjs host chrome-extension://.../\`, no config file) to`,
@@ -315,6 +305,5 @@ if (!quick) {
     'Absolute figures vary 20-30% between runs on this shared 2-core machine: compare ratios within one run.',
     '',
   ].join('\n');
-  writeSection('Host', section);
-  console.log('\nwrote bench/results/host.json and the "Host" section of BENCHMARKS.md');
+  publish('host', figures, 'Host', section);
 }

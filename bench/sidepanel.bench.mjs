@@ -11,16 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport } from '../test/scripts/load-support.mjs';
-import {
-  fmt,
-  importCodec,
-  machine as machineOf,
-  median,
-  nativeFrame,
-  root,
-  writeResults,
-  writeSection,
-} from './support.mjs';
+import { fmt, importCodec, machine as machineOf, median, nativeFrame, publish, root } from './support.mjs';
 
 const { NativeFrameDecoder } = await importCodec();
 
@@ -336,7 +327,6 @@ async function main() {
   const longest = Math.max(...results.rendered.map((r) => r.longestTaskMs));
   const whole = results.rendered.every((r) => r.whole);
   const oneWay = results.lone.p50;
-  writeResults('sidepanel', { deltas: DELTAS, runs: RUNS, loadAtStart, ...results });
 
   const m = machineOf();
   const machine = `${m.cpu.split(' ').slice(0, 2).join(' ')}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, load average ${loadAtStart.toFixed(1)} at the start`;
@@ -370,8 +360,8 @@ async function main() {
     'of the path (host, browser, renderers) compete for the cores, so the spread between runs is large; compare ratios.',
     '',
   ].join('\n');
-  writeSection('Extension', section);
-  console.log(`\n${section}\nwrote bench/results/sidepanel.json and the "Extension" section of BENCHMARKS.md`);
+  console.log(`\n${section}`);
+  publish('sidepanel', { deltas: DELTAS, runs: RUNS, loadAtStart, ...results }, 'Extension', section);
 }
 
 main().catch((error) => {

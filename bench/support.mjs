@@ -163,3 +163,10 @@ export function writeSection(title, section) {
   const after = lines.slice(end).join('\n');
   writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
 }
+
+/** Writes a benchmark's figures (bench/results/NAME.json) and its "## TITLE" section of BENCHMARKS.md, and says so. */
+export function publish(name, data, title, section) {
+  writeResults(name, data);
+  writeSection(title, section);
+  console.log(`\nwrote bench/results/${name}.json and the "${title}" section of BENCHMARKS.md`);
+}
