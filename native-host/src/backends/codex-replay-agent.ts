@@ -5,7 +5,7 @@
  * sent after it, up to the next thing the client has to do. Used for the codex and acp adapters alike.
  */
 import { readFileSync } from 'node:fs';
-import type { MessageTransport, RequestId } from '@tether/protocol';
+import { ErrorCode, type MessageTransport, type RequestId } from '@tether/protocol';
 
 /** One line of a transcript. */
 export interface TranscriptEntry {
@@ -77,7 +77,10 @@ export class ReplayAgent {
     );
     if (index < 0) {
       this.transport.send(
-        this.frame({ id: m.id, error: { code: -32603, message: `replay has no further ${String(m.method)}` } }),
+        this.frame({
+          id: m.id,
+          error: { code: ErrorCode.InternalError, message: `replay has no further ${String(m.method)}` },
+        }),
       );
       return;
     }
