@@ -9,16 +9,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  ensureHostBundle,
-  fmt as f,
-  importTypeScript,
-  machine,
-  median,
-  spawnAppServer,
-  writeResults,
-  writeSection,
-} from './support.mjs';
+import { ensureHostBundle, fmt as f, importTypeScript, machine, median, publish, spawnAppServer } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const beforeAt = process.argv.indexOf('--before');
@@ -180,8 +171,9 @@ const table = [
 ];
 console.log(table.join('\n'));
 const m = machine();
-writeResults('store', { date: new Date().toISOString(), machine: m, quick, ...results });
-if (!quick) {
+const figures = { date: new Date().toISOString(), machine: m, quick, ...results };
+if (quick) publish('store', figures);
+else {
   const section = [
     '## Thread store',
     '',
@@ -194,5 +186,5 @@ if (!quick) {
     ...table,
     '',
   ].join('\n');
-  writeSection('Thread store', section);
+  publish('store', figures, 'Thread store', section);
 }

@@ -164,9 +164,13 @@ export function writeSection(title, section) {
   writeFileSync(file, `${before.replace(/\n*$/, '\n\n')}${section}${after ? `\n${after}` : ''}`);
 }
 
-/** Writes a benchmark's figures (bench/results/NAME.json) and its "## TITLE" section of BENCHMARKS.md, and says so. */
+/**
+ * Writes a benchmark's figures (bench/results/NAME.json) and, when `section` is given, its "## TITLE" section of
+ * BENCHMARKS.md, and says so.
+ */
 export function publish(name, data, title, section) {
   writeResults(name, data);
+  if (section === undefined) return;
   writeSection(title, section);
   console.log(`\nwrote bench/results/${name}.json and the "${title}" section of BENCHMARKS.md`);
 }
