@@ -5,7 +5,7 @@
 import type { MessageTransport } from '@tether/protocol';
 import type { CommandBackendConfig } from '../config/schema';
 import { type ForeignDialect, loadDialectAdapter } from './dialects';
-import { type ChildHandle, describeExit, spawnBackend } from './spawn';
+import { type ChildHandle, exitReport, spawnBackend } from './spawn';
 import { attachTransport } from './transport-backend';
 import type { Backend, BackendContext, BackendSink } from './types';
 
@@ -76,16 +76,9 @@ export class AdapterBackend implements Backend {
     this.sendToAdapter = attachTransport(adapter, sink, () => void started.stop());
     for (const payload of this.queued) this.sendToAdapter(payload);
     this.queued = [];
-    void started.exited.then(({ code, signal, error }) => {
+    void started.exited.then((ended) => {
       adapter.close();
-      const stderrTail = started.stderrTail();
-      sink.exit({
-        code,
-        signal,
-        stderrTail,
-        message: describeExit(this.id, code, signal, error),
-        failedToStart: !!error,
-      });
+      sink.exit(exitReport(this.id, started, ended));
     });
   }
 

@@ -5,7 +5,7 @@
 import type { CommandBackendConfig } from '../config/schema';
 import { LineSplitter } from '@tether/protocol/codec';
 import { Gather, writeParts } from '../bytes/gather';
-import { type ChildHandle, describeExit, spawnBackend } from './spawn';
+import { type ChildHandle, exitReport, spawnBackend } from './spawn';
 import type { Backend, BackendContext, BackendSink } from './types';
 
 const NEWLINE = 0x0a;
@@ -62,7 +62,7 @@ export class CommandBackend implements Backend {
       this.pressured = false;
       sink.inputPressure(false);
     });
-    void started.exited.then(async ({ code, signal, error }) => {
+    void started.exited.then(async (ended) => {
       // Lines written just before exiting are still in the pipe: deliver them before saying it ended.
       await Promise.race([outputEnded, new Promise((r) => setTimeout(r, 250).unref())]);
       reader.end();
@@ -70,14 +70,7 @@ export class CommandBackend implements Backend {
         this.pressured = false;
         sink.inputPressure(false);
       }
-      const stderrTail = started.stderrTail();
-      sink.exit({
-        code,
-        signal,
-        stderrTail,
-        message: describeExit(this.id, code, signal, error),
-        failedToStart: !!error,
-      });
+      sink.exit(exitReport(this.id, started, ended));
     });
   }
 

@@ -1,9 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeExit, findSetpriv, resolveCommand, spawnBackend } from './spawn';
+import { type ChildHandle, describeExit, exitReport, findSetpriv, resolveCommand, spawnBackend } from './spawn';
 
 const options = { env: process.env, configFile: '/home/u/.config/tether/config.json', log: () => undefined };
+
+/** Starts `sh -c script` as the backend "sh" (with `env` in its config), collecting what it logs. */
+function startSh(script: string, env?: Record<string, string>): { handle: ChildHandle; logged: string[] } {
+  const logged: string[] = [];
+  const handle = spawnBackend(
+    'sh',
+    { kind: 'command', argv: ['sh', '-c', script], ...(env ? { env } : {}), dialect: 'tether' },
+    { ...options, log: (line) => logged.push(line) },
+  );
+  if (!('child' in handle)) throw new Error(handle.message);
+  return { handle, logged };
+}
 
 describe('resolveCommand', () => {
   it('finds a command on PATH, a path relative to cwd, and nothing for a missing one', () => {
@@ -46,21 +58,9 @@ describe('spawnBackend', () => {
   });
 
   it('keeps the last stderr lines and copies them to the log', async () => {
-    const logged: string[] = [];
-    const handle = spawnBackend(
-      'sh',
-      {
-        kind: 'command',
-        argv: [
-          'sh',
-          '-c',
-          'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo "line $i" >&2; done; exit 4',
-        ],
-        dialect: 'tether',
-      },
-      { ...options, log: (line) => logged.push(line) },
+    const { handle, logged } = startSh(
+      'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo "line $i" >&2; done; exit 4',
     );
-    if (!('child' in handle)) throw new Error(handle.message);
     const { code } = await handle.exited;
     await new Promise((r) => setTimeout(r, 50));
     expect(code).toBe(4);
@@ -70,25 +70,20 @@ describe('spawnBackend', () => {
     expect(logged).toContain('backend sh stderr: line 1');
     expect(describeExit('sh', code, null)).toBe('The "sh" backend exited with code 4');
     expect(describeExit('sh', null, 'SIGKILL')).toBe('The "sh" backend was killed by SIGKILL');
+    expect(exitReport('sh', handle, await handle.exited)).toEqual({
+      code: 4,
+      signal: null,
+      stderrTail: tail,
+      message: 'The "sh" backend exited with code 4',
+      failedToStart: false,
+    });
   });
 
   it('masks the secrets of its env and well-known key shapes in the stderr tail and the log', async () => {
-    const logged: string[] = [];
-    const handle = spawnBackend(
-      'sh',
-      {
-        kind: 'command',
-        argv: [
-          'sh',
-          '-c',
-          'echo "auth failed for $LLM_CREDENTIAL" >&2; echo "retry with sk-abcdefghijklmnopqrstu" >&2; printf "$LLM_CREDENTIAL" >&2; exit 3',
-        ],
-        env: { LLM_CREDENTIAL: 'stderr-known-secret-5' },
-        dialect: 'tether',
-      },
-      { ...options, log: (line) => logged.push(line) },
+    const { handle, logged } = startSh(
+      'echo "auth failed for $LLM_CREDENTIAL" >&2; echo "retry with sk-abcdefghijklmnopqrstu" >&2; printf "$LLM_CREDENTIAL" >&2; exit 3',
+      { LLM_CREDENTIAL: 'stderr-known-secret-5' },
     );
-    if (!('child' in handle)) throw new Error(handle.message);
     await handle.exited;
     await new Promise((r) => setTimeout(r, 50));
     const written = JSON.stringify([handle.stderrTail(), logged.filter((l) => l.includes(' stderr: '))]);

@@ -27,12 +27,19 @@ const STDERR_LOG_LINES = 500;
 const EOF_GRACE_MS = 300;
 const TERM_GRACE_MS = 600;
 
+/** How a started child ended: its exit code or signal, or the error that kept it from starting. */
+export interface ChildExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly error?: Error;
+}
+
 /** A started child with its pipes, its stderr tail and its end. */
 export interface ChildHandle {
   readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number | undefined;
   /** Resolves once the process has exited (or failed to spawn). */
-  readonly exited: Promise<{ code: number | null; signal: string | null; error?: Error }>;
+  readonly exited: Promise<ChildExit>;
   /** The last stderr lines, oldest first. */
   stderrTail(): string[];
   /** EOF, then SIGTERM, then SIGKILL; resolves once the process is gone. */
@@ -179,6 +186,17 @@ export function describeExit(id: string, code: number | null, signal: string | n
         ? 'exited (code 0)'
         : `exited with code ${code}`;
   return `The "${id}" backend ${how}`;
+}
+
+/** What the bridge is told when a started backend ended: how, in words, and its stderr tail as it is now. */
+export function exitReport(id: string, handle: ChildHandle, { code, signal, error }: ChildExit): BackendExit {
+  return {
+    code,
+    signal,
+    stderrTail: handle.stderrTail(),
+    message: describeExit(id, code, signal, error),
+    failedToStart: !!error,
+  };
 }
 
 function failure(message: string): BackendExit {
