@@ -3,21 +3,12 @@
  * streaming) so that the real Copilot CLI runs offline in ACP mode. Scripts choose streamed text, a tool call (which
  * makes Copilot ask for permission), or a slow stream to cancel.
  */
-import {
-  pause,
-  type ScriptedModelServer,
-  type SseWriter,
-  splitText,
-  startScriptedModelServer,
-  textPacing,
-} from './sse-server';
+import { type ScriptedModelServer, type SseWriter, startScriptedModelServer, type TextTurn } from './sse-server';
 
-/** What the mock model answers to one request. */
+/** What the mock model answers to one request: text, or a tool call (which makes Copilot ask for permission). */
 export type ChatTurn =
-  | { kind: 'text'; text: string; chunks?: number; chunkDelayMs?: number }
-  | { kind: 'toolCall'; name: string; arguments: Record<string, unknown>; callId?: string }
-  /** Streams `text` in `chunks` pieces `chunkDelayMs` apart (default: 200 pieces, 100 ms): something to cancel. */
-  | { kind: 'slow'; text: string; chunks?: number; chunkDelayMs?: number };
+  | TextTurn
+  | { kind: 'toolCall'; name: string; arguments: Record<string, unknown>; callId?: string };
 
 /** The part of a Chat Completions request the scripts look at. */
 export interface ChatRequestBody {
@@ -103,12 +94,7 @@ async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: str
     sse.send(chunk({ tool_calls: [call] }));
     sse.send(chunk({}, 'tool_calls'));
   } else {
-    const { chunks, delayMs } = textPacing(turn, turn.kind === 'slow');
-    for (const piece of splitText(turn.text, chunks)) {
-      if (delayMs > 0) await pause(delayMs, () => sse.closed);
-      if (sse.closed) return;
-      sse.send(chunk({ content: piece }));
-    }
+    if (!(await sse.streamText(turn, (content) => sse.send(chunk({ content }))))) return;
     sse.send(chunk({}, 'stop'));
   }
   sse.send({

@@ -5,21 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  pause,
-  type ScriptedModelServer,
-  type SseWriter,
-  splitText,
-  startScriptedModelServer,
-  textPacing,
-} from './sse-server';
+import { type ScriptedModelServer, type SseWriter, startScriptedModelServer, type TextTurn } from './sse-server';
 
-/** What the mock model answers to one request. */
+/** What the mock model answers to one request: text, or a function call (which makes Codex ask for an approval). */
 export type MockModelTurn =
-  | { kind: 'text'; text: string; chunks?: number; chunkDelayMs?: number }
-  | { kind: 'functionCall'; name: string; arguments: Record<string, unknown>; callId?: string; text?: string }
-  /** Streams `text` as `chunks` pieces `chunkDelayMs` apart (default: 200 pieces, 100 ms): something to interrupt. */
-  | { kind: 'slow'; text: string; chunks?: number; chunkDelayMs?: number };
+  | TextTurn
+  | { kind: 'functionCall'; name: string; arguments: Record<string, unknown>; callId?: string; text?: string };
 
 /** Decides the answer from the request: `index` counts requests from 0. */
 export type MockModelScript = (request: { body: ResponsesRequestBody; index: number }) => MockModelTurn;
@@ -83,9 +74,9 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
   );
   let outputIndex = 0;
   if (turn.kind === 'text' || turn.kind === 'slow' || (turn.kind === 'functionCall' && turn.text)) {
-    const { chunks, delayMs } =
-      turn.kind === 'functionCall' ? { chunks: 1, delayMs: 0 } : textPacing(turn, turn.kind === 'slow');
-    await streamMessage(sse, `msg_${responseId}`, outputIndex++, splitText(turn.text ?? '', chunks), delayMs);
+    // A function call's preamble is one piece, at once.
+    const text: TextTurn = turn.kind === 'functionCall' ? { kind: 'text', text: turn.text ?? '', chunks: 1 } : turn;
+    await streamMessage(sse, `msg_${responseId}`, outputIndex++, text);
     if (sse.closed) return;
   }
   if (turn.kind === 'functionCall') {
@@ -114,14 +105,8 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
   sse.end();
 }
 
-async function streamMessage(
-  sse: SseWriter,
-  id: string,
-  outputIndex: number,
-  pieces: string[],
-  delayMs: number,
-): Promise<void> {
-  const text = pieces.join('');
+async function streamMessage(sse: SseWriter, id: string, outputIndex: number, turn: TextTurn): Promise<void> {
+  const text = turn.text;
   sse.send(
     {
       type: 'response.output_item.added',
@@ -130,14 +115,13 @@ async function streamMessage(
     },
     'response.output_item.added',
   );
-  for (const delta of pieces) {
-    if (delayMs > 0) await pause(delayMs, () => sse.closed);
-    if (sse.closed) return;
+  const streamed = await sse.streamText(turn, (delta) =>
     sse.send(
       { type: 'response.output_text.delta', item_id: id, output_index: outputIndex, content_index: 0, delta },
       'response.output_text.delta',
-    );
-  }
+    ),
+  );
+  if (!streamed) return;
   const item = {
     type: 'message',
     id,

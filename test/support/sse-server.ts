@@ -139,6 +139,17 @@ export class SseWriter {
     this.res.write(`${head}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
   }
 
+  /** Sends a text turn's pieces through `send`, paced by textPacing; resolves false when the client went away first. */
+  async streamText(turn: TextTurn, send: (piece: string) => void): Promise<boolean> {
+    const { chunks, delayMs } = textPacing(turn, turn.kind === 'slow');
+    for (const piece of splitText(turn.text, chunks)) {
+      if (delayMs > 0) await pause(delayMs, () => this.closed);
+      if (this.closed) return false;
+      send(piece);
+    }
+    return true;
+  }
+
   end(): void {
     if (this.ended) return;
     this.ended = true;
@@ -146,8 +157,14 @@ export class SseWriter {
   }
 }
 
+/** The turns every mock model streams as text: `text` in a few pieces at once, `slow` in many pieces to interrupt. */
+export type TextTurn =
+  | { kind: 'text'; text: string; chunks?: number; chunkDelayMs?: number }
+  /** Streams `text` in `chunks` pieces `chunkDelayMs` apart (default: 200 pieces, 100 ms): something to interrupt. */
+  | { kind: 'slow'; text: string; chunks?: number; chunkDelayMs?: number };
+
 /** Resolves after `ms`, or at once when `stop()` turns true (checked every 20 ms). */
-export async function pause(ms: number, stop: () => boolean = () => false): Promise<void> {
+async function pause(ms: number, stop: () => boolean = () => false): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until && !stop()) {
     await new Promise((r) => setTimeout(r, Math.min(20, until - Date.now())));
@@ -155,7 +172,7 @@ export async function pause(ms: number, stop: () => boolean = () => false): Prom
 }
 
 /** How a text turn is streamed: 3 pieces at once by default, a slow one 200 pieces 100 ms apart. */
-export function textPacing(
+function textPacing(
   turn: { chunks?: number; chunkDelayMs?: number },
   slow: boolean,
 ): { chunks: number; delayMs: number } {
@@ -163,7 +180,7 @@ export function textPacing(
 }
 
 /** Splits `text` into about `count` pieces (at least one), keeping every character. */
-export function splitText(text: string, count: number): string[] {
+function splitText(text: string, count: number): string[] {
   if (text.length === 0) return [''];
   const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
   const out: string[] = [];
