@@ -64,7 +64,7 @@ async function main() {
   }
 
   const { mod, cleanup } = await loadSupport();
-  const { launchBrowser, startDemoServer, openWebPage, openSidePanel, waitConnected, sendPrompt, saveScreenshot } = mod;
+  const { launchBrowser, startDemoServer, openWebPage } = mod;
   const hasDisplay = !!(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) || process.platform !== 'linux';
   const runHeadless = headless || !hasDisplay;
   if (!headless && runHeadless) console.log('No display found: running the headless demo (npm start -- --headless).');
@@ -90,15 +90,7 @@ async function main() {
       await new Promise((resolveClosed) => browser.context.on('close', resolveClosed));
       return 0;
     }
-    return await headlessConversation({
-      browser,
-      demo,
-      tabId,
-      openSidePanel,
-      waitConnected,
-      sendPrompt,
-      saveScreenshot,
-    });
+    return await headlessConversation(mod, { browser, demo, tabId });
   } finally {
     await browser.close().catch(() => {});
     await demo.close();
@@ -106,15 +98,9 @@ async function main() {
   }
 }
 
-async function headlessConversation({
-  browser,
-  demo,
-  tabId,
-  openSidePanel,
-  waitConnected,
-  sendPrompt,
-  saveScreenshot,
-}) {
+/** The headless demo: a conversation in the side panel of `tabId`, driven with the test-support page helpers. */
+async function headlessConversation(support, { browser, demo, tabId }) {
+  const { openSidePanel, waitConnected, sendPrompt, saveScreenshot } = support;
   const panel = await openSidePanel(browser, tabId);
   await waitConnected(panel);
   const state = await panel.locator('.banner').textContent();

@@ -32,29 +32,17 @@ function fakeVvAgent(transport: ReturnType<typeof createMemoryTransportPair>[0])
           id: m.id,
           result: { turn: { id: 'turn_1', threadId: 'thread_1', status: 'running', input: [{ text: 'go' }] } },
         });
-        send({
-          method: 'approval/requested',
-          params: {
-            threadId: 'thread_1',
-            turnId: 'turn_1',
-            requestId: 'approval_1',
-            toolName: 'bash',
-            preview: 'Run cargo test',
-            choices: ['allow', 'allow_session', 'deny'],
-          },
-        });
-        send({
-          id: 'approval_1',
-          method: 'approval/request',
-          params: {
-            threadId: 'thread_1',
-            turnId: 'turn_1',
-            requestId: 'approval_1',
-            toolName: 'bash',
-            preview: 'Run cargo test',
-            choices: ['allow', 'allow_session', 'deny'],
-          },
-        });
+        // vv announces the approval, then asks for it, with the same params.
+        const approval = {
+          threadId: 'thread_1',
+          turnId: 'turn_1',
+          requestId: 'approval_1',
+          toolName: 'bash',
+          preview: 'Run cargo test',
+          choices: ['allow', 'allow_session', 'deny'],
+        };
+        send({ method: 'approval/requested', params: approval });
+        send({ id: 'approval_1', method: 'approval/request', params: approval });
       } else if (m.id === 'approval_1') {
         send({
           method: 'approval/resolved',
