@@ -4,13 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  killSleepers,
-  setsidSleep,
-  survivorsAfter,
-  uniqueSleep,
-  waitForSleepers,
-} from '../../native-host/src/testing/orphans';
+import { useSleeps, setsidSleep, survivorsAfter, waitForSleepers } from '../../native-host/src/testing/orphans';
 import {
   DEV_ORIGIN,
   FAKE_BACKEND,
@@ -28,16 +22,14 @@ function host(options: Parameters<typeof startHost>[0]): HostProcess {
   hosts.push(h);
   return h;
 }
-const sleepsOfTest: string[] = [];
+const testSleeps = useSleeps();
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
-  killSleepers(sleepsOfTest.splice(0));
 });
 
 /** The fake backend, started by a shell that first leaves a `sleep` in a session of its own, as an agent's command might. */
 function backendLeavingADaemon(): { config: unknown; daemon: string } {
-  const daemon = uniqueSleep();
-  sleepsOfTest.push(daemon);
+  const daemon = testSleeps.one();
   const argv = ['/bin/sh', '-c', `${setsidSleep(daemon)}; exec "$0" "$1"`, process.execPath, FAKE_BACKEND];
   return { config: fakeBackendConfig({ argv }), daemon };
 }

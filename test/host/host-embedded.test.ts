@@ -3,20 +3,13 @@
  * browser takes when nothing is configured.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  escapingCommand,
-  killSleepers,
-  survivorsAfter,
-  uniqueSleep,
-  waitForSleepers,
-} from '../../native-host/src/testing/orphans';
+import { escapingCommand, useSleeps, survivorsAfter, waitForSleepers } from '../../native-host/src/testing/orphans';
 import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
-const sleepsOfTest: string[] = [];
+const testSleeps = useSleeps();
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
-  killSleepers(sleepsOfTest.splice(0));
 });
 
 async function initializedHost(): Promise<{ h: HostProcess; threadId: string }> {
@@ -90,14 +83,7 @@ describe('tether host with the embedded app-server', () => {
     'leaves no process of a running bash command alive after the host is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
     async () => {
       const { h, threadId } = await initializedHost();
-      const sleeps: [string, string, string, string, string] = [
-        uniqueSleep(),
-        uniqueSleep(),
-        uniqueSleep(),
-        uniqueSleep(),
-        uniqueSleep(),
-      ];
-      sleepsOfTest.push(...sleeps);
+      const sleeps = testSleeps.five();
       const from = h.messages.length;
       await h.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });
       const ask = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, 10_000, from);

@@ -6,34 +6,20 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from './testing/process-client';
 import { tetherCommand } from './testing/server-command';
-import { escapingCommand, killSleepers, survivorsAfter, uniqueSleep, waitForSleepers } from '../testing/orphans';
+import { escapingCommand, survivorsAfter, useSleeps, waitForSleepers } from '../testing/orphans';
 
 const dirs: string[] = [];
 const procs: ServerProcess[] = [];
-const sleepsOfTest: string[] = [];
+const testSleeps = useSleeps();
 afterEach(() => {
   for (const p of procs.splice(0)) p.child.kill('SIGKILL');
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  killSleepers(sleepsOfTest.splice(0));
 });
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-proc-'));
   dirs.push(dir);
   return dir;
-}
-
-/** Unique sleep durations, killed after the test whatever happened. */
-function trackedSleeps(): [string, string, string, string, string] {
-  const sleeps: [string, string, string, string, string] = [
-    uniqueSleep(),
-    uniqueSleep(),
-    uniqueSleep(),
-    uniqueSleep(),
-    uniqueSleep(),
-  ];
-  sleepsOfTest.push(...sleeps);
-  return sleeps;
 }
 
 /** Starts a `/bash COMMAND` turn and allows the command. */
@@ -120,7 +106,7 @@ describe('a real app-server process', () => {
     'leaves no process of a running command alive after the server is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
     async () => {
       const p = await start(tempDir());
-      const sleeps = trackedSleeps();
+      const sleeps = testSleeps.five();
       await runCommand(p, escapingCommand(sleeps));
       await waitForSleepers(sleeps);
       p.child.kill('SIGKILL');
@@ -136,7 +122,7 @@ describe('a real app-server process', () => {
     'exits on %s while a command runs and a detached process it started holds the output pipe, killing them all',
     async (_, stop) => {
       const p = await start(tempDir());
-      const sleeps = trackedSleeps().slice(0, 2);
+      const sleeps = testSleeps.five().slice(0, 2);
       await runCommand(p, `setsid sleep ${sleeps[1]} & sleep ${sleeps[0]}`);
       await waitForSleepers(sleeps);
       stop(p);

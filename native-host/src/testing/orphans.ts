@@ -3,6 +3,7 @@
  * /proc), so a test can tell whether any of them outlived the server that ran them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach } from 'vitest';
 
 let counter = 0;
 
@@ -10,6 +11,25 @@ let counter = 0;
 export function uniqueSleep(): string {
   counter++;
   return `300.${process.pid}0${counter}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** Unique sleep durations made for one test, each killed after the test whatever happened. */
+export interface TestSleeps {
+  one(): string;
+  /** Five at once, as escapingCommand takes them. */
+  five(): [string, string, string, string, string];
+}
+
+/** Registers an afterEach that kills the sleepers of the durations the returned TestSleeps made during the test. */
+export function useSleeps(): TestSleeps {
+  const made: string[] = [];
+  afterEach(() => killSleepers(made.splice(0)));
+  const one = (): string => {
+    const duration = uniqueSleep();
+    made.push(duration);
+    return duration;
+  };
+  return { one, five: () => [one(), one(), one(), one(), one()] };
 }
 
 /** The command-line words of every live process (zombies excluded), by pid. */
