@@ -1,5 +1,7 @@
 /** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection; byte joining. */
+import type { DecodeSink } from './codec/json-payload';
 import { Connection, clientInbound, serverInbound } from './connection';
+import type { Side } from './connection-types';
 import { createMemoryTransportPair } from './memory-transport';
 import type { ApprovalRequestParams } from './schema/approval';
 import type { MessageTransport, TransportHandlers } from './transport';
@@ -76,30 +78,49 @@ export const approval: ApprovalRequestParams = {
 /** An idle thread. */
 export const thread = { ...threadFields, status: 'idle' as const };
 
-/** A server-side Connection and a raw peer playing the client. */
-export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
+/** What the raw-peer pairs pass on to their Connection. */
+interface PeerOptions {
+  readonly jsonrpc?: boolean;
+  readonly requestTimeoutMs?: number;
+}
+
+/** A Connection receiving `inbound` on one end of a memory transport, a raw peer on the other, and its log lines. */
+function withRawPeer<In extends Side, Out extends Side>(inbound: In, outbound: Out, options: PeerOptions) {
   const [a, b] = createMemoryTransportPair();
   const logs: string[] = [];
-  const server = new Connection(a, {
-    inbound: serverInbound,
-    outbound: clientInbound,
-    log: (l) => logs.push(l),
-    ...options,
-  });
-  return { server, client: rawPeer(b), logs };
+  const connection = new Connection(a, { inbound, outbound, log: (l) => logs.push(l), ...options });
+  return { connection, peer: rawPeer(b), logs };
+}
+
+/** A server-side Connection and a raw peer playing the client. */
+export function serverWithRawClient(options: { jsonrpc?: boolean } = {}) {
+  const { connection, peer, logs } = withRawPeer(serverInbound, clientInbound, options);
+  return { server: connection, client: peer, logs };
 }
 
 /** A client-side Connection and a raw peer playing the server. */
-export function clientWithRawServer(options: { requestTimeoutMs?: number; jsonrpc?: boolean } = {}) {
-  const [a, b] = createMemoryTransportPair();
-  const logs: string[] = [];
-  const client = new Connection(a, {
-    inbound: clientInbound,
-    outbound: serverInbound,
-    log: (l) => logs.push(l),
-    ...options,
-  });
-  return { client, server: rawPeer(b), logs };
+export function clientWithRawServer(options: PeerOptions = {}) {
+  const { connection, peer, logs } = withRawPeer(clientInbound, serverInbound, options);
+  return { client: connection, server: peer, logs };
+}
+
+/** A decoder of the codec: fed chunks, then ended. */
+interface ChunkDecoder {
+  push(chunk: Uint8Array): void;
+  end(): void;
+}
+
+/** Feeds `chunks` to the decoder `create` makes, then ends it; returns what it decoded and reported, in order. */
+export function decodeChunks<D extends ChunkDecoder>(
+  create: (sink: DecodeSink) => D,
+  chunks: Iterable<Uint8Array>,
+): { messages: unknown[]; errors: Error[]; decoder: D } {
+  const messages: unknown[] = [];
+  const errors: Error[] = [];
+  const decoder = create({ message: (m) => messages.push(m), error: (e) => errors.push(e) });
+  for (const c of chunks) decoder.push(c);
+  decoder.end();
+  return { messages, errors, decoder };
 }
 
 /** The bytes of `parts`, one after the other, in a new array. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
+import { decodeChunks } from '../test-support';
 import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
 import { wholePayloads } from './payload-sink';
 
@@ -7,11 +8,7 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 function decodeAll(chunks: Uint8Array[], opts?: { maxLineBytes?: number }) {
-  const messages: unknown[] = [];
-  const errors: Error[] = [];
-  const d = new JsonlDecoder({ message: (m) => messages.push(m), error: (e) => errors.push(e) }, opts);
-  for (const c of chunks) d.push(c);
-  d.end();
+  const { messages, errors } = decodeChunks((sink) => new JsonlDecoder(sink, opts), chunks);
   return { messages, errors };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
-import { concatBytes } from '../test-support';
+import { concatBytes, decodeChunks } from '../test-support';
 import { encodeNativeFrame, FrameSplitter, frameHeader, frameJson, NativeFrameDecoder } from './native-frame';
 import { wholePayloads } from './payload-sink';
 
@@ -16,12 +16,8 @@ function frame(payload: string | Uint8Array): Uint8Array {
 }
 
 function decodeAll(chunks: Uint8Array[], opts?: { maxFrameBytes?: number }) {
-  const messages: unknown[] = [];
-  const errors: Error[] = [];
-  const d = new NativeFrameDecoder({ message: (m) => messages.push(m), error: (e) => errors.push(e) }, opts);
-  for (const c of chunks) d.push(c);
-  d.end();
-  return { messages, errors, failed: d.failed };
+  const { messages, errors, decoder } = decodeChunks((sink) => new NativeFrameDecoder(sink, opts), chunks);
+  return { messages, errors, failed: decoder.failed };
 }
 
 describe('NativeFrameDecoder', () => {
