@@ -177,24 +177,28 @@ function reframeLines(copy) {
   };
 }
 
+/** Feeds `chunks` to a protocol decoder and counts the messages it decodes; any decode error is thrown. */
+function countDecoded(Decoder, chunks, options) {
+  let n = 0;
+  const d = new Decoder(
+    {
+      message: () => n++,
+      error: (e) => {
+        throw e;
+      },
+    },
+    options,
+  );
+  for (const c of chunks) d.push(c);
+  d.end();
+  return n;
+}
+
 // ---------------------------------------------------------------- cases
 /** Each case processes `count` messages and returns how many it saw (checked, so nothing is optimised away). */
 const cases = {
-  'decode frames: tether NativeFrameDecoder': ({ frameChunks }) => {
-    let n = 0;
-    const d = new codec.NativeFrameDecoder(
-      {
-        message: () => n++,
-        error: (e) => {
-          throw e;
-        },
-      },
-      { maxFrameBytes: 1 << 30 },
-    );
-    for (const c of frameChunks) d.push(c);
-    d.end();
-    return n;
-  },
+  'decode frames: tether NativeFrameDecoder': ({ frameChunks }) =>
+    countDecoded(codec.NativeFrameDecoder, frameChunks, { maxFrameBytes: 1 << 30 }),
   'decode frames: chrome-native-messaging Input': ({ frameChunks }) =>
     new Promise((resolve, reject) => {
       let n = 0;
@@ -205,21 +209,8 @@ const cases = {
       for (const c of frameChunks) input.write(c);
       input.end();
     }),
-  'decode JSONL: tether JsonlDecoder': ({ lineChunks }) => {
-    let n = 0;
-    const d = new codec.JsonlDecoder(
-      {
-        message: () => n++,
-        error: (e) => {
-          throw e;
-        },
-      },
-      { maxLineBytes: 1 << 30 },
-    );
-    for (const c of lineChunks) d.push(c);
-    d.end();
-    return n;
-  },
+  'decode JSONL: tether JsonlDecoder': ({ lineChunks }) =>
+    countDecoded(codec.JsonlDecoder, lineChunks, { maxLineBytes: 1 << 30 }),
   'encode frames: tether encodeNativeFrame': ({ message, count }) => {
     let bytes = 0;
     for (let i = 0; i < count; i++) bytes += codec.encodeNativeFrame(message).length;
