@@ -5,18 +5,18 @@ import { scriptedHost } from './memory-system';
 import { utf8 } from './system';
 import {
   darwinMachine,
+  DEV_ORIGIN,
   DARWIN,
   doctorOptions,
   installOptions,
   LINUX,
   linuxMachine,
   OWN_IDS,
+  OWN_ORIGIN,
   WIN,
   windowsMachine,
 } from './test-machines';
 
-const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
-const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
 const LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json';
 

@@ -4,17 +4,17 @@ import { install, InstallError } from './install';
 import {
   DARWIN,
   darwinMachine,
+  DEV_ORIGIN,
   installOptions,
   LINUX,
   linuxMachine,
   OWN_IDS,
+  OWN_ORIGIN,
   snapshot,
   WIN,
   windowsMachine,
 } from './test-machines';
 
-const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
-const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
 const STORE_ID = 'bcdefghijklmnopabcdefghijklmnopa';
 const DESCRIPTION = 'Tether: connects the Tether browser extension to a local AI agent';
 

@@ -11,6 +11,17 @@ function errnoCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
+/** Runs `remove`: true when it removed something, false when it failed with one of the `nothingToRemove` codes. */
+async function removal(remove: () => Promise<void>, nothingToRemove: readonly string[]): Promise<boolean> {
+  try {
+    await remove();
+    return true;
+  } catch (error) {
+    if (nothingToRemove.includes(errnoCode(error) ?? '')) return false;
+    throw error;
+  }
+}
+
 function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SystemFs {
   const isWindows = platform === 'win32';
   const pathExt = (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').toLowerCase().split(';').filter(Boolean);
@@ -41,25 +52,9 @@ function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): System
       if (missing.length > 0) await mkdir(path, { recursive: true });
       return missing;
     },
-    async removeFile(path) {
-      try {
-        await unlink(path);
-        return true;
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') return false;
-        throw error;
-      }
-    },
-    async removeEmptyDir(path) {
-      try {
-        await rmdir(path);
-        return true;
-      } catch (error) {
-        const code = errnoCode(error);
-        if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
-        throw error;
-      }
-    },
+    removeFile: (path) => removal(() => unlink(path), ['ENOENT']),
+    // A folder that is gone, holds something or is not a folder is left as it is.
+    removeEmptyDir: (path) => removal(() => rmdir(path), ['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR']),
     async stat(path): Promise<PathInfo | undefined> {
       try {
         const info = await stat(path);

@@ -93,6 +93,10 @@ export function windowsMachine(extra: Extra = {}): MemorySystem {
 
 /** The ids of a user's own build (not the development ones) that test installs allow unless told otherwise. */
 export const OWN_IDS = { chrome: 'abcdefghijklmnopabcdefghijklmnop', firefox: 'tether@example.org' } as const;
+/** The development extension's origin, as Chrome passes it to the host. */
+export const DEV_ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
+/** The origin of OWN_IDS.chrome. */
+export const OWN_ORIGIN = `chrome-extension://${OWN_IDS.chrome}/`;
 
 /** Install options with the test host path and OWN_IDS; `lines` collects the output. */
 export function installOptions(
