@@ -44,6 +44,15 @@ async function connect(
   return { tc, threadId: thread.id };
 }
 
+/** The mock answers the first model call with a call of the tool `name` (id c1) and the next one with `text`. */
+function answerWithToolCall(name: string, args: string, text: string): void {
+  mock.handle((_req, res, index) =>
+    index === 0
+      ? streamChunks(res, [{ tool_calls: [{ index: 0, id: 'c1', function: { name, arguments: args } }] }], 'tool_calls')
+      : streamChunks(res, [{ content: text }]),
+  );
+}
+
 describe('the openai model', () => {
   it('streams text deltas and reasoning into items, sending the history, tools and the API key', async () => {
     mock.handle((_req, res) =>
@@ -116,15 +125,7 @@ describe('the openai model', () => {
   });
 
   it('fails a bash call with broken arguments without asking for approval, and tells the model why', async () => {
-    mock.handle((_req, res, index) =>
-      index === 0
-        ? streamChunks(
-            res,
-            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command": "ls' } }] }],
-            'tool_calls',
-          )
-        : streamChunks(res, [{ content: 'sorry' }]),
-    );
+    answerWithToolCall('bash', '{"command": "ls', 'sorry');
     const { tc, threadId } = await connect();
     let asked = 0;
     tc.client.handle('approval/request', () => {
@@ -154,15 +155,7 @@ describe('the openai model', () => {
       description: 'Reads the page',
       inputSchema: { type: 'object', properties: {} },
     };
-    mock.handle((_req, res, index) =>
-      index === 0
-        ? streamChunks(
-            res,
-            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'page_read', arguments: '{}' } }] }],
-            'tool_calls',
-          )
-        : streamChunks(res, [{ content: 'It is about tests.' }]),
-    );
+    answerWithToolCall('page_read', '{}', 'It is about tests.');
     const { tc, threadId } = await connect({ clientTools: { clientTools: [pageRead] } });
     tc.client.handle('item/tool/call', () => ({ success: true, content: [{ type: 'text', text: 'Title: Tests' }] }));
     const { items } = await runTurn(tc, threadId, 'what is on the page?');
@@ -179,15 +172,7 @@ describe('the openai model', () => {
   });
 
   it('reads steering sent during a tool call at its next model call', async () => {
-    mock.handle((_req, res, index) =>
-      index === 0
-        ? streamChunks(
-            res,
-            [{ tool_calls: [{ index: 0, id: 'c1', function: { name: 'bash', arguments: '{"command":"true"}' } }] }],
-            'tool_calls',
-          )
-        : streamChunks(res, [{ content: 'ok' }]),
-    );
+    answerWithToolCall('bash', '{"command":"true"}', 'ok');
     const { tc, threadId } = await connect();
     let allow!: () => void;
     tc.client.handle(
