@@ -5,7 +5,7 @@
 // Usage: node bench/agents.bench.mjs [--quick]   (writes bench/results/agents.json and the "Agents" section of
 // BENCHMARKS.md)
 import { join } from 'node:path';
-import { fmt, importTypeScript, machine, median, tmp, writeResults, writeSection } from './support.mjs';
+import { fmt, importTypeScript, machine, median, timeOneTurn, tmp, writeResults, writeSection } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const DELTAS = quick ? 20_000 : 100_000;
@@ -106,27 +106,7 @@ async function throughAdapter(create, agent, jsonrpc) {
     log() {},
   });
   let received = 0;
-  const waiters = new Map();
-  let done;
-  const finished = new Promise((r) => (done = r));
-  adapter.start({
-    onClose() {},
-    onMessage(m) {
-      received++;
-      if (m.id !== undefined && waiters.has(m.id)) waiters.get(m.id)(m);
-      if (m.method === 'turn/completed') done();
-    },
-  });
-  const request = (id, method, params) =>
-    new Promise((r) => (waiters.set(id, r), adapter.send({ id, method, params })));
-  await request(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
-  adapter.send({ method: 'initialized' });
-  const { result } = await request(2, 'thread/start', { cwd: tmp });
-  const start = performance.now();
-  received = 0;
-  adapter.send({ id: 3, method: 'turn/start', params: { threadId: result.thread.id, input: [{ text: 'go' }] } });
-  await finished;
-  const ms = performance.now() - start;
+  const ms = await timeOneTurn(adapter, { cwd: tmp }, 'go', () => received++);
   adapter.close();
   return [ms, received];
 }

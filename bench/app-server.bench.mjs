@@ -16,6 +16,7 @@ import {
   machine,
   median,
   spawnAppServer,
+  timeOneTurn,
   writeResults,
   writeSection,
 } from './support.mjs';
@@ -82,30 +83,10 @@ async function streamInProcess() {
   const [client, serverSide] = createMemoryTransportPair();
   server.connect(serverSide);
   let deltas = 0;
-  const waiting = new Map();
-  let onDone;
-  client.start({
-    onMessage: (m) => {
-      if (m.method === 'item/agentMessage/delta') deltas++;
-      else if (m.method === 'turn/completed') onDone?.();
-      else if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m.result);
-    },
-    onClose() {},
+  const ms = await timeOneTurn(client, { ephemeral: true }, `/stream ${STREAM_DELTAS}`, (m) => {
+    if (m.method === 'item/agentMessage/delta') deltas++;
   });
-  const call = (id, method, params) =>
-    new Promise((resolve) => (waiting.set(id, resolve), client.send({ id, method, params })));
-  await call(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
-  client.send({ method: 'initialized' });
-  const { thread } = await call(2, 'thread/start', { ephemeral: true });
-  const t0 = performance.now();
-  const done = new Promise((resolve) => (onDone = resolve));
-  client.send({
-    id: 3,
-    method: 'turn/start',
-    params: { threadId: thread.id, input: [{ text: `/stream ${STREAM_DELTAS}` }] },
-  });
-  await done;
-  const seconds = (performance.now() - t0) / 1000;
+  const seconds = ms / 1000;
   await server.close();
   if (deltas !== STREAM_DELTAS) throw new Error(`expected ${STREAM_DELTAS} deltas in-process, got ${deltas}`);
   return { deltasPerSecond: STREAM_DELTAS / seconds, seconds };

@@ -174,3 +174,33 @@ export function publish(name, data, title, section) {
   writeSection(title, section);
   console.log(`\nwrote bench/results/${name}.json and the "${title}" section of BENCHMARKS.md`);
 }
+
+/**
+ * Runs one turn through `transport` (an app-server's or adapter's client end, in memory) as a bare client:
+ * `initialize`, `thread/start` with `threadParams`, then `turn/start` with `text`. `onMessage` sees every message from
+ * the `turn/start` on, up to and including `turn/completed`. Resolves with the milliseconds the turn took.
+ */
+export async function timeOneTurn(transport, threadParams, text, onMessage) {
+  const waiting = new Map();
+  let counting = false;
+  let turnDone;
+  const completed = new Promise((resolve) => (turnDone = resolve));
+  transport.start({
+    onMessage(m) {
+      if (counting) onMessage(m);
+      if (m.method === 'turn/completed') turnDone();
+      else if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m.result);
+    },
+    onClose() {},
+  });
+  const call = (id, method, params) =>
+    new Promise((resolve) => (waiting.set(id, resolve), transport.send({ id, method, params })));
+  await call(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
+  transport.send({ method: 'initialized' });
+  const { thread } = await call(2, 'thread/start', threadParams);
+  counting = true;
+  const t0 = performance.now();
+  transport.send({ id: 3, method: 'turn/start', params: { threadId: thread.id, input: [{ text }] } });
+  await completed;
+  return performance.now() - t0;
+}
