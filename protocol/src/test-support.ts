@@ -1,5 +1,6 @@
 /** Helpers for this package's tests: a raw peer that sees and sends wire messages without a Connection; byte joining. */
 import type { DecodeSink } from './codec/json-payload';
+import { type PayloadSink, wholePayloads } from './codec/payload-sink';
 import { Connection, clientInbound, serverInbound } from './connection';
 import type { Side } from './connection-types';
 import { createMemoryTransportPair } from './memory-transport';
@@ -104,7 +105,7 @@ export function clientWithRawServer(options: PeerOptions = {}) {
   return { client: connection, server: peer, logs };
 }
 
-/** A decoder of the codec: fed chunks, then ended. */
+/** A decoder or splitter of the codec: fed chunks, then ended. */
 interface ChunkDecoder {
   push(chunk: Uint8Array): void;
   end(): void;
@@ -121,6 +122,25 @@ export function decodeChunks<D extends ChunkDecoder>(
   for (const c of chunks) decoder.push(c);
   decoder.end();
   return { messages, errors, decoder };
+}
+
+/** Feeds `chunks` to the splitter `create` makes, then ends it; returns its payloads as text and its errors, in order. */
+export function splitChunks<D extends ChunkDecoder>(
+  create: (sink: PayloadSink) => D,
+  chunks: Iterable<Uint8Array>,
+): { payloads: string[]; errors: Error[]; splitter: D } {
+  const payloads: string[] = [];
+  const errors: Error[] = [];
+  const text = new TextDecoder();
+  const splitter = create(
+    wholePayloads(
+      (p) => payloads.push(text.decode(p)),
+      (e) => errors.push(e),
+    ),
+  );
+  for (const c of chunks) splitter.push(c);
+  splitter.end();
+  return { payloads, errors, splitter };
 }
 
 /** The bytes of `parts`, one after the other, in a new array. */

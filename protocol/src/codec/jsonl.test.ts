@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
-import { decodeChunks } from '../test-support';
+import { decodeChunks, splitChunks } from '../test-support';
 import { encodeJsonl, JsonlDecoder, LineSplitter } from './jsonl';
 import { wholePayloads } from './payload-sink';
 
@@ -123,19 +123,10 @@ describe('LineSplitter', () => {
   });
 
   it('reports an over-long line once, quoting its start, skips it up to its newline and accepts a line of exactly the limit', () => {
-    const lines: string[] = [];
-    const errors: Error[] = [];
-    const s = new LineSplitter(
-      wholePayloads(
-        (l) => lines.push(dec.decode(l)),
-        (e) => errors.push(e),
-      ),
-      { maxLineBytes: 10 },
+    const { payloads: lines, errors } = splitChunks(
+      (sink) => new LineSplitter(sink, { maxLineBytes: 10 }),
+      ['{"ok":1}\n0123456', '789abcdef', 'more garbage\n{"ok":2}\n0123456789\n'].map((t) => enc.encode(t)),
     );
-    s.push(enc.encode('{"ok":1}\n0123456'));
-    s.push(enc.encode('789abcdef'));
-    s.push(enc.encode('more garbage\n{"ok":2}\n0123456789\n'));
-    s.end();
     expect(lines).toEqual(['{"ok":1}', '{"ok":2}', '0123456789']);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(MessageTooLargeError);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameError, MessageTooLargeError } from '../errors';
-import { concatBytes, decodeChunks } from '../test-support';
+import { concatBytes, decodeChunks, splitChunks } from '../test-support';
 import { encodeNativeFrame, FrameSplitter, frameHeader, frameJson, NativeFrameDecoder } from './native-frame';
 import { wholePayloads } from './payload-sink';
 
@@ -178,21 +178,14 @@ describe('FrameSplitter', () => {
 
   it('ignores input after a zero length, whether the header came whole or split', () => {
     for (const cut of [0, 1, 3]) {
-      const payloads: string[] = [];
-      const errors: Error[] = [];
-      const s = new FrameSplitter(
-        wholePayloads(
-          (p) => payloads.push(dec.decode(p)),
-          (e) => errors.push(e),
-        ),
-      );
       const bytes = concatBytes([frame('1'), frameHeader(0), frame('2')]);
-      s.push(bytes.subarray(0, 5 + cut));
-      s.push(bytes.subarray(5 + cut));
-      s.end();
+      const { payloads, errors, splitter } = splitChunks(
+        (sink) => new FrameSplitter(sink),
+        [bytes.subarray(0, 5 + cut), bytes.subarray(5 + cut)],
+      );
       expect(payloads).toEqual(['1']);
       expect(errors.map((e) => e.name)).toEqual(['FrameError']);
-      expect(s.failed).toBe(true);
+      expect(splitter.failed).toBe(true);
     }
   });
 
