@@ -1,6 +1,6 @@
 import { RpcError, type ApprovalDecision } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import type { Notice, PendingApproval } from '../shared/records';
+import type { ApprovalChoice, Notice, PendingApproval } from '../shared/records';
 import { ApprovalBroker, ApprovalDecisionError, type ApprovalAsk } from './approval-broker';
 import { PersistentState } from './persistent-state';
 import { MemoryStorageArea } from './test-helpers';
@@ -26,6 +26,18 @@ async function setup(tabs: Record<number, string> = { 1: 'https://a.example/page
     newId: () => `rule-${++ids}`,
   };
   return { storage, state, broker: new ApprovalBroker(deps), deps, changes, notices, remote };
+}
+
+/** Binds tab 1 to thread t1, asks once and answers the card with `choice`; resolves with what the ask resolved to. */
+async function firstAnswer(
+  { state, broker }: Pick<Awaited<ReturnType<typeof setup>>, 'state' | 'broker'>,
+  choice: ApprovalChoice,
+): Promise<ApprovalDecision> {
+  await state.setBinding(1, { threadId: 't1' });
+  const first = broker.ask(ask());
+  await settle();
+  await broker.decide(broker.pendingForTab(1)[0]!.key, choice, 1);
+  return first;
 }
 
 const ask = (over: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
@@ -119,11 +131,7 @@ describe('ApprovalBroker', () => {
 
   it('applies "always deny on this site" as deny, now and next time', async () => {
     const { state, broker } = await setup();
-    await state.setBinding(1, { threadId: 't1' });
-    const first = broker.ask(ask());
-    await settle();
-    await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_deny_site', 1);
-    expect(await first).toBe('deny');
+    expect(await firstAnswer({ state, broker }, 'always_deny_site')).toBe('deny');
     expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('deny');
   });
 
@@ -169,11 +177,7 @@ describe('ApprovalBroker', () => {
   it('limits "allow for this thread" of a page tool to the origin it was granted on', async () => {
     const tabs: Record<number, string> = { 1: 'https://a.example/page' };
     const { state, broker } = await setup(tabs);
-    await state.setBinding(1, { threadId: 't1' });
-    const first = broker.ask(ask());
-    await settle();
-    await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
-    expect(await first).toBe('allow_session');
+    expect(await firstAnswer({ state, broker }, 'allow_session')).toBe('allow_session');
     tabs[1] = 'https://b.example/elsewhere';
     void broker.ask(ask({ requestId: 'c2' }));
     await settle();
@@ -194,11 +198,7 @@ describe('ApprovalBroker', () => {
 
   it('allows a client tool for the rest of the thread after "allow for this thread"', async () => {
     const { state, broker } = await setup();
-    await state.setBinding(1, { threadId: 't1' });
-    const first = broker.ask(ask());
-    await settle();
-    await broker.decide(broker.pendingForTab(1)[0]!.key, 'allow_session', 1);
-    expect(await first).toBe('allow_session');
+    expect(await firstAnswer({ state, broker }, 'allow_session')).toBe('allow_session');
     expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('allow');
     expect(
       await Promise.race([
