@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EXTENSION_ID, saveScreenshot } from '../support/browser';
-import { useBrowserSuite } from '../support/browser-suite';
+import { type BrowserSuite, useBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
   completedAnswers,
@@ -45,15 +45,19 @@ async function badgeOf(page: Page, tabId: number): Promise<string> {
   );
 }
 
+/** Two tabs, the demo's `/` (a) and `/other` (b), each with its side panel open. */
+async function twoTabsWithPanels({ browser, demo }: BrowserSuite) {
+  const a = await openWebPage(browser, demo.url('/'));
+  const b = await openWebPage(browser, demo.url('/other'));
+  return { a, b, panelA: await openSidePanel(browser, a.tabId), panelB: await openSidePanel(browser, b.tabId) };
+}
+
 describe('per-page approvals in Chromium', () => {
   const suite = useBrowserSuite();
 
   it('asks for page_read only in the tab whose thread asked; a site rule answers the next time until revoked', async () => {
     const { browser, demo } = suite;
-    const a = await openWebPage(browser, demo.url('/'));
-    const b = await openWebPage(browser, demo.url('/other'));
-    const panelA = await openSidePanel(browser, a.tabId);
-    const panelB = await openSidePanel(browser, b.tabId);
+    const { a, b, panelA, panelB } = await twoTabsWithPanels(suite);
     await waitConnected(panelA);
     await waitConnected(panelB);
 
@@ -110,11 +114,7 @@ describe('per-page approvals in Chromium', () => {
   });
 
   it("routes the backend's bash approval to the asking tab and runs the command once allowed", async () => {
-    const { browser, demo } = suite;
-    const a = await openWebPage(browser, demo.url('/'));
-    const b = await openWebPage(browser, demo.url('/other'));
-    const panelA = await openSidePanel(browser, a.tabId);
-    const panelB = await openSidePanel(browser, b.tabId);
+    const { panelA, panelB } = await twoTabsWithPanels(suite);
     await waitConnected(panelB);
     await sendPrompt(panelB, '/bash echo tether-was-here');
     const card = panelB.locator('.approval[data-tool="bash"]');

@@ -1,8 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/browser';
+import {
+  type JournalRecord,
+  testItem,
+  testThread,
+  writeThreadJournal,
+} from '../../native-host/src/testing/journal-fixtures';
+import { childAppServerConfig } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { openConnectedPanel } from '../support/extension-pages';
 
@@ -12,36 +18,14 @@ const TURNS = 300;
 /** A data dir holding one thread of TURNS turns (a question and an answer each), as the thread store writes it. */
 function seededDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-e2e-pages-'));
-  mkdirSync(join(dir, 'threads'), { recursive: true, mode: 0o700 });
-  const thread = {
-    id: THREAD_ID,
-    title: 'A long conversation',
-    model: 'scripted',
-    status: 'idle',
-    archived: false,
-    ephemeral: false,
-    createdAtMs: 1,
-    updatedAtMs: 2,
-  };
-  const lines = [JSON.stringify({ type: 'thread', thread })];
+  const records: JournalRecord[] = [];
   for (let t = 0; t < TURNS; t++) {
-    const turnId = `turn_${t}`;
-    const item = (n: string, type: string, text: string) => ({
-      id: `item_${t}_${n}`,
-      type,
-      status: 'completed',
-      createdAtMs: 1,
-      completedAtMs: 1,
-      content: { text },
-      turnId,
-    });
-    lines.push(JSON.stringify({ type: 'item', item: item('q', 'userMessage', `question number ${t}`) }));
-    lines.push(JSON.stringify({ type: 'item', item: item('a', 'agentMessage', `answer number ${t}`) }));
+    const options = { turnId: `turn_${t}`, completedAtMs: 1 };
+    const question = testItem(`item_${t}_q`, `question number ${t}`, { ...options, type: 'userMessage' });
+    records.push({ type: 'item', item: question });
+    records.push({ type: 'item', item: testItem(`item_${t}_a`, `answer number ${t}`, options) });
   }
-  writeFileSync(join(dir, 'threads', `${THREAD_ID}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
-  writeFileSync(join(dir, 'threads', 'index.jsonl'), `${JSON.stringify({ thread, pid: 0, grants: [] })}\n`, {
-    mode: 0o600,
-  });
+  writeThreadJournal(dir, testThread(THREAD_ID, { title: 'A long conversation', updatedAtMs: 2 }), records);
   return dir;
 }
 
@@ -49,25 +33,7 @@ describe('a long thread in the side panel (Chromium)', () => {
   const dataDir = seededDataDir();
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const suite = useBrowserSuite({
-    hostConfig: {
-      defaultBackend: 'child',
-      backends: {
-        child: {
-          kind: 'command',
-          argv: [
-            process.execPath,
-            join(REPO_ROOT, 'native-host/dist/tether.mjs'),
-            'app-server',
-            '--listen',
-            'stdio',
-            '--data-dir',
-            dataDir,
-          ],
-          dialect: 'tether',
-          description: 'the reference app-server on a seeded data dir',
-        },
-      },
-    },
+    hostConfig: childAppServerConfig('the reference app-server on a seeded data dir', ['--data-dir', dataDir]),
   });
 
   it('opens with the latest page and loads older pages as the reader scrolls up, each item once and in order', async () => {

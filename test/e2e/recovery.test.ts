@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { EXTENSION_ID, REPO_ROOT, saveScreenshot } from '../support/browser';
+import { childAppServerConfig, EXTENSION_ID, saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { completedAnswers, openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
 
@@ -17,17 +16,7 @@ async function transcriptLines(panel: Page): Promise<string[]> {
 
 describe('interrupting and recovering in Chromium', () => {
   const suite = useBrowserSuite({
-    hostConfig: {
-      defaultBackend: 'child',
-      backends: {
-        child: {
-          kind: 'command',
-          argv: [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio'],
-          dialect: 'tether',
-          description: 'the reference app-server as a child process',
-        },
-      },
-    },
+    hostConfig: childAppServerConfig('the reference app-server as a child process'),
   });
 
   it('stops a running turn with Stop', async () => {

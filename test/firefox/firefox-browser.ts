@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import devKey from '../../manifests/dev-key.json' with { type: 'json' };
 import { REPO_ROOT } from '../support/browser';
+import { newestTabId } from '../support/extension-pages';
 import { errorMessage } from '@tether/protocol';
 
 const run = promisify(execFile);
@@ -187,19 +188,7 @@ async function openExtensionPage(browser: Browser, connection: BidiConnection, p
 
 /** The tab id of the newest tab showing `url`, asked through an extension page. */
 async function tabIdOf(browser: Browser, connection: BidiConnection, url: string): Promise<number> {
-  const helper = await openExtensionPage(browser, connection, 'src/options/index.html');
-  try {
-    const id = await helper.evaluate(async (u: string) => {
-      type Tabs = { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
-      const tabs = await (globalThis as unknown as { browser: { tabs: Tabs } }).browser.tabs.query({});
-      const ids = tabs.filter((t) => t.url === u && t.id !== undefined).map((t) => t.id as number);
-      return ids.length ? Math.max(...ids) : undefined;
-    }, url);
-    if (id === undefined) throw new Error(`no tab shows ${url}`);
-    return id;
-  } finally {
-    await helper.close();
-  }
+  return newestTabId(await openExtensionPage(browser, connection, 'src/options/index.html'), { url, api: 'browser' });
 }
 
 async function processesNaming(needle: string): Promise<Array<{ pid: string; argv: string[] }>> {

@@ -54,6 +54,14 @@ async function transcriptLines(panel: Page): Promise<string[]> {
   return panel.$$eval('.transcript > [data-item-id]', (els) => els.map((e) => `${e.className}: ${e.textContent}`));
 }
 
+/** Opens `url` in a tab and that tab's side panel page, and waits until the panel is connected. */
+async function connectedPanel(firefox: LaunchedFirefox, url: string): Promise<Page> {
+  const { tabId } = await firefox.openWebPage(url);
+  const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
+  await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+  return panel;
+}
+
 /** Text of the Firefox sidebar's document (the real sidebar, read from another page of the same add-on). */
 async function sidebarText(from: Page): Promise<string | undefined> {
   return from.evaluate(() => {
@@ -160,9 +168,7 @@ describe('the extension in Firefox ESR', () => {
   });
 
   it('asks before page_read, then reads the page through Firefox scripting', async () => {
-    const { tabId } = await firefox.openWebPage(demo.url('/other'));
-    const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-    await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+    const panel = await connectedPanel(firefox, demo.url('/other'));
     await sendPrompt(panel, '/page');
     const card = await panel.waitForSelector('.approval[data-tool="page_read"]', { timeout: 30_000 });
     expect(await card!.$eval('.origin', (el) => el.textContent)).toBe(demo.origin);
@@ -171,9 +177,7 @@ describe('the extension in Firefox ESR', () => {
   });
 
   it("offers no site rule for the backend's bash approval, only allow once, allow for this thread and deny", async () => {
-    const { tabId } = await firefox.openWebPage(demo.url('/'));
-    const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-    await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+    const panel = await connectedPanel(firefox, demo.url('/'));
     await sendPrompt(panel, '/bash echo firefox-bash');
     const card = await panel.waitForSelector('.approval[data-tool="bash"]', { timeout: 30_000 });
     const choices = await card!.$$eval('button[data-choice]', (els) =>
@@ -213,18 +217,14 @@ describe('the extension in Firefox ESR', () => {
   });
 
   it("receives a 3,000,000-byte answer whole through Firefox's 1 MiB host-to-browser limit", async () => {
-    const { tabId } = await firefox.openWebPage(demo.url('/other'));
-    const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-    await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+    const panel = await connectedPanel(firefox, demo.url('/other'));
     await sendPrompt(panel, '/big 3000000');
     expect((await answer(panel, 1)).length).toBe(3_000_000);
     await panel.close();
   });
 
   it("reconnects with a new host after the host is killed and shows the thread's full history", async () => {
-    const { tabId } = await firefox.openWebPage(demo.url('/'));
-    const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-    await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+    const panel = await connectedPanel(firefox, demo.url('/'));
     await sendPrompt(panel, 'hello before the crash');
     await answer(panel, 1);
     const before = await transcriptLines(panel);

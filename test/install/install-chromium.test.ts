@@ -2,14 +2,12 @@
  * What `tether install --user-data-dir` writes is what a real Chromium needs: the built extension's service worker
  * calls `connectNative('dev.tether.bridge')` in that profile and gets the host's answer to `initialize`.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, chromiumArgs, REPO_ROOT, requireChromiumAndExtension } from '../support/browser';
+import { CHROMIUM_PATH, chromiumArgs, registerHost, requireChromiumAndExtension } from '../support/browser';
 
 /** The part of the extension API the worker-side check uses (the function runs in the service worker). */
 declare const chrome: {
@@ -46,22 +44,7 @@ describe('a real Chromium and tether install', () => {
       XDG_STATE_HOME: join(home, 'state'),
     };
     delete env.TETHER_CONFIG;
-    await promisify(execFile)(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'native-host/bin/tether.mjs'),
-        'install',
-        '--dev',
-        '--browser',
-        'chromium',
-        '--user-data-dir',
-        profile,
-      ],
-      {
-        env,
-        timeout: 110_000,
-      },
-    );
+    await registerHost(profile, env, 110_000);
 
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,

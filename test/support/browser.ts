@@ -87,7 +87,7 @@ export function chromiumArgs(headed = false): string[] {
 }
 
 /** Registers the native host for a profile with the real installer, for the development build (`--dev`). */
-export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<string> {
   const { stdout, stderr } = await run(
     process.execPath,
     [
@@ -99,11 +99,23 @@ export async function registerHost(userDataDir: string, env: NodeJS.ProcessEnv):
       '--user-data-dir',
       userDataDir,
     ],
-    { env, cwd: REPO_ROOT, timeout: 120_000 },
+    { env, cwd: REPO_ROOT, timeout: timeoutMs },
   );
   const manifest = join(userDataDir, 'NativeMessagingHosts', 'dev.tether.bridge.json');
   if (!existsSync(manifest)) throw new Error(`tether install did not write ${manifest}:\n${stdout}\n${stderr}`);
   return stdout;
+}
+
+/**
+ * A host config whose default backend `child` is the reference app-server run as a child process of the host
+ * (`tether app-server --listen stdio ARGS` from the built bundle).
+ */
+export function childAppServerConfig(description: string, args: readonly string[] = []): unknown {
+  const argv = [process.execPath, join(REPO_ROOT, 'native-host/dist/tether.mjs'), 'app-server', '--listen', 'stdio'];
+  return {
+    defaultBackend: 'child',
+    backends: { child: { kind: 'command', argv: [...argv, ...args], dialect: 'tether', description } },
+  };
 }
 
 /** Launches Chromium with the built extension and a private host environment. */

@@ -2,21 +2,38 @@
 import type { Locator, Page } from 'playwright-core';
 import type { LaunchedBrowser } from './browser';
 
-/** The tab id of the newest tab showing `url` (tab ids only grow), asked through an extension page. */
-export async function tabIdOf(browser: LaunchedBrowser, url: string): Promise<number> {
-  const helper = await browser.openExtensionPage('src/options/index.html');
+/** What `newestTabId` asks a page for: the newest tab showing `url`, through the `api` namespace. */
+interface TabQuery {
+  readonly url: string;
+  /** `chrome`, or Firefox's `browser`. */
+  readonly api: 'chrome' | 'browser';
+}
+
+/** An extension page that runs a function with one argument: Playwright's and puppeteer's pages both are. */
+export interface EvaluatingPage {
+  evaluate(fn: (query: TabQuery) => Promise<number | undefined>, query: TabQuery): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+/** The id of the newest tab showing `url` (tab ids only grow), asked through `helper`, which is closed after. */
+export async function newestTabId(helper: EvaluatingPage, query: TabQuery): Promise<number> {
   try {
-    const id = await helper.evaluate(async (u) => {
+    const id = await helper.evaluate(async ({ url, api }) => {
       type Tabs = { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
-      const tabs = await (globalThis as unknown as { chrome: { tabs: Tabs } }).chrome.tabs.query({});
-      const ids = tabs.filter((t) => t.url === u && t.id !== undefined).map((t) => t.id as number);
+      const tabs = await (globalThis as unknown as Record<string, { tabs: Tabs }>)[api]!.tabs.query({});
+      const ids = tabs.filter((t) => t.url === url && t.id !== undefined).map((t) => t.id as number);
       return ids.length ? Math.max(...ids) : undefined;
-    }, url);
-    if (id === undefined) throw new Error(`no tab shows ${url}`);
+    }, query);
+    if (id === undefined) throw new Error(`no tab shows ${query.url}`);
     return id;
   } finally {
     await helper.close();
   }
+}
+
+/** The tab id of the newest tab showing `url`, asked through an extension page. */
+export async function tabIdOf(browser: LaunchedBrowser, url: string): Promise<number> {
+  return newestTabId(await browser.openExtensionPage('src/options/index.html'), { url, api: 'chrome' });
 }
 
 /** Opens a web page in a new tab and returns the page and its tab id. */
