@@ -235,31 +235,29 @@ describe('tether host with a command backend', () => {
     expect(await waitGone(result.pid, 2000)).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')(
-    'kills what a backend started, even outside its process group, when the host is SIGKILLed',
-    async () => {
-      const { config, daemon } = backendLeavingADaemon();
-      const h = host({ config });
-      await h.request('fake/pid');
-      await waitForSleepers([daemon]);
-      h.child.kill('SIGKILL');
-      await h.exited;
-      expect(await survivorsAfter([daemon])).toEqual([]);
-    },
-  );
-
-  it.runIf(process.platform === 'linux')(
-    'kills what a backend started, even outside its process group, when the backend exits',
-    async () => {
-      const { config, daemon } = backendLeavingADaemon();
-      const h = host({ config });
-      await h.request('fake/pid');
-      await waitForSleepers([daemon]);
-      h.send({ id: 99, method: 'fake/crash', params: { code: 3 } });
-      await h.waitFor(isExited);
-      expect(await survivorsAfter([daemon])).toEqual([]);
-    },
-  );
+  it.runIf(process.platform === 'linux').each([
+    [
+      'the host is SIGKILLed',
+      async (h: HostProcess) => {
+        h.child.kill('SIGKILL');
+        await h.exited;
+      },
+    ],
+    [
+      'the backend exits',
+      async (h: HostProcess) => {
+        h.send({ id: 99, method: 'fake/crash', params: { code: 3 } });
+        await h.waitFor(isExited);
+      },
+    ],
+  ])('kills what a backend started, even outside its process group, when %s', async (_, end) => {
+    const { config, daemon } = backendLeavingADaemon();
+    const h = host({ config });
+    await h.request('fake/pid');
+    await waitForSleepers([daemon]);
+    await end(h);
+    expect(await survivorsAfter([daemon])).toEqual([]);
+  });
 });
 
 describe('tether host input checks', () => {
