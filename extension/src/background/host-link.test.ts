@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../shared/records';
-import { HostLink, type HostLinkDeps } from './host-link';
+import { HostLink, type HostLinkDeps, type LinkLoss } from './host-link';
 import type { PortLike } from './native-port';
 
 /** A native port whose "host" answers the handshake (or disconnects at once, like a missing host). */
@@ -45,7 +45,7 @@ function setup(behaviours: Array<'answer' | 'missing'>, lastError = 'Specified n
   const ports: ScriptedPort[] = [];
   const states: ConnectionState[] = [];
   const ready: string[] = [];
-  const lost: string[] = [];
+  const lost: LinkLoss[] = [];
   let now = 1_000;
   const deps: HostLinkDeps = {
     connect: () => {
@@ -61,7 +61,7 @@ function setup(behaviours: Array<'answer' | 'missing'>, lastError = 'Specified n
     attach: () => {},
     onState: (s) => states.push(s),
     onReady: (_c, info) => ready.push(info.hello?.hostVersion ?? 'none'),
-    onLost: (reason) => lost.push(reason),
+    onLost: (loss) => lost.push(loss),
     now: () => now,
     random: () => 0.5,
     log: () => {},
@@ -108,14 +108,15 @@ describe('HostLink', () => {
     );
   });
 
-  it('reconnects after a connected port drops, reporting the loss', async () => {
-    const { link, ports, lost } = setup(['answer', 'answer'], 'Native host has exited.');
+  it('reconnects after a connected port drops, reporting that the host stopped and how long it had been up', async () => {
+    const { link, ports, lost, advance } = setup(['answer', 'answer'], 'Native host has exited.');
     link.start();
     await vi.runAllTimersAsync();
+    advance(42_000);
     ports[0]!.drop();
     await vi.advanceTimersByTimeAsync(0);
-    expect(lost).toEqual(['Native host has exited.']);
-    expect(link.state).toMatchObject({ status: 'disconnected', reason: 'Native host has exited.' });
+    expect(lost).toEqual([{ cause: 'host-stopped', reason: 'Native host has exited.' }]);
+    expect(link.state).toMatchObject({ status: 'disconnected', reason: 'Native host has exited.', upForMs: 42_000 });
     await vi.runAllTimersAsync();
     expect(ports).toHaveLength(2);
     expect(link.state.status).toBe('connected');
@@ -128,12 +129,26 @@ describe('HostLink', () => {
     link.backendExited('The "child" backend was killed by SIGKILL', 250);
     expect(link.state).toMatchObject({ status: 'connecting', reason: 'The "child" backend was killed by SIGKILL' });
     expect(link.client).toBeUndefined();
-    expect(lost).toHaveLength(1);
+    expect(lost).toEqual([{ cause: 'backend-stopped', reason: 'The "child" backend was killed by SIGKILL' }]);
     await vi.runAllTimersAsync();
     expect(ports).toHaveLength(1);
     expect(ready).toHaveLength(2);
     expect(link.state.status).toBe('connected');
     expect(ports[0]!.sent.filter((m) => m.method === 'initialize')).toHaveLength(2);
+  });
+
+  it('reports no uptime when the host exits before it ever connected', async () => {
+    const { link, lost } = setup(['missing'], 'Native host has exited.');
+    link.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.state).toEqual({
+      status: 'disconnected',
+      attempt: 1,
+      reason: 'Native host has exited.',
+      retryAtMs: 1_500,
+      sinceMs: 1_000,
+    });
+    expect(lost).toEqual([]);
   });
 
   it('is idle, shown as disconnected with no attempt and no reason, until started', () => {
@@ -178,7 +193,7 @@ describe('HostLink', () => {
     link.start();
     await vi.runAllTimersAsync();
     link.restart();
-    expect(lost).toEqual(['Switching backend.']);
+    expect(lost).toEqual([{ cause: 'backend-switched', reason: 'Switching backend.' }]);
     expect(link.client).toBeUndefined();
     await vi.runAllTimersAsync();
     expect(ports).toHaveLength(2);

@@ -41,14 +41,21 @@ export interface HostLinkDeps {
   attach(client: AppServerClient): void;
   onState(state: ConnectionState): void;
   onReady(client: AppServerClient, info: HostInfo): void;
-  /** The connection that was ready (or trying) is gone. */
-  onLost(reason: string): void;
+  /** The connection that was ready is gone, and with it any running turn. */
+  onLost(loss: LinkLoss): void;
   now(): number;
   random(): number;
   log(line: string): void;
 }
 
 type Timer = ReturnType<typeof setTimeout>;
+
+/** Why a ready connection went away: its host stopped, its backend stopped, or the user switched backends. */
+export interface LinkLoss {
+  readonly cause: 'host-stopped' | 'backend-stopped' | 'backend-switched';
+  /** The browser's or host's own words (redacted). */
+  readonly reason: string;
+}
 
 /**
  * Where the link is. Each phase holds what exists only in it: a client from the port's opening to its close, the
@@ -70,8 +77,13 @@ export type LinkPhase =
       readonly retryAtMs: number;
       readonly timer: Timer;
     }
-  /** The handshake answered; requests may flow. */
-  | { readonly status: 'connected'; readonly client: AppServerClient; readonly info: HostInfo }
+  /** The handshake answered at `sinceMs`; requests may flow. */
+  | {
+      readonly status: 'connected';
+      readonly client: AppServerClient;
+      readonly info: HostInfo;
+      readonly sinceMs: number;
+    }
   /** The port closed or the handshake failed: the next attempt waits for the timer. */
   | {
       readonly status: 'backoff';
@@ -79,6 +91,8 @@ export type LinkPhase =
       readonly reason: string;
       readonly retryAtMs: number;
       readonly timer: Timer;
+      /** How long the connection this failure ended had been up; absent when there was none. */
+      readonly upForMs?: number;
     };
 
 /** The client of a phase that has one. */
@@ -121,6 +135,7 @@ function publicState(phase: LinkPhase, sinceMs: number): ConnectionState {
         attempt: phase.attempt,
         reason: phase.reason,
         retryAtMs: phase.retryAtMs,
+        ...(phase.upForMs === undefined ? {} : { upForMs: phase.upForMs }),
         sinceMs,
       };
   }
@@ -179,7 +194,7 @@ export class HostLink {
     const old = this.phaseValue;
     this.go({ status: 'idle' });
     clientOf(old)?.close();
-    if (old.status === 'connected') this.deps.onLost('Switching backend.');
+    if (old.status === 'connected') this.deps.onLost({ cause: 'backend-switched', reason: 'Switching backend.' });
     this.start();
   }
 
@@ -205,7 +220,7 @@ export class HostLink {
       retryAtMs: this.deps.now() + delay,
       timer,
     });
-    if (old.status === 'connected') this.deps.onLost(reason);
+    if (old.status === 'connected') this.deps.onLost({ cause: 'backend-stopped', reason });
     this.publish();
   }
 
@@ -246,10 +261,13 @@ export class HostLink {
     void client.closed.then((error) => {
       const phase = this.phaseValue;
       if (clientOf(phase) !== client) return;
-      const reason = error?.message ?? 'The connection to the Tether host was closed.';
+      const reason = redactText(error?.message ?? 'The connection to the Tether host was closed.');
       this.go({ status: 'idle' });
-      if (phase.status === 'connected') this.deps.onLost(reason);
-      this.fail(reason, attemptOf(phase));
+      if (phase.status === 'connected') {
+        // A host that was working stopped: pages say so (not "is it installed?") and mark the turn it was running.
+        this.deps.onLost({ cause: 'host-stopped', reason });
+        this.fail(reason, 0, this.deps.now() - phase.sinceMs);
+      } else this.fail(reason, attemptOf(phase));
     });
     await this.completeHandshake(client, attempt);
   }
@@ -261,7 +279,7 @@ export class HostLink {
       const info = await this.handshake(client);
       // Anything since (a close, a restart, a backend exit and its new handshake) makes this answer stale.
       if (this.phaseValue !== phase) return;
-      this.enter({ status: 'connected', client, info });
+      this.enter({ status: 'connected', client, info, sinceMs: this.deps.now() });
       this.deps.onReady(client, info);
     } catch (error) {
       if (this.phaseValue !== phase) return;
@@ -294,8 +312,11 @@ export class HostLink {
     return { ...(hello ? { hello } : {}), init };
   }
 
-  /** Waits before the next attempt; `attempt` is the number that failed in a row before this one. */
-  private fail(why: string, attempt: number): void {
+  /**
+   * Waits before the next attempt; `attempt` is the number that failed in a row before this one, `upForMs` how long
+   * the connection this failure ended had been up.
+   */
+  private fail(why: string, attempt: number, upForMs?: number): void {
     // The reason is shown on every page and kept in the connection log: never with a key in it.
     const reason = redactText(why);
     const next = attempt + 1;
@@ -303,6 +324,13 @@ export class HostLink {
     const timer = setTimeout(() => {
       if (this.phaseValue.status === 'backoff' && this.phaseValue.timer === timer) this.start();
     }, delay);
-    this.enter({ status: 'backoff', attempt: next, reason, retryAtMs: this.deps.now() + delay, timer });
+    this.enter({
+      status: 'backoff',
+      attempt: next,
+      reason,
+      retryAtMs: this.deps.now() + delay,
+      timer,
+      ...(upForMs === undefined ? {} : { upForMs }),
+    });
   }
 }

@@ -87,3 +87,31 @@ describe('TetherWorker notifications', () => {
     expect(logs.filter((l) => l.includes('thread/tokenUsage/updated'))).toHaveLength(1);
   });
 });
+
+describe('TetherWorker connection loss', () => {
+  it("tells a running turn's pages that the host stopped, once, and forgets the turn", async () => {
+    const { worker, state } = await fakeWorker();
+    await state.setBinding(1, { threadId: 't1' });
+    const sent: WorkerToView[] = [];
+    worker.views.add({ id: 1, kind: 'sidepanel', tabId: 1, send: (m) => sent.push(m) });
+    const turn = { id: 'u1', threadId: 't1', status: 'running', input: [{ text: 'hi' }], startedAtMs: 1 };
+    worker.router.routeBatch([{ method: 'turn/started', params: { turn } }]);
+    expect(worker.activeTurn('t1')).toBe('u1');
+    sent.length = 0;
+    worker.link['deps'].onLost({ cause: 'host-stopped', reason: 'Native host has exited.' });
+    worker.link['deps'].onLost({ cause: 'host-stopped', reason: 'Native host has exited.' });
+    expect(sent).toEqual([
+      {
+        type: 'notice',
+        notice: {
+          kind: 'turn-interrupted',
+          threadId: 't1',
+          turnId: 'u1',
+          cause: 'host-stopped',
+          reason: 'Native host has exited.',
+        },
+      },
+    ]);
+    expect(worker.activeTurn('t1')).toBeUndefined();
+  });
+});

@@ -79,7 +79,13 @@ export class TetherWorker {
       attach: (client) => this.attach(client),
       onState: (connection) => this.onConnectionState(connection),
       onReady: () => this.onReady(),
-      onLost: () => {
+      onLost: (loss) => {
+        // The running turns died with the connection (a restarted host does not resume them): pages keep what they
+        // showed, marked interrupted with why, and offer to send the input again.
+        for (const [threadId, turnId] of this.activeTurns) {
+          const notice: Notice = { kind: 'turn-interrupted', threadId, turnId, ...loss };
+          for (const v of this.views.forTabs(state.tabsForThread(threadId))) v.send({ type: 'notice', notice });
+        }
         this.activeTurns.clear();
         void this.broker.forgetConnection();
       },

@@ -23,6 +23,26 @@ describe('adviceFor', () => {
     expect(adviceFor(firefoxTooBig, INSTALL).command).toBe('npx tether doctor');
   });
 
+  it('says a host that was connected stopped and restarts by itself, without blaming Node or the path', () => {
+    const advice = adviceFor('Native host has exited.', INSTALL, 42_000);
+    expect(advice.title).toBe('The Tether host stopped.');
+    expect(advice.action).toContain('running for 42 s');
+    expect(advice.action).toMatch(/again by itself/);
+    expect(advice.action).toMatch(/host log/);
+    expect(`${advice.title} ${advice.action}`).not.toMatch(/node|path/i);
+    expect(advice.command).toBe('npx tether doctor');
+  });
+
+  it('suspects Node or the config only when the host exited before it ever connected', () => {
+    expect(adviceFor('Native host has exited.', INSTALL).action).toMatch(/Node\.js is missing/);
+  });
+
+  it('still says a message was unreadable when a connected host sent one', () => {
+    expect(adviceFor('Error when communicating with the native messaging host.', INSTALL, 5_000).title).toMatch(
+      /could not read/,
+    );
+  });
+
   it('says the id is not allowed when access is forbidden', () => {
     expect(adviceFor('Access to the specified native messaging host is forbidden.', INSTALL).title).toMatch(
       /different extension id/,

@@ -14,6 +14,9 @@ export interface ConnectionAdvice {
   readonly command?: string;
 }
 
+/** The one text Chrome gives for a host process that ended, whether it never started right or ran for hours. */
+const HOST_EXITED = 'Native host has exited.';
+
 const unreadable: ConnectionAdvice = {
   title: 'The host sent a message the browser could not read.',
   action: 'A message was too large or corrupt (something printed to stdout?). Check the host with:',
@@ -48,7 +51,8 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
     },
   ],
   [
-    'Native host has exited.',
+    // Only right for a host that never connected: one that was working and stopped gets hostStopped() instead.
+    HOST_EXITED,
     {
       title: 'The Tether host started but stopped.',
       action: 'Usually Node.js is missing from the path the browser sees, or the config file is broken. Check with:',
@@ -70,13 +74,34 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
   ['Error when communicating with the native messaging host.', unreadable],
 ];
 
+/** "12 s", "3 min", "2 h": how long a connection had been up, in words. */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const min = Math.round(s / 60);
+  return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
+}
+
+/** A host that was connected (for `upForMs`) and then ended: Node and the install were fine a moment ago. */
+function hostStopped(upForMs: number): ConnectionAdvice {
+  return {
+    title: 'The Tether host stopped.',
+    action: `It had been running for ${duration(upForMs)}; Tether starts it again by itself. If it keeps stopping, the host log says why (doctor shows where it is):`,
+    command: 'npx tether doctor',
+  };
+}
+
 /**
  * Advice for a browser or host error text; a generic doctor hint for texts we do not know. `installCommand` is the
- * command that registers the host for this extension (`installCommandFor(chrome.runtime.id)`).
+ * command that registers the host for this extension (`installCommandFor(chrome.runtime.id)`); `upForMs` is how long
+ * the connection this failure ended had been up (absent when the host never connected).
  */
-export function adviceFor(reason: string | undefined, installCommand: string): ConnectionAdvice {
+export function adviceFor(reason: string | undefined, installCommand: string, upForMs?: number): ConnectionAdvice {
   if (reason) {
-    for (const [text, advice] of table(installCommand)) if (reason.includes(text)) return advice;
+    const known = table(installCommand).find(([text]) => reason.includes(text));
+    // A message the browser could not read is still that, even from a host that was working.
+    if (upForMs !== undefined && (!known || known[0] === HOST_EXITED)) return hostStopped(upForMs);
+    if (known) return known[1];
     if (/native messaging/i.test(reason) && /not (enabled|allowed)|policy/i.test(reason)) {
       return {
         title: 'Native messaging is blocked by a browser policy.',

@@ -63,7 +63,12 @@ const retrying = {
 export const ConnectionState = z.discriminatedUnion('status', [
   z.object({ status: z.literal('connected'), ...since }),
   z.object({ status: z.literal('connecting'), ...retrying }),
-  z.object({ status: z.literal('disconnected'), ...retrying }),
+  z.object({
+    status: z.literal('disconnected'),
+    ...retrying,
+    /** How long the connection had been up when this failure ended it; absent when the host never connected. */
+    upForMs: z.number().nonnegative().optional(),
+  }),
 ]);
 export type ConnectionState = z.infer<typeof ConnectionState>;
 
@@ -95,5 +100,14 @@ export const Notice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tool-ran'), toolName: z.string(), threadId: z.string(), summary: z.string() }),
   z.object({ kind: z.literal('backend-exited'), message: z.string(), stderrTail: z.array(z.string()) }),
   z.object({ kind: z.literal('error'), message: z.string() }),
+  /** A running turn lost with its connection: the host or its backend stopped, or the backend was switched. */
+  z.object({
+    kind: z.literal('turn-interrupted'),
+    threadId: z.string(),
+    turnId: z.string(),
+    cause: z.enum(['host-stopped', 'backend-stopped', 'backend-switched']),
+    /** The browser's or host's own words. */
+    reason: z.string(),
+  }),
 ]);
 export type Notice = z.infer<typeof Notice>;

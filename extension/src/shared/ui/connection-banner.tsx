@@ -41,7 +41,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
       </div>
     );
   }
-  const advice = adviceFor(c.reason, installCommandFor(chrome.runtime.id));
+  const advice = adviceFor(c.reason, installCommandFor(chrome.runtime.id), c.upForMs);
   const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
   return (
     <div class="banner disconnected" data-status="disconnected" role="alert">
