@@ -221,6 +221,7 @@ export class Transcript {
     let body: HTMLElement = doc.createElement('div');
     body.className = 'body';
     let stream: StreamText | undefined;
+    let after: HTMLElement | undefined;
     switch (item.type) {
       case 'userMessage':
         body.textContent = item.content.text;
@@ -253,12 +254,12 @@ export class Transcript {
         body = doc.createElement('pre');
         body.className = 'body args';
         body.textContent = show(c.arguments ?? {});
+        // What the agent ran stays visible with its outcome: the result goes after the arguments, never instead.
         if (c.result !== undefined || c.error) {
           const result = doc.createElement('pre');
           result.className = c.error ? 'result failed' : 'result';
           result.textContent = c.error ? c.error : show(toolText(c.result));
-          root.append(body, result);
-          return { root, type: item.type, body };
+          after = result;
         }
         break;
       }
@@ -267,6 +268,7 @@ export class Transcript {
         break;
     }
     root.appendChild(body);
+    if (after) root.appendChild(after);
     this.list.appendChild(root);
     return { root, type: item.type, body, ...(stream ? { stream } : {}) };
   }
