@@ -35,18 +35,24 @@ export function inputText(input: readonly UserInput[]): string {
 }
 
 /**
- * Marks `running` (the items still in progress) interrupted and appends the note after them; the note's Retry
- * sends `input` again (no Retry without an input to send).
+ * Marks the items of `list` still in progress interrupted and appends the note after them; the note's Retry sends
+ * `input` again (no Retry without an input to send). What the turn showed from its first unfinished item on (parts
+ * continued below a steer message, notes) is kept with it.
  */
 export function markInterrupted(
   list: HTMLElement,
-  running: readonly HTMLElement[],
   notice: TurnInterrupted,
   input: string | undefined,
   resend: Resend,
 ): Interruption {
   const doc = list.ownerDocument;
-  for (const root of running) root.classList.replace('inProgress', 'interrupted');
+  const running: HTMLElement[] = [];
+  for (let el = list.querySelector<HTMLElement>(':scope > .inProgress'); el; ) {
+    el.classList.replace('inProgress', 'interrupted');
+    running.push(el);
+    const next = el.nextElementSibling;
+    el = next instanceof HTMLElement ? next : null;
+  }
   const note = doc.createElement('div');
   note.className = 'item error interrupted-note';
   const text = doc.createElement('span');
