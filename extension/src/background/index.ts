@@ -156,6 +156,8 @@ chrome.tabs.onCreated.addListener((tab) => {
 });
 chrome.tabs.onUpdated.addListener((tabId, info) => {
   if (info.status === 'loading') enablePanel(tabId);
+  // The panel's header names the page the tab shows; a navigation or a new title changes it.
+  if (info.title !== undefined || info.url !== undefined) void ready.then(() => worker.pushTab(tabId));
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   void ready.then(async () => {

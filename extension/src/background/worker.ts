@@ -136,6 +136,14 @@ export class TetherWorker {
     for (const v of this.views.forTab(tabId)) v.send(message);
   }
 
+  /** Tells `views` (by default every page of the tab) the page the tab shows now: its title and address. */
+  async pushTab(tabId: number, views: readonly View[] = this.views.forTab(tabId)): Promise<void> {
+    if (views.length === 0) return;
+    const tab = await this.deps.tab(tabId);
+    if (!tab) return;
+    for (const v of views) v.send({ type: 'tab', title: tab.title ?? '', url: tab.url ?? '' });
+  }
+
   /** Pushes a tab's pending approvals to its pages and its badge. */
   pushApprovals(tabId: number): void {
     const approvals = this.broker.pendingForTab(tabId);
@@ -186,6 +194,7 @@ export class TetherWorker {
     view.send({ type: 'state', state: this.workerState() });
     if (view.tabId === null || view.kind === 'options') return;
     view.send({ type: 'approvals', approvals: this.broker.pendingForTab(view.tabId) });
+    await this.pushTab(view.tabId, [view]);
     const binding = this.deps.state.binding(view.tabId);
     if (!binding) {
       view.send({ type: 'snapshot', thread: null, items: [] });

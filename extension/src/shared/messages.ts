@@ -65,6 +65,8 @@ export const WorkerToView = z.discriminatedUnion('type', [
   z.object({ type: z.literal('events'), events: z.array(z.custom<ViewEvent>(isViewEvent)) }),
   z.object({ type: z.literal('approvals'), approvals: z.array(PendingApproval) }),
   z.object({ type: z.literal('notice'), notice: Notice }),
+  /** The page the tab shows: sent on hello and whenever the tab navigates or its title changes. */
+  z.object({ type: z.literal('tab'), title: z.string(), url: z.string() }),
 ]);
 export type WorkerToView = z.infer<typeof WorkerToView>;
 
