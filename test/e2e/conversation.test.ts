@@ -18,7 +18,10 @@ describe('conversation controls in Chromium', () => {
     expect(await panel.locator('button[data-action="send"]').textContent()).toBe('Steer');
     await sendPrompt(panel, 'mention the tides');
     await completedAnswers(panel).waitFor({ timeout: 60_000 });
-    expect((await agentTexts(panel)).at(-1)).toContain('(steered: mention the tides)');
+    // The answer goes on below the steer message, in a continuation of the same item.
+    await expect
+      .poll(() => panel.locator('.transcript .item.continuation').last().textContent())
+      .toContain('(steered: mention the tides)');
     await panel.close();
   });
 

@@ -269,7 +269,9 @@ describe('the extension in Firefox ESR', () => {
     await second.page.bringToFront();
     const showsEmptyThread = async (): Promise<boolean> => {
       const text = (await sidebarText(panel)) ?? '';
-      return text.includes('Connected') && text.includes('New conversation') && !text.includes('1 2 3 4 5 6 7');
+      // The header names the page the active tab shows; that tab has no conversation yet.
+      const page = 'Another page: a short history of lighthouses';
+      return text.includes('Connected') && text.includes(page) && !text.includes('1 2 3 4 5 6 7');
     };
     await expect.poll(showsEmptyThread, { timeout: 15_000 }).toBe(true);
   });

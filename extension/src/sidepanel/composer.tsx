@@ -12,6 +12,8 @@ export function Composer(props: {
   models: readonly ModelInfo[];
   running: boolean;
   canSteer: boolean;
+  /** Shows steering input where it was sent; returns an undo for when the backend refuses it. */
+  onSteer: (text: string) => () => void;
   onError: (message: string | undefined) => void;
 }) {
   const { client, state, models, running, canSteer, onError } = props;
@@ -27,11 +29,13 @@ export function Composer(props: {
     if (running && !canSteer) return;
     setBusy(true);
     onError(undefined);
+    const undo = running ? props.onSteer(value) : undefined;
     try {
       if (running) await client.call('turn/steer', { text: value });
       else await client.call('turn/send', { text: value });
       setText('');
     } catch (e) {
+      undo?.();
       onError(errorMessage(e));
     } finally {
       setBusy(false);

@@ -12,6 +12,7 @@ import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
 import { History } from './history';
+import { inputText } from './interruption';
 import { Transcript } from './transcript';
 import { errorMessage } from '@tether/protocol';
 
@@ -21,6 +22,8 @@ export function SidePanel(props: { client: WorkerClient }) {
   const [thread, setThread] = useState<Thread | null>(null);
   const [turn, setTurn] = useState<Turn | undefined>();
   const [showHistory, setShowHistory] = useState(false);
+  // The page the tab shows now (it changes as the tab navigates; the thread's title does not).
+  const [page, setPage] = useState<{ title: string; url: string }>();
   const [error, setError] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -60,6 +63,12 @@ export function SidePanel(props: { client: WorkerClient }) {
     if (!scroller.current || !list.current) return;
     transcript.current = new Transcript(scroller.current, list.current);
     transcript.current.onNearTop = () => loadOlder();
+    transcript.current.onRetry = (text) => {
+      setError(undefined);
+      const sent = client.call('turn/send', { text });
+      sent.catch((e: unknown) => setError(errorMessage(e)));
+      return sent;
+    };
   }, []);
 
   const onPush = (m: WorkerPush): void => {
@@ -79,8 +88,15 @@ export function SidePanel(props: { client: WorkerClient }) {
         if (seen.completed) setTurn((t) => (t && t.id === seen.completed?.id ? undefined : t));
         break;
       }
+      case 'tab':
+        setPage({ title: m.title, url: m.url });
+        break;
       case 'notice':
-        showNotice(view, m.notice);
+        if (m.notice.kind === 'turn-interrupted') {
+          const { turnId } = m.notice;
+          view.interrupt(m.notice, turn?.id === turnId ? inputText(turn.input) : undefined);
+          setTurn((t) => (t?.id === turnId ? undefined : t));
+        } else showNotice(view, m.notice);
         break;
     }
   };
@@ -99,8 +115,8 @@ export function SidePanel(props: { client: WorkerClient }) {
     <div class="panel">
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => run(client.call('connection/retry', {}))} />
       <header class="toolbar">
-        <span class="title" title={thread?.title}>
-          {thread ? thread.title : 'New conversation'}
+        <span class="title" title={[page?.url, thread && `Conversation: ${thread.title}`].filter(Boolean).join('\n')}>
+          {page?.title || page?.url || thread?.title || 'New conversation'}
         </span>
         <button
           type="button"
@@ -123,12 +139,15 @@ export function SidePanel(props: { client: WorkerClient }) {
         />
       ) : null}
       <div class="scroller" ref={scroller}>
-        {hasOlder ? (
-          <button type="button" class="older" data-action="older" onClick={loadOlder}>
-            Earlier messages
-          </button>
-        ) : null}
-        <div class="transcript" ref={list} data-thread-id={thread?.id ?? ''} />
+        {/* One box around everything that scrolls: the transcript watches its size to keep the reader's place. */}
+        <div class="scroll-content">
+          {hasOlder ? (
+            <button type="button" class="older" data-action="older" onClick={loadOlder}>
+              Earlier messages
+            </button>
+          ) : null}
+          <div class="transcript" ref={list} data-thread-id={thread?.id ?? ''} />
+        </div>
       </div>
       {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}
       {error ? (
@@ -142,6 +161,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         models={models}
         running={turn !== undefined}
         canSteer={caps?.steer !== false}
+        onSteer={(text) => transcript.current?.addSteer(text) ?? (() => undefined)}
         onError={setError}
       />
     </div>

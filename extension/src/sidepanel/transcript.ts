@@ -1,19 +1,31 @@
 /**
- * The conversation view, driven imperatively: deltas append to text nodes (StreamText) and the view scrolls at most
- * once per animation frame, only when the reader was already at the bottom. Nothing here reads layout per delta.
+ * The conversation view, driven imperatively: deltas append to text nodes (StreamText); ScrollKeeper keeps the
+ * reader's place (the bottom, or the line being read) once per layout. Nothing here reads layout per delta.
  * Answers become markdown (rendered safely) once complete.
  */
-import type { Item, Turn } from '@tether/protocol';
+import type { AgentMessageItem, Item, Turn } from '@tether/protocol';
 import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../shared/markdown';
 import type { ViewEvent } from '../shared/events';
+import { ScrollKeeper } from './scroll-keeper';
+import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
 import { StreamText } from './stream-text';
+import {
+  markInterrupted,
+  restoreInterruption,
+  type Interruption,
+  type Resend,
+  type TurnInterrupted,
+} from './interruption';
 import { errorMessage } from '@tether/protocol';
 
 interface Entry {
   readonly root: HTMLElement;
   readonly type: Item['type'];
-  readonly stream?: StreamText;
+  /** Where deltas go: the body of the root, or of the last continuation. */
+  stream?: StreamText;
   readonly body: HTMLElement;
+  /** The parts of an answer written after steer messages sent while it streamed. */
+  parts?: Continuation[];
 }
 
 /** Shortens long JSON for display. */
@@ -45,26 +57,37 @@ const NEAR_TOP_PX = 200;
 /** Renders a thread's items into a scrolling container. */
 export class Transcript {
   private readonly entries = new Map<string, Entry>();
-  private stick = true;
-  private scrollQueued = false;
+  private readonly keeper: ScrollKeeper;
+  private readonly steers = new PendingSteers();
+  /** Turn ids and messages of the errors shown, so a failed turn's error item and its turn/completed show once. */
+  private readonly errorsShown = new Set<string>();
   private readonly doc: Document;
   /** Called when the reader scrolls near the top (or the items do not fill the view): time for an older page. */
   onNearTop: () => void = () => undefined;
+  /** Sends an interrupted turn's input again (the Retry under an interrupted answer). */
+  onRetry: Resend = () => Promise.reject(new Error('Retry is not wired up.'));
+  /** Answers cut off by a host or backend stop, kept through the snapshots that do not have them. */
+  private interrupted: Interruption[] = [];
 
   constructor(
     private readonly scroller: HTMLElement,
     private readonly list: HTMLElement,
   ) {
     this.doc = list.ownerDocument;
+    this.keeper = new ScrollKeeper(
+      scroller,
+      list.parentElement ?? list,
+      list,
+      (el) => (el instanceof HTMLElement ? (el.dataset.itemId ?? el.dataset.part) : undefined),
+      (key) => this.entries.get(key)?.root ?? this.list.querySelector(`[data-part="${CSS.escape(key)}"]`) ?? undefined,
+    );
     scroller.addEventListener('scroll', () => {
-      this.stick = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 24;
       if (scroller.scrollTop < NEAR_TOP_PX) this.onNearTop();
     });
   }
 
-  /** Puts an older page above what is shown, keeping the reader's place (the view does not jump). */
+  /** Puts an older page above what is shown; the keeper holds the reader's place (the view does not jump). */
   prepend(items: readonly Item[]): void {
-    const before = this.scroller.scrollHeight;
     const page = this.doc.createDocumentFragment();
     for (const item of items) {
       if (this.entries.has(item.id)) continue;
@@ -73,7 +96,6 @@ export class Transcript {
       this.entries.set(item.id, entry);
     }
     this.list.insertBefore(page, this.list.firstChild);
-    this.scroller.scrollTop += this.scroller.scrollHeight - before;
     this.checkFilled();
   }
 
@@ -87,14 +109,16 @@ export class Transcript {
   /** Replaces everything with a snapshot's items. */
   reset(items: readonly Item[]): void {
     this.entries.clear();
+    this.steers.clear();
+    this.errorsShown.clear();
     this.list.replaceChildren();
     for (const item of items) {
       // An item still being written (a running turn) keeps streaming: its later deltas append to it.
       if (item.status === 'inProgress') this.entries.set(item.id, this.create(item));
       else this.completeItem(item);
     }
-    this.stick = true;
-    this.queueScroll();
+    this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, items) ?? []);
+    this.keeper.followBottom();
     this.checkFilled();
   }
 
@@ -125,7 +149,6 @@ export class Transcript {
       }
     }
     flush();
-    this.queueScroll();
     return seen;
   }
 
@@ -143,7 +166,9 @@ export class Transcript {
       case 'turn/completed': {
         const { turn } = e.params;
         seen.completed = turn;
-        if (turn.status === 'failed')
+        // The backend may have said it already, as an error item or notification of this turn.
+        const told = this.errorsShown.has(turn.id) || this.errorsShown.has(turn.error?.message ?? '');
+        if (turn.status === 'failed' && !told)
           this.addNote('error', `The turn failed: ${turn.error?.message ?? 'no reason given'}`);
         if (turn.status === 'interrupted') this.addNote('note', 'Stopped.');
         break;
@@ -155,6 +180,7 @@ export class Transcript {
         break;
       }
       case 'error':
+        this.errorShown(e.params.turnId, e.params.message);
         this.addNote('error', e.params.message);
         break;
       case 'warning':
@@ -169,7 +195,29 @@ export class Transcript {
     el.className = `item ${kind}`;
     el.textContent = text;
     this.list.appendChild(el);
-    this.queueScroll();
+  }
+
+  /** Marks what the running turn showed as interrupted, says why, and offers to send `input` again. */
+  interrupt(notice: TurnInterrupted, input: string | undefined): void {
+    this.interrupted.push(markInterrupted(this.list, notice, input, (text) => this.onRetry(text)));
+  }
+
+  /**
+   * Shows steering input at the end of the transcript, where the reader sent it: answers still being written go on
+   * below it. Returns an undo for a steer the backend refused.
+   */
+  addSteer(text: string): () => void {
+    const root = this.steers.show(this.list, text);
+    for (const entry of this.entries.values()) {
+      const itemId = entry.root.dataset.itemId;
+      if (entry.type !== 'agentMessage' || !entry.stream || !itemId || !entry.root.classList.contains('inProgress'))
+        continue;
+      const from = (entry.parts?.at(-1)?.from ?? 0) + entry.stream.length;
+      const [part, stream] = continueBelow(this.list, itemId, from);
+      entry.parts = [...(entry.parts ?? []), part];
+      entry.stream = stream;
+    }
+    return () => this.steers.drop(root);
   }
 
   /** Number of items shown. */
@@ -178,8 +226,25 @@ export class Transcript {
   }
 
   private startItem(item: Item): void {
-    if (this.entries.has(item.id)) return;
+    if (this.entries.has(item.id) || this.adoptSteer(item)) return;
     this.entries.set(item.id, this.create(item));
+  }
+
+  /** Makes the steer message shown when it was sent the element of its item; false when `item` is not one. */
+  private adoptSteer(item: Item): boolean {
+    if (item.type !== 'userMessage') return false;
+    const root = this.steers.take(item.content.text);
+    if (!root) return false;
+    root.className = `item userMessage ${item.status}`;
+    root.dataset.itemId = item.id;
+    const body = root.querySelector<HTMLElement>('.body') ?? root;
+    this.entries.set(item.id, { root, type: item.type, body });
+    return true;
+  }
+
+  private errorShown(turnId: string | undefined, message: string): void {
+    if (turnId) this.errorsShown.add(turnId);
+    this.errorsShown.add(message);
   }
 
   private appendDelta(itemId: string, delta: string, reasoning: boolean): void {
@@ -194,7 +259,12 @@ export class Transcript {
   }
 
   private completeItem(item: Item): void {
+    if (!this.entries.has(item.id)) this.adoptSteer(item);
     const old = this.entries.get(item.id);
+    if (old?.parts && item.type === 'agentMessage') {
+      this.completeParts(item, old, old.parts);
+      return;
+    }
     if (old?.stream && this.keepsStreamedText(item, old.stream.length)) {
       // The streamed text is already the whole answer: rebuilding it would re-layout it all for nothing.
       old.root.className = `item ${item.type} ${item.status}`;
@@ -205,6 +275,28 @@ export class Transcript {
     const entry = this.create(item, true);
     if (old) old.root.replaceWith(entry.root);
     this.entries.set(item.id, entry);
+  }
+
+  /** Completes an answer shown in parts around steer messages: each part shows its own piece of the final text. */
+  private completeParts(item: AgentMessageItem, old: Entry, parts: readonly Continuation[]): void {
+    const streamed = (parts.at(-1)?.from ?? 0) + (old.stream?.length ?? 0);
+    if (this.keepsStreamedText(item, streamed)) {
+      old.root.className = `item ${item.type} ${item.status}`;
+      for (const part of parts) part.root.className = `item continuation ${item.status}`;
+      return;
+    }
+    const [head = '', ...pieces] = splitAt(item.content.text, parts);
+    const first = this.create({ ...item, content: { ...item.content, text: head } }, true);
+    old.root.replaceWith(first.root);
+    const done = parts.map((part, i) => {
+      const { root } = this.create({ ...item, content: { ...item.content, text: pieces[i] ?? '' } }, true);
+      root.className = `item continuation ${item.status}`;
+      delete root.dataset.itemId;
+      root.dataset.part = part.root.dataset.part;
+      part.root.replaceWith(root);
+      return { root, from: part.from };
+    });
+    this.entries.set(item.id, { ...first, parts: done });
   }
 
   private keepsStreamedText(item: Item, streamedChars: number): boolean {
@@ -218,6 +310,7 @@ export class Transcript {
     const root = doc.createElement(item.type === 'reasoning' ? 'details' : 'div');
     root.className = `item ${item.type} ${item.status}`;
     root.dataset.itemId = item.id;
+    if (item.turnId) root.dataset.turnId = item.turnId;
     let body: HTMLElement = doc.createElement('div');
     body.className = 'body';
     let stream: StreamText | undefined;
@@ -265,20 +358,12 @@ export class Transcript {
       }
       case 'error':
         body.textContent = item.content.message;
+        this.errorShown(item.turnId, item.content.message);
         break;
     }
     root.appendChild(body);
     if (after) root.appendChild(after);
     this.list.appendChild(root);
     return { root, type: item.type, body, ...(stream ? { stream } : {}) };
-  }
-
-  private queueScroll(): void {
-    if (this.scrollQueued || !this.stick) return;
-    this.scrollQueued = true;
-    requestAnimationFrame(() => {
-      this.scrollQueued = false;
-      if (this.stick) this.scroller.scrollTop = this.scroller.scrollHeight;
-    });
   }
 }
