@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { childAppServerConfig, EXTENSION_ID, saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
+
+/** The browser starts the host with the calling origin as its argument. */
+const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
+
+const PROMPT = '/stream 3000 20';
+
+describe('a host that stops mid-answer, in Chromium', () => {
+  const suite = useBrowserSuite();
+
+  it('keeps the partial answer marked interrupted, says the host stopped, reconnects, and Retry sends the input again', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    await sendPrompt(panel, PROMPT);
+    const answers = panel.locator('.transcript .item.agentMessage');
+    const partial = answers.first().locator('.body');
+    await expect.poll(async () => (await partial.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(40);
+
+    const hosts = await suite.browser.findProcesses(HOST_ARG);
+    expect(hosts.length).toBeGreaterThan(0);
+    const shown = (await partial.textContent()) ?? '';
+    for (const pid of hosts) process.kill(pid, 'SIGKILL');
+
+    const note = panel.locator('.transcript .interrupted-note');
+    await note.waitFor({ timeout: 30_000 });
+    expect(await note.textContent()).toContain('Interrupted: the host stopped (Native host has exited.)');
+    const banner = panel.locator('.banner[data-status="disconnected"]');
+    await banner.waitFor({ timeout: 10_000 });
+    const advice = (await banner.textContent()) ?? '';
+    expect(advice).toContain('The Tether host stopped.');
+    expect(advice).not.toMatch(/node|path/i);
+    await saveScreenshot(panel, 'side-panel-host-killed');
+
+    // The reconnect replaces the transcript with the new host's snapshot, which lacks the unfinished answer.
+    await panel.locator('.transcript .item.userMessage').evaluate((el) => el.setAttribute('data-before-crash', ''));
+    await waitConnected(panel);
+    await panel.locator('.transcript .item.userMessage:not([data-before-crash])').waitFor({ timeout: 30_000 });
+    expect(await suite.browser.findProcesses(HOST_ARG)).not.toEqual(hosts);
+    const kept = panel.locator('.transcript .item.agentMessage.interrupted .body');
+    expect(await kept.count()).toBe(1);
+    expect((await kept.textContent())?.startsWith(shown)).toBe(true);
+    expect(await note.count()).toBe(1);
+
+    await note.locator('button[data-action="retry"]').click();
+    const asked = panel.locator('.transcript .item.userMessage', { hasText: PROMPT });
+    await expect.poll(() => asked.count(), { timeout: 30_000 }).toBe(2);
+    const fresh = answers.nth(1);
+    await expect
+      .poll(async () => (await fresh.locator('.body').textContent())?.length ?? 0, { timeout: 30_000 })
+      .toBeGreaterThan(40);
+    expect(await fresh.getAttribute('class')).not.toContain('interrupted');
+    expect(await note.locator('button[data-action="retry"]').count()).toBe(0);
+    await panel.locator('button[data-action="stop"]').click();
+    await panel.close();
+  });
+});
+
+describe('a backend that stops mid-answer, in Chromium', () => {
+  const suite = useBrowserSuite({
+    hostConfig: childAppServerConfig('the reference app-server as a child process'),
+  });
+
+  it('keeps the partial answer marked interrupted by the backend stop, and Retry answers again', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    await sendPrompt(panel, PROMPT);
+    const partial = panel.locator('.transcript .item.agentMessage .body').first();
+    await expect.poll(async () => (await partial.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(40);
+    const backends = await suite.browser.findProcesses('app-server');
+    expect(backends.length).toBeGreaterThan(0);
+    const shown = (await partial.textContent()) ?? '';
+    for (const pid of backends) process.kill(pid, 'SIGKILL');
+
+    const note = panel.locator('.transcript .interrupted-note');
+    await note.waitFor({ timeout: 30_000 });
+    expect(await note.textContent()).toMatch(/^Interrupted: the backend stopped \(.*(killed|SIGKILL|exited)/);
+    await waitConnected(panel);
+    const kept = panel.locator('.transcript .item.agentMessage.interrupted .body');
+    await expect.poll(() => kept.count(), { timeout: 30_000 }).toBe(1);
+    expect((await kept.textContent())?.startsWith(shown)).toBe(true);
+    await note.locator('button[data-action="retry"]').click();
+    await expect
+      .poll(() => panel.locator('.transcript .item.agentMessage:not(.interrupted)').count(), { timeout: 30_000 })
+      .toBe(1);
+    await panel.locator('button[data-action="stop"]').click();
+    await panel.close();
+  });
+});
