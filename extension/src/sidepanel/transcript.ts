@@ -9,6 +9,7 @@ import type { ViewEvent } from '../shared/events';
 import { ScrollKeeper } from './scroll-keeper';
 import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
 import { StreamText } from './stream-text';
+import { fillToolCard } from './tool-card';
 import {
   markInterrupted,
   restoreInterruption,
@@ -26,29 +27,6 @@ interface Entry {
   readonly body: HTMLElement;
   /** The parts of an answer written after steer messages sent while it streamed. */
   parts?: Continuation[];
-}
-
-/** Shortens long JSON for display. */
-function show(value: unknown, max = 4000): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
-}
-
-/** A tool result as people read it: the text of `[{type:'text', text}]` content, otherwise the value itself. */
-function toolText(result: unknown): unknown {
-  if (!Array.isArray(result)) return result;
-  const parts = result.map((piece: unknown) => {
-    if (typeof piece !== 'object' || piece === null || !('type' in piece)) return undefined;
-    if (piece.type === 'text' && 'text' in piece && typeof piece.text === 'string') return piece.text;
-    if (piece.type === 'image') return `[image ${'mimeType' in piece ? String(piece.mimeType) : ''}]`;
-    return undefined;
-  });
-  return parts.every((p) => p !== undefined) ? parts.join('\n') : result;
 }
 
 /** How close to the top (px) the reader scrolls before the next older page is asked for. */
@@ -307,14 +285,13 @@ export class Transcript {
 
   private create(item: Item, complete = false): Entry {
     const doc = this.doc;
-    const root = doc.createElement(item.type === 'reasoning' ? 'details' : 'div');
+    const root = doc.createElement(item.type === 'reasoning' || item.type === 'toolCall' ? 'details' : 'div');
     root.className = `item ${item.type} ${item.status}`;
     root.dataset.itemId = item.id;
     if (item.turnId) root.dataset.turnId = item.turnId;
     let body: HTMLElement = doc.createElement('div');
     body.className = 'body';
     let stream: StreamText | undefined;
-    let after: HTMLElement | undefined;
     switch (item.type) {
       case 'userMessage':
         body.textContent = item.content.text;
@@ -338,31 +315,15 @@ export class Transcript {
         stream.append(item.content.text);
         break;
       }
-      case 'toolCall': {
-        const c = item.content;
-        const head = doc.createElement('div');
-        head.className = 'tool-head';
-        head.textContent = `${c.toolName} · ${item.status === 'inProgress' ? 'running' : item.status}`;
-        root.appendChild(head);
-        body = doc.createElement('pre');
-        body.className = 'body args';
-        body.textContent = show(c.arguments ?? {});
-        // What the agent ran stays visible with its outcome: the result goes after the arguments, never instead.
-        if (c.result !== undefined || c.error) {
-          const result = doc.createElement('pre');
-          result.className = c.error ? 'result failed' : 'result';
-          result.textContent = c.error ? c.error : show(toolText(c.result));
-          after = result;
-        }
+      case 'toolCall':
+        if (root instanceof HTMLDetailsElement) body = fillToolCard(root, item);
         break;
-      }
       case 'error':
         body.textContent = item.content.message;
         this.errorShown(item.turnId, item.content.message);
         break;
     }
     root.appendChild(body);
-    if (after) root.appendChild(after);
     this.list.appendChild(root);
     return { root, type: item.type, body, ...(stream ? { stream } : {}) };
   }
