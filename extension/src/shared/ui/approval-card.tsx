@@ -1,8 +1,10 @@
 /**
- * One pending approval: tool, preview, arguments, the page's origin, and the choices the worker accepts for it. The
- * labels are the extension's own words (never the model's) and say exactly how far each choice reaches.
+ * One pending approval: what is asked in the extension's own words, the command or arguments in full, and the choices
+ * the worker accepts for it. The labels are the extension's own words (never the model's) and say exactly how far each
+ * choice reaches. Which choices are offered is decided by `offeredChoices`; this file only orders and groups them.
  */
 import { useState } from 'preact/hooks';
+import { z } from 'zod';
 import { offeredChoices } from '../approval-choices';
 import type { ApprovalChoice, PendingApproval } from '../records';
 import { errorMessage } from '@tether/protocol';
@@ -26,6 +28,46 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
   }
 }
 
+const PRIMARY: readonly ApprovalChoice[] = ['allow', 'deny'];
+
+/**
+ * The offered choices in two rows: the one-time answers (Allow once, Deny) first, then the choices that are remembered
+ * (the thread grant, then the site rules), so a remembered choice is never mistaken for the one-time Deny beside it.
+ */
+export function choiceGroups(a: PendingApproval): { primary: ApprovalChoice[]; remember: ApprovalChoice[] } {
+  const offered = offeredChoices(a);
+  return {
+    primary: PRIMARY.filter((c) => offered.includes(c)),
+    remember: offered.filter((c) => !PRIMARY.includes(c)),
+  };
+}
+
+// Backends name the command `command`: a string (the built-in bash, ACP) or an argv array (some Codex versions).
+const CommandArguments = z.object({ command: z.union([z.string(), z.array(z.string())]) }).passthrough();
+
+/** The command line a server approval would run, and its other arguments; undefined for anything that runs no command. */
+export function commandOf(a: PendingApproval): { command: string; rest: Record<string, unknown> } | undefined {
+  if (a.source !== 'server') return undefined;
+  const parsed = CommandArguments.safeParse(a.arguments);
+  if (!parsed.success) return undefined;
+  const { command, ...rest } = parsed.data;
+  const line = typeof command === 'string' ? command : command.join(' ');
+  return line.trim() ? { command: line, rest } : undefined;
+}
+
+/** The card's question: a server approval acts on this computer, a page tool on the page's origin. */
+export function approvalQuestion(a: PendingApproval): string {
+  if (a.source === 'client-tool') return `Let ${a.toolName} run on ${a.origin}?`;
+  return commandOf(a) ? 'Run a command on this computer?' : `Let ${a.toolName} act on this computer?`;
+}
+
+function argumentsText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value, null, 2);
+  if (text === undefined || text === '{}') return undefined;
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
 /** An approval card; `onDecide` must only be called from a user's click. */
 export function ApprovalCard(props: {
   approval: PendingApproval;
@@ -44,39 +86,49 @@ export function ApprovalCard(props: {
       setBusy(false);
     }
   };
-  const args = a.arguments === undefined ? undefined : JSON.stringify(a.arguments, null, 2);
+  const command = commandOf(a);
+  const args = argumentsText(command ? (Object.keys(command.rest).length > 0 ? command.rest : undefined) : a.arguments);
+  const { primary, remember } = choiceGroups(a);
+  const button = (choice: ApprovalChoice) => (
+    <button
+      type="button"
+      class={choice.includes('deny') ? 'deny' : 'allow'}
+      data-choice={choice}
+      disabled={busy}
+      onClick={(e) => {
+        // Decisions come from real clicks only.
+        if (e.isTrusted) void decide(choice);
+      }}
+    >
+      {choiceLabel(a, choice)}
+    </button>
+  );
   return (
     <div class="approval" data-approval-key={a.key} data-tool={a.toolName}>
       <div class="approval-head">
-        {a.source === 'client-tool' ? (
-          <>
-            <strong>{a.toolName}</strong> wants to run on <span class="origin">{a.origin}</span>
-          </>
-        ) : (
-          <>
-            <strong>{a.toolName}</strong> wants to act on your computer (asked while this tab shows{' '}
-            <span class="origin">{a.origin}</span>)
-          </>
-        )}
+        <strong class="question">{approvalQuestion(a)}</strong>
+        <div class="asker">
+          {a.source === 'client-tool' ? (
+            <>
+              Page tool <code>{a.toolName}</code> on <span class="origin">{a.origin}</span>
+            </>
+          ) : (
+            <>
+              <code>{a.toolName}</code>, asked while this tab shows <span class="origin">{a.origin}</span>
+            </>
+          )}
+        </div>
       </div>
+      {command ? <pre class="command">{command.command}</pre> : null}
       <div class="preview">{a.preview}</div>
-      {args && args !== '{}' ? <pre class="args">{args.length > 2000 ? `${args.slice(0, 2000)}…` : args}</pre> : null}
-      <div class="choices">
-        {offeredChoices(a).map((choice) => (
-          <button
-            type="button"
-            class={choice.includes('deny') ? 'deny' : 'allow'}
-            data-choice={choice}
-            disabled={busy}
-            onClick={(e) => {
-              // Decisions come from real clicks only.
-              if (e.isTrusted) void decide(choice);
-            }}
-          >
-            {choiceLabel(a, choice)}
-          </button>
-        ))}
-      </div>
+      {args ? <pre class="args">{args}</pre> : null}
+      <div class="choices primary">{primary.map(button)}</div>
+      {remember.length > 0 ? (
+        <div class="choices remember">
+          <span class="remember-label">Remember:</span>
+          {remember.map(button)}
+        </div>
+      ) : null}
       {error ? <div class="error-text">{error}</div> : null}
     </div>
   );
