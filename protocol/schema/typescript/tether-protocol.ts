@@ -200,12 +200,7 @@ export type EmptyObject = {
 };
 
 /** An error shown in the thread, in words a user can act on. */
-export type ErrorContent = {
-  message: string;
-  /** A JSON-RPC error code, or the backend's own error name. */
-  code?: string | number;
-  [key: string]: unknown;
-};
+export type ErrorContent = UserError;
 
 /** An error response: `{id, error}`; id is null when the request could not be read. */
 export type ErrorEnvelope = {
@@ -709,12 +704,7 @@ export type TurnCompletedNotification = {
 };
 
 /** Why a turn failed, in words a user can act on. */
-export type TurnError = {
-  message: string;
-  /** A JSON-RPC error code, or the backend's own error name. */
-  code?: string | number;
-  [key: string]: unknown;
-};
+export type TurnError = UserError;
 
 /** `turn/interrupt`: stop the running turn; its pending approvals are withdrawn. */
 export type TurnInterruptParams = {
@@ -768,6 +758,14 @@ export type TurnSteerResult = {
   turnId: string;
   /** True when the input waits for the turn's next model step. */
   queued: boolean;
+  [key: string]: unknown;
+};
+
+/** An error in words a user can act on: a message and, when known, a code. */
+export type UserError = {
+  message: string;
+  /** A JSON-RPC error code, or the backend's own error name. */
+  code?: string | number;
   [key: string]: unknown;
 };
 

@@ -22,6 +22,18 @@ export const UserInput = z
   .describe('One piece of user input: `{text}` or `{type:"text", text}`; unknown fields pass through.');
 export type UserInput = z.infer<typeof UserInput>;
 
+/** An error in words a user can act on: a message and, when known, a code. */
+export const UserError = z
+  .looseObject({
+    message: z.string(),
+    code: z
+      .union([z.string(), z.number()])
+      .optional()
+      .describe("A JSON-RPC error code, or the backend's own error name."),
+  })
+  .describe('An error in words a user can act on: a message and, when known, a code.');
+export type UserError = z.infer<typeof UserError>;
+
 /** The empty params or result object `{}` (extra fields tolerated). */
 export const EmptyObject = z
   .looseObject({})

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampMs } from './common';
+import { TimestampMs, UserError } from './common';
 
 /** Where an item is: `inProgress` until it ends; `declined` marks a tool call that the user refused. */
 export const ItemStatus = z
@@ -34,15 +34,7 @@ export const ToolCallContent = z
 export type ToolCallContent = z.infer<typeof ToolCallContent>;
 
 /** An error shown in the thread, in words a user can act on. */
-export const ErrorContent = z
-  .looseObject({
-    message: z.string(),
-    code: z
-      .union([z.string(), z.number()])
-      .optional()
-      .describe("A JSON-RPC error code, or the backend's own error name."),
-  })
-  .describe('An error shown in the thread, in words a user can act on.');
+export const ErrorContent = UserError.describe('An error shown in the thread, in words a user can act on.');
 export type ErrorContent = z.infer<typeof ErrorContent>;
 
 /** An item of type `userMessage`: the user's input to a turn. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampMs, UserInput } from './common';
+import { TimestampMs, UserError, UserInput } from './common';
 
 /** Where a turn is; everything but `running` is final. */
 export const TurnStatus = z
@@ -8,15 +8,7 @@ export const TurnStatus = z
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
 /** Why a turn failed, in words a user can act on. */
-export const TurnError = z
-  .looseObject({
-    message: z.string(),
-    code: z
-      .union([z.string(), z.number()])
-      .optional()
-      .describe("A JSON-RPC error code, or the backend's own error name."),
-  })
-  .describe('Why a turn failed, in words a user can act on.');
+export const TurnError = UserError.describe('Why a turn failed, in words a user can act on.');
 export type TurnError = z.infer<typeof TurnError>;
 
 /** One exchange: the user's input and everything the agent did about it. */
