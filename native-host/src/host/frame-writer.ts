@@ -92,14 +92,16 @@ export class FrameWriter {
    */
   enqueue(parts: Buffer[], length: number, batch = false): void {
     if (this.broken) return;
-    if (this.holdsKnownSecret(parts)) {
-      const text = this.redactor.json(Buffer.concat(parts, length).toString('utf8'));
-      const redacted = Buffer.from(text, 'utf8');
-      if (redacted.length > this.maxFrameBytes) this.enqueueChunked(text);
-      else this.enqueueChecked([redacted], redacted.length, batch);
-      return;
-    }
-    this.enqueueChecked(parts, length, batch);
+    if (this.holdsKnownSecret(parts)) this.enqueueRedacted(parts, length, batch);
+    else this.enqueueChecked(parts, length, batch);
+  }
+
+  /** Queues a message that holds a known secret value, redacted (its length may change, so it is re-checked). */
+  private enqueueRedacted(parts: Buffer[], length: number, batch: boolean): void {
+    const text = this.redactor.json(Buffer.concat(parts, length).toString('utf8'));
+    const redacted = Buffer.from(text, 'utf8');
+    if (redacted.length > this.maxFrameBytes) this.enqueueChunked(text);
+    else this.enqueueChecked([redacted], redacted.length, batch);
   }
 
   private enqueueChecked(parts: Buffer[], length: number, batch: boolean): void {
@@ -122,12 +124,13 @@ export class FrameWriter {
    */
   enqueueRange(chunk: Buffer, start: number, end: number, batch = false): void {
     if (this.broken) return;
-    if (
-      end - start > this.maxFrameBytes ||
-      batch ||
-      (this.knowsSecrets() && this.holdsKnownSecret([chunk.subarray(start, end)]))
-    ) {
-      this.enqueue([chunk.subarray(start, end)], end - start, batch);
+    // Scanned once here (and no view made when no secret is known): a hit goes straight to redaction.
+    if (this.knowsSecrets() && this.holdsKnownSecret([chunk.subarray(start, end)])) {
+      this.enqueueRedacted([chunk.subarray(start, end)], end - start, batch);
+      return;
+    }
+    if (end - start > this.maxFrameBytes || batch) {
+      this.enqueueChecked([chunk.subarray(start, end)], end - start, batch);
       return;
     }
     const last = this.bytes.length - 1;
