@@ -4,10 +4,11 @@
  * asynchronous write would be lost) and to stderr, and the process exits with CRASH_EXIT_CODE. Without this, Node
  * printed the stack to a stderr the browser usually discards and exited 1, and host.log said nothing.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { redactSecrets } from './log';
 import { logFile } from './paths';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 
 /** Exit code of a `tether` process that crashed (sysexits' EX_SOFTWARE: an internal software error). */
 export const CRASH_EXIT_CODE = 70;
@@ -46,8 +47,8 @@ export function installCrashHandlers(report: CrashReport): void {
 /** Appends one line in one open-write-close: a dying process has no open log to borrow and no loop left to flush one. */
 function appendLineSync(file: string, tag: string, line: string): boolean {
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const fd = openSync(file, 'a', 0o600);
+    ensurePrivateDir(dirname(file));
+    const fd = openSync(file, 'a', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, `${new Date().toISOString()} [${tag}] ${redactSecrets(line)}\n`);
     } finally {
