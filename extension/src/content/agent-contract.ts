@@ -1,0 +1,141 @@
+/**
+ * What the worker and the page agent (content/page-agent.ts, injected into each frame of the bound tab in the
+ * extension's isolated world) say to each other. The agent imports only the types, so no schema library is injected
+ * into pages; the worker parses every reply with the schemas, since a reply comes out of a page it does not trust.
+ *
+ * Refs: the agent numbers the elements it shows as `e1`, `e2`, ... within its document and prefixes them with the
+ * `prefix` the worker gives it (`''` for the top frame, `f<frameId>` for a frame), so `f7e3` is element 3 of frame 7.
+ * A ref stays the same while its element stays connected; an element the page removed, or a document that replaced
+ * the one a ref came from (a navigation), makes the ref stale: the agent answers `stale`, never another element.
+ */
+import { z } from 'zod';
+
+/** Name of the isolated-world global the agent installs; injecting the script again keeps the first one. */
+export const AGENT_GLOBAL = '__tetherPageAgent';
+/** Bumped when the calls or replies change, so a page keeping an older agent (an update mid-session) gets a new one. */
+export const AGENT_VERSION = 1;
+
+/** How an action treats a dialog (`alert`, `confirm`, `prompt`) it opens: never accepted unless the model says so. */
+export type DialogPolicy = { accept: boolean; promptText?: string };
+
+/** One action on an element (or on the page, for `press` without a ref and `scroll` without one). */
+export type AgentAction =
+  | { kind: 'click'; button: 'left' | 'right' | 'middle'; double: boolean }
+  | { kind: 'type'; text: string; submit: boolean; clear: boolean }
+  | { kind: 'fill'; value: string }
+  | { kind: 'select'; values: string[] }
+  | { kind: 'check'; checked: boolean }
+  | { kind: 'hover' }
+  | { kind: 'press'; key: string }
+  | { kind: 'scroll'; dy: number };
+
+/** A call to the agent; `ref` is a full ref as the worker showed it (prefix included). */
+export type AgentCall =
+  | { op: 'snapshot'; prefix: string; from?: string; maxChars: number }
+  | { op: 'find'; prefix: string; text: string; max: number }
+  | { op: 'describe'; ref: string }
+  | { op: 'highlight'; ref: string | null; label?: string }
+  | {
+      op: 'act';
+      ref?: string;
+      prefix: string;
+      action: AgentAction;
+      dialog?: DialogPolicy;
+      /** Mutation quiet that counts as settled, and the most the agent waits for it (bounded by the worker too). */
+      quietMs: number;
+      capMs: number;
+    }
+  | { op: 'wait'; text?: string; textGone?: string; timeoutMs: number };
+
+/** A snapshot of one frame. `iframes` says which lines stand for frames, so the worker can put their lines there. */
+export const FrameSnapshot = z.object({
+  url: z.string(),
+  title: z.string(),
+  /** One node per line, indented two spaces per level, refs written as `[ref=<prefix>eN]`. */
+  lines: z.array(z.string()),
+  /** Lines that stand for an iframe or frame element: the line's index and the frame's resolved URL. */
+  iframes: z.array(z.object({ line: z.number().int().nonnegative(), src: z.string() })),
+  /** The budget ran out: how many nodes were left out, and the ref to pass as `from` for the rest. */
+  cut: z.object({ remaining: z.number().int().nonnegative(), from: z.string() }).optional(),
+  /** Closed shadow roots and other parts the agent could see exist but not read. */
+  unreadable: z.number().int().nonnegative(),
+});
+export type FrameSnapshot = z.infer<typeof FrameSnapshot>;
+
+/** What an element is, as the approval card describes it: its role and accessible name, never text the model wrote. */
+export const ElementFacts = z.object({
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  /** Origin of the frame's document (a payment frame inside a shop shows the payment origin). */
+  origin: z.string(),
+  /** `input` type, when it is an input. */
+  inputType: z.string().optional(),
+  disabled: z.boolean(),
+  /** Everything that makes an action on it high-risk (see shared/action-risk.ts), found in the page. */
+  risk: z.object({
+    password: z.boolean(),
+    /** A payment field (cc-*, card number, cvc, iban), on the element or in the form a submit would send. */
+    payment: z.boolean(),
+    /** Text like delete, remove, close account, on the element or the form's submit button. */
+    destructive: z.boolean(),
+    /** A control that submits a form (submit button, Enter in a form field with `submit`). */
+    submitsForm: z.boolean(),
+    /** The form it would submit has a password or payment field. */
+    formHasSecret: z.boolean(),
+    /** A link with `download`, or whose target the page declares a download. */
+    download: z.boolean(),
+    /** Link destination, resolved (for a card that names the origin a click goes to). */
+    href: z.string().optional(),
+  }),
+});
+export type ElementFacts = z.infer<typeof ElementFacts>;
+
+/** A dialog the action opened, and what the agent answered. */
+export const DialogReport = z.object({
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  message: z.string(),
+  accepted: z.boolean(),
+});
+export type DialogReport = z.infer<typeof DialogReport>;
+
+/** The effect of an action, compact: the model sees what happened without snapshotting again. */
+export const ActResult = z.object({
+  /** The action could not start: a stale ref, a disabled or hidden element, a select without that option, ... */
+  error: z.string().optional(),
+  stale: z.boolean().optional(),
+  /** The document began unloading (a navigation); the worker waits for the new page and reports it. */
+  unloading: z.boolean(),
+  /** Snapshot lines of the region that changed (or of the whole frame when small), bounded. */
+  changed: z.array(z.string()),
+  /** The focused element after the action, as a snapshot line. */
+  focus: z.string().optional(),
+  dialogs: z.array(DialogReport),
+  /** Errors the page raised while the action ran (uncaught exceptions, unhandled rejections). */
+  errors: z.array(z.string()),
+  /** Milliseconds until the page was quiet (or the cap). */
+  settledMs: z.number(),
+});
+export type ActResult = z.infer<typeof ActResult>;
+
+/** Matches of `find`: snapshot lines with refs. */
+export const FindResult = z.object({ matches: z.array(z.string()), total: z.number().int().nonnegative() });
+export type FindResult = z.infer<typeof FindResult>;
+
+/** Outcome of `wait`. */
+export const WaitResult = z.object({ met: z.boolean(), waitedMs: z.number() });
+export type WaitResult = z.infer<typeof WaitResult>;
+
+/** A stale or unknown ref, said the same way by every call. */
+export const StaleRef = z.object({ stale: z.literal(true), error: z.string() });
+export type StaleRef = z.infer<typeof StaleRef>;
+
+/** Reply to `describe`. */
+export const DescribeResult = z.union([StaleRef, z.object({ stale: z.literal(false), element: ElementFacts })]);
+export type DescribeResult = z.infer<typeof DescribeResult>;
+
+/** The agent's entry point, installed as `globalThis[AGENT_GLOBAL]`. */
+export interface PageAgent {
+  readonly version: number;
+  call(call: AgentCall): unknown;
+}
