@@ -191,6 +191,8 @@ export type ClientTool = {
   inputSchema: {
     [key: string]: unknown;
   };
+  /** What the tool does to the page; the host passes it on to MCP clients, which skip their own prompt for read-only tools. */
+  annotations?: ToolAnnotations;
   [key: string]: unknown;
 };
 
@@ -617,6 +619,21 @@ export type ThreadUnsubscribeResult = EmptyObject;
 
 /** A point in time in milliseconds since the Unix epoch (UTC). */
 export type TimestampMs = number;
+
+/** Hints about a client tool's effects, as MCP's tool annotations name them (hints for agents, never a permission). */
+export type ToolAnnotations = {
+  /** A short name for people. */
+  title?: string;
+  /** True when the tool only reads (the page, the tab list). */
+  readOnlyHint?: boolean;
+  /** True when what it changes may not be undone. */
+  destructiveHint?: boolean;
+  /** True when calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** True when it reaches beyond the page (other sites, the network). */
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+};
 
 /** What a tool call did: its name, arguments, and once finished its result or error. */
 export type ToolCallContent = {

@@ -100,12 +100,32 @@ export const ReasoningDeltaNotification = z
   .describe('`item/reasoning/delta`: more text of an in-progress reasoning item.');
 export type ReasoningDeltaNotification = z.infer<typeof ReasoningDeltaNotification>;
 
+/** Hints about a client tool's effects, as MCP's tool annotations name them (hints for agents, never a permission). */
+export const ToolAnnotations = z
+  .looseObject({
+    title: z.string().optional().describe('A short name for people.'),
+    readOnlyHint: z.boolean().optional().describe('True when the tool only reads (the page, the tab list).'),
+    destructiveHint: z.boolean().optional().describe('True when what it changes may not be undone.'),
+    idempotentHint: z
+      .boolean()
+      .optional()
+      .describe('True when calling it again with the same arguments changes nothing more.'),
+    openWorldHint: z.boolean().optional().describe('True when it reaches beyond the page (other sites, the network).'),
+  })
+  .describe(
+    "Hints about a client tool's effects, as MCP's tool annotations name them (hints for agents, never a permission).",
+  );
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
 /** A tool that the client runs, declared at `initialize` and offered to the model. */
 export const ClientTool = z
   .looseObject({
     name: z.string().min(1).describe('The name the model calls it by, and `item/tool/call` sends back as `tool`.'),
     description: z.string().describe('What the tool does, for the model.'),
     inputSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of its arguments.'),
+    annotations: ToolAnnotations.optional().describe(
+      'What the tool does to the page; the host passes it on to MCP clients, which skip their own prompt for read-only tools.',
+    ),
   })
   .describe('A tool that the client runs, declared at `initialize` and offered to the model.');
 export type ClientTool = z.infer<typeof ClientTool>;
