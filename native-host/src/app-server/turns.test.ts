@@ -210,7 +210,8 @@ describe('the scripted model', () => {
     const { tc, threadId } = await setup();
     const { items, turn } = await runTurn(tc, threadId, 'hello there');
     const text = (items.at(-1)!.content as { text: string }).text;
-    for (const command of ['/bash', '/page', '/stream', '/big', '/fail']) expect(text).toContain(command);
+    for (const command of ['/bash', '/page', '/tool', '/tools', '/stream', '/big', '/fail'])
+      expect(text).toContain(command);
     expect(tc.rec.all('item/agentMessage/delta', (p) => p.turnId === turn.id).length).toBeGreaterThan(3);
   });
 

@@ -1,12 +1,13 @@
 /**
  * The `scripted` model: offline and deterministic, so people and tests can drive every part of the protocol.
- * Commands (documented in native-host/README.md): /bash, /page (or any question about "this page"), /stream, /big,
- * /think, /fail; anything else gets a reply that lists them. Every answer streams in several deltas, and input queued
+ * Commands (documented in native-host/README.md): /bash, /page (or any question about "this page"), /tool, /tools,
+ * /stream, /big, /think, /fail; anything else gets a reply that lists them. Every answer streams in several deltas, and input queued
  * by `turn/steer` is appended to the reply being written.
  */
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { ModelError, type Model, type StreamWriter, type TurnContext } from './model';
 import { summarisePage } from './page-summary';
+import { listTools, runToolCommand } from './tool-command';
 
 /** The id the scripted model is listed and selected under. */
 export const SCRIPTED_MODEL_ID = 'scripted';
@@ -29,6 +30,10 @@ export class ScriptedModel implements Model {
         return this.bash(ctx, argument);
       case '/page':
         return this.page(ctx);
+      case '/tool':
+        return this.tool(ctx, argument);
+      case '/tools':
+        return reply(ctx, listTools(ctx));
       case '/stream':
         return this.stream(ctx, rest);
       case '/big':
@@ -53,6 +58,11 @@ export class ScriptedModel implements Model {
     if (outcome.status === 'declined') return reply(ctx, `You declined to run \`${command}\`, so I did not run it.`);
     if (outcome.status === 'failed') return reply(ctx, `\`${command}\` could not run: ${outcome.text}`);
     return reply(ctx, `Ran \`${command}\`. ${outcome.text.trimEnd()}`);
+  }
+
+  private async tool(ctx: TurnContext, argument: string): Promise<void> {
+    const answer = await runToolCommand(ctx, argument);
+    if (answer !== undefined) return reply(ctx, answer);
   }
 
   private async page(ctx: TurnContext): Promise<void> {
@@ -150,6 +160,8 @@ function helpText(said: string): string {
     '',
     '- `/bash <command>` runs a shell command in the thread folder (asks for your approval first)',
     '- `/page` (or ask about "this page") reads the page in this tab and summarises it',
+    "- `/tool NAME {json arguments}` calls a tool (built-in or this client's) and shows its result, e.g. `/tool page_snapshot`",
+    '- `/tools` lists the tools `/tool` can call',
     '- `/stream N [delayMs]` streams N small deltas',
     '- `/big BYTES` answers with one message of that many bytes',
     '- `/think TEXT` shows reasoning, then answers',
