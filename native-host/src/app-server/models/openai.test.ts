@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, runTurn, type Harness, type TestClient } from '../testing/harness';
 import { startMockOpenAi, streamChunks, type MockOpenAi } from '../testing/mock-openai';
+import { BROWSER_TOOLS_PROMPT } from './openai-messages';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
 let mock: MockOpenAi;
@@ -169,6 +170,20 @@ describe('the openai model', () => {
       tool_call_id: 'c1',
       content: 'Title: Tests',
     });
+  });
+
+  it('tells the model how to use page tools in the system prompt only when the client declared page_snapshot', async () => {
+    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} } });
+    mock.handle((_req, res) => streamChunks(res, [{ content: 'ok' }]));
+    const system = (index: number): string =>
+      (mock.requests[index]!.body!.messages as { role: string; content: string }[])[0]!.content;
+    const plain = await connect({ clientTools: { clientTools: [tool('page_read')] } });
+    await runTurn(plain.tc, plain.threadId, 'hi');
+    expect(system(0)).not.toContain('page_snapshot');
+    await harness?.dispose();
+    const browser = await connect({ clientTools: { clientTools: [tool('page_read'), tool('page_snapshot')] } });
+    await runTurn(browser.tc, browser.threadId, 'hi');
+    expect(system(1)).toContain(BROWSER_TOOLS_PROMPT);
   });
 
   it('reads steering sent during a tool call at its next model call', async () => {

@@ -39,6 +39,7 @@ export class OpenAiModel implements Model {
         content: systemPrompt(
           ctx.cwd,
           ctx.tools.map((t) => t.name),
+          ctx.clientTools.map((t) => t.name),
         ),
       },
       ...messagesFromItems(ctx.history),
