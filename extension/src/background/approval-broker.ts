@@ -23,6 +23,15 @@ export interface ApprovalAsk {
   readonly arguments?: unknown;
   readonly choices: readonly ApprovalDecision[];
   readonly sessionScope?: ApprovalSessionScope;
+  /** A page tool's class and risk (client-tool asks): rules and grants are per class, and never cover high risk. */
+  readonly page?: PendingApproval['page'];
+  /**
+   * The origin the decision is about when it is not the tab's page: `page_navigate` names its destination, so a rule
+   * for one site never opens another.
+   */
+  readonly origin?: string;
+  /** Called when the user is asked (no rule or grant decided): the worker outlines the element meanwhile. */
+  readonly onAsk?: () => void;
 }
 
 /** The broker's view of the rest of the worker (injected so it is testable without a browser). */
@@ -61,15 +70,18 @@ export class ApprovalBroker {
     const { state } = this.deps;
     const tabId = this.deps.tabForThread(req.threadId);
     if (tabId === undefined) return 'deny';
-    const origin = ruleOrigin(await this.deps.tabUrl(tabId)) ?? NO_SITE;
-    if (req.source === 'client-tool' && origin !== NO_SITE) {
-      const rule = matchRule(state.rules(), origin, req.toolName);
+    const origin = ruleOrigin(req.origin ?? (await this.deps.tabUrl(tabId))) ?? NO_SITE;
+    const page = req.source === 'client-tool' ? req.page : undefined;
+    if (page && origin !== NO_SITE) {
+      const rule = matchRule(state.rules(), origin, page.toolClass);
+      const highRisk = page.highRisk.length > 0;
       const allowedForThread = state
         .threadAllows(req.threadId)
-        .some((a) => a.toolName === req.toolName && a.origin === origin);
-      // Both cover this origin only; the user's "always deny on this site" wins over an earlier thread grant.
-      if (allowedForThread && rule?.decision !== 'deny') return 'allow';
-      if (rule) {
+        .some((a) => a.toolClass === page.toolClass && a.origin === origin);
+      // Both cover this origin only; the user's "always deny on this site" wins over an earlier thread grant, and a
+      // high-risk action is denied by a deny rule but never allowed by a remembered choice.
+      if (allowedForThread && rule?.decision !== 'deny' && !highRisk) return 'allow';
+      if (rule && (rule.decision === 'deny' || !highRisk)) {
         this.deps.onNotice(tabId, { kind: 'rule-decided', rule, toolName: req.toolName, threadId: req.threadId });
         return rule.decision;
       }
@@ -87,10 +99,12 @@ export class ApprovalBroker {
       ...(req.arguments === undefined ? {} : { arguments: req.arguments }),
       choices: [...req.choices],
       ...(req.sessionScope === undefined ? {} : { sessionScope: req.sessionScope }),
+      ...(page === undefined ? {} : { page }),
       createdAtMs: this.deps.now(),
     };
     const decided = new Promise<ApprovalDecision>((resolve) => this.waiters.set(pending.key, resolve));
     await state.updatePending([pending]);
+    req.onAsk?.();
     this.deps.onChange(tabId);
     return decided;
   }
@@ -191,16 +205,17 @@ export class ApprovalBroker {
       case 'deny':
         return choice;
       case 'allow_session':
-        if (p.source === 'client-tool')
-          await state.addThreadAllow(p.threadId, { toolName: p.toolName, origin: p.origin });
+        if (p.source === 'client-tool' && p.page)
+          await state.addThreadAllow(p.threadId, { toolClass: p.page.toolClass, origin: p.origin });
         return 'allow_session';
       case 'always_allow_site':
       case 'always_deny_site': {
         const decision = choice === 'always_allow_site' ? 'allow' : 'deny';
+        if (!p.page) throw new ApprovalDecisionError(refusal(p, choice));
         await state.setRules(
           withRule(
             state.rules(),
-            { origin: p.origin, toolName: p.toolName, decision },
+            { origin: p.origin, toolClass: p.page.toolClass, decision },
             this.deps.now(),
             this.deps.newId,
           ),

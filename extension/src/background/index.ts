@@ -3,10 +3,9 @@
  * do waits for the persisted state to load. Only the extension's own pages may connect (checked per Port).
  */
 import '../shared/zod-setup';
-import pageReadScript from '../content/page-read.ts?iife';
 import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
 import { connectNativeHost } from './native-port';
-import { PageReadResult } from './page-tools';
+import { chromePageTools } from './chrome-pages';
 import { PersistentState } from './persistent-state';
 import { runViewOp } from './view-ops';
 import type { View } from './views';
@@ -36,30 +35,7 @@ const worker = new TetherWorker({
     void chrome.action.setBadgeText({ tabId, text: count > 0 ? String(count) : '' }).catch(() => {});
     void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
   },
-  pageTools: {
-    readPage: async (tabId, maxChars) => {
-      await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });
-      const [first] = await chrome.scripting.executeScript({
-        target: { tabId },
-        func: (max: number) => (globalThis as { __tetherReadPage?: (m: number) => unknown }).__tetherReadPage?.(max),
-        args: [maxChars],
-      });
-      const page = PageReadResult.safeParse(first?.result);
-      if (!page.success)
-        throw new Error('The page could not be read (it may block extensions, like the browser store).');
-      return page.data;
-    },
-    listTabs: async (tabId) => {
-      const tab = await chrome.tabs.get(tabId);
-      const tabs = await chrome.tabs.query({ windowId: tab.windowId });
-      return tabs.map((t) => ({ id: t.id ?? -1, title: t.title ?? '', url: t.url ?? '', active: t.active }));
-    },
-    capture: async (tabId) => {
-      const tab = await chrome.tabs.get(tabId);
-      if (!tab.active) throw new Error('The tab is not the visible tab of its window; switch to it and ask again.');
-      return chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
-    },
-  },
+  pageTools: chromePageTools(),
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,
   os: () => platformOs,
@@ -163,6 +139,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   void ready.then(async () => {
     await state.setBinding(tabId, undefined);
     await worker.broker.tabClosed(tabId);
+    worker.pages.tabClosed(tabId);
   });
 });
 /** Enables the side panel of every open tab (at install and browser start, before any tab event arrives). */

@@ -1,49 +1,25 @@
 /**
- * The page tools the extension declares as client tools. Each runs only on the tab bound to the calling thread, and
- * only after the approval broker allowed it (the caller's job). Browser APIs are injected so results are testable.
+ * Runs the page tools on the tab bound to the calling thread, after the approval gate allowed them (the worker's job),
+ * through the page agent injected into each frame. Browser APIs come in through `PageToolDeps` so results are testable.
+ * Failures are tool results the model can read and act on, never thrown errors.
  */
-import type { ClientTool, ToolCallResult } from '@tether/protocol';
-import { z } from 'zod';
+import type { ToolCallResult } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol';
-
-/** Most characters of page text page_read returns. */
-export const PAGE_READ_MAX_CHARS = 200_000;
-const PAGE_READ_DEFAULT_CHARS = 50_000;
-
-/** Tool declarations sent in `initialize.capabilities.clientTools`. */
-export const CLIENT_TOOLS: readonly ClientTool[] = [
-  {
-    name: 'page_read',
-    description:
-      "Read the web page open in the user's browser tab for this conversation: URL, title, the text the user selected, and the page's main text (article extraction).",
-    inputSchema: {
-      type: 'object',
-      properties: {
-        maxChars: {
-          type: 'integer',
-          minimum: 1000,
-          maximum: PAGE_READ_MAX_CHARS,
-          description: 'Cap on the main text length.',
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-  {
-    name: 'tabs_list',
-    description: "List the tabs in the browser window of this conversation's tab: title, URL and which one is active.",
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  },
-  {
-    name: 'page_screenshot',
-    description:
-      "Take a PNG screenshot of the visible part of this conversation's tab (it must be the window's active tab).",
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  },
-];
-
-/** Names of the page tools. */
-export const PAGE_TOOL_NAMES: ReadonlySet<string> = new Set(CLIENT_TOOLS.map((t) => t.name));
+import { z } from 'zod';
+import {
+  ActResult,
+  DescribeResult,
+  FindResult,
+  FrameSnapshot,
+  WaitResult,
+  type AgentAction,
+  type AgentCall,
+  type DialogPolicy,
+  type ElementFacts,
+} from '../content/agent-contract';
+import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';
+import { RefTable, staleRefMessage, type RefTarget } from './ref-table';
+import { mergeSnapshots, type FramePart } from './snapshot-merge';
 
 /** What the injected page_read script returns (content/page-read.ts); parsed, since it ran in the page's tab. */
 export const PageReadResult = z.object({
@@ -64,68 +40,438 @@ export interface TabSummary {
   active: boolean;
 }
 
-/** Browser access the tools need. */
+/** A frame agent's answer: the document it ran in (its id), and what it returned, or that the document changed. */
+export type AgentReply = { docId: string; stale: false; value: unknown } | { docId: string; stale: true };
+
+/** Browser access the tools need (index.ts binds it to chrome.*). */
 export interface PageToolDeps {
   readPage(tabId: number, maxChars: number): Promise<PageReadResult>;
   listTabs(tabId: number): Promise<TabSummary[]>;
   /** A PNG data URL of the visible tab; rejects when the tab is not its window's active tab. */
   capture(tabId: number): Promise<string>;
+  /** Injects the page agent into every frame of the tab it can reach, and says which frames run it. */
+  injectAgent(tabId: number): Promise<number[]>;
+  /** Calls one frame's agent; `stale` when the frame no longer shows `expectDoc`; rejects when the frame is gone. */
+  callAgent(tabId: number, frameId: number, call: AgentCall, expectDoc?: string): Promise<AgentReply>;
+  /** Lets the frame's agent see and answer the page's alert/confirm/prompt during the next action. */
+  installDialogShim(tabId: number, frameId: number): Promise<void>;
+  /** The tab's page now. */
+  tabInfo(tabId: number): Promise<{ url: string; title: string } | undefined>;
+  /** Starts a navigation of the tab. */
+  navigate(tabId: number, to: { url: string } | 'back' | 'forward' | 'reload'): Promise<void>;
+  /** Resolves when the tab's page finished loading, or false after `capMs`. */
+  waitForLoad(tabId: number, capMs: number): Promise<boolean>;
 }
 
-/** What the approval card says a tool is about to do. */
-export function toolPreview(tool: string, origin: string): string {
-  switch (tool) {
-    case 'page_read':
-      return `Read the text of this page (${origin})`;
-    case 'tabs_list':
-      return 'List the titles and addresses of the tabs in this window';
-    case 'page_screenshot':
-      return `Take a screenshot of this page (${origin})`;
-    default:
-      return `Run ${tool}`;
+/** Snapshot size budget, in characters, before it is cut with a note saying how to read on. */
+export const SNAPSHOT_MAX_CHARS = 40_000;
+/** Size of the snapshot an action or a navigation returns when the page is small enough to show whole. */
+const INLINE_SNAPSHOT_CHARS = 6_000;
+const SETTLE = { quietMs: 100, capMs: 1_500 };
+const LOAD_CAP_MS = 10_000;
+const FIND_MAX = 30;
+
+function text(t: string, success = true): ToolCallResult {
+  return { success, content: [{ type: 'text', text: t }] };
+}
+
+/** Thrown inside the runner for a ref that can no longer be used; becomes a failed tool result. */
+class StaleRefError extends Error {
+  override readonly name = 'StaleRefError';
+}
+
+/** The page tools of every tab, with each tab's refs. */
+export class PageTools {
+  private readonly tables = new Map<number, RefTable>();
+  private readonly docs = new Map<string, string>();
+
+  constructor(private readonly deps: PageToolDeps) {}
+
+  /** Forgets a closed tab's refs. */
+  tabClosed(tabId: number): void {
+    this.tables.delete(tabId);
+    for (const key of this.docs.keys()) if (key.startsWith(`${tabId}:`)) this.docs.delete(key);
   }
-}
 
-function failure(text: string): ToolCallResult {
-  return { success: false, content: [{ type: 'text', text }] };
-}
+  /** The facts of the elements a call names, in order, for its approval card; throws a stale-ref error. */
+  async elementsOf(tabId: number, call: PageToolCall): Promise<ElementFacts[]> {
+    const refs = callRefs(call);
+    const out: ElementFacts[] = [];
+    for (const ref of refs) out.push(await this.describe(tabId, ref));
+    return out;
+  }
 
-function maxCharsOf(args: unknown): number {
-  const v = typeof args === 'object' && args !== null && 'maxChars' in args ? args.maxChars : undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) return PAGE_READ_DEFAULT_CHARS;
-  return Math.max(1000, Math.min(PAGE_READ_MAX_CHARS, Math.floor(v)));
-}
+  /** Outlines the element of `ref` while its card is open (best effort: the card says what it is anyway). */
+  async highlight(tabId: number, ref: string | undefined, on: boolean): Promise<void> {
+    if (!ref) return;
+    const t = this.tables.get(tabId)?.resolve(ref);
+    if (!t) return;
+    await this.deps
+      .callAgent(tabId, t.frameId, { op: 'highlight', ref: on ? t.local : null }, t.docId)
+      .catch(() => undefined);
+  }
 
-/** Runs a page tool on `tabId`; failures are tool results the model can read, not thrown errors. */
-export async function runPageTool(
-  tool: string,
-  args: unknown,
-  tabId: number,
-  deps: PageToolDeps,
-): Promise<ToolCallResult> {
-  try {
-    switch (tool) {
-      case 'page_read': {
-        const page = await deps.readPage(tabId, maxCharsOf(args));
-        const header = [`URL: ${page.url}`, `Title: ${page.title}`];
-        if (page.byline) header.push(`Byline: ${page.byline}`);
-        if (page.selection) header.push(`Selected text: ${page.selection}`);
-        const note = page.truncated ? '\n\n[The text was cut at the size limit.]' : '';
-        return { success: true, content: [{ type: 'text', text: `${header.join('\n')}\n\n${page.text}${note}` }] };
-      }
-      case 'tabs_list': {
-        const tabs = await deps.listTabs(tabId);
-        return { success: true, content: [{ type: 'text', text: JSON.stringify(tabs, null, 1) }] };
-      }
-      case 'page_screenshot': {
-        const dataUrl = await deps.capture(tabId);
-        const data = dataUrl.slice(dataUrl.indexOf(',') + 1);
-        return { success: true, content: [{ type: 'image', mimeType: 'image/png', data }] };
-      }
-      default:
-        return failure(`The extension has no tool named "${tool}".`);
+  /** Runs an allowed call. */
+  async run(tabId: number, call: PageToolCall): Promise<ToolCallResult> {
+    try {
+      return await this.dispatch(tabId, call);
+    } catch (error) {
+      if (error instanceof StaleRefError) return text(error.message, false);
+      return text(`${call.tool} failed: ${errorMessage(error)}`, false);
     }
-  } catch (error) {
-    return failure(`${tool} failed: ${errorMessage(error)}`);
   }
+
+  private async dispatch(tabId: number, call: PageToolCall): Promise<ToolCallResult> {
+    switch (call.tool) {
+      case 'page_read':
+        return this.read(tabId, call.args.maxChars ?? PAGE_READ_DEFAULT_CHARS);
+      case 'tabs_list':
+        return text(JSON.stringify(await this.deps.listTabs(tabId), null, 1));
+      case 'page_screenshot':
+        if (call.args.ref) await this.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
+        return this.screenshot(tabId);
+      case 'page_snapshot':
+        return text(await this.snapshot(tabId, call.args.from, SNAPSHOT_MAX_CHARS));
+      case 'page_find':
+        return text(await this.find(tabId, call.args.text));
+      case 'page_wait':
+        return text(await this.wait(tabId, call.args.text, call.args.textGone, call.args.ms ?? 5_000));
+      case 'page_click':
+        return this.act(
+          tabId,
+          call.args.ref,
+          {
+            kind: 'click',
+            button: call.args.button ?? 'left',
+            double: call.args.double ?? false,
+          },
+          dialogOf(call.args),
+        );
+      case 'page_type':
+        return this.act(
+          tabId,
+          call.args.ref,
+          {
+            kind: 'type',
+            text: call.args.text,
+            submit: call.args.submit ?? false,
+            clear: call.args.clear ?? false,
+          },
+          dialogOf(call.args),
+        );
+      case 'page_fill_form':
+        return this.fill(tabId, call.args.fields);
+      case 'page_select':
+        return this.act(tabId, call.args.ref, { kind: 'select', values: call.args.values });
+      case 'page_check':
+        return this.act(tabId, call.args.ref, { kind: 'check', checked: call.args.checked });
+      case 'page_hover':
+        return this.act(tabId, call.args.ref, { kind: 'hover' });
+      case 'page_press':
+        return this.act(tabId, call.args.ref, { kind: 'press', key: call.args.key }, dialogOf(call.args));
+      case 'page_scroll':
+        return this.act(tabId, call.args.ref, { kind: 'scroll', dy: call.args.dy ?? 0 });
+      case 'page_navigate':
+        return this.navigate(tabId, { url: call.args.url });
+      case 'page_back':
+        return this.navigate(tabId, 'back');
+      case 'page_forward':
+        return this.navigate(tabId, 'forward');
+      case 'page_reload':
+        return this.navigate(tabId, 'reload');
+    }
+  }
+
+  private async read(tabId: number, maxChars: number): Promise<ToolCallResult> {
+    const page = await this.deps.readPage(tabId, maxChars);
+    const header = [`URL: ${page.url}`, `Title: ${page.title}`];
+    if (page.byline) header.push(`Byline: ${page.byline}`);
+    if (page.selection) header.push(`Selected text: ${page.selection}`);
+    const note = page.truncated ? '\n\n[The text was cut at the size limit.]' : '';
+    return text(`${header.join('\n')}\n\n${page.text}${note}`);
+  }
+
+  private async screenshot(tabId: number): Promise<ToolCallResult> {
+    const dataUrl = await this.deps.capture(tabId);
+    const data = dataUrl.slice(dataUrl.indexOf(',') + 1);
+    return { success: true, content: [{ type: 'image', mimeType: 'image/png', data }] };
+  }
+
+  private table(tabId: number): RefTable {
+    let t = this.tables.get(tabId);
+    if (!t) {
+      t = new RefTable();
+      this.tables.set(tabId, t);
+    }
+    return t;
+  }
+
+  /** Notes the document a frame showed; a new one makes the old document's refs stale and frees them. */
+  private seen(tabId: number, frameId: number, docId: string): void {
+    const key = `${tabId}:${frameId}`;
+    if (this.docs.get(key) === docId) return;
+    this.docs.set(key, docId);
+    this.table(tabId).forgetDocument(frameId, docId);
+  }
+
+  private resolve(tabId: number, ref: string): RefTarget {
+    const t = this.tables.get(tabId)?.resolve(ref);
+    if (!t) throw new StaleRefError(staleRefMessage(ref));
+    return t;
+  }
+
+  /** Calls a frame's agent in the document a ref came from, parsing its reply. */
+  private async callIn<T>(tabId: number, t: RefTarget, ref: string, call: AgentCall, schema: z.ZodType<T>): Promise<T> {
+    const reply = await this.deps.callAgent(tabId, t.frameId, call, t.docId);
+    if (reply.stale) throw new StaleRefError(staleRefMessage(ref));
+    return parseReply(schema, reply.value);
+  }
+
+  private async describe(tabId: number, ref: string): Promise<ElementFacts> {
+    const t = this.resolve(tabId, ref);
+    const r = await this.callIn(tabId, t, ref, { op: 'describe', ref: t.local }, DescribeResult);
+    if (r.stale) throw new StaleRefError(staleRefMessage(ref));
+    return r.element;
+  }
+
+  /** Each frame's agent, run in parallel; frames that fail (gone, no access) are left out and counted. */
+  private async everyFrame<T>(
+    tabId: number,
+    call: AgentCall,
+    schema: z.ZodType<T>,
+  ): Promise<{ frameId: number; docId: string; value: T }[]> {
+    const frames = await this.deps.injectAgent(tabId);
+    const replies = await Promise.all(
+      frames.map(async (frameId) => {
+        try {
+          const reply = await this.deps.callAgent(tabId, frameId, call);
+          if (reply.stale) return undefined;
+          this.seen(tabId, frameId, reply.docId);
+          return { frameId, docId: reply.docId, value: parseReply(schema, reply.value) };
+        } catch (error) {
+          // The top frame must answer; a subframe that cannot be read is reported by the merge as missing.
+          if (frameId === 0) throw error;
+          return undefined;
+        }
+      }),
+    );
+    return replies.filter((r) => r !== undefined);
+  }
+
+  private async snapshot(tabId: number, from: string | undefined, maxChars: number): Promise<string> {
+    if (from) {
+      const t = this.resolve(tabId, from);
+      await this.deps.injectAgent(tabId);
+      const snap = await this.callIn(
+        tabId,
+        t,
+        from,
+        { op: 'snapshot', prefix: '', from: t.local, maxChars },
+        FrameSnapshot,
+      );
+      return mergeSnapshots([{ frameId: t.frameId, docId: t.docId, snapshot: snap }], this.table(tabId)).text;
+    }
+    const parts: FramePart[] = (
+      await this.everyFrame(tabId, { op: 'snapshot', prefix: '', maxChars }, FrameSnapshot)
+    ).map((r) => ({ frameId: r.frameId, docId: r.docId, snapshot: r.value }));
+    return mergeSnapshots(parts, this.table(tabId)).text;
+  }
+
+  private async find(tabId: number, needle: string): Promise<string> {
+    const found = await this.everyFrame(tabId, { op: 'find', prefix: '', text: needle, max: FIND_MAX }, FindResult);
+    const table = this.table(tabId);
+    const lines = found.flatMap((f) => table.rewrite(f.value.matches, f.frameId, f.docId)).slice(0, FIND_MAX);
+    const total = found.reduce((n, f) => n + f.value.total, 0);
+    if (total === 0) return `No element on the page matches ${JSON.stringify(needle)}.`;
+    const more = total > lines.length ? `\n[${total - lines.length} more matches: search for something longer.]` : '';
+    return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(needle)}:\n${lines.join('\n')}${more}`;
+  }
+
+  private async wait(tabId: number, appear: string | undefined, gone: string | undefined, ms: number): Promise<string> {
+    const start = Date.now();
+    if (appear === undefined && gone === undefined) {
+      await new Promise((r) => setTimeout(r, ms));
+      return `Waited ${ms} ms.`;
+    }
+    await this.deps.injectAgent(tabId);
+    const reply = await this.deps.callAgent(tabId, 0, {
+      op: 'wait',
+      ...(appear === undefined ? {} : { text: appear }),
+      ...(gone === undefined ? {} : { textGone: gone }),
+      timeoutMs: ms,
+    });
+    if (reply.stale) return 'The page navigated while waiting; call page_snapshot to see it.';
+    const r = parseReply(WaitResult, reply.value);
+    const what = appear !== undefined ? `${JSON.stringify(appear)} to appear` : `${JSON.stringify(gone)} to go`;
+    return r.met
+      ? `Done: waited ${Math.round(r.waitedMs)} ms for ${what}.`
+      : `Timed out after ${Date.now() - start} ms waiting for ${what}; call page_snapshot to see the page as it is.`;
+  }
+
+  /** One action, then what changed: the settled region, dialogs, errors, or the new page after a navigation. */
+  private async act(
+    tabId: number,
+    ref: string | undefined,
+    action: AgentAction,
+    dialog?: DialogPolicy,
+  ): Promise<ToolCallResult> {
+    const before = await this.deps.tabInfo(tabId);
+    const t = ref ? this.resolve(tabId, ref) : undefined;
+    const frameId = t?.frameId ?? 0;
+    await this.deps.injectAgent(tabId);
+    await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
+    const call: AgentCall = {
+      op: 'act',
+      prefix: '',
+      action,
+      ...(t ? { ref: t.local } : {}),
+      ...(dialog ? { dialog } : {}),
+      ...SETTLE,
+    };
+    let result: ActResult | undefined;
+    let docId = t?.docId;
+    try {
+      const reply = await this.deps.callAgent(tabId, frameId, call, t?.docId);
+      if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+      docId = reply.docId;
+      result = parseReply(ActResult, reply.value);
+    } catch (error) {
+      // The frame went away mid-action: the action navigated it (a link, a form sent). Anything else is a failure.
+      if (error instanceof StaleRefError || !(await this.navigatedFrom(tabId, before))) throw error;
+    }
+    if (result?.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    if (result?.error) return text(result.error, false);
+    const done = doneLine(action, ref);
+    if (!result || result.unloading || (await this.navigatedFrom(tabId, before))) {
+      const page = await this.afterNavigation(tabId);
+      return text(
+        [
+          done,
+          ...reportLines(result, docId === undefined ? undefined : { tabId, frameId, docId, tables: this }),
+          page,
+        ].join('\n'),
+      );
+    }
+    const lines = reportLines(result, docId === undefined ? undefined : { tabId, frameId, docId, tables: this });
+    return text([done, ...lines].join('\n'));
+  }
+
+  private async fill(tabId: number, fields: readonly { ref: string; value: string }[]): Promise<ToolCallResult> {
+    const out: string[] = [];
+    for (const f of fields) {
+      const r = await this.act(tabId, f.ref, { kind: 'fill', value: f.value });
+      const first = r.content[0];
+      const line = first?.type === 'text' ? first.text.split('\n')[0] : '';
+      if (!r.success)
+        return text([...out, `${f.ref}: ${line}`, 'The remaining fields were not filled.'].join('\n'), false);
+      out.push(`${f.ref}: set.`);
+    }
+    return text(`Filled ${fields.length} field${fields.length === 1 ? '' : 's'}.\n${out.join('\n')}`);
+  }
+
+  private async navigate(tabId: number, to: { url: string } | 'back' | 'forward' | 'reload'): Promise<ToolCallResult> {
+    const before = await this.deps.tabInfo(tabId);
+    await this.deps.navigate(tabId, to);
+    const page = await this.afterNavigation(tabId);
+    const moved = to === 'reload' || (await this.navigatedFrom(tabId, before));
+    const what = typeof to === 'string' ? `Went ${to === 'reload' ? 'through a reload' : to}` : 'Opened the page';
+    return text(
+      moved ? `${what}.\n${page}` : `${what}, but the tab still shows ${before?.url ?? 'the same page'}.\n${page}`,
+    );
+  }
+
+  /** Waits for the new page and describes it: its address, title, and its snapshot when small. */
+  private async afterNavigation(tabId: number): Promise<string> {
+    const loaded = await this.deps.waitForLoad(tabId, LOAD_CAP_MS);
+    const info = await this.deps.tabInfo(tabId);
+    const head = `Now on ${info?.url ?? 'an unknown page'}${info?.title ? ` "${info.title}"` : ''}${loaded ? '' : ' (still loading after 10 s)'}.`;
+    try {
+      const snap = await this.snapshot(tabId, undefined, INLINE_SNAPSHOT_CHARS);
+      return `${head}\n${snap}`;
+    } catch (error) {
+      return `${head}\nIts snapshot could not be taken (${errorMessage(error)}); call page_snapshot.`;
+    }
+  }
+
+  private async navigatedFrom(tabId: number, before: { url: string } | undefined): Promise<boolean> {
+    const now = await this.deps.tabInfo(tabId);
+    return before !== undefined && now !== undefined && now.url !== before.url;
+  }
+
+  /** Rewrites one frame's lines to model-facing refs (for the report of an action). */
+  rewrite(tabId: number, frameId: number, docId: string, lines: readonly string[]): string[] {
+    return this.table(tabId).rewrite(lines, frameId, docId);
+  }
+}
+
+function dialogOf(args: { dialog?: 'accept' | 'dismiss'; promptText?: string }): DialogPolicy | undefined {
+  if (args.dialog === undefined) return undefined;
+  return {
+    accept: args.dialog === 'accept',
+    ...(args.promptText === undefined ? {} : { promptText: args.promptText }),
+  };
+}
+
+/** The refs a call names, in order: the elements its card describes and outlines. */
+export function callRefs(call: PageToolCall): string[] {
+  if (call.tool === 'page_fill_form') return call.args.fields.map((f) => f.ref);
+  if ('ref' in call.args && typeof call.args.ref === 'string') return [call.args.ref];
+  return [];
+}
+
+function doneLine(a: AgentAction, ref: string | undefined): string {
+  if (a.kind === 'press') return `Pressed ${a.key}${ref ? ` in ${ref}` : ''}.`;
+  if (a.kind === 'scroll' && !ref) return `Scrolled the page by ${a.dy} px.`;
+  return `${actionWord(a)} ${ref ?? 'the page'}.`;
+}
+
+function actionWord(a: AgentAction): string {
+  switch (a.kind) {
+    case 'click':
+      return a.double ? 'Double-clicked' : a.button === 'right' ? 'Right-clicked' : 'Clicked';
+    case 'type':
+      return a.submit ? 'Typed and pressed Enter in' : 'Typed into';
+    case 'fill':
+      return 'Filled';
+    case 'select':
+      return 'Selected in';
+    case 'check':
+      return a.checked ? 'Checked' : 'Unchecked';
+    case 'hover':
+      return 'Hovered over';
+    case 'press':
+      return `Pressed ${a.key} in`;
+    case 'scroll':
+      return 'Scrolled';
+  }
+}
+
+function reportLines(
+  r: ActResult | undefined,
+  at: { tabId: number; frameId: number; docId: string; tables: PageTools } | undefined,
+): string[] {
+  if (!r) return [];
+  const rw = (lines: readonly string[]) => (at ? at.tables.rewrite(at.tabId, at.frameId, at.docId, lines) : [...lines]);
+  const out: string[] = [];
+  for (const d of r.dialogs) {
+    const hint = d.accepted ? '' : ' (call again with dialog: "accept" to accept it)';
+    out.push(
+      `A ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${d.accepted ? 'accepted' : 'dismissed'}${hint}.`,
+    );
+  }
+  if (r.errors.length > 0) out.push(`Page errors: ${r.errors.join(' | ')}`);
+  if (r.focus) out.push(`Focus: ${rw([r.focus])[0]}`);
+  if (r.changed.length > 0) out.push('Changed:', ...rw(r.changed));
+  else if (!r.unloading) out.push('Nothing on the page changed.');
+  return out;
+}
+
+/** Parses what a page's agent returned; a reply of the wrong shape is an error naming the extension, not the page. */
+function parseReply<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw new Error(
+      'The page agent answered something unexpected (the page may have replaced it); reload the page and try again.',
+    );
+  return r.data;
 }

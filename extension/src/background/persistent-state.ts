@@ -8,7 +8,8 @@
 import { redactText } from '@tether/protocol';
 import { z } from 'zod';
 import { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/records';
-import { isApplicableRule } from './site-rules';
+import { ToolClass } from '../shared/action-risk';
+import { isApplicableRule, migrateLegacyRule } from './site-rules';
 
 /** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
 export interface StorageAreaLike {
@@ -20,8 +21,8 @@ export interface StorageAreaLike {
 export const TabBinding = z.object({ threadId: z.string().min(1) });
 export type TabBinding = z.infer<typeof TabBinding>;
 
-/** "Allow for this thread" of a page tool: it covers that tool on the one origin the card named. */
-export const ThreadAllow = z.object({ toolName: z.string(), origin: z.string() });
+/** "Allow for this thread" of a page tool: it covers that tool's class on the one origin the card named. */
+export const ThreadAllow = z.object({ toolClass: ToolClass, origin: z.string() });
 export type ThreadAllow = z.infer<typeof ThreadAllow>;
 
 const KEYS = {
@@ -81,7 +82,15 @@ export class PersistentState {
     );
     this.pendingByKey = new Map(parseList(PendingApproval, s[KEYS.pending]).map((p) => [p.key, p]));
     this.allows = parseRecord(z.array(ThreadAllow), s[KEYS.threadAllows]);
-    this.rulesList = parseList(SiteRule, l[KEYS.rules]).filter(isApplicableRule);
+    const stored: unknown = l[KEYS.rules];
+    this.rulesList = (Array.isArray(stored) ? stored : [])
+      .flatMap((v) => {
+        const rule = SiteRule.safeParse(v);
+        if (rule.success) return [rule.data];
+        const old = migrateLegacyRule(v);
+        return old ? [old] : [];
+      })
+      .filter(isApplicableRule);
     const settings = Settings.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
     // Entries an older version stored unredacted are masked here and rewritten with the next error.
@@ -132,12 +141,12 @@ export class PersistentState {
   /** Remembers "allow for this thread on this origin" for a page tool. */
   async addThreadAllow(threadId: string, allow: ThreadAllow): Promise<void> {
     const list = this.allows.get(threadId) ?? [];
-    if (!list.some((a) => a.toolName === allow.toolName && a.origin === allow.origin))
+    if (!list.some((a) => a.toolClass === allow.toolClass && a.origin === allow.origin))
       this.allows.set(threadId, [...list, allow]);
     await this.areas.session.set({ [KEYS.threadAllows]: Object.fromEntries(this.allows) });
   }
 
-  /** Stored site rules that can apply (page tools on http(s) origins), oldest first. */
+  /** Stored site rules that can apply (http(s) origins), oldest first; rules of the old per-tool shape become class rules. */
   rules(): readonly SiteRule[] {
     return this.rulesList;
   }
@@ -147,7 +156,7 @@ export class PersistentState {
     const bad = rules.find((r) => !isApplicableRule(r));
     if (bad)
       throw new Error(
-        `A site rule can only name a page tool on an http(s) origin, not "${bad.toolName}" on "${bad.origin}".`,
+        `A site rule can only name an http(s) origin exactly (like https://example.com), not "${bad.origin}".`,
       );
     this.rulesList = rules;
     await this.areas.local.set({ [KEYS.rules]: rules });

@@ -1,32 +1,50 @@
 /**
- * Site rules: "always allow / always deny page tool T on origin O". Pure functions over the stored list. Rules are
- * for what the extension itself does to a site; a tool acting on the user's machine never gets one.
+ * Site rules: "always allow / always deny reading, acting on or opening origin O". Pure functions over the stored
+ * list. Rules are for what the extension itself does to a site; a tool acting on the user's machine never gets one,
+ * and a high-risk action asks whatever a rule says (the broker's job).
  */
+import { z } from 'zod';
+import { toolClassOf, type ToolClass } from '../shared/action-risk';
 import type { SiteRule } from '../shared/records';
-import { PAGE_TOOL_NAMES } from './page-tools';
 
-/** The rule that decides `toolName` on `origin`, if any (a deny rule wins over an allow rule). */
-export function matchRule(rules: readonly SiteRule[], origin: string, toolName: string): SiteRule | undefined {
-  const hits = rules.filter((r) => r.origin === origin && r.toolName === toolName);
+/** The rule that decides `toolClass` on `origin`, if any (a deny rule wins over an allow rule). */
+export function matchRule(rules: readonly SiteRule[], origin: string, toolClass: ToolClass): SiteRule | undefined {
+  const hits = rules.filter((r) => r.origin === origin && r.toolClass === toolClass);
   return hits.find((r) => r.decision === 'deny') ?? hits[0];
 }
 
-/**
- * Whether a rule could ever decide anything: it names one of the extension's page tools and an http(s) origin.
- * Anything else (a rule for `bash` written into storage by hand, a path instead of an origin) is not kept.
- */
-export function isApplicableRule(rule: Pick<SiteRule, 'origin' | 'toolName'>): boolean {
-  return PAGE_TOOL_NAMES.has(rule.toolName) && ruleOrigin(rule.origin) === rule.origin;
+/** Whether a rule could ever decide anything: it names an http(s) origin exactly (not a path, not `file:`). */
+export function isApplicableRule(rule: Pick<SiteRule, 'origin'>): boolean {
+  return ruleOrigin(rule.origin) === rule.origin;
 }
 
-/** The list with a rule for (origin, tool) set to `decision`, replacing any earlier rule for the same pair. */
+/** How rules were stored before they were kept per class: "always allow page_read on O". */
+const LegacyRule = z.object({
+  id: z.string(),
+  origin: z.string(),
+  toolName: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  createdAtMs: z.number(),
+});
+
+/** A stored rule of the old shape as the class rule it means, or undefined when it named no page tool. */
+export function migrateLegacyRule(value: unknown): SiteRule | undefined {
+  const old = LegacyRule.safeParse(value);
+  if (!old.success) return undefined;
+  const toolClass = toolClassOf(old.data.toolName);
+  if (!toolClass) return undefined;
+  const { toolName: _, ...rest } = old.data;
+  return { ...rest, toolClass };
+}
+
+/** The list with a rule for (origin, class) set to `decision`, replacing any earlier rule for the same pair. */
 export function withRule(
   rules: readonly SiteRule[],
   rule: Omit<SiteRule, 'id' | 'createdAtMs'>,
   now: number,
   newId: () => string,
 ): SiteRule[] {
-  const rest = rules.filter((r) => !(r.origin === rule.origin && r.toolName === rule.toolName));
+  const rest = rules.filter((r) => !(r.origin === rule.origin && r.toolClass === rule.toolClass));
   return [...rest, { ...rule, id: newId(), createdAtMs: now }];
 }
 

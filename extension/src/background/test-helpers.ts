@@ -1,4 +1,5 @@
 /** Fakes of browser storage and of the worker's browser APIs, for unit tests without a browser. */
+import type { PageToolDeps } from './page-tools';
 import { PersistentState, type StorageAreaLike } from './persistent-state';
 import { TetherWorker, type WorkerDeps } from './worker';
 
@@ -37,13 +38,7 @@ export async function fakeWorker(
     lastError: () => undefined,
     tab: async () => ({ url: 'https://a.example/', title: 'A' }),
     setBadge: () => {},
-    pageTools: {
-      readPage: async () => {
-        throw new Error('not used');
-      },
-      listTabs: async () => [],
-      capture: async () => '',
-    },
+    pageTools: unusedPageTools(),
     clientInfo: { name: 'test', version: '0' },
     extensionId: 'x',
     os: () => 'linux',
@@ -54,4 +49,23 @@ export async function fakeWorker(
     ...overrides,
   });
   return { worker, state };
+}
+
+/** Page tool access where every call fails: tests that use a tool replace the parts they need. */
+export function unusedPageTools(over: Partial<PageToolDeps> = {}): PageToolDeps {
+  const unused = async (): Promise<never> => {
+    throw new Error('not used by this test');
+  };
+  return {
+    readPage: unused,
+    listTabs: unused,
+    capture: unused,
+    injectAgent: async () => [0],
+    callAgent: unused,
+    installDialogShim: async () => {},
+    tabInfo: async () => ({ url: 'https://a.example/', title: 'A' }),
+    navigate: unused,
+    waitForLoad: async () => true,
+    ...over,
+  };
 }

@@ -1,7 +1,7 @@
 import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import type { WorkerToView } from '../shared/messages';
-import { fakeWorker } from './test-helpers';
+import { fakeWorker, unusedPageTools } from './test-helpers';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */
 async function setup() {
@@ -9,14 +9,14 @@ async function setup() {
   const reads: number[] = [];
   const { worker, state } = await fakeWorker({
     tab: async () => ({ url: tab.url, title: 'A' }),
-    pageTools: {
+    pageTools: unusedPageTools({
       readPage: async (tabId) => {
         reads.push(tabId);
         return { url: tab.url, title: 'A', selection: '', text: 'page text', truncated: false };
       },
       listTabs: async () => [],
       capture: async () => 'data:image/png;base64,AAAA',
-    },
+    }),
   });
   const [hostSide, workerSide] = createMemoryTransportPair();
   const answers: Array<{ id: unknown; result?: ToolCallResult }> = [];

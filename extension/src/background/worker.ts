@@ -10,7 +10,11 @@ import { ApprovalBroker } from './approval-broker';
 import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './event-router';
 import { HostLink } from './host-link';
 import type { PortLike } from './native-port';
-import { CLIENT_TOOLS, PAGE_TOOL_NAMES, runPageTool, toolPreview, type PageToolDeps } from './page-tools';
+import type { ElementFacts } from '../content/agent-contract';
+import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
+import { describeAction } from './action-cards';
+import { CLIENT_TOOLS, parsePageToolCall } from './page-tool-specs';
+import { callRefs, PageTools, type PageToolDeps } from './page-tools';
 import type { PersistentState } from './persistent-state';
 import { ruleOrigin } from './site-rules';
 import { ViewRegistry, type View } from './views';
@@ -39,12 +43,14 @@ export class TetherWorker {
   readonly router: EventRouter<View>;
   readonly broker: ApprovalBroker;
   readonly link: HostLink;
+  readonly pages: PageTools;
   private readonly activeTurns = new Map<string, string>();
   /** Unknown notification methods already logged once (a backend may send one per delta). */
   private readonly unknownMethods = new Set<string>();
 
   constructor(readonly deps: WorkerDeps) {
     const { state } = deps;
+    this.pages = new PageTools(deps.pageTools);
     this.router = new EventRouter<View>({
       viewsForThread: (threadId) => this.views.forTabs(state.tabsForThread(threadId)),
       deliver: (view, events) => view.send({ type: 'events', events }),
@@ -261,29 +267,58 @@ export class TetherWorker {
 
   private async runClientTool(params: ServerRequestParams<'item/tool/call'>): Promise<ToolCallResult> {
     const fail = (text: string): ToolCallResult => ({ success: false, content: [{ type: 'text', text }] });
-    if (!PAGE_TOOL_NAMES.has(params.tool)) return fail(`The extension has no tool named "${params.tool}".`);
+    const parsed = parsePageToolCall(params.tool, params.arguments);
+    if (!parsed.ok) return fail(parsed.error);
+    const { call } = parsed;
+    const toolClass = toolClassOf(call.tool);
     const tabId = this.deps.state.tabsForThread(params.threadId)[0];
-    if (tabId === undefined) return fail('No browser tab shows this conversation any more, so no page can be read.');
+    if (tabId === undefined || toolClass === undefined)
+      return fail('No browser tab shows this conversation any more, so no page can be used.');
     const askedOrigin = ruleOrigin((await this.deps.tab(tabId))?.url);
     const origin = askedOrigin ?? 'this page';
-    const decision: ApprovalDecision = await this.broker.ask({
-      source: 'client-tool',
-      threadId: params.threadId,
-      turnId: params.turnId,
-      requestId: params.callId,
-      toolName: params.tool,
-      preview: toolPreview(params.tool, origin),
-      arguments: params.arguments,
-      choices: ['allow', 'allow_session', 'deny'],
-    });
-    if (decision === 'deny') return fail(`The user did not allow ${params.tool} on ${origin}.`);
-    // Bindings can change while the user decides: read only the tab bound now, and only if it is the same one.
+    if (call.tool === 'page_navigate') {
+      const refused = navigationRefusal(call.args.url);
+      if (refused) return fail(refused);
+    }
+    // The card describes what the extension found on the page, so the elements are looked up before asking.
+    let elements: ElementFacts[];
+    try {
+      elements = await this.pages.elementsOf(tabId, call);
+    } catch (error) {
+      return fail(errorMessage(error));
+    }
+    const { preview, value } = describeAction(call, elements, origin);
+    const submits =
+      (call.tool === 'page_type' && call.args.submit === true) ||
+      (call.tool === 'page_press' && isSubmitKey(call.args.key));
+    const highRisk = highRiskReasons({ tool: call.tool, elements, submits });
+    const outlined = callRefs(call)[0];
+    let decision: ApprovalDecision;
+    try {
+      decision = await this.broker.ask({
+        source: 'client-tool',
+        threadId: params.threadId,
+        turnId: params.turnId,
+        requestId: params.callId,
+        toolName: call.tool,
+        preview,
+        choices: ['allow', 'allow_session', 'deny'],
+        page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
+        // Opening a page is decided for the site it opens, so a rule for this site never opens another.
+        ...(call.tool === 'page_navigate' ? { origin: call.args.url } : {}),
+        onAsk: () => void this.pages.highlight(tabId, outlined, true),
+      });
+    } finally {
+      void this.pages.highlight(tabId, outlined, false);
+    }
+    if (decision === 'deny') return fail(`The user did not allow ${call.tool} on ${origin}.`);
+    // Bindings can change while the user decides: use only the tab bound now, and only if it is the same one.
     if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId)
       return fail('The tab of this conversation changed; ask again.');
     // The decision covers the site the tab showed when asked; a tab that navigated meanwhile shows another site.
     if (ruleOrigin((await this.deps.tab(tabId))?.url) !== askedOrigin) {
-      return fail(`The tab left ${origin} before ${params.tool} could run, so it did not run; ask again.`);
+      return fail(`The tab left ${origin} before ${call.tool} could run, so it did not run; ask again.`);
     }
-    return runPageTool(params.tool, params.arguments, tabId, this.deps.pageTools);
+    return this.pages.run(tabId, call);
   }
 }

@@ -1,4 +1,5 @@
 /** Options: backend and default model, site rules (list, revoke), diagnostics. */
+import { classVerb } from '../shared/action-risk';
 import { useState } from 'preact/hooks';
 import type { Diagnostics, SiteRule } from '../shared/records';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
@@ -93,7 +94,7 @@ export function Options(props: { client: WorkerClient }) {
             <thead>
               <tr>
                 <th>Site</th>
-                <th>Tool</th>
+                <th>What</th>
                 <th>Decision</th>
                 <th>Since</th>
                 <th />
@@ -101,9 +102,9 @@ export function Options(props: { client: WorkerClient }) {
             </thead>
             <tbody>
               {rules.map((r) => (
-                <tr key={r.id} data-rule-id={r.id} data-origin={r.origin} data-tool={r.toolName}>
+                <tr key={r.id} data-rule-id={r.id} data-origin={r.origin} data-class={r.toolClass}>
                   <td>{r.origin}</td>
-                  <td>{r.toolName}</td>
+                  <td>{classVerb(r.toolClass)}</td>
                   <td>{r.decision === 'allow' ? 'Always allow' : 'Always deny'}</td>
                   <td>{new Date(r.createdAtMs).toLocaleString()}</td>
                   <td>

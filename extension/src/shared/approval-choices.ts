@@ -7,16 +7,19 @@ import type { ApprovalChoice, PendingApproval } from './records';
  * approval (the backend's `bash`, Codex command and file-change approvals, ACP permission requests) acts on the
  * user's machine, whatever the backend calls it.
  */
-export function isPageApprovalOnSite(a: Pick<PendingApproval, 'source' | 'origin'>): boolean {
-  return a.source === 'client-tool' && /^https?:\/\//.test(a.origin);
+export function isPageApprovalOnSite(a: Pick<PendingApproval, 'source' | 'origin' | 'page'>): boolean {
+  return a.source === 'client-tool' && a.page !== undefined && /^https?:\/\//.test(a.origin);
 }
 
 /**
  * The choices a card offers for an approval, and the only ones the worker accepts. A machine tool gets allow once,
  * allow for this thread (when the backend offers it) and deny; a page tool gets its thread grant and the site rules
- * only on a page with a web origin, since both are limited to that origin.
+ * only on a page with a web origin, since both are limited to that origin. A high-risk page action gets allow once
+ * and deny only.
  */
-export function offeredChoices(a: Pick<PendingApproval, 'source' | 'origin' | 'choices'>): ApprovalChoice[] {
+export function offeredChoices(a: Pick<PendingApproval, 'source' | 'origin' | 'choices' | 'page'>): ApprovalChoice[] {
+  // A high-risk page action is decided each time: nothing the user could remember applies to it.
+  if (a.page && a.page.highRisk.length > 0) return a.choices.includes('allow') ? ['allow', 'deny'] : ['deny'];
   const onSite = isPageApprovalOnSite(a);
   const out: ApprovalChoice[] = [];
   if (a.choices.includes('allow')) out.push('allow');

@@ -5,6 +5,7 @@
  */
 import { ApprovalDecision, ApprovalSessionScope, BackendInfo, ServerCapabilities } from '@tether/protocol';
 import { z } from 'zod';
+import { ToolClass } from './action-risk';
 
 /** A choice a user can make on an approval card. */
 export const ApprovalChoice = z.enum(['allow', 'allow_session', 'deny', 'always_allow_site', 'always_deny_site']);
@@ -28,15 +29,26 @@ export const PendingApproval = z.object({
   choices: z.array(ApprovalDecision),
   /** How far the backend's `allow_session` reaches (server approvals); absent: every call of the tool. */
   sessionScope: ApprovalSessionScope.optional(),
+  /** A page tool's class and what the extension found about the action (client-tool approvals). */
+  page: z
+    .object({
+      toolClass: ToolClass,
+      /** Why this action asks every time; when not empty no remembered choice is offered or applied. */
+      highRisk: z.array(z.string()),
+      /** What the model supplies that the user should see as data: the text typed, the values chosen, the URL. */
+      value: z.string().optional(),
+    })
+    .optional(),
   createdAtMs: z.number(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
-/** "Always allow/deny page tool T on origin O" (never a tool acting on the user's machine). */
+/** "Always allow/deny reading, acting on or opening origin O" (never a tool acting on the user's machine). */
 export const SiteRule = z.object({
   id: z.string(),
   origin: z.string(),
-  toolName: z.string(),
+  /** The class of page tools the rule decides. */
+  toolClass: ToolClass,
   decision: z.enum(['allow', 'deny']),
   createdAtMs: z.number(),
 });

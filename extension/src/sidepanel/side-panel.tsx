@@ -2,6 +2,7 @@
  * The side panel: connection banner, transcript (imperative, see transcript.ts), pending approvals, composer with
  * Stop and steering, new thread, history, model and backend pickers. Controls the backend cannot serve are greyed.
  */
+import { classVerb } from '../shared/action-risk';
 import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WorkerPush } from '../shared/messages';
@@ -171,7 +172,7 @@ export function SidePanel(props: { client: WorkerClient }) {
 /** A notice as a line in the transcript. */
 function showNotice(view: Transcript, n: Notice): void {
   if (n.kind === 'rule-decided') {
-    const rule = `“always ${n.rule.decision} ${n.rule.toolName} on this site”`;
+    const rule = `“always ${n.rule.decision} ${classVerb(n.rule.toolClass)} on this site”`;
     view.addNote(
       'rule',
       `${n.toolName} was ${n.rule.decision === 'allow' ? 'allowed' : 'denied'} on ${n.rule.origin} by your rule ${rule} (revoke it in Options).`,

@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { z } from 'zod';
+import { classVerb } from '../action-risk';
 import { offeredChoices } from '../approval-choices';
 import type { ApprovalChoice, PendingApproval } from '../records';
 import { errorMessage } from '@tether/protocol';
@@ -15,6 +16,7 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'allow':
       return 'Allow once';
     case 'allow_session':
+      if (a.page) return `Allow ${classVerb(a.page.toolClass)} on ${a.origin} for this thread`;
       if (a.source === 'client-tool') return `Allow for this thread on ${a.origin}`;
       return a.sessionScope === 'command'
         ? 'Allow this exact command for this thread'
@@ -22,9 +24,9 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'deny':
       return 'Deny';
     case 'always_allow_site':
-      return `Always allow ${a.toolName} on ${a.origin}`;
+      return `Always allow ${a.page ? classVerb(a.page.toolClass) : a.toolName} on ${a.origin}`;
     case 'always_deny_site':
-      return `Always deny ${a.toolName} on ${a.origin}`;
+      return `Always deny ${a.page ? classVerb(a.page.toolClass) : a.toolName} on ${a.origin}`;
   }
 }
 
@@ -57,7 +59,9 @@ export function commandOf(a: PendingApproval): { command: string; rest: Record<s
 
 /** The card's question: a server approval acts on this computer, a page tool on the page's origin. */
 export function approvalQuestion(a: PendingApproval): string {
-  if (a.source === 'client-tool') return `Let ${a.toolName} run on ${a.origin}?`;
+  if (a.page?.toolClass === 'act') return 'Let the agent act on this page?';
+  if (a.page?.toolClass === 'navigate') return 'Let the agent open a page in this tab?';
+  if (a.source === 'client-tool') return `Let the agent read ${a.origin}?`;
   return commandOf(a) ? 'Run a command on this computer?' : `Let ${a.toolName} act on this computer?`;
 }
 
@@ -121,7 +125,17 @@ export function ApprovalCard(props: {
       </div>
       {command ? <pre class="command">{command.command}</pre> : null}
       <div class="preview">{a.preview}</div>
+      {a.page?.value !== undefined ? (
+        <pre class="value" title="What the agent supplied">
+          {a.page.value}
+        </pre>
+      ) : null}
       {args ? <pre class="args">{args}</pre> : null}
+      {a.page && a.page.highRisk.length > 0 ? (
+        <div class="high-risk" role="note">
+          <strong>Asks every time:</strong> {a.page.highRisk.join(' ')}
+        </div>
+      ) : null}
       <div class="choices primary">{primary.map(button)}</div>
       {remember.length > 0 ? (
         <div class="choices remember">

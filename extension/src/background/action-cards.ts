@@ -1,0 +1,122 @@
+/**
+ * What an approval card says a page tool is about to do, built by the extension from what it found on the page: the
+ * element's role and accessible name and the page's origin. Text the model wrote is never part of the description;
+ * it is shown apart, as the value typed or the address opened.
+ */
+import type { ElementFacts } from '../content/agent-contract';
+import type { PageToolCall } from './page-tool-specs';
+
+/** Shortest readable form of an origin: the host (and port), or the whole origin when it is not a web one. */
+export function siteName(origin: string): string {
+  try {
+    const u = new URL(origin);
+    return u.host || origin;
+  } catch {
+    return origin;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** `button "Place order"`, or the bare role for an element without a name. */
+export function elementLabel(el: ElementFacts): string {
+  const name = clip(el.name, 80);
+  return name ? `${el.role} ${JSON.stringify(name)}` : el.role;
+}
+
+/** " on shop.example", or " in a frame from pay.example on shop.example" when the element's frame is elsewhere. */
+function where(el: ElementFacts | undefined, pageOrigin: string): string {
+  const page = siteName(pageOrigin);
+  if (!el || el.origin === pageOrigin || el.origin === 'null') return ` on ${page}`;
+  return ` in a frame from ${siteName(el.origin)} on ${page}`;
+}
+
+function characters(n: number): string {
+  return n === 1 ? '1 character' : `${n} characters`;
+}
+
+/** The card's description and the data shown apart from it. `elements` are the facts of the call's refs, in order. */
+export function describeAction(
+  call: PageToolCall,
+  elements: readonly ElementFacts[],
+  pageOrigin: string,
+): { preview: string; value?: string } {
+  const el = elements[0];
+  const on = where(el, pageOrigin);
+  const target = el ? elementLabel(el) : 'the element';
+  const page = siteName(pageOrigin);
+  switch (call.tool) {
+    case 'page_read':
+      return { preview: `Read the text of this page (${page})` };
+    case 'page_snapshot':
+      return { preview: `Read the structure of this page (${page}): its headings, controls and their values` };
+    case 'page_find':
+      return { preview: `Search this page (${page}) for text`, value: call.args.text };
+    case 'page_wait':
+      return { preview: `Watch this page (${page}) for a change`, value: call.args.text ?? call.args.textGone };
+    case 'page_screenshot':
+      return { preview: el ? `Take a screenshot of ${target}${on}` : `Take a screenshot of this page (${page})` };
+    case 'tabs_list':
+      return { preview: 'List the titles and addresses of the tabs in this window' };
+    case 'page_click': {
+      const verb = call.args.button === 'right' ? 'Right-click' : call.args.double ? 'Double-click' : 'Click';
+      const dest = el?.risk.href ? linkDestination(el.risk.href, pageOrigin) : '';
+      return { preview: `${verb} ${target}${on}${dest}` };
+    }
+    case 'page_type':
+      return {
+        preview: `Type ${characters(call.args.text.length)} into ${target}${on}${call.args.submit ? ', then press Enter' : ''}`,
+        value: el?.risk.password ? '•'.repeat(Math.min(call.args.text.length, 40)) : call.args.text,
+      };
+    case 'page_fill_form': {
+      const rows = call.args.fields.map((f, i) => {
+        const fe = elements[i];
+        const shown = fe?.risk.password ? '•'.repeat(Math.min(f.value.length, 40)) : f.value;
+        return `${fe ? elementLabel(fe) : f.ref}: ${shown}`;
+      });
+      const n = call.args.fields.length;
+      return { preview: `Fill ${n === 1 ? '1 field' : `${n} fields`}${on}`, value: rows.join('\n') };
+    }
+    case 'page_select':
+      return {
+        preview: `Choose ${call.args.values.length === 1 ? 'an option' : 'options'} in ${target}${on}`,
+        value: call.args.values.join('\n'),
+      };
+    case 'page_check':
+      return { preview: `${call.args.checked ? 'Check' : 'Uncheck'} ${target}${on}` };
+    case 'page_hover':
+      return { preview: `Move the pointer over ${target}${on}` };
+    case 'page_press':
+      return {
+        preview: el ? `Press a key in ${target}${on}` : `Press a key on this page (${page})`,
+        value: call.args.key,
+      };
+    case 'page_scroll':
+      return { preview: el ? `Scroll ${target} into view${on}` : `Scroll this page (${page})` };
+    case 'page_navigate':
+      return {
+        preview: `Open a page on ${siteName(call.args.url)} in this tab (now on ${page})`,
+        value: call.args.url,
+      };
+    case 'page_back':
+      return { preview: `Go back in this tab's history (now on ${page})` };
+    case 'page_forward':
+      return { preview: `Go forward in this tab's history (now on ${page})` };
+    case 'page_reload':
+      return { preview: `Reload this page (${page})` };
+  }
+}
+
+/** ", which leads to other.example" for a link to another origin; empty for a link on the same site. */
+function linkDestination(href: string, pageOrigin: string): string {
+  try {
+    const u = new URL(href);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `, a ${u.protocol} link`;
+    return u.origin === pageOrigin ? '' : `, which leads to ${u.host}`;
+  } catch {
+    return '';
+  }
+}

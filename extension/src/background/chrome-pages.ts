@@ -1,0 +1,143 @@
+/**
+ * The page tools' browser half, bound to chrome.scripting and chrome.tabs (the same calls in Firefox): scripts are
+ * injected on demand into the tab the user approved, never declared as content scripts, and run in the extension's
+ * isolated world, except the small dialog shim that must replace the page's own alert/confirm/prompt.
+ */
+import pageAgentScript from '../content/page-agent.ts?iife';
+import pageReadScript from '../content/page-read.ts?iife';
+import { z } from 'zod';
+import { AGENT_GLOBAL, type AgentCall } from '../content/agent-contract';
+import { installDialogShim } from '../content/dialog-shim';
+import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tools';
+
+const Reply = z.union([
+  z.object({ docId: z.string(), stale: z.literal(true) }),
+  z.object({ docId: z.string(), stale: z.literal(false), value: z.unknown() }),
+]);
+
+/**
+ * Runs in the frame's isolated world: names the document once (so the worker can tell a new one from the one a ref
+ * came from), then calls the agent. Self-contained, since it is serialised into the page.
+ */
+function callInFrame(call: AgentCall, expectDoc: string | null, agentGlobal: string): unknown {
+  const g = globalThis as unknown as Record<string, unknown> & { __tetherDocId?: string };
+  if (!g.__tetherDocId) {
+    // crypto.randomUUID needs a secure context; getRandomValues does not.
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    g.__tetherDocId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+  const docId = g.__tetherDocId;
+  if (expectDoc !== null && expectDoc !== docId) return { docId, stale: true };
+  const agent = g[agentGlobal] as { call(c: AgentCall): unknown } | undefined;
+  if (!agent) return { docId, stale: false, value: undefined };
+  return Promise.resolve(agent.call(call)).then((value) => ({ docId, stale: false, value }));
+}
+
+/** The event name the dialog shim and the agent share in every page (random per worker, so not a fixed page API). */
+const dialogChannel = `tether-dialog-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/** Resolves true when `tabId` finishes loading, false after `capMs`. */
+function waitForLoad(tabId: number, capMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let started = false;
+    const finish = (loaded: boolean): void => {
+      clearTimeout(cap);
+      clearTimeout(grace);
+      chrome.tabs.onUpdated.removeListener(listener);
+      resolve(loaded);
+    };
+    const listener = (id: number, info: chrome.tabs.OnUpdatedInfo): void => {
+      if (id !== tabId) return;
+      if (info.status === 'loading') started = true;
+      if (info.status === 'complete') finish(true);
+    };
+    chrome.tabs.onUpdated.addListener(listener);
+    const cap = setTimeout(() => finish(false), capMs);
+    // A navigation that was over before we listened (or stayed in the document) sends no event: look once.
+    const grace = setTimeout(() => {
+      void chrome.tabs.get(tabId).then(
+        (t) => {
+          if (!started && t.status === 'complete') finish(true);
+        },
+        () => finish(false),
+      );
+    }, 300);
+  });
+}
+
+/** The page tools' browser access. */
+export function chromePageTools(): PageToolDeps {
+  return {
+    readPage: async (tabId, maxChars) => {
+      await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });
+      const [first] = await chrome.scripting.executeScript({
+        target: { tabId },
+        func: (max: number) => (globalThis as { __tetherReadPage?: (m: number) => unknown }).__tetherReadPage?.(max),
+        args: [maxChars],
+      });
+      const page = PageReadResult.safeParse(first?.result);
+      if (!page.success)
+        throw new Error('The page could not be read (it may block extensions, like the browser store).');
+      return page.data;
+    },
+    listTabs: async (tabId) => {
+      const tab = await chrome.tabs.get(tabId);
+      const tabs = await chrome.tabs.query({ windowId: tab.windowId });
+      return tabs.map((t) => ({ id: t.id ?? -1, title: t.title ?? '', url: t.url ?? '', active: t.active }));
+    },
+    capture: async (tabId) => {
+      const tab = await chrome.tabs.get(tabId);
+      if (!tab.active) throw new Error('The tab is not the visible tab of its window; switch to it and ask again.');
+      return chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+    },
+    injectAgent: async (tabId) => {
+      let results: chrome.scripting.InjectionResult<unknown>[];
+      try {
+        results = await chrome.scripting.executeScript({
+          target: { tabId, allFrames: true },
+          files: [pageAgentScript],
+        });
+      } catch {
+        // Chrome fails the whole call when one frame may not be scripted: read the top frame alone then.
+        results = await chrome.scripting.executeScript({ target: { tabId }, files: [pageAgentScript] });
+      }
+      return [...new Set(results.map((r) => r.frameId))].sort((a, b) => a - b);
+    },
+    callAgent: async (tabId, frameId, call, expectDoc): Promise<AgentReply> => {
+      const [first] = await chrome.scripting.executeScript({
+        target: { tabId, frameIds: [frameId] },
+        func: callInFrame,
+        args: [call, expectDoc ?? null, AGENT_GLOBAL],
+      });
+      const reply = Reply.safeParse(first?.result);
+      if (!reply.success) throw new Error('The page did not answer (it may have navigated or block extensions).');
+      return reply.data;
+    },
+    installDialogShim: async (tabId, frameId) => {
+      await chrome.scripting.executeScript({
+        target: { tabId, frameIds: [frameId] },
+        world: 'MAIN',
+        func: installDialogShim,
+        args: [dialogChannel],
+      });
+    },
+    tabInfo: async (tabId) => {
+      try {
+        const t = await chrome.tabs.get(tabId);
+        return { url: t.url ?? t.pendingUrl ?? '', title: t.title ?? '' };
+      } catch {
+        return undefined;
+      }
+    },
+    navigate: async (tabId, to) => {
+      if (to === 'back') await chrome.tabs.goBack(tabId);
+      else if (to === 'forward') await chrome.tabs.goForward(tabId);
+      else if (to === 'reload') await chrome.tabs.reload(tabId);
+      else await chrome.tabs.update(tabId, { url: to.url });
+    },
+    waitForLoad,
+  };
+}
+
+/** The channel the agent must listen on for dialog reports (see content/dialog-shim.ts). */
+export const DIALOG_CHANNEL = dialogChannel;

@@ -1,0 +1,192 @@
+/**
+ * The page tools the extension declares as client tools: one zod schema per tool's arguments, from which both the
+ * JSON Schema sent at `initialize` and the parser of each call come, so the two cannot disagree. Descriptions are
+ * short on purpose: every backend pays for them on every turn.
+ */
+import type { ClientTool, ToolAnnotations } from '@tether/protocol';
+import { z } from 'zod';
+import { type TOOL_CLASSES, toolClassOf } from '../shared/action-risk';
+
+/** Most characters of page text page_read returns. */
+export const PAGE_READ_MAX_CHARS = 200_000;
+/** page_read's default cap. */
+export const PAGE_READ_DEFAULT_CHARS = 50_000;
+/** Longest page_wait. */
+export const PAGE_WAIT_MAX_MS = 30_000;
+
+const Ref = z
+  .string()
+  .regex(/^(f\d+)?e\d+$/, 'a ref from the latest page_snapshot, like "e12"')
+  .describe('Element ref from the latest page_snapshot or page_find, like "e12".');
+
+const Dialog = {
+  dialog: z
+    .enum(['accept', 'dismiss'])
+    .optional()
+    .describe('How to answer an alert/confirm/prompt this action opens (default: dismiss, and it is reported).'),
+  promptText: z.string().max(10_000).optional().describe('Text to answer a prompt() with, when dialog is accept.'),
+};
+
+const none = z.object({}).strict();
+
+/** Each tool's arguments. */
+export const PAGE_TOOL_ARGS = {
+  page_read: z
+    .object({
+      // A cap out of range is clamped rather than refused: the model meant "more" or "less", not something else.
+      maxChars: z
+        .preprocess(
+          (v) =>
+            typeof v === 'number' && Number.isFinite(v)
+              ? Math.max(1000, Math.min(PAGE_READ_MAX_CHARS, Math.floor(v)))
+              : v,
+          z.number().int().min(1000).max(PAGE_READ_MAX_CHARS),
+        )
+        .optional()
+        .describe('Cap on the text length.'),
+    })
+    .strict(),
+  page_snapshot: z
+    .object({
+      from: Ref.optional().describe('Continue a cut snapshot from this ref (the note at its end names it).'),
+    })
+    .strict(),
+  page_find: z.object({ text: z.string().min(1).max(500).describe('Text to look for (case-insensitive).') }).strict(),
+  page_screenshot: z.object({ ref: Ref.optional().describe('Only this element.') }).strict(),
+  page_wait: z
+    .object({
+      text: z.string().min(1).max(500).optional().describe('Wait until this text is on the page.'),
+      textGone: z.string().min(1).max(500).optional().describe('Wait until this text is gone.'),
+      ms: z.number().int().min(0).max(PAGE_WAIT_MAX_MS).optional().describe('Most to wait (default 5000).'),
+    })
+    .strict(),
+  tabs_list: none,
+  page_click: z
+    .object({
+      ref: Ref,
+      button: z.enum(['left', 'right', 'middle']).optional(),
+      double: z.boolean().optional(),
+      ...Dialog,
+    })
+    .strict(),
+  page_type: z
+    .object({
+      ref: Ref,
+      text: z.string().max(100_000),
+      submit: z.boolean().optional().describe('Press Enter after typing.'),
+      clear: z.boolean().optional().describe('Clear the field first.'),
+      ...Dialog,
+    })
+    .strict(),
+  page_fill_form: z
+    .object({
+      fields: z
+        .array(z.object({ ref: Ref, value: z.string().max(100_000) }).strict())
+        .min(1)
+        .max(50)
+        .describe('Fields to set: text, date, number inputs, textareas; checkboxes take "true"/"false".'),
+    })
+    .strict(),
+  page_select: z
+    .object({
+      ref: Ref,
+      values: z.array(z.string().max(1000)).min(1).max(100).describe('Option values or visible labels.'),
+    })
+    .strict(),
+  page_check: z.object({ ref: Ref, checked: z.boolean() }).strict(),
+  page_hover: z.object({ ref: Ref }).strict(),
+  page_press: z
+    .object({
+      key: z.string().min(1).max(50).describe('Enter, Tab, Escape, ArrowDown, or a chord like Control+a.'),
+      ref: Ref.optional().describe('Element to focus first (default: the focused one).'),
+      ...Dialog,
+    })
+    .strict(),
+  page_scroll: z
+    .object({
+      ref: Ref.optional().describe('Scroll this element into view.'),
+      dy: z.number().int().min(-100_000).max(100_000).optional().describe('Pixels to scroll down (negative: up).'),
+    })
+    .strict(),
+  page_navigate: z.object({ url: z.string().min(1).max(8192).describe('An http or https address.') }).strict(),
+  page_back: none,
+  page_forward: none,
+  page_reload: none,
+} satisfies Record<keyof typeof TOOL_CLASSES, z.ZodType>;
+
+/** The name of a page tool. */
+export type PageToolName = keyof typeof PAGE_TOOL_ARGS;
+
+const DESCRIPTIONS: Record<PageToolName, string> = {
+  page_read:
+    "Read the page in this conversation's tab as text: URL, title, selected text and main text (article extraction).",
+  page_snapshot:
+    'Snapshot the page as an accessibility tree, one element per line; controls carry [ref=eN] for the action tools. Call again after the page changes.',
+  page_find: 'Find text on the page (long pages): matching elements with their refs.',
+  page_screenshot: 'A PNG screenshot of the visible tab, or of one element by ref.',
+  page_wait: 'Wait (bounded) until text appears or disappears, or for some milliseconds.',
+  tabs_list: "List the tabs in the window of this conversation's tab: title, URL, active.",
+  page_click: 'Click an element by ref. Returns what changed.',
+  page_type: 'Type text into a field by ref (optionally clear first, press Enter after). Returns what changed.',
+  page_fill_form: 'Set several form fields at once by ref. Returns what changed.',
+  page_select: 'Choose options of a select by ref.',
+  page_check: 'Check or uncheck a checkbox or radio by ref.',
+  page_hover: 'Move the pointer over an element by ref.',
+  page_press: 'Press a key or chord, on an element by ref or the focused one.',
+  page_scroll: 'Scroll an element into view by ref, or the page by dy pixels.',
+  page_navigate: 'Open an http(s) URL in this tab. Returns the new page.',
+  page_back: 'Go back in the tab history.',
+  page_forward: 'Go forward in the tab history.',
+  page_reload: 'Reload the page.',
+};
+
+function annotationsOf(name: PageToolName): ToolAnnotations {
+  switch (toolClassOf(name)) {
+    case 'read':
+      return { readOnlyHint: true, openWorldHint: false };
+    case 'navigate':
+      return { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
+    default:
+      return { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+  }
+}
+
+function isPageToolName(name: string): name is PageToolName {
+  return Object.hasOwn(PAGE_TOOL_ARGS, name);
+}
+
+/** Tool declarations sent in `initialize.capabilities.clientTools`. */
+export const CLIENT_TOOLS: readonly ClientTool[] = Object.keys(PAGE_TOOL_ARGS)
+  .filter(isPageToolName)
+  .map((name) => {
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(PAGE_TOOL_ARGS[name]);
+    return { name, description: DESCRIPTIONS[name], inputSchema, annotations: annotationsOf(name) };
+  });
+
+/** Names of the page tools. */
+export const PAGE_TOOL_NAMES: ReadonlySet<string> = new Set(CLIENT_TOOLS.map((t) => t.name));
+
+/** A parsed call of one page tool. */
+export type PageToolCall = {
+  [K in PageToolName]: { tool: K; args: z.infer<(typeof PAGE_TOOL_ARGS)[K]> };
+}[PageToolName];
+
+/** Parses a call's arguments; the error says which argument is wrong, in words a model can act on. */
+export function parsePageToolCall(
+  tool: string,
+  args: unknown,
+): { ok: true; call: PageToolCall } | { ok: false; error: string } {
+  if (!isPageToolName(tool)) return { ok: false, error: `The extension has no tool named "${tool}".` };
+  const parsed = PAGE_TOOL_ARGS[tool].safeParse(args ?? {});
+  if (!parsed.success) {
+    const why = parsed.error.issues
+      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'arguments'}: ${i.message}`)
+      .join('; ');
+    return {
+      ok: false,
+      error: `${tool} got arguments it cannot use (${why}). Check the tool's schema and call again.`,
+    };
+  }
+  // The schema table is keyed by name, so the parsed arguments belong to this tool.
+  return { ok: true, call: { tool, args: parsed.data } as PageToolCall };
+}

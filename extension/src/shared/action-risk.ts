@@ -1,0 +1,105 @@
+/**
+ * What each page tool may do, in the classes approvals remember, and which actions ask every time. This is the one
+ * list: the worker applies it before asking, the broker refuses remembered choices for what it marks high-risk, and
+ * the card shows its reasons. The element facts come from the page agent; the policy is decided here, not in a page.
+ */
+import { z } from 'zod';
+import type { ElementFacts } from '../content/agent-contract';
+
+/** The classes of page tools, each with its own remembered choices. */
+export const ToolClass = z.enum(['read', 'act', 'navigate']);
+export type ToolClass = z.infer<typeof ToolClass>;
+
+/** The class of every page tool the extension declares; a tool missing here is not a page tool. */
+export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
+  page_read: 'read',
+  page_snapshot: 'read',
+  page_find: 'read',
+  page_screenshot: 'read',
+  page_wait: 'read',
+  tabs_list: 'read',
+  page_click: 'act',
+  page_type: 'act',
+  page_fill_form: 'act',
+  page_select: 'act',
+  page_check: 'act',
+  page_hover: 'act',
+  page_press: 'act',
+  page_scroll: 'act',
+  page_navigate: 'navigate',
+  page_back: 'navigate',
+  page_forward: 'navigate',
+  page_reload: 'navigate',
+};
+
+/** The class of `toolName`, or undefined when it is not one of the extension's page tools. */
+export function toolClassOf(toolName: string): ToolClass | undefined {
+  return Object.hasOwn(TOOL_CLASSES, toolName) ? TOOL_CLASSES[toolName] : undefined;
+}
+
+/** What a class lets a remembered choice do, in the card's and the options page's words. */
+export function classVerb(c: ToolClass): string {
+  switch (c) {
+    case 'read':
+      return 'reading pages';
+    case 'act':
+      return 'acting on pages';
+    case 'navigate':
+      return 'opening pages';
+  }
+}
+
+/** Schemes `page_navigate` opens; anything else (file:, chrome:, javascript:, data:, about:, ...) is refused. */
+const NAVIGABLE = new Set(['http:', 'https:']);
+
+/** Why `url` may not be opened by the agent, or undefined when it may be asked for. */
+export function navigationRefusal(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not an absolute address; give a full http or https URL.`;
+  }
+  if (!NAVIGABLE.has(parsed.protocol))
+    return `The agent may only open http and https addresses, not ${parsed.protocol} ones: ${parsed.protocol} pages can reach your files, the browser's settings or run script.`;
+  return undefined;
+}
+
+/** Keys that submit the form of the focused field. */
+const SUBMIT_KEYS = new Set(['enter', 'numpadenter']);
+
+/** An action about to run, with the facts of every element it touches. */
+export interface PlannedAction {
+  readonly tool: string;
+  /** The target element(s) as the page agent describes them (a fill touches several). */
+  readonly elements: readonly ElementFacts[];
+  /** `page_type` with `submit`, or `page_press` of Enter: the field's form is sent. */
+  readonly submits?: boolean;
+}
+
+/**
+ * The reasons an action asks the user every time, even under a site rule or a thread grant; empty when none.
+ * Submitting a form that holds a password or payment field, anything that says delete, typing a password or card
+ * data, and downloads: the kinds of step Claude in Chrome also confirms, decided from facts the page cannot hide.
+ */
+export function highRiskReasons(action: PlannedAction): string[] {
+  const reasons = new Set<string>();
+  for (const el of action.elements) {
+    const r = el.risk;
+    const typing = action.tool === 'page_type' || action.tool === 'page_fill_form';
+    if (typing && r.password) reasons.add('It types into a password field.');
+    if (typing && r.payment) reasons.add('It types into a payment field.');
+    const sends = (action.tool === 'page_click' && r.submitsForm) || action.submits === true;
+    if (sends && r.formHasSecret) reasons.add('It submits a form with a password or payment field.');
+    if (action.tool === 'page_click' && r.destructive) reasons.add('The control reads like delete or remove.');
+    if (sends && r.destructive) reasons.add('The form it submits reads like delete or remove.');
+    if (action.tool === 'page_click' && r.download) reasons.add('It starts a download.');
+  }
+  return [...reasons];
+}
+
+/** Whether `key` (as page_press takes it, e.g. "Enter" or "Control+Enter") submits the focused field's form. */
+export function isSubmitKey(key: string): boolean {
+  const last = key.split('+').pop() ?? key;
+  return SUBMIT_KEYS.has(last.trim().toLowerCase());
+}
