@@ -49,6 +49,18 @@ export function classVerb(c: ToolClass): string {
   }
 }
 
+/** What a remembered choice of class `c` covers on `origin`: "acting on https://shop.example". */
+export function classOnSite(c: ToolClass, origin: string): string {
+  switch (c) {
+    case 'read':
+      return `reading ${origin}`;
+    case 'act':
+      return `acting on ${origin}`;
+    case 'navigate':
+      return `opening ${origin}`;
+  }
+}
+
 /** Schemes `page_navigate` opens; anything else (file:, chrome:, javascript:, data:, about:, ...) is refused. */
 const NAVIGABLE = new Set(['http:', 'https:']);
 

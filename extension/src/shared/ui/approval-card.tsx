@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { z } from 'zod';
-import { classVerb } from '../action-risk';
+import { classOnSite } from '../action-risk';
 import { offeredChoices } from '../approval-choices';
 import type { ApprovalChoice, PendingApproval } from '../records';
 import { errorMessage } from '@tether/protocol';
@@ -16,7 +16,7 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'allow':
       return 'Allow once';
     case 'allow_session':
-      if (a.page) return `Allow ${classVerb(a.page.toolClass)} on ${a.origin} for this thread`;
+      if (a.page) return `Allow ${classOnSite(a.page.toolClass, a.origin)} for this thread`;
       if (a.source === 'client-tool') return `Allow for this thread on ${a.origin}`;
       return a.sessionScope === 'command'
         ? 'Allow this exact command for this thread'
@@ -24,9 +24,9 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'deny':
       return 'Deny';
     case 'always_allow_site':
-      return `Always allow ${a.page ? classVerb(a.page.toolClass) : a.toolName} on ${a.origin}`;
+      return `Always allow ${a.page ? classOnSite(a.page.toolClass, a.origin) : `${a.toolName} on ${a.origin}`}`;
     case 'always_deny_site':
-      return `Always deny ${a.page ? classVerb(a.page.toolClass) : a.toolName} on ${a.origin}`;
+      return `Always deny ${a.page ? classOnSite(a.page.toolClass, a.origin) : `${a.toolName} on ${a.origin}`}`;
   }
 }
 
