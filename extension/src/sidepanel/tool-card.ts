@@ -10,7 +10,19 @@ const OUTPUT_MAX_CHARS = 20_000;
 /** Most characters of the summary's subject: the line ellipses at panel width anyway, this bounds the DOM text. */
 const SUBJECT_MAX_CHARS = 200;
 /** Argument names that say what a call acts on, most telling first. */
-const SUBJECT_KEYS = ['command', 'cmd', 'url', 'path', 'file_path', 'filePath', 'query', 'pattern', 'name'] as const;
+const SUBJECT_KEYS = [
+  'command',
+  'cmd',
+  'url',
+  'path',
+  'file_path',
+  'filePath',
+  'query',
+  'pattern',
+  'name',
+  'ref',
+  'key',
+] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
