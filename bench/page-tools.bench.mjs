@@ -6,10 +6,10 @@
 // result on the form page for both.
 // Usage: node bench/page-tools.bench.mjs [--quick]   (writes bench/results/page-tools.json and the "Page tools" section
 // of BENCHMARKS.md)
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fmt, importTypeScript, machine as machineOf, median, publish, root } from './support.mjs';
+import { fmt, importTypeScript, machine as machineOf, median, publish, root, tmp } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 /** Calls per measure; the median is reported. */
@@ -48,7 +48,10 @@ async function startPlaywrightMcp() {
   const cli = join(root, 'node_modules/@playwright/mcp/cli.js');
   const args = [cli, '--headless', '--isolated', '--no-sandbox', '--executable-path', CHROMIUM];
   const client = new Client({ name: 'tether-bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+  // It writes a snapshot file after each navigation into its working directory: keep them in the scratch space.
+  const cwd = join(tmp, 'playwright-mcp');
+  mkdirSync(cwd, { recursive: true });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore' }));
   const call = async (name, params) => {
     const result = await client.callTool({ name, arguments: params });
     const text = result.content
