@@ -25,6 +25,12 @@ const commands: Record<string, Command> = {
         ? (await import('./schema-commands')).main(args)
         : (await import('./app-server/cli')).main(args),
   },
+  mcp: {
+    usage: 'tether mcp [--browser NAME] [--print-config]',
+    summary:
+      "Stdio MCP server giving an agent the browser's page tools through the running Tether host (each call asks in the side panel).",
+    run: async (args) => (await import('./mcp/cli')).main(args),
+  },
   install: {
     usage:
       'tether install [--browser NAME|all] [--extension-id ID]... [--dev] [--scope user|system] [--user-data-dir DIR] [--dry-run]',

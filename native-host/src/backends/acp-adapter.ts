@@ -25,6 +25,7 @@ import {
   str,
 } from './dialect-core';
 import { currentModel, permissionChoices, permissionOption, safeSegment, stopStatus } from './acp-map';
+import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
@@ -58,11 +59,27 @@ class AcpAdapter extends AdapterCore {
   private readonly loading = new Set<string>();
   private readonly replays = new Map<string, AcpTurn>();
   private readonly active = new Map<string, AcpTurn>();
-  protected readonly runsClientTools = false;
+  /** Tether's MCP server for this agent's sessions (the page tools), when the host runs one. */
+  private readonly mcp: AcpMcpGrants | undefined;
+  /** The agent takes HTTP MCP servers (`mcpCapabilities.http`); else it gets the stdio form. */
+  private mcpHttp = false;
+  private provisional = 0;
 
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
     this.journal = new ThreadJournal(join(options.dataDir, 'agents', safeSegment(options.backendId)), this.log);
+    this.mcp = options.mcp
+      ? new AcpMcpGrants(options.mcp, {
+          call: (params) => this.client.request('item/tool/call', params),
+          turnOf: (threadId) => this.active.get(threadId)?.id,
+          log: this.log,
+        })
+      : undefined;
+  }
+
+  /** The page tools reach ACP agents over MCP: offered when the host serves MCP and the client declared tools. */
+  protected get runsClientTools(): boolean {
+    return this.options.mcp !== undefined && (this.clientCapabilities.clientTools?.length ?? 0) > 0;
   }
 
   protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
@@ -80,6 +97,9 @@ class AcpAdapter extends AdapterCore {
       }),
     );
     const caps = asRecord(result.agentCapabilities);
+    this.mcpHttp = asRecord(caps.mcpCapabilities).http === true;
+    const tools = params.capabilities?.clientTools;
+    if (tools) this.options.mcp?.setClientTools(tools);
     this.canLoad = caps.loadSession === true;
     this.canList = asRecord(caps.sessionCapabilities).list !== undefined;
     const info = asRecord(result.agentInfo);
@@ -95,9 +115,18 @@ class AcpAdapter extends AdapterCore {
     return {
       'thread/start': async (p, ctx) => {
         const cwd = p.cwd ?? this.options.backend?.cwd ?? process.cwd();
-        const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }, ctx));
+        // The thread's id is the session's, known only from the answer: its token is issued under a provisional key.
+        const provisional = `new_${++this.provisional}`;
+        const mcpServers = await this.mcpServers(provisional);
+        const session = asRecord(
+          await this.acp('session/new', { cwd, mcpServers }, ctx).catch((error: unknown) => {
+            this.mcp?.revoke(provisional);
+            throw error;
+          }),
+        );
         const sessionId = str(session.sessionId);
         if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
+        this.mcp?.bind(provisional, sessionId);
         this.live.add(sessionId);
         const now = Date.now();
         const thread: Thread = {
@@ -251,13 +280,14 @@ class AcpAdapter extends AdapterCore {
     const cwd = entry.thread.cwd ?? this.options.backend?.cwd ?? process.cwd();
     if (this.canLoad) {
       try {
-        await this.load(entry.sessionId, cwd, false, ctx);
+        await this.load(entry.sessionId, cwd, false, ctx, threadId);
         return entry.sessionId;
       } catch (error) {
         this.log(`session/load of ${entry.sessionId} failed, starting a new session: ${String(error)}`);
       }
     }
-    const session = asRecord(await this.acp('session/new', { cwd, mcpServers: [] }, ctx));
+    const mcpServers = await this.mcpServers(threadId);
+    const session = asRecord(await this.acp('session/new', { cwd, mcpServers }, ctx));
     const sessionId = str(session.sessionId);
     if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
     this.live.add(sessionId);
@@ -270,14 +300,21 @@ class AcpAdapter extends AdapterCore {
   }
 
   /** `session/load`; its replayed updates rebuild history only when `collect` (the journal already has it otherwise). */
-  private async load(sessionId: string, cwd: string, collect: boolean, ctx: RequestContext): Promise<void> {
+  private async load(
+    sessionId: string,
+    cwd: string,
+    collect: boolean,
+    ctx: RequestContext,
+    threadId: string,
+  ): Promise<void> {
     this.loading.add(sessionId);
     const collector = collect
       ? new AcpTurn(sessionId, [], { emit: () => undefined, record: (item) => this.journal.append(sessionId, item) })
       : undefined;
     if (collector) this.replays.set(sessionId, collector);
     try {
-      await this.acp('session/load', { sessionId, cwd, mcpServers: [] }, ctx, sessionId);
+      const mcpServers = await this.mcpServers(threadId);
+      await this.acp('session/load', { sessionId, cwd, mcpServers }, ctx, sessionId);
       this.live.add(sessionId);
       collector?.finish('completed');
     } finally {
@@ -322,6 +359,7 @@ class AcpAdapter extends AdapterCore {
     const running = this.active.get(threadId);
     if (archived && running) throw RpcError.threadBusy(threadId, running.id);
     const thread = this.journal.update(threadId, { archived, updatedAtMs: Date.now() })!;
+    if (archived) this.mcp?.revoke(threadId);
     ctx.afterAnswer(() => this.emit(archived ? 'thread/archived' : 'thread/unarchived', { threadId }));
     return { thread };
   }
@@ -340,7 +378,7 @@ class AcpAdapter extends AdapterCore {
     const entry = this.journal.get(threadId)!;
     if (entry.unread === true && this.canLoad && !this.live.has(entry.sessionId)) {
       this.journal.put({ thread: entry.thread, sessionId: entry.sessionId });
-      await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true, ctx);
+      await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true, ctx, threadId);
     }
   }
 
@@ -375,6 +413,12 @@ class AcpAdapter extends AdapterCore {
     const toolCall = asRecord(p.toolCall);
     const options = (Array.isArray(p.options) ? p.options : []).map(asRecord);
     turn.ensureToolCall(toolCall);
+    // One prompt, in the side panel: the MCP call that follows goes through the extension's approval. A refusal
+    // here would end the agent's turn without telling the model; `allow_always` would outlive this one call.
+    const once = options.find((o) => o.kind === 'allow_once');
+    if (once && this.mcp?.isTetherTool(toolCall, turn.toolTitle(str(toolCall.toolCallId) ?? ''))) {
+      return { outcome: { outcome: 'selected', optionId: once.optionId } };
+    }
     const raw = asRecord(toolCall.rawInput);
     const title = str(toolCall.title) ?? str(toolCall.kind) ?? 'tool';
     const command = str(raw.command);
@@ -399,11 +443,23 @@ class AcpAdapter extends AdapterCore {
   }
 
   protected override onAgentClosed(): void {
+    this.mcp?.revoke();
     for (const turn of [...this.active.values()])
       this.endTurn(turn, {
         status: 'failed',
         error: { message: `${this.agentName} stopped during the turn`, code: ErrorCode.BackendUnavailable },
       });
+  }
+
+  /** Tether's MCP server entry for a session of thread `threadId` (none when there is no tool to offer). */
+  private async mcpServers(threadId: string): Promise<AcpMcpServer[]> {
+    if (!this.mcp || !this.runsClientTools) return [];
+    try {
+      return await this.mcp.servers(threadId, this.mcpHttp);
+    } catch (error) {
+      this.log(`cannot offer the page tools over MCP: ${String(error)}`);
+      return [];
+    }
   }
 
   private threadOfSession(sessionId: string): string | undefined {

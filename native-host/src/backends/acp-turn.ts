@@ -96,6 +96,12 @@ export class AcpTurn {
     this.declined.add(toolCallId);
   }
 
+  /** The title of tool call `toolCallId` as the agent announced it, if it did. */
+  toolTitle(toolCallId: string): string | undefined {
+    const item = this.tools.get(toolCallId);
+    return item?.type === 'toolCall' ? item.content.toolName : undefined;
+  }
+
   /** Makes sure a tool call the agent asks permission for is shown, even when no `tool_call` update preceded it. */
   ensureToolCall(toolCall: Record<string, unknown>): void {
     const id = str(toolCall.toolCallId);

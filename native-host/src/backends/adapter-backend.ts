@@ -70,6 +70,7 @@ export class AdapterBackend implements Backend {
       dataDir: this.context.dataDir,
       log: (line) => log(`${this.id}: ${line}`),
       backend: this.config,
+      ...(this.context.mcp ? { mcp: this.context.mcp } : {}),
     });
     this.adapter = adapter;
     // An adapter that gives up (closes its side) leaves nothing to talk to: stop the agent, whose exit is reported.

@@ -5,6 +5,7 @@
  */
 import type { MessageTransport } from '@tether/protocol';
 import type { CommandBackendConfig, Dialect } from '../config/schema';
+import type { McpHub } from '../mcp/hub';
 
 /** What an adapter gets besides the upstream transport. */
 export interface DialectAdapterOptions {
@@ -14,6 +15,8 @@ export interface DialectAdapterOptions {
   readonly log: (line: string) => void;
   /** The backend's config entry (argv, env, options). */
   readonly backend?: CommandBackendConfig;
+  /** The host's MCP server, for agents that reach the page tools over MCP (ACP agents). */
+  readonly mcp?: McpHub;
 }
 
 /**

@@ -3,6 +3,7 @@
  * objects (the embedded app-server, dialect adapters) parse or serialise them, once each way.
  */
 import type { BackendConfig } from '../config/schema';
+import type { McpHub } from '../mcp/hub';
 
 /** How a backend ended. */
 export interface BackendExit {
@@ -60,4 +61,6 @@ export interface BackendContext {
   readonly log: (line: string) => void;
   /** Environment for children and PATH lookup (default process.env). */
   readonly env?: NodeJS.ProcessEnv;
+  /** The host's MCP server, through which agents reach the extension's page tools (absent: none offered). */
+  readonly mcp?: McpHub;
 }

@@ -3,18 +3,19 @@
  * backend behind. On stdin EOF (the extension disconnected) it stops the backend and exits well inside the 2 s after
  * which Chromium sends SIGKILL.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import { createBackend } from '../backends/factory';
 import { ConfigError } from '../config/config-error';
 import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
+import { McpHub } from '../mcp/hub';
 import { logFile } from '../paths';
 import { TETHER_VERSION } from '../version';
 import { Bridge } from './bridge';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
-import { checkCaller } from './caller';
+import { type Caller, checkCaller } from './caller';
 import { FrameWriter } from './frame-writer';
 import { openStdout } from './stdio';
 
@@ -69,14 +70,36 @@ export async function main(args: string[]): Promise<number> {
       `tether ${TETHER_VERSION}, node ${process.version}, config ${config.file} (${config.source}), backend ${config.defaultBackend}` +
       (check.devAllowed ? '; development extension allowed (installed with --dev)' : ''),
   );
-  const code = await serve(config, configError, log);
+  const code = await serve(config, configError, log, browserName(caller));
   log(`stopped (exit ${code}) ${Math.round(performance.now() - started)} ms after start`);
   fileLog.close();
   return code;
 }
 
-function serve(config: HostConfig, configError: ConfigError | undefined, log: Log): Promise<number> {
+/**
+ * The browser that started the host, as `tether mcp --browser` names it: the parent process's name where the system
+ * tells it (chromium, chrome, brave, firefox-esr), else the browser family.
+ */
+function browserName(caller: Caller): string {
+  try {
+    const name = readFileSync(`/proc/${process.ppid}/comm`, 'utf8').trim();
+    if (/^[A-Za-z][\w.-]{0,40}$/.test(name) && !/^(node|sh|bash|dash|tether)$/.test(name)) return name;
+  } catch {}
+  return caller.browser;
+}
+
+/** Tool calls from external MCP clients: none can run until a tab is shared with them. */
+const NO_SHARED_TAB =
+  'No browser tab is shared with external agents. In the browser, open the Tether side panel on the tab to use and ' +
+  'turn on "Share this tab with external agents", then call the tool again.';
+
+function serve(config: HostConfig, configError: ConfigError | undefined, log: Log, browser: string): Promise<number> {
   return new Promise((resolveExit) => {
+    const mcp = new McpHub({
+      browser,
+      log,
+      external: async () => ({ success: false, content: [{ type: 'text', text: NO_SHARED_TAB }] }),
+    });
     const stdin = process.stdin;
     const stdout = openStdout();
     let bridge: Bridge | undefined;
@@ -94,6 +117,7 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
         done(code);
       }, SHUTDOWN_BUDGET_MS);
       void (bridge?.shutdown() ?? Promise.resolve())
+        .then(() => mcp.close())
         .catch((error: unknown) => log(`shutdown error: ${(error as Error).stack ?? String(error)}`))
         .then(() => new Promise<void>((resolve) => stdout.end(resolve)))
         .then(() => {
@@ -124,6 +148,7 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
           dataDir: config.dataDir,
           maxLineBytes: MAX_BACKEND_LINE_BYTES,
           log,
+          mcp,
         }),
       setInputPaused: (paused) => (paused ? stdin.pause() : stdin.resume()),
       ...(configError
@@ -161,6 +186,8 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
     );
     stdin.on('data', (chunk: Buffer) => frames.push(chunk));
+    // After the first frames are read: `tether mcp` can find this host, and nothing is in the way of the first answer.
+    setTimeout(() => void mcp.announce(), 0);
     stdin.once('end', () => {
       frames.end();
       finish('input ended (the extension disconnected)', HostExit.Ok);

@@ -1,0 +1,149 @@
+/**
+ * The host's MCP server: one set of grants (tokens) served over two transports, an HTTP endpoint on 127.0.0.1 started
+ * on first need and the per-user socket that `tether mcp` connects to, opened when the host starts so that clients
+ * can find it. It holds the extension's client tools as the last `initialize` declared them. The SDK is loaded only
+ * with the first endpoint that needs it, never on the host's start-up path.
+ */
+import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import type { ClientTool } from '@tether/protocol';
+import { errorMessage } from '@tether/protocol/errors';
+import { PRIVATE_FILE_MODE } from '../private-files';
+import { type IssuedToken, type McpGrant, McpGrants } from './grants';
+import type { McpHttpEndpoint } from './http-endpoint';
+import { ensureRuntimeDir, hostFiles, runtimeDir } from './runtime-dir';
+import type { McpSocketEndpoint } from './socket-endpoint';
+
+/** The environment variable that carries the token to `tether mcp` (never argv: `ps` shows argv to everyone). */
+export const TOKEN_ENV = 'TETHER_MCP_TOKEN';
+/** The environment variable that names the socket of the host `tether mcp` must use (the one that issued the token). */
+export const SOCKET_ENV = 'TETHER_MCP_SOCKET';
+
+/** What a host publishes about itself in `host-PID.json`. */
+export interface HostAnnouncement {
+  readonly pid: number;
+  readonly browser: string;
+  readonly startedAtMs: number;
+  readonly socket: string;
+  readonly tokenFile: string;
+}
+
+/** Options of McpHub. */
+export interface McpHubOptions {
+  /** The browser that started the host, as `tether mcp --browser` names it (e.g. chromium, firefox-esr). */
+  readonly browser: string;
+  readonly log: (line: string) => void;
+  /** How a tool call from an external client (no thread) is run. */
+  readonly external: McpGrant['call'];
+  /** Folder of running hosts (default: runtimeDir()). */
+  readonly dir?: string;
+  /** The `tether` entry script that `tether mcp` runs from (default: this process's). */
+  readonly cliPath?: string;
+}
+
+/** The host's MCP server and its tokens. */
+export class McpHub {
+  readonly grants = new McpGrants();
+  private tools: readonly ClientTool[] = [];
+  private http: Promise<McpHttpEndpoint> | undefined;
+  private socket: Promise<McpSocketEndpoint | undefined> | undefined;
+  private external: IssuedToken | undefined;
+  private readonly dir: string;
+  private readonly files: ReturnType<typeof hostFiles>;
+
+  constructor(private readonly options: McpHubOptions) {
+    this.dir = options.dir ?? runtimeDir();
+    this.files = hostFiles(this.dir, process.pid);
+  }
+
+  /** The extension's client tools, as its latest `initialize` declared them. */
+  get clientTools(): readonly ClientTool[] {
+    return this.tools;
+  }
+
+  /** Records the client tools of an `initialize` (the extension declares the same ones on each connection). */
+  setClientTools(tools: readonly ClientTool[]): void {
+    this.tools = tools;
+  }
+
+  /** Issues a token for `grant` (one per thread of a launched agent). */
+  issue(grant: McpGrant): IssuedToken {
+    return this.grants.issue(grant);
+  }
+
+  /** The HTTP endpoint's URL, starting it on first call. */
+  async httpUrl(): Promise<string> {
+    this.http ??= import('./http-endpoint').then((m) => m.startHttpEndpoint(this.grants, this.options.log));
+    return (await this.http).url;
+  }
+
+  /**
+   * Opens the socket and publishes this host (socket, info and external token files) for `tether mcp`; resolves with
+   * the socket's path, or undefined (logged) when it cannot.
+   */
+  announce(): Promise<string | undefined> {
+    this.socket ??= this.openSocket().catch((error: unknown) => {
+      this.options.log(`mcp: cannot open the socket for \`tether mcp\` in ${this.dir}: ${errorMessage(error)}`);
+      return undefined;
+    });
+    return this.socket.then((s) => s?.path);
+  }
+
+  /** The `mcpServers` entry of the stdio form: `node <tether> mcp` with the token and socket in its environment. */
+  stdioCommand(token: string, socket: string): { command: string; args: string[]; env: Record<string, string> } {
+    return {
+      command: process.execPath,
+      args: [this.options.cliPath ?? process.argv[1] ?? 'tether', 'mcp'],
+      env: { [TOKEN_ENV]: token, [SOCKET_ENV]: socket },
+    };
+  }
+
+  /** Closes the endpoints and removes this host's files. */
+  async close(): Promise<void> {
+    this.external?.revoke();
+    const [http, socket] = await Promise.all([this.http?.catch(() => undefined), this.socket?.catch(() => undefined)]);
+    await Promise.all([http?.close(), socket?.close()]);
+    if (socket) for (const file of [this.files.info, this.files.token]) removeQuietly(file);
+  }
+
+  private async openSocket(): Promise<McpSocketEndpoint> {
+    ensureRuntimeDir(this.dir, this.options.log);
+    const { startSocketEndpoint } = await import('./socket-endpoint');
+    const endpoint = await startSocketEndpoint(
+      this.files.socket,
+      this.grants,
+      { browser: this.options.browser, pid: process.pid },
+      this.options.log,
+    );
+    this.external = this.grants.issue({
+      label: 'an external MCP client',
+      tools: () => this.tools,
+      call: this.options.external,
+    });
+    writeFileSync(this.files.token, `${this.external.token}\n`, { mode: PRIVATE_FILE_MODE });
+    const announcement: HostAnnouncement = {
+      pid: process.pid,
+      browser: this.options.browser,
+      startedAtMs: Date.now(),
+      socket: endpoint.path,
+      tokenFile: this.files.token,
+    };
+    writeFileSync(this.files.info, `${JSON.stringify(announcement)}\n`, { mode: PRIVATE_FILE_MODE });
+    this.options.log(`mcp: \`tether mcp\` can reach this host at ${endpoint.path}`);
+    return endpoint;
+  }
+}
+
+/** The host files in `dir` (for `tether mcp`), oldest first; unreadable entries are skipped. */
+export function listHostFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => /^host-\d+\.json$/.test(name));
+  } catch {
+    return [];
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {}
+}

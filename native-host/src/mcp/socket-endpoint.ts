@@ -1,0 +1,130 @@
+/**
+ * The host's MCP socket, which `tether mcp` connects to: per connection, a hello line with a token (hello.ts), then
+ * MCP's newline-delimited JSON served by the SDK for that token's grant. A connection that says nothing useful within
+ * HELLO_TIMEOUT_MS, sends a longer first line or a token this host did not issue is answered with an error and closed.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
+import { errorMessage } from '@tether/protocol/errors';
+import type { McpGrants } from './grants';
+import { answerLine, FirstLine, type HelloAccepted, parseHello } from './hello';
+
+/** How long a connection may take to send its hello. */
+const HELLO_TIMEOUT_MS = 10_000;
+/** Largest MCP message read from the socket (page text and screenshots travel the other way). */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** A listening socket. */
+export interface McpSocketEndpoint {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+/** True when something answers at `path` (a live host), false when connecting fails (a stale socket, or none). */
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+/** Listens on `path` (a stale socket there is removed only when nothing answers on it). */
+export async function startSocketEndpoint(
+  path: string,
+  grants: McpGrants,
+  self: HelloAccepted,
+  log: (line: string) => void,
+): Promise<McpSocketEndpoint> {
+  if (process.platform !== 'win32' && (await socketAnswers(path))) {
+    throw new Error(`another process already listens on ${path}`);
+  }
+  if (process.platform !== 'win32') {
+    try {
+      unlinkSync(path);
+    } catch {}
+  }
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    accept(socket, grants, self, log);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    path,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (process.platform !== 'win32') {
+        try {
+          unlinkSync(path);
+        } catch {}
+      }
+    },
+  };
+}
+
+function accept(socket: Socket, grants: McpGrants, self: HelloAccepted, log: (line: string) => void): void {
+  const first = new FirstLine();
+  const refuse = (message: string): void => {
+    log(`mcp socket: refused a connection: ${message}`);
+    socket.end(answerLine({ error: { message } }));
+  };
+  const timer = setTimeout(() => refuse('no hello within 10 s'), HELLO_TIMEOUT_MS);
+  socket.on('error', () => undefined);
+  const onData = (chunk: Buffer): void => {
+    let got: ReturnType<FirstLine['push']>;
+    try {
+      got = first.push(chunk);
+    } catch (error) {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      refuse(errorMessage(error));
+      return;
+    }
+    if (!got) return;
+    clearTimeout(timer);
+    socket.pause();
+    socket.off('data', onData);
+    let token: string;
+    try {
+      token = parseHello(got.line).token;
+    } catch (error) {
+      refuse(errorMessage(error));
+      return;
+    }
+    const grant = grants.find(token);
+    if (!grant) {
+      refuse('the token is not valid for this Tether host (it may have been revoked when its conversation ended)');
+      return;
+    }
+    socket.write(answerLine({ ok: self }));
+    if (got.rest.length > 0) socket.unshift(got.rest);
+    // The SDK is loaded by the first client with a valid token, never at the host's start.
+    void Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./server')])
+      .then(([{ StdioServerTransport }, { serveMcp }]) =>
+        serveMcp(grant, new StdioServerTransport(socket, socket, { maxBufferSize: MAX_MESSAGE_BYTES }), log),
+      )
+      .then(
+        (server) => {
+          socket.once('close', () => void server.close());
+          socket.resume();
+        },
+        (error: unknown) => {
+          log(`mcp socket: ${errorMessage(error)}`);
+          socket.destroy();
+        },
+      );
+  };
+  socket.on('data', onData);
+}

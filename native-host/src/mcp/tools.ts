@@ -1,0 +1,65 @@
+/**
+ * The extension's client tools as MCP tools, and their results as MCP content. The extension declares each tool
+ * (name, description, JSON Schema and, since issue 12, annotations); the host adds nothing but a fallback for
+ * extensions that do not send annotations yet.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientTool, ToolAnnotations, ToolCallResult } from '@tether/protocol';
+
+/**
+ * Page tools that only read, for an extension that declares no annotations: Copilot and Codex skip their own prompt
+ * for a tool marked `readOnlyHint` (Tether's side panel still asks). Delete once every extension sends annotations.
+ */
+const READ_ONLY_FALLBACK: ReadonlySet<string> = new Set([
+  'page_read',
+  'page_snapshot',
+  'page_find',
+  'tabs_list',
+  'page_screenshot',
+  'page_wait',
+]);
+
+/** One tool as MCP's `tools/list` lists it. */
+export interface McpTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: { type: 'object'; [key: string]: unknown };
+  readonly annotations: ToolAnnotations;
+}
+
+/** What a `tools/call` answers. */
+export type McpCallResult = CallToolResult;
+
+/** The annotations of `tool`: its own, else read-only for the tools known to only read, else none claimed. */
+export function annotationsOf(tool: ClientTool): ToolAnnotations {
+  if (tool.annotations) return tool.annotations;
+  return READ_ONLY_FALLBACK.has(tool.name) ? { readOnlyHint: true, destructiveHint: false } : { readOnlyHint: false };
+}
+
+/** The client tools as MCP tools (MCP requires an object schema: anything else is wrapped as one). */
+export function mcpTools(tools: readonly ClientTool[]): McpTool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema:
+      tool.inputSchema['type'] === 'object'
+        ? { ...tool.inputSchema, type: 'object' }
+        : { type: 'object', properties: {}, additionalProperties: true },
+    annotations: annotationsOf(tool),
+  }));
+}
+
+/** The extension's answer to `item/tool/call` as MCP content; a failure (a denial too) is an MCP tool error. */
+export function mcpResult(result: ToolCallResult): McpCallResult {
+  const content = result.content.map((part): CallToolResult['content'][number] =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'image', data: part.data, mimeType: part.mimeType },
+  );
+  return { content: content.length > 0 ? content : [{ type: 'text', text: '' }], isError: !result.success };
+}
+
+/** An MCP tool error carrying `text` for the model (so the agent can go on, unlike a protocol error). */
+export function mcpError(text: string): McpCallResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
