@@ -12,8 +12,8 @@ import { type AgentPackage, ensureAgent } from '../support/agents-cache';
 
 /** A host in front of one agent, with the calls the agent tests make through it. */
 export interface AgentHost extends HostProcess {
-  /** `initialize` + `initialized`; resolves with the initialize result. */
-  initialize(): Promise<Record<string, any>>;
+  /** `initialize` (with `capabilities`, e.g. client tools) + `initialized`; resolves with the initialize result. */
+  initialize(capabilities?: Record<string, unknown>): Promise<Record<string, any>>;
   /** Result of a request, or a thrown error carrying the JSON-RPC error. */
   call(method: string, params: unknown, timeoutMs?: number): Promise<any>;
   /** Starts a turn and returns its id and the index of the first message after the answer. */
@@ -114,10 +114,10 @@ function withAgentCalls(h: HostProcess): AgentHost {
   };
   const messagesOf = (method: string, from = 0): Msg[] => h.messages.slice(from).filter((m) => m.method === method);
   return Object.assign(h, {
-    async initialize() {
+    async initialize(capabilities?: Record<string, unknown>) {
       const answer = await h.request(
         'initialize',
-        { clientInfo: { name: 'tether-agent-tests', version: '1.0.0' } },
+        { clientInfo: { name: 'tether-agent-tests', version: '1.0.0' }, ...(capabilities ? { capabilities } : {}) },
         60_000,
       );
       if (answer.error)
