@@ -48,8 +48,22 @@ const ask = (over: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
   toolName: 'page_read',
   preview: 'Read this page',
   choices: ['allow', 'allow_session', 'deny'],
+  page: { toolClass: 'read', highRisk: [] },
   ...over,
 });
+
+/** The backend's approval of a tool acting on the machine: no page part. */
+const serverAsk = (over: Partial<ApprovalAsk> = {}): ApprovalAsk => {
+  const { page: _, ...rest } = ask({ source: 'server', toolName: 'bash', ...over });
+  return rest;
+};
+
+/** A page action on tab 1's page of class `toolClass`, high-risk for `highRisk` reasons. */
+const pageAsk = (toolName: string, toolClass: 'read' | 'act' | 'navigate', over: Partial<ApprovalAsk> = {}) =>
+  ask({ toolName, requestId: `${toolName}-${over.requestId ?? 'c'}`, page: { toolClass, highRisk: [] }, ...over });
+
+/** Resolves with the ask's decision if something decided it at once, or 'waiting' when the user was asked. */
+const decidedAtOnce = (p: Promise<ApprovalDecision>) => Promise.race([p, settle().then(() => 'waiting' as const)]);
 
 /** Lets the broker's storage writes settle. */
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -61,7 +75,7 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 async function restartWithServerApproval() {
   const { storage, state, broker } = await setup();
   await state.setBinding(1, { threadId: 't1' });
-  void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+  void broker.ask(serverAsk({ requestId: 'a1' }));
   await settle();
   const restarted = await setup();
   const state2 = new PersistentState(storage);
@@ -104,7 +118,7 @@ describe('ApprovalBroker', () => {
     await settle();
     await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_allow_site', 1);
     expect(await first).toBe('allow');
-    expect(state.rules()).toMatchObject([{ origin: 'https://a.example', toolName: 'page_read', decision: 'allow' }]);
+    expect(state.rules()).toMatchObject([{ origin: 'https://a.example', toolClass: 'read', decision: 'allow' }]);
 
     expect(await broker.ask(ask({ requestId: 'c2', turnId: 'u2' }))).toBe('allow');
     expect(broker.pendingForTab(1)).toEqual([]);
@@ -117,7 +131,7 @@ describe('ApprovalBroker', () => {
     await state.setBinding(1, { threadId: 't1' });
     await state.setBinding(2, { threadId: 't2' });
     await state.setRules([
-      { id: 'r', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
+      { id: 'r', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
     ]);
     expect(await broker.ask(ask())).toBe('allow');
     void broker.ask(ask({ threadId: 't2', requestId: 'c9' }));
@@ -145,20 +159,28 @@ describe('ApprovalBroker', () => {
       createdAtMs: 0,
     });
     // Written into storage by hand, as anything with access to the profile could, then loaded by a restarted worker.
-    await storage.local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('page', 'page_read')] });
+    await storage.local.set({
+      'tether.siteRules': [
+        rule('forged', 'bash'),
+        rule('page', 'page_read'),
+        { id: 'class', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
+      ],
+    });
     await state.load();
     await state.setBinding(1, { threadId: 't1' });
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    void broker.ask(serverAsk({ requestId: 'a1' }));
     // A backend may give a machine tool a page tool's name; the source decides, not the name.
-    void broker.ask(ask({ source: 'server', toolName: 'page_read', requestId: 'a2' }));
+    void broker.ask(serverAsk({ toolName: 'page_read', requestId: 'a2' }));
+    // Nor does a page part on a server approval let a rule decide it.
+    void broker.ask(ask({ source: 'server', toolName: 'page_read', requestId: 'a3' }));
     await settle();
-    expect(broker.pendingForTab(1).map((p) => p.requestId)).toEqual(['a1', 'a2']);
+    expect(broker.pendingForTab(1).map((p) => p.requestId)).toEqual(['a1', 'a2', 'a3']);
   });
 
   it('refuses "always allow/deny on this site" for a server approval, stores no rule and keeps it pending', async () => {
     const { state, broker } = await setup();
     await state.setBinding(1, { threadId: 't1' });
-    const pending = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    const pending = broker.ask(serverAsk({ requestId: 'a1' }));
     await settle();
     const [p] = broker.pendingForTab(1);
     for (const choice of ['always_allow_site', 'always_deny_site'] as const) {
@@ -200,12 +222,10 @@ describe('ApprovalBroker', () => {
     const { state, broker } = await setup();
     expect(await firstAnswer({ state, broker }, 'allow_session')).toBe('allow_session');
     expect(await broker.ask(ask({ requestId: 'c2' }))).toBe('allow');
-    expect(
-      await Promise.race([
-        broker.ask(ask({ threadId: 't1', toolName: 'page_screenshot', requestId: 'c3' })),
-        settle().then(() => 'waiting'),
-      ]),
-    ).toBe('waiting');
+    // The grant covers the class (reading), not just the tool that asked...
+    expect(await broker.ask(pageAsk('page_screenshot', 'read'))).toBe('allow');
+    // ...and no other class: acting on the same page asks.
+    expect(await decidedAtOnce(broker.ask(pageAsk('page_click', 'act')))).toBe('waiting');
   });
 
   it('lets an "always deny on this site" rule win over "allow for this thread" when the tab moves to that site', async () => {
@@ -213,7 +233,7 @@ describe('ApprovalBroker', () => {
     const { state, broker } = await setup(tabs);
     await state.setBinding(1, { threadId: 't1' });
     await state.setRules([
-      { id: 'r', origin: 'https://bank.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
+      { id: 'r', origin: 'https://bank.example', toolClass: 'read', decision: 'deny', createdAtMs: 0 },
     ]);
     const first = broker.ask(ask());
     await settle();
@@ -233,7 +253,7 @@ describe('ApprovalBroker', () => {
   it('drops an approval the server withdrew and clears the tab', async () => {
     const { state, broker, changes } = await setup();
     await state.setBinding(1, { threadId: 't1' });
-    const pending = broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    const pending = broker.ask(serverAsk({ requestId: 'a1' }));
     await settle();
     await broker.withdraw({ threadId: 't1', requestId: 'a1' });
     expect(await pending).toBe('deny');
@@ -264,8 +284,8 @@ describe('ApprovalBroker', () => {
   it('keeps a server approval pending when approval/resolve cannot reach the host, so the user can decide again', async () => {
     const { state, broker, deps } = await setup();
     await state.setBinding(1, { threadId: 't1' });
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a2' }));
+    void broker.ask(serverAsk({ requestId: 'a1' }));
+    void broker.ask(serverAsk({ requestId: 'a2' }));
     await settle();
     await broker.forgetConnection();
 
@@ -293,7 +313,7 @@ describe('ApprovalBroker', () => {
     const { state, broker } = await setup();
     await state.setBinding(1, { threadId: 't1' });
     const tool = broker.ask(ask());
-    void broker.ask(ask({ source: 'server', toolName: 'bash', requestId: 'a1' }));
+    void broker.ask(serverAsk({ requestId: 'a1' }));
     await settle();
     await broker.forgetConnection();
     expect(await tool).toBe('deny');
@@ -311,5 +331,100 @@ describe('ApprovalBroker', () => {
     await expect(broker.decide(p!.key, 'allow_session', 1)).rejects.toThrow(
       /no web origin, so a grant for the thread could not be limited/,
     );
+  });
+  it('lets a rule for reading a site cover page_read and page_snapshot there, but not page_click', async () => {
+    const { state, broker, notices } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
+    ]);
+    expect(await broker.ask(pageAsk('page_read', 'read'))).toBe('allow');
+    expect(await broker.ask(pageAsk('page_snapshot', 'read'))).toBe('allow');
+    expect(await decidedAtOnce(broker.ask(pageAsk('page_click', 'act')))).toBe('waiting');
+    expect(broker.pendingForTab(1).map((p) => p.toolName)).toEqual(['page_click']);
+    expect(notices.map((n) => n.notice)).toMatchObject([
+      { kind: 'rule-decided', toolName: 'page_read', rule: { id: 'r' } },
+      { kind: 'rule-decided', toolName: 'page_snapshot', rule: { id: 'r' } },
+    ]);
+  });
+
+  it('remembers "always allow" for the class of the card, so the rule covers the other tools of that class', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    const first = broker.ask(pageAsk('page_click', 'act'));
+    await settle();
+    await broker.decide(broker.pendingForTab(1)[0]!.key, 'always_allow_site', 1);
+    expect(await first).toBe('allow');
+    expect(state.rules()).toMatchObject([{ origin: 'https://a.example', toolClass: 'act', decision: 'allow' }]);
+    expect(await broker.ask(pageAsk('page_type', 'act'))).toBe('allow');
+    expect(await decidedAtOnce(broker.ask(pageAsk('page_read', 'read')))).toBe('waiting');
+  });
+
+  it('asks about a high-risk action every time, under an allow rule or a thread grant, offering only allow and deny', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolClass: 'act', decision: 'allow', createdAtMs: 0 },
+    ]);
+    await state.addThreadAllow('t1', { toolClass: 'act', origin: 'https://a.example' });
+    const risky = { toolClass: 'act' as const, highRisk: ['It types into a password field.'] };
+    const asked = broker.ask(pageAsk('page_type', 'act', { page: risky }));
+    expect(await decidedAtOnce(asked)).toBe('waiting');
+    const [p] = broker.pendingForTab(1);
+    expect(p!.page).toEqual(risky);
+    for (const choice of ['allow_session', 'always_allow_site', 'always_deny_site'] as const)
+      await expect(broker.decide(p!.key, choice, 1)).rejects.toBeInstanceOf(ApprovalDecisionError);
+    expect(state.rules().map((r) => r.id)).toEqual(['r']);
+    expect(state.threadAllows('t1')).toEqual([{ toolClass: 'act', origin: 'https://a.example' }]);
+    await broker.decide(p!.key, 'allow', 1);
+    expect(await asked).toBe('allow');
+    // The same action without risk is still covered by the rule and the grant.
+    expect(await broker.ask(pageAsk('page_type', 'act', { requestId: 'c2' }))).toBe('allow');
+  });
+
+  it('denies a high-risk action at once under an "always deny" rule', async () => {
+    const { state, broker, notices } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolClass: 'act', decision: 'deny', createdAtMs: 0 },
+    ]);
+    const risky = { toolClass: 'act' as const, highRisk: ['It starts a download.'] };
+    expect(await broker.ask(pageAsk('page_click', 'act', { page: risky }))).toBe('deny');
+    expect(notices).toMatchObject([{ notice: { kind: 'rule-decided', rule: { id: 'r' } } }]);
+    expect(broker.pendingForTab(1)).toEqual([]);
+  });
+
+  it('decides opening a page for the destination origin: a rule for one site never opens another', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolClass: 'navigate', decision: 'allow', createdAtMs: 0 },
+    ]);
+    const toB = broker.ask(pageAsk('page_navigate', 'navigate', { origin: 'https://b.example/start' }));
+    expect(await decidedAtOnce(toB)).toBe('waiting');
+    const [p] = broker.pendingForTab(1);
+    // Tab 1 shows a.example; the card and any rule made from it are about b.example.
+    expect(p!.origin).toBe('https://b.example');
+    await broker.decide(p!.key, 'always_allow_site', 1);
+    expect(state.rules()).toMatchObject([
+      { origin: 'https://a.example', toolClass: 'navigate' },
+      { origin: 'https://b.example', toolClass: 'navigate', decision: 'allow' },
+    ]);
+    expect(
+      await broker.ask(pageAsk('page_navigate', 'navigate', { requestId: 'c2', origin: 'https://a.example/x' })),
+    ).toBe('allow');
+  });
+
+  it('calls onAsk only when the user is asked, not when a rule or grant decides', async () => {
+    const { state, broker } = await setup();
+    await state.setBinding(1, { threadId: 't1' });
+    await state.setRules([
+      { id: 'r', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
+    ]);
+    const calls: string[] = [];
+    await broker.ask(pageAsk('page_read', 'read', { onAsk: () => calls.push('read') }));
+    void broker.ask(pageAsk('page_click', 'act', { onAsk: () => calls.push('click') }));
+    await settle();
+    expect(calls).toEqual(['click']);
   });
 });

@@ -31,10 +31,11 @@ describe('PersistentState', () => {
     await before.setBinding(9, { threadId: 't2' });
     await before.updatePending([approval]);
     await before.setRules([
-      { id: 'r1', origin: 'https://example.com', toolName: 'page_read', decision: 'allow', createdAtMs: 2 },
+      { id: 'r1', origin: 'https://example.com', toolClass: 'read', decision: 'allow', createdAtMs: 2 },
     ]);
     await before.updateSettings({ backend: 'codex', model: 'gpt' });
-    await before.addThreadAllow('t1', { toolName: 'page_read', origin: 'https://example.com' });
+    await before.addThreadAllow('t1', { toolClass: 'act', origin: 'https://example.com' });
+    await before.addThreadAllow('t1', { toolClass: 'act', origin: 'https://example.com' });
 
     const after = new PersistentState(storage);
     await after.load();
@@ -44,7 +45,7 @@ describe('PersistentState', () => {
     expect(after.pendingApprovals()).toEqual([approval]);
     expect(after.rules().map((r) => r.id)).toEqual(['r1']);
     expect(after.settings()).toEqual({ backend: 'codex', model: 'gpt' });
-    expect(after.threadAllows('t1')).toEqual([{ toolName: 'page_read', origin: 'https://example.com' }]);
+    expect(after.threadAllows('t1')).toEqual([{ toolClass: 'act', origin: 'https://example.com' }]);
   });
 
   it("keeps a server approval's session scope across a worker restart, so its card still words the exact-command grant", async () => {
@@ -92,6 +93,13 @@ describe('PersistentState', () => {
       decision: 'allow',
       createdAtMs: 1,
     });
+    const classRule = (id: string, origin: string, toolClass: string) => ({
+      id,
+      origin,
+      toolClass,
+      decision: 'deny',
+      createdAtMs: 1,
+    });
     await storage.local.set({
       'tether.siteRules': [
         rule('forged-bash', 'https://example.com', 'bash'),
@@ -99,15 +107,62 @@ describe('PersistentState', () => {
         rule('path', 'https://example.com/page', 'page_read'),
         rule('file', 'file://', 'page_read'),
         rule('good', 'https://example.com', 'page_read'),
+        classRule('no-class', 'https://example.com', 'execute'),
+        classRule('class-path', 'https://example.com/x', 'act'),
+        classRule('class', 'https://example.com', 'act'),
       ],
     });
     const state = new PersistentState(storage);
     await state.load();
-    expect(state.rules().map((r) => r.id)).toEqual(['good']);
+    expect(state.rules().map((r) => r.id)).toEqual(['good', 'class']);
     await expect(
-      state.setRules([{ id: 'x', origin: 'https://example.com', toolName: 'bash', decision: 'allow', createdAtMs: 2 }]),
-    ).rejects.toThrow(/only name a page tool/);
-    expect(state.rules().map((r) => r.id)).toEqual(['good']);
+      state.setRules([
+        { id: 'x', origin: 'https://example.com/a', toolClass: 'read', decision: 'allow', createdAtMs: 2 },
+      ]),
+    ).rejects.toThrow(/only name an http\(s\) origin exactly/);
+    await expect(
+      state.setRules([{ id: 'y', origin: 'chrome://settings', toolClass: 'act', decision: 'allow', createdAtMs: 2 }]),
+    ).rejects.toThrow(/not "chrome:\/\/settings"/);
+    expect(state.rules().map((r) => r.id)).toEqual(['good', 'class']);
+  });
+
+  it("reads a rule stored per tool, before rules were kept per class, as the rule for that tool's class", async () => {
+    const storage = areas();
+    await storage.local.set({
+      'tether.siteRules': [
+        { id: 'old-read', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 3 },
+        { id: 'old-shot', origin: 'https://b.example', toolName: 'page_screenshot', decision: 'deny', createdAtMs: 4 },
+        { id: 'old-tabs', origin: 'https://c.example', toolName: 'tabs_list', decision: 'allow', createdAtMs: 5 },
+      ],
+    });
+    const state = new PersistentState(storage);
+    await state.load();
+    expect(state.rules()).toEqual([
+      { id: 'old-read', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 3 },
+      { id: 'old-shot', origin: 'https://b.example', toolClass: 'read', decision: 'deny', createdAtMs: 4 },
+      { id: 'old-tabs', origin: 'https://c.example', toolClass: 'read', decision: 'allow', createdAtMs: 5 },
+    ]);
+    // Written back in the new shape the next time the list changes.
+    await state.setRules([...state.rules()]);
+    const after = new PersistentState(storage);
+    await after.load();
+    expect(after.rules().map((r) => r.toolClass)).toEqual(['read', 'read', 'read']);
+    expect(storage.local.data.get('tether.siteRules')).not.toContain('toolName');
+  });
+
+  it('drops a thread grant stored per tool, before grants were kept per class', async () => {
+    const storage = areas();
+    await storage.session.set({
+      'tether.threadAllows': {
+        t1: [{ toolName: 'page_read', origin: 'https://a.example' }],
+        t2: [{ toolClass: 'read', origin: 'https://b.example' }],
+      },
+    });
+    const state = new PersistentState(storage);
+    await state.load();
+    // Asked again rather than widened: a per-tool grant does not say which class the user meant to allow.
+    expect(state.threadAllows('t1')).toEqual([]);
+    expect(state.threadAllows('t2')).toEqual([{ toolClass: 'read', origin: 'https://b.example' }]);
   });
 
   it('ignores thread grants stored before they carried an origin, so none widens to every site', async () => {

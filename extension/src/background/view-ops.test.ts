@@ -47,8 +47,8 @@ describe('runViewOp', () => {
   it('revokes a site rule and returns the remaining ones', async () => {
     const { state, worker, view } = await setup();
     await state.setRules([
-      { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
-      { id: 'r2', origin: 'https://b.example', toolName: 'page_read', decision: 'deny', createdAtMs: 0 },
+      { id: 'r1', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
+      { id: 'r2', origin: 'https://b.example', toolClass: 'read', decision: 'deny', createdAtMs: 0 },
     ]);
     const result = resultSchema('rules/revoke').parse(
       await runViewOp(worker, view('options', null), 'rules/revoke', { id: 'r1' }),
@@ -70,7 +70,7 @@ describe('runViewOp', () => {
   it('answers with values its result rows accept, as the page parses them', async () => {
     const { state, worker, view } = await setup();
     await state.setRules([
-      { id: 'r1', origin: 'https://a.example', toolName: 'page_read', decision: 'allow', createdAtMs: 0 },
+      { id: 'r1', origin: 'https://a.example', toolClass: 'read', decision: 'allow', createdAtMs: 0 },
     ]);
     await state.logConnectionError({ atMs: 1, message: 'Specified native messaging host not found.' });
     const options = view('options', null);
