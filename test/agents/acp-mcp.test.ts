@@ -6,25 +6,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Msg } from '../host/host-process';
-import { type AgentHost, agentHosts, tempDir } from './agent-host';
+import { type AgentHost, agentHosts, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
 
 const AGENT = fileURLToPath(new URL('../fixtures/acp-mcp-agent.mjs', import.meta.url));
-
-/** Client tools as the extension declares them (page_click without annotations, as a tool that acts). */
-export const PAGE_TOOLS = [
-  {
-    name: 'page_read',
-    description: "Read the web page open in the user's tab.",
-    inputSchema: { type: 'object', properties: { maxChars: { type: 'integer' } }, additionalProperties: false },
-    annotations: { readOnlyHint: true },
-  },
-  {
-    name: 'page_click',
-    description: 'Click an element of the page.',
-    inputSchema: { type: 'object', properties: { ref: { type: 'string' } } },
-  },
-];
 
 const mcpHost = agentHosts('scripted-mcp', (http: boolean) => ({
   backend: {
@@ -34,17 +18,6 @@ const mcpHost = agentHosts('scripted-mcp', (http: boolean) => ({
     env: http ? { ACP_AGENT_HTTP: '1' } : {},
   },
 }));
-
-/** Answers the next `item/tool/call` after `from` as the extension would; resolves with its params. */
-export async function answerToolCall(
-  h: AgentHost,
-  result: { success: boolean; content: unknown[] },
-  from = 0,
-): Promise<Record<string, any>> {
-  const call: Msg = await h.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 90_000, from);
-  h.send({ id: call.id, result });
-  return call.params;
-}
 
 async function turn(h: AgentHost, threadId: string, text: string, answer?: { success: boolean; content: unknown[] }) {
   const t = await h.startTurn(threadId, text);

@@ -150,3 +150,29 @@ function withAgentCalls(h: HostProcess): AgentHost {
     },
   });
 }
+
+/** Client tools as the extension declares them (page_click without annotations, as a tool that acts). */
+export const PAGE_TOOLS = [
+  {
+    name: 'page_read',
+    description: "Read the web page open in the user's tab.",
+    inputSchema: { type: 'object', properties: { maxChars: { type: 'integer' } }, additionalProperties: false },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'page_click',
+    description: 'Click an element of the page.',
+    inputSchema: { type: 'object', properties: { ref: { type: 'string' } } },
+  },
+];
+
+/** Answers the next `item/tool/call` after `from` as the extension would; resolves with its params. */
+export async function answerToolCall(
+  h: AgentHost,
+  result: { success: boolean; content: unknown[] },
+  from = 0,
+): Promise<Record<string, any>> {
+  const call: Msg = await h.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 90_000, from);
+  h.send({ id: call.id, result });
+  return call.params;
+}

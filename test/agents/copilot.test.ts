@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COPILOT_PACKAGE } from '../support/agents-cache';
-import { startMockChatCompletions } from '../support/mock-chat-completions';
-import { agentHosts, agentSuite, tempDir } from './agent-host';
+import { type ChatRequestBody, contentText, startMockChatCompletions } from '../support/mock-chat-completions';
+import { agentHosts, agentSuite, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
 
 const copilot = agentSuite('copilot', COPILOT_PACKAGE, startMockChatCompletions, () => tempDir('copilot-home'));
 const copilotHost = agentHosts('copilot', () => ({
@@ -91,4 +91,71 @@ describe('real Copilot CLI (ACP) through tether host', () => {
     expect((await h.turnCompleted(waiting.turnId, waiting.from)).params.turn.status).toBe('interrupted');
     expect(h.messagesOf('approval/resolved', waiting.from).map((m) => m.params.decision)).toEqual(['cancelled']);
   });
+
+  it("reads the page through Tether's MCP server: tether-page_read becomes item/tool/call, and the page text reaches the model", async () => {
+    const h = copilotHost();
+    const info = await h.initialize({ clientTools: PAGE_TOOLS });
+    expect(info.capabilities.clientTools).toBe(true);
+    const { thread } = await h.call('thread/start', {});
+    const before = copilot.mock.requests.length;
+    copilot.mock.enqueue({ kind: 'toolCall', name: 'tether-page_read', arguments: { maxChars: 2000 } });
+    const t = await h.startTurn(thread.id, 'Read the page');
+    const call = await answerToolCall(
+      h,
+      { success: true, content: [{ type: 'text', text: 'PAGE TEXT: Example Domain, for use in examples.' }] },
+      t.from,
+    );
+    expect(call).toMatchObject({
+      threadId: thread.id,
+      turnId: t.turnId,
+      tool: 'page_read',
+      arguments: { maxChars: 2000 },
+    });
+    expect((await h.turnCompleted(t.turnId, t.from)).params.turn.status).toBe('completed');
+    const bodies = chatBodies(before);
+    expect(bodies[0]?.tools?.map((x) => x.function?.name)).toContain('tether-page_read');
+    expect(toolResults(bodies).some((r) => r.includes('PAGE TEXT: Example Domain, for use in examples.'))).toBe(true);
+    // Read-only (readOnlyHint): Copilot asked nothing, and the adapter asked nothing either.
+    expect(h.messagesOf('approval/request', t.from)).toEqual([]);
+    const item = h.completedItems(t.from).find((i) => i.type === 'toolCall');
+    expect(item?.content.toolName).toBe('tether-page_read');
+  });
+
+  it("allows Copilot's own prompt for a Tether tool at once, and the side panel's denial reaches the model as a denial", async () => {
+    const h = copilotHost();
+    await h.initialize({ clientTools: PAGE_TOOLS });
+    const { thread } = await h.call('thread/start', {});
+    const before = copilot.mock.requests.length;
+    copilot.mock.enqueue({ kind: 'toolCall', name: 'tether-page_click', arguments: { ref: 'e7' } });
+    const t = await h.startTurn(thread.id, 'Click the link');
+    const call = await answerToolCall(
+      h,
+      {
+        success: false,
+        content: [{ type: 'text', text: 'The user did not allow page_click on https://example.com.' }],
+      },
+      t.from,
+    );
+    expect(call).toMatchObject({ threadId: thread.id, tool: 'page_click', arguments: { ref: 'e7' } });
+    await h.turnCompleted(t.turnId, t.from);
+    expect(
+      toolResults(chatBodies(before)).some((r) =>
+        r.includes('The user did not allow page_click on https://example.com.'),
+      ),
+    ).toBe(true);
+    expect(h.messagesOf('approval/request', t.from)).toEqual([]);
+  });
 });
+
+/** The Chat Completions request bodies the mock received after the first `from` requests. */
+function chatBodies(from: number): ChatRequestBody[] {
+  return copilot.mock.requests
+    .slice(from)
+    .filter((r) => r.path.endsWith('/chat/completions'))
+    .map((r) => r.body as ChatRequestBody);
+}
+
+/** The texts of every `role: "tool"` message in `bodies`. */
+function toolResults(bodies: ChatRequestBody[]): string[] {
+  return bodies.flatMap((b) => (b.messages ?? []).filter((m) => m.role === 'tool').map((m) => contentText(m.content)));
+}
