@@ -1,67 +1,473 @@
+import type { ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_TOOLS, PAGE_READ_MAX_CHARS, runPageTool, type PageToolDeps } from './page-tools';
+import type { ActResult, AgentCall, ElementFacts, FindResult, FrameSnapshot } from '../content/agent-contract';
+import { PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
+import { PageTools } from './page-tools';
+import { staleRefMessage } from './ref-table';
+import { unusedPageTools } from './test-helpers';
 
-function deps(over: Partial<PageToolDeps> = {}): PageToolDeps & { asked: number[] } {
-  const asked: number[] = [];
-  return {
-    asked,
-    readPage: async (_tab, maxChars) => {
-      asked.push(maxChars);
-      return {
-        url: 'https://a.example/x',
-        title: 'A page',
-        selection: 'picked words',
-        text: 'Body text.',
-        truncated: true,
-      };
-    },
-    listTabs: async () => [{ id: 1, title: 'A page', url: 'https://a.example/x', active: true }],
-    capture: async () => 'data:image/png;base64,iVBORw0KGgo=',
-    ...over,
-  };
+type Agent = Partial<{
+  snapshot(call: Extract<AgentCall, { op: 'snapshot' }>): FrameSnapshot;
+  find(call: Extract<AgentCall, { op: 'find' }>): FindResult;
+  describe(ref: string): ElementFacts | 'stale';
+  act(call: Extract<AgentCall, { op: 'act' }>): ActResult | Promise<ActResult>;
+  wait(call: Extract<AgentCall, { op: 'wait' }>): unknown;
+}>;
+
+/** One frame's document as the fake tab shows it: its id and the agent running in it (answers as the contract says). */
+interface FakeFrame {
+  docId: string;
+  agent: Agent;
 }
 
-describe('runPageTool', () => {
-  it('declares the three page tools with input schemas', () => {
-    expect(CLIENT_TOOLS.map((t) => t.name)).toEqual(['page_read', 'tabs_list', 'page_screenshot']);
-    for (const t of CLIENT_TOOLS) expect(t.inputSchema.type).toBe('object');
+/** A tab (id 1) whose frames answer agent calls like chrome-pages.ts does: stale for another document, gone frames reject. */
+function fakeTab(url = 'https://a.example/', title = 'A') {
+  const tab = {
+    url,
+    title,
+    frames: new Map<number, FakeFrame>(),
+    calls: [] as { frameId: number; call: AgentCall; expectDoc: string | undefined }[],
+    shims: [] as number[],
+    reads: [] as number[],
+    navigations: [] as unknown[],
+    /** What a navigation does to the tab (the test sets it). */
+    onNavigate: (_to: unknown) => {},
+  };
+  const deps = unusedPageTools({
+    readPage: async (_tabId, maxChars) => {
+      tab.reads.push(maxChars);
+      return { url: tab.url, title: tab.title, selection: 'picked words', text: 'Body text.', truncated: true };
+    },
+    listTabs: async () => [{ id: 1, title: tab.title, url: tab.url, active: true }],
+    capture: async () => 'data:image/png;base64,iVBORw0KGgo=',
+    injectAgent: async () => [...tab.frames.keys()].sort((a, b) => a - b),
+    callAgent: async (_tabId, frameId, call, expectDoc) => {
+      tab.calls.push({ frameId, call, expectDoc });
+      const frame = tab.frames.get(frameId);
+      if (!frame) throw new Error(`No frame with id ${frameId}.`);
+      if (expectDoc !== undefined && expectDoc !== frame.docId) return { docId: frame.docId, stale: true };
+      return { docId: frame.docId, stale: false, value: await answer(frame.agent, call) };
+    },
+    installDialogShim: async (_tabId, frameId) => {
+      tab.shims.push(frameId);
+    },
+    tabInfo: async () => ({ url: tab.url, title: tab.title }),
+    navigate: async (_tabId, to) => {
+      tab.navigations.push(to);
+      tab.onNavigate(to);
+    },
   });
+  return { tab, tools: new PageTools(deps), deps };
+}
 
-  it('returns the page as text with its URL, title and selection, and says when it was cut', async () => {
-    const d = deps();
-    const r = await runPageTool('page_read', {}, 1, d);
+async function answer(agent: Agent, call: AgentCall): Promise<unknown> {
+  switch (call.op) {
+    case 'snapshot':
+      return agent.snapshot?.(call);
+    case 'find':
+      return agent.find?.(call);
+    case 'describe': {
+      const el = agent.describe?.(call.ref);
+      return el === 'stale' || el === undefined ? { stale: true, error: 'gone' } : { stale: false, element: el };
+    }
+    case 'act':
+      return agent.act?.(call);
+    case 'wait':
+      return agent.wait?.(call);
+    case 'highlight':
+      return true;
+  }
+}
+
+const snap = (url: string, lines: string[], over: Partial<FrameSnapshot> = {}): FrameSnapshot => ({
+  url,
+  title: 'A',
+  lines,
+  iframes: [],
+  unreadable: 0,
+  ...over,
+});
+
+const acted = (over: Partial<ActResult> = {}): ActResult => ({
+  unloading: false,
+  changed: [],
+  dialogs: [],
+  errors: [],
+  settledMs: 12,
+  ...over,
+});
+
+const facts = (role: string, name: string, over: Partial<ElementFacts> = {}): ElementFacts => ({
+  role,
+  name,
+  tag: 'input',
+  origin: 'https://a.example',
+  disabled: false,
+  risk: {
+    password: false,
+    payment: false,
+    destructive: false,
+    submitsForm: false,
+    formHasSecret: false,
+    download: false,
+  },
+  ...over,
+});
+
+/** Runs a call given as the model would send it. */
+async function run(tools: PageTools, tool: string, args: unknown = {}): Promise<ToolCallResult> {
+  const parsed = parsePageToolCall(tool, args);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return tools.run(1, parsed.call);
+}
+
+function textOf(r: ToolCallResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+}
+
+/** The tab refs of the marks in a text, in order. */
+const refsIn = (t: string): string[] => [...t.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1]!);
+
+/** A form page in frame 0: a name field (e1), a password field (e2) and a submit button (e3). */
+function formPage(act: Agent['act'] = () => acted()) {
+  const env = fakeTab();
+  env.tab.frames.set(0, {
+    docId: 'd1',
+    agent: {
+      snapshot: () =>
+        snap('https://a.example/', [
+          '- textbox "Name" [ref=e1]',
+          '- textbox "Password" [ref=e2]',
+          '- button "Sign in" [ref=e3]',
+        ]),
+      describe: (ref) => facts('textbox', `field ${ref}`),
+      act,
+    },
+  });
+  return env;
+}
+
+describe('PageTools reading', () => {
+  it('returns the page as text with its URL, title and selection, says when it was cut, and clamps the size', async () => {
+    const { tab, tools } = fakeTab('https://a.example/x', 'A page');
+    const r = await run(tools, 'page_read');
     expect(r.success).toBe(true);
-    const text = r.content[0]?.type === 'text' ? r.content[0].text : '';
-    expect(text).toContain('URL: https://a.example/x');
-    expect(text).toContain('Title: A page');
-    expect(text).toContain('Selected text: picked words');
-    expect(text).toContain('Body text.');
+    const text = textOf(r);
+    for (const part of ['URL: https://a.example/x', 'Title: A page', 'Selected text: picked words', 'Body text.'])
+      expect(text).toContain(part);
     expect(text).toContain('cut at the size limit');
+    await run(tools, 'page_read', { maxChars: 10 ** 9 });
+    await run(tools, 'page_read', { maxChars: 5 });
+    expect(tab.reads).toEqual([50_000, PAGE_READ_MAX_CHARS, 1000]);
   });
 
-  it('caps the requested size', async () => {
-    const d = deps();
-    await runPageTool('page_read', { maxChars: 10 ** 9 }, 1, d);
-    await runPageTool('page_read', { maxChars: 5 }, 1, d);
-    expect(d.asked).toEqual([PAGE_READ_MAX_CHARS, 1000]);
-  });
-
-  it('returns a screenshot as PNG image content without the data URL prefix', async () => {
-    const r = await runPageTool('page_screenshot', {}, 1, deps());
-    expect(r.content).toEqual([{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
-  });
-
-  it('reports a failure as a tool result the model can read', async () => {
-    const r = await runPageTool(
-      'page_screenshot',
-      {},
-      1,
-      deps({ capture: async () => Promise.reject(new Error('The tab is not visible')) }),
+  it('returns a screenshot as PNG image content without the data URL prefix, and a failure as readable text', async () => {
+    const { tools } = fakeTab();
+    expect((await run(tools, 'page_screenshot')).content).toEqual([
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]);
+    const failing = new PageTools(
+      unusedPageTools({ capture: async () => Promise.reject(new Error('The tab is not visible')) }),
     );
-    expect(r).toEqual({
+    expect(await run(failing, 'page_screenshot')).toEqual({
       success: false,
       content: [{ type: 'text', text: 'page_screenshot failed: The tab is not visible' }],
     });
-    expect((await runPageTool('rm_rf', {}, 1, deps())).success).toBe(false);
+  });
+
+  it("puts a child frame's lines under its iframe line and gives every element a ref of the tab", async () => {
+    const { tab, tools } = fakeTab();
+    tab.frames.set(0, {
+      docId: 'top',
+      agent: {
+        snapshot: () =>
+          snap(
+            'https://a.example/',
+            ['- heading "Shop"', '- main', '  - iframe "Pay" [ref=e1]', '  - button "Back" [ref=e2]'],
+            { iframes: [{ line: 2, src: 'https://pay.example/card' }] },
+          ),
+      },
+    });
+    tab.frames.set(7, {
+      docId: 'pay',
+      agent: {
+        snapshot: () =>
+          snap('https://pay.example/card', ['- textbox "Card number" [ref=e1]', '- button "Pay" [ref=e2]']),
+      },
+    });
+    const text = textOf(await run(tools, 'page_snapshot'));
+    expect(text).toBe(
+      [
+        'Page: https://a.example/',
+        'Title: A',
+        '- heading "Shop"',
+        '- main',
+        '  - iframe "Pay" [ref=e1]',
+        '    - textbox "Card number" [ref=e3]',
+        '    - button "Pay" [ref=e4]',
+        '  - button "Back" [ref=e2]',
+      ].join('\n'),
+    );
+    // The same elements keep their refs on the next snapshot.
+    expect(refsIn(textOf(await run(tools, 'page_snapshot')))).toEqual(['e1', 'e3', 'e4', 'e2']);
+    // A child ref reaches its own frame with the frame's local ref.
+    tab.calls.length = 0;
+    await tools.elementsOf(1, { tool: 'page_hover', args: { ref: 'e4' } }).catch(() => []);
+    expect(tab.calls[0]).toMatchObject({ frameId: 7, expectDoc: 'pay', call: { op: 'describe', ref: 'e2' } });
+  });
+
+  it('ends a cut snapshot with a note naming the ref to continue from, and continues from it', async () => {
+    const { tab, tools } = fakeTab();
+    const snapshots: Extract<AgentCall, { op: 'snapshot' }>[] = [];
+    tab.frames.set(0, {
+      docId: 'd1',
+      agent: {
+        snapshot: (call) => {
+          snapshots.push(call);
+          return call.from
+            ? snap('https://a.example/', ['- row "41" [ref=e41]'])
+            : snap('https://a.example/', ['- row "1" [ref=e1]'], { cut: { remaining: 120, from: 'e41' } });
+        },
+      },
+    });
+    const text = textOf(await run(tools, 'page_snapshot'));
+    expect(text).toContain(
+      '[Cut at the size limit: 120 more elements. Call page_snapshot {"from":"e2"} for the rest, or page_find {"text":"..."} to search the page.]',
+    );
+    const rest = textOf(await run(tools, 'page_snapshot', { from: 'e2' }));
+    expect(snapshots.at(-1)).toMatchObject({ from: 'e41' });
+    expect(rest).toContain('- row "41" [ref=e2]');
+  });
+
+  it('finds text in every frame and answers with tab refs, the count, and when nothing matches', async () => {
+    const { tab, tools } = fakeTab();
+    tab.frames.set(0, {
+      docId: 'd1',
+      agent: { find: (c) => ({ matches: [`- link "${c.text} 1" [ref=e9]`], total: 1 }) },
+    });
+    tab.frames.set(3, { docId: 'd3', agent: { find: () => ({ matches: ['- cell "x" [ref=e9]'], total: 40 }) } });
+    const text = textOf(await run(tools, 'page_find', { text: 'Order' }));
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      '41 matches for "Order":',
+      '- link "Order 1" [ref=e1]',
+      '- cell "x" [ref=e2]',
+    ]);
+    expect(text).toContain('[39 more matches: search for something longer.]');
+    tab.frames.set(0, { docId: 'd1', agent: { find: () => ({ matches: [], total: 0 }) } });
+    tab.frames.delete(3);
+    expect(textOf(await run(tools, 'page_find', { text: 'zzz' }))).toBe('No element on the page matches "zzz".');
+  });
+
+  it('says the page agent answered something unexpected when a reply has the wrong shape', async () => {
+    const { tab, tools } = fakeTab();
+    tab.frames.set(0, {
+      docId: 'd1',
+      agent: { snapshot: () => ({ lines: 'not a list' }) as unknown as FrameSnapshot },
+    });
+    const r = await run(tools, 'page_snapshot');
+    expect(r.success).toBe(false);
+    expect(textOf(r)).toMatch(/page agent answered something unexpected/);
+  });
+});
+
+describe('PageTools refs', () => {
+  it('refuses a ref it never gave out, saying to snapshot again', async () => {
+    const { tools } = formPage();
+    const r = await run(tools, 'page_click', { ref: 'e99' });
+    expect(r).toEqual({ success: false, content: [{ type: 'text', text: staleRefMessage('e99') }] });
+    await expect(tools.elementsOf(1, { tool: 'page_click', args: { ref: 'e99' } })).rejects.toThrow(/snapshot/);
+  });
+
+  it('makes the refs of a document stale once its frame shows another one, without another element answering', async () => {
+    const { tab, tools } = formPage();
+    await run(tools, 'page_snapshot');
+    expect(await tools.elementsOf(1, { tool: 'page_click', args: { ref: 'e3' } })).toEqual([
+      facts('textbox', 'field e3'),
+    ]);
+    // The frame navigated: the agent there is asked in the old document's name and answers stale.
+    tab.frames.set(0, { ...tab.frames.get(0)!, docId: 'd2' });
+    const before = tab.calls.length;
+    expect(textOf(await run(tools, 'page_click', { ref: 'e3' }))).toBe(staleRefMessage('e3'));
+    expect(tab.calls.slice(before).every((c) => c.expectDoc === 'd1')).toBe(true);
+    // A snapshot of the new document gives new refs, and the old ones stay stale.
+    expect(refsIn(textOf(await run(tools, 'page_snapshot')))).toEqual(['e4', 'e5', 'e6']);
+    const after = tab.calls.length;
+    expect(textOf(await run(tools, 'page_click', { ref: 'e3' }))).toBe(staleRefMessage('e3'));
+    expect(tab.calls.length).toBe(after);
+  });
+
+  it('refuses a ref the agent reports gone when describing it for the card', async () => {
+    const { tab, tools } = formPage();
+    await run(tools, 'page_snapshot');
+    tab.frames.get(0)!.agent.describe = () => 'stale';
+    await expect(tools.elementsOf(1, { tool: 'page_click', args: { ref: 'e1' } })).rejects.toThrow(
+      staleRefMessage('e1'),
+    );
+  });
+
+  it('outlines the element of a ref in its own frame and document, and forgets the refs of a closed tab', async () => {
+    const { tab, tools } = formPage();
+    await run(tools, 'page_snapshot');
+    tab.calls.length = 0;
+    await tools.highlight(1, 'e2', true);
+    await tools.highlight(1, 'e2', false);
+    await tools.highlight(1, 'e77', true);
+    expect(tab.calls).toEqual([
+      { frameId: 0, expectDoc: 'd1', call: { op: 'highlight', ref: 'e2' } },
+      { frameId: 0, expectDoc: 'd1', call: { op: 'highlight', ref: null } },
+    ]);
+    tools.tabClosed(1);
+    expect(textOf(await run(tools, 'page_click', { ref: 'e2' }))).toBe(staleRefMessage('e2'));
+  });
+});
+
+describe('PageTools actions', () => {
+  it('reports what an action changed: dialogs, page errors, focus and the changed lines with tab refs', async () => {
+    const { tab, tools } = formPage(() =>
+      acted({
+        dialogs: [{ type: 'confirm', message: 'Sign in now?', accepted: false }],
+        errors: ['TypeError: x is undefined'],
+        focus: '- textbox "Password" [ref=e2]',
+        changed: ['- alert "Wrong password"', '- link "Reset" [ref=e4]'],
+      }),
+    );
+    await run(tools, 'page_snapshot');
+    const r = await run(tools, 'page_click', { ref: 'e3', dialog: 'accept', promptText: 'ok' });
+    expect(r.success).toBe(true);
+    expect(textOf(r).split('\n')).toEqual([
+      'Clicked e3.',
+      'A confirm dialog opened: "Sign in now?"; it was dismissed (call again with dialog: "accept" to accept it).',
+      'Page errors: TypeError: x is undefined',
+      'Focus: - textbox "Password" [ref=e2]',
+      'Changed:',
+      '- alert "Wrong password"',
+      '- link "Reset" [ref=e4]',
+    ]);
+    const act = tab.calls.find((c) => c.call.op === 'act');
+    expect(act).toMatchObject({
+      frameId: 0,
+      expectDoc: 'd1',
+      call: {
+        ref: 'e3',
+        action: { kind: 'click', button: 'left', double: false },
+        dialog: { accept: true, promptText: 'ok' },
+      },
+    });
+    expect(tab.shims).toEqual([0]);
+  });
+
+  it('says when nothing changed, and fails with the reason the agent gives', async () => {
+    let error: string | undefined;
+    const { tools } = formPage(() => acted(error === undefined ? {} : { error }));
+    await run(tools, 'page_snapshot');
+    expect(textOf(await run(tools, 'page_hover', { ref: 'e1' }))).toBe(
+      'Hovered over e1.\nNothing on the page changed.',
+    );
+    error = 'The element is disabled.';
+    expect(await run(tools, 'page_check', { ref: 'e1', checked: true })).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'The element is disabled.' }],
+    });
+  });
+
+  it('reports the new page when the action took its frame away and the tab moved to another address', async () => {
+    const env = formPage(() => {
+      // The form was sent: the document is gone before it could answer.
+      env.tab.url = 'https://a.example/welcome';
+      env.tab.title = 'Welcome';
+      env.tab.frames.set(0, {
+        docId: 'd2',
+        agent: {
+          snapshot: () => snap('https://a.example/welcome', ['- heading "Hello"', '- link "Log out" [ref=e1]']),
+        },
+      });
+      throw new Error('No frame with id 0.');
+    });
+    const { tools } = env;
+    await run(tools, 'page_snapshot');
+    const r = await run(tools, 'page_click', { ref: 'e3' });
+    expect(r.success).toBe(true);
+    expect(textOf(r)).toBe(
+      [
+        'Clicked e3.',
+        'Now on https://a.example/welcome "Welcome".',
+        'Page: https://a.example/welcome',
+        'Title: A',
+        '- heading "Hello"',
+        '- link "Log out" [ref=e4]',
+      ].join('\n'),
+    );
+  });
+
+  it('fails an action whose frame went away while the tab stayed on the same address', async () => {
+    const { tools } = formPage(() => {
+      throw new Error('No frame with id 0.');
+    });
+    await run(tools, 'page_snapshot');
+    expect(await run(tools, 'page_click', { ref: 'e3' })).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'page_click failed: No frame with id 0.' }],
+    });
+  });
+
+  it('fills fields in order and stops at the first one that fails, saying the rest were not filled', async () => {
+    const filled: string[] = [];
+    const { tools } = formPage((call) => {
+      if (call.ref === 'e2') return acted({ error: 'The field is read-only.' });
+      filled.push(call.ref ?? '');
+      return acted();
+    });
+    await run(tools, 'page_snapshot');
+    const r = await run(tools, 'page_fill_form', {
+      fields: [
+        { ref: 'e1', value: 'Ada' },
+        { ref: 'e2', value: 'secret' },
+        { ref: 'e3', value: 'x' },
+      ],
+    });
+    expect(r).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'e1: set.\ne2: The field is read-only.\nThe remaining fields were not filled.' }],
+    });
+    expect(filled).toEqual(['e1']);
+    expect(textOf(await run(tools, 'page_fill_form', { fields: [{ ref: 'e1', value: 'Ada' }] }))).toBe(
+      'Filled 1 field.\ne1: set.',
+    );
+  });
+
+  it('opens an address and reports the new page, or says the tab stayed where it was', async () => {
+    const { tab, tools } = fakeTab('https://a.example/', 'A');
+    tab.frames.set(0, { docId: 'd1', agent: { snapshot: () => snap(tab.url, ['- heading "Hi"']) } });
+    tab.onNavigate = (to) => {
+      if (typeof to === 'object' && to !== null && 'url' in to && typeof to.url === 'string') {
+        tab.url = to.url;
+        tab.title = 'B';
+        tab.frames.set(0, { docId: 'd2', agent: { snapshot: () => snap(tab.url, ['- heading "B"']) } });
+      }
+    };
+    const r = await run(tools, 'page_navigate', { url: 'https://b.example/start' });
+    expect(tab.navigations).toEqual([{ url: 'https://b.example/start' }]);
+    expect(textOf(r).split('\n').slice(0, 3)).toEqual([
+      'Opened the page.',
+      'Now on https://b.example/start "B".',
+      'Page: https://b.example/start',
+    ]);
+    const back = await run(tools, 'page_back');
+    expect(textOf(back).split('\n')[0]).toBe('Went back, but the tab still shows https://b.example/start.');
+    expect(textOf(await run(tools, 'page_reload')).split('\n')[0]).toBe('Went through a reload.');
+  });
+
+  it('waits for text through the top frame and says when it timed out', async () => {
+    let met = true;
+    const { tab, tools } = fakeTab();
+    tab.frames.set(0, { docId: 'd1', agent: { wait: () => ({ met, waitedMs: 240.4 }) } });
+    expect(textOf(await run(tools, 'page_wait', { text: 'Saved', ms: 1000 }))).toBe(
+      'Done: waited 240 ms for "Saved" to appear.',
+    );
+    expect(tab.calls.at(-1)?.call).toEqual({ op: 'wait', text: 'Saved', timeoutMs: 1000 });
+    met = false;
+    expect(textOf(await run(tools, 'page_wait', { textGone: 'Loading' }))).toMatch(
+      /^Timed out after \d+ ms waiting for "Loading" to go; call page_snapshot/,
+    );
   });
 });
