@@ -204,6 +204,35 @@ describe('codex adapter', () => {
     client.close();
   });
 
+  it("asks the side panel about an MCP server's own elicitation, naming server and tool, and answers Codex accept or decline", async () => {
+    const { client, init, waitFor, agent } = setup('elicitation');
+    await init();
+    const asked: Record<string, unknown>[] = [];
+    client.onRequest('approval/request', (params) => {
+      asked.push(serverRequests['approval/request'].params.parse(params));
+      return { decision: asked.length === 1 ? 'allow' : 'deny' };
+    });
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    const first = (await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] })) as {
+      turn: { id: string };
+    };
+    await waitFor('turn/completed');
+    expect(asked[0]).toMatchObject({
+      threadId,
+      turnId: first.turn.id,
+      toolName: 'github: create_issue',
+      preview:
+        'The "github" MCP server asks to run its tool "create_issue" (the server\'s own request, through Codex): Allow the github MCP server to run tool "create_issue"?',
+      arguments: { server: 'github', tool: 'create_issue', params: { title: 'Tether bug' } },
+      choices: ['allow', 'deny'],
+    });
+    expect(agent.answers.get(0)).toEqual({ action: 'accept', content: null });
+    await client.request('turn/start', { threadId, input: [{ text: 'Run echo again' }] });
+    await waitFor('turn/completed', (p) => (p.turn as { id: string }).id !== first.turn.id);
+    expect(agent.answers.get(1)).toEqual({ action: 'decline', content: null });
+    client.close();
+  });
+
   it('denies an approval the client answers with an error other than "method not found", as the app-server does', async () => {
     const { client, init, waitFor, agent } = setup('approval');
     await init();

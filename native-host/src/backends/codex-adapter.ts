@@ -3,6 +3,7 @@
  * Codex's thread/turn/item protocol (no `jsonrpc` field, server requests from id 0) on the other.
  */
 import {
+  type ApprovalOutcome,
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
@@ -38,6 +39,7 @@ import {
   policy,
 } from './codex-map';
 import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
+import { elicitation } from './codex-elicitation';
 import { codexPage, type ListTurns } from './codex-history';
 
 /**
@@ -431,18 +433,24 @@ class CodexAdapter extends AdapterCore {
       }
       case 'item/tool/call':
         return this.callClientTool(p);
+      case 'mcpServer/elicitation/request': {
+        const asked = elicitation(p);
+        return this.codexApproval(ctx.id, asked.spec, asked.answer);
+      }
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
     }
   }
 
   /** Asks the client; Codex gets the decision, unless it withdrew the request itself (then it gets nothing). */
-  private codexApproval(codexId: RequestId, spec: ApprovalSpec): Promise<unknown> {
+  private codexApproval(
+    codexId: RequestId,
+    spec: ApprovalSpec,
+    answer: (outcome: ApprovalOutcome) => unknown = (outcome) => ({ decision: codexDecision(outcome) }),
+  ): Promise<unknown> {
     const { requestId, settled } = this.askApproval(spec);
     this.approvalByCodexId.set(codexId, requestId);
-    return settled.then(({ outcome }) =>
-      this.approvalByCodexId.delete(codexId) ? { decision: codexDecision(outcome) } : UNANSWERED,
-    );
+    return settled.then(({ outcome }) => (this.approvalByCodexId.delete(codexId) ? answer(outcome) : UNANSWERED));
   }
 
   private async callClientTool(p: Record<string, unknown>): Promise<unknown> {
