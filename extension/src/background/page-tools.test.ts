@@ -1,118 +1,11 @@
 import type { ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import type { ActResult, AgentCall, ElementFacts, FindResult, FrameSnapshot } from '../content/agent-contract';
+import type { AgentCall, FrameSnapshot } from '../content/agent-contract';
+import { acted, type FakeAgent, facts, fakeTab, snap } from './fake-tab';
 import { PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 import { staleRefMessage } from './ref-table';
 import { unusedPageTools } from './test-helpers';
-
-type Agent = Partial<{
-  snapshot(call: Extract<AgentCall, { op: 'snapshot' }>): FrameSnapshot;
-  find(call: Extract<AgentCall, { op: 'find' }>): FindResult;
-  describe(ref: string): ElementFacts | 'stale';
-  act(call: Extract<AgentCall, { op: 'act' }>): ActResult | Promise<ActResult>;
-  wait(call: Extract<AgentCall, { op: 'wait' }>): unknown;
-}>;
-
-/** One frame's document as the fake tab shows it: its id and the agent running in it (answers as the contract says). */
-interface FakeFrame {
-  docId: string;
-  agent: Agent;
-}
-
-/** A tab (id 1) whose frames answer agent calls like chrome-pages.ts does: stale for another document, gone frames reject. */
-function fakeTab(url = 'https://a.example/', title = 'A') {
-  const tab = {
-    url,
-    title,
-    frames: new Map<number, FakeFrame>(),
-    calls: [] as { frameId: number; call: AgentCall; expectDoc: string | undefined }[],
-    shims: [] as number[],
-    reads: [] as number[],
-    navigations: [] as unknown[],
-    /** What a navigation does to the tab (the test sets it). */
-    onNavigate: (_to: unknown) => {},
-  };
-  const deps = unusedPageTools({
-    readPage: async (_tabId, maxChars) => {
-      tab.reads.push(maxChars);
-      return { url: tab.url, title: tab.title, selection: 'picked words', text: 'Body text.', truncated: true };
-    },
-    listTabs: async () => [{ id: 1, title: tab.title, url: tab.url, active: true }],
-    capture: async () => 'data:image/png;base64,iVBORw0KGgo=',
-    injectAgent: async () => [...tab.frames.keys()].sort((a, b) => a - b),
-    callAgent: async (_tabId, frameId, call, expectDoc) => {
-      tab.calls.push({ frameId, call, expectDoc });
-      const frame = tab.frames.get(frameId);
-      if (!frame) throw new Error(`No frame with id ${frameId}.`);
-      if (expectDoc !== undefined && expectDoc !== frame.docId) return { docId: frame.docId, stale: true };
-      return { docId: frame.docId, stale: false, value: await answer(frame.agent, call) };
-    },
-    installDialogShim: async (_tabId, frameId) => {
-      tab.shims.push(frameId);
-    },
-    tabInfo: async () => ({ url: tab.url, title: tab.title }),
-    navigate: async (_tabId, to) => {
-      tab.navigations.push(to);
-      tab.onNavigate(to);
-    },
-  });
-  return { tab, tools: new PageTools(deps), deps };
-}
-
-async function answer(agent: Agent, call: AgentCall): Promise<unknown> {
-  switch (call.op) {
-    case 'snapshot':
-      return agent.snapshot?.(call);
-    case 'find':
-      return agent.find?.(call);
-    case 'describe': {
-      const el = agent.describe?.(call.ref);
-      return el === 'stale' || el === undefined ? { stale: true, error: 'gone' } : { stale: false, element: el };
-    }
-    case 'act':
-      return agent.act?.(call);
-    case 'wait':
-      return agent.wait?.(call);
-    case 'highlight':
-      return true;
-  }
-}
-
-const snap = (url: string, lines: string[], over: Partial<FrameSnapshot> = {}): FrameSnapshot => ({
-  url,
-  title: 'A',
-  lines,
-  iframes: [],
-  unreadable: 0,
-  ...over,
-});
-
-const acted = (over: Partial<ActResult> = {}): ActResult => ({
-  unloading: false,
-  changed: [],
-  dialogs: [],
-  errors: [],
-  settledMs: 12,
-  ...over,
-});
-
-const facts = (role: string, name: string, over: Partial<ElementFacts> = {}): ElementFacts => ({
-  role,
-  name,
-  tag: 'input',
-  origin: 'https://a.example',
-  disabled: false,
-  risk: {
-    password: false,
-    payment: false,
-    destructive: false,
-    submitsForm: false,
-    formHasSecret: false,
-    download: false,
-  },
-  ...over,
-});
 
 /** Runs a call given as the model would send it. */
 async function run(tools: PageTools, tool: string, args: unknown = {}): Promise<ToolCallResult> {
@@ -129,7 +22,7 @@ function textOf(r: ToolCallResult): string {
 const refsIn = (t: string): string[] => [...t.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1]!);
 
 /** A form page in frame 0: a name field (e1), a password field (e2) and a submit button (e3). */
-function formPage(act: Agent['act'] = () => acted()) {
+function formPage(act: FakeAgent['act'] = () => acted()) {
   const env = fakeTab();
   env.tab.frames.set(0, {
     docId: 'd1',
