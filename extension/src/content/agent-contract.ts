@@ -41,6 +41,11 @@ export type AgentCall =
       prefix: string;
       action: AgentAction;
       dialog?: DialogPolicy;
+      /**
+       * The event name the main-world dialog shim (content/dialog-shim.ts) was installed with for this document; the
+       * agent tells the shim when an action is in flight and hears dialogs, page errors and requests from it.
+       */
+      channel?: string;
       /** Mutation quiet that counts as settled, and the most the agent waits for it (bounded by the worker too). */
       quietMs: number;
       capMs: number;
@@ -81,6 +86,8 @@ export const ElementFacts = z.object({
     destructive: z.boolean(),
     /** A control that submits a form (submit button, Enter in a form field with `submit`). */
     submitsForm: z.boolean(),
+    /** A field in a form where Enter (`page_type` with `submit`, `page_press` Enter) submits that form. */
+    enterSubmits: z.boolean().optional(),
     /** The form it would submit has a password or payment field. */
     formHasSecret: z.boolean(),
     /** A link with `download`, or whose target the page declares a download. */

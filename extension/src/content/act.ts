@@ -1,0 +1,382 @@
+/**
+ * The actions by ref. `prepareAction` checks everything that can be checked before touching the page (a disabled or
+ * hidden target, a select without that option, a file input, a malformed key) and throws an ActionError that names
+ * the element; the returned function then performs the action with synthetic events.
+ */
+import type { AgentAction } from './agent-contract';
+import { formOf, isDisabled, isInvisible, isNotRendered } from './dom';
+import {
+  ActionError,
+  clickSequence,
+  centreOf,
+  deleteText,
+  describeEl,
+  fireChange,
+  hoverSequence,
+  insertEditableText,
+  insertText,
+  keyEvent,
+  replaceValue,
+  scrollIntoViewIfNeeded,
+  type ValueField,
+} from './input';
+import { isPrintable, KeyParseError, parseKey, type KeyChord } from './keys';
+import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
+
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+const NOT_TEXT_INPUTS = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
+/** Roles Enter and Space activate with a click. */
+const ACTIVATED_BY_KEY = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+  'switch',
+  'checkbox',
+  'radio',
+]);
+
+function isValueField(el: Element): el is ValueField {
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !NOT_TEXT_INPUTS.has(el.type));
+}
+
+function checkedState(el: Element): boolean | undefined {
+  if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+  if (CHECKABLE_ROLES.has(roleOf(el))) return el.getAttribute('aria-checked') === 'true';
+  return undefined;
+}
+
+/** Submits the field's form as Enter does: a click on its default button, else requestSubmit(). */
+function implicitSubmit(el: Element): void {
+  const form = formOf(el);
+  if (!form) return;
+  const button = Array.from(form.elements).find(
+    (control) =>
+      (control instanceof HTMLButtonElement && control.type === 'submit') ||
+      (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image')),
+  );
+  if (button) {
+    if (!isDisabled(button)) (button as HTMLElement).click();
+    return;
+  }
+  form.requestSubmit();
+}
+
+function focusables(): HTMLElement[] {
+  const all = document.querySelectorAll<HTMLElement>(
+    'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable=true]',
+  );
+  const list = Array.from(all).filter(
+    (el) => el.tabIndex >= 0 && !isDisabled(el) && !isNotRendered(el) && !isInvisible(el),
+  );
+  // Positive tabindex first in its order, then the rest in document order (the sort is stable).
+  return list.sort((a, b) => (a.tabIndex || Number.MAX_SAFE_INTEGER) - (b.tabIndex || Number.MAX_SAFE_INTEGER));
+}
+
+/** Moves focus as Tab does, since a synthetic Tab moves nothing. Returns the newly focused element. */
+function moveFocus(from: Element, backwards: boolean): Element {
+  const list = focusables();
+  if (list.length === 0) return from;
+  const at = list.indexOf(from as HTMLElement);
+  const next = at < 0 ? (backwards ? list.length - 1 : 0) : (at + (backwards ? -1 : 1) + list.length) % list.length;
+  const target = list[next] as HTMLElement;
+  target.focus();
+  if (target instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(target.type)) target.select();
+  return target;
+}
+
+function scrollKey(key: string): boolean {
+  const page = window.innerHeight * 0.875;
+  const by: Record<string, number> = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': page };
+  if (key === 'Home') window.scrollTo({ top: 0, behavior: 'instant' });
+  else if (key === 'End') window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+  else if (by[key] !== undefined) window.scrollBy({ top: by[key], behavior: 'instant' });
+  else return false;
+  return true;
+}
+
+/** What the browser would do for an unprevented keydown; returns the element keyup goes to. */
+function keyDefault(target: Element, chord: KeyChord): Element {
+  const role = roleOf(target);
+  if (chord.key === 'Tab' && !chord.ctrl && !chord.alt && !chord.meta) return moveFocus(target, chord.shift);
+  if ((chord.ctrl || chord.meta) && chord.key.toLowerCase() === 'a') {
+    if (isValueField(target)) target.select();
+    else window.getSelection()?.selectAllChildren(document.body);
+    return target;
+  }
+  if (chord.key === 'Enter') {
+    if (target instanceof HTMLTextAreaElement) insertText(target, '\n');
+    else if (isEditableRoot(target) || (target instanceof HTMLElement && target.isContentEditable)) {
+      document.execCommand('insertParagraph', false);
+    } else if (isValueField(target)) implicitSubmit(target);
+    else if (ACTIVATED_BY_KEY.has(role) || target.localName === 'summary') (target as HTMLElement).click();
+    return target;
+  }
+  if (target instanceof HTMLSelectElement && (chord.key === 'ArrowDown' || chord.key === 'ArrowUp')) {
+    const index = Math.min(
+      target.options.length - 1,
+      Math.max(0, target.selectedIndex + (chord.key === 'ArrowDown' ? 1 : -1)),
+    );
+    if (index !== target.selectedIndex) {
+      target.selectedIndex = index;
+      target.dispatchEvent(new Event('input', { bubbles: true }));
+      fireChange(target);
+    }
+    return target;
+  }
+  if (isValueField(target)) {
+    if (chord.key === 'Backspace' || chord.key === 'Delete') deleteText(target, chord.key === 'Delete');
+    else if (isPrintable(chord)) insertText(target, chord.key);
+    return target;
+  }
+  if (target instanceof HTMLElement && target.isContentEditable) {
+    if (chord.key === 'Backspace' || chord.key === 'Delete')
+      document.execCommand(chord.key === 'Delete' ? 'forwardDelete' : 'delete', false);
+    else if (isPrintable(chord)) document.execCommand('insertText', false, chord.key);
+    return target;
+  }
+  if (chord.key === ' ' && (ACTIVATED_BY_KEY.has(role) || target.localName === 'summary')) {
+    (target as HTMLElement).click();
+    return target;
+  }
+  if (!chord.ctrl && !chord.meta && !chord.alt) scrollKey(chord.key);
+  return target;
+}
+
+/** keydown, keypress (for characters and Enter), the browser's default unless prevented, keyup. */
+function pressKey(target: Element, chord: KeyChord): void {
+  let upTarget = target;
+  if (keyEvent(target, 'keydown', chord)) {
+    const withPress = isPrintable(chord) || chord.key === 'Enter';
+    if (!withPress || keyEvent(target, 'keypress', chord)) upTarget = keyDefault(target, chord);
+  }
+  keyEvent(upTarget.isConnected ? upTarget : target, 'keyup', chord);
+}
+
+function typeInto(el: Element, text: string, clear: boolean, submit: boolean): void {
+  scrollIntoViewIfNeeded(el);
+  (el as HTMLElement).focus({ preventScroll: true });
+  if (isEditableRoot(el) || (el instanceof HTMLElement && el.isContentEditable)) {
+    if (clear) insertEditableText(el as HTMLElement, '', true);
+    for (const char of text) {
+      const chord: KeyChord = { key: char, code: '', ctrl: false, shift: false, alt: false, meta: false };
+      if (keyEvent(el, 'keydown', chord) && keyEvent(el, 'keypress', chord))
+        insertEditableText(el as HTMLElement, char);
+      keyEvent(el, 'keyup', chord);
+    }
+  } else {
+    const field = el as ValueField;
+    if (clear && field.value) replaceValue(field, '');
+    if (field instanceof HTMLInputElement && !TEXT_INPUT_TYPES.has(field.type)) {
+      // A date or colour takes a whole value, not characters.
+      replaceValue(field, text);
+    } else {
+      for (const char of text) {
+        const chord: KeyChord = {
+          key: char === '\n' ? 'Enter' : char,
+          code: '',
+          ctrl: false,
+          shift: false,
+          alt: false,
+          meta: false,
+        };
+        if (keyEvent(el, 'keydown', chord) && keyEvent(el, 'keypress', chord)) insertText(field, char);
+        keyEvent(el, 'keyup', chord);
+      }
+    }
+    fireChange(el);
+  }
+  if (submit) pressKey(el, { key: 'Enter', code: 'Enter', ctrl: false, shift: false, alt: false, meta: false });
+}
+
+function fill(el: Element, value: string): void {
+  scrollIntoViewIfNeeded(el);
+  (el as HTMLElement).focus({ preventScroll: true });
+  if (el instanceof HTMLElement && el.isContentEditable) {
+    insertEditableText(el, value, true);
+    return;
+  }
+  const field = el as ValueField;
+  replaceValue(field, value);
+  if (field.value !== value && value !== '') {
+    const hint = field instanceof HTMLInputElement ? VALUE_FORMATS[field.type] : undefined;
+    throw new ActionError(
+      `${describeEl(el)} did not accept ${JSON.stringify(value)}${hint ? `: it takes ${hint}` : ''}.`,
+    );
+  }
+  fireChange(el);
+}
+
+const VALUE_FORMATS: Record<string, string> = {
+  date: 'a date as YYYY-MM-DD',
+  time: 'a time as HH:MM',
+  'datetime-local': 'YYYY-MM-DDTHH:MM',
+  month: 'YYYY-MM',
+  week: 'YYYY-Www',
+  color: 'a colour as #rrggbb',
+  number: 'a number',
+  range: 'a number in its range',
+  email: 'an email address',
+};
+
+function chooseOptions(select: HTMLSelectElement, values: readonly string[]): HTMLOptionElement[] {
+  const options = Array.from(select.options);
+  if (values.length > 1 && !select.multiple) {
+    throw new ActionError(`${describeEl(select)} takes one option, not ${values.length}: pass one value.`);
+  }
+  return values.map((wanted) => {
+    const option =
+      options.find((o) => o.value === wanted) ??
+      options.find((o) => o.label.trim() === wanted.trim()) ??
+      options.find((o) => o.label.trim().toLowerCase() === wanted.trim().toLowerCase());
+    if (!option) {
+      const shown = options.slice(0, 30).map((o) => JSON.stringify(o.label.trim() || o.value));
+      const more = options.length > 30 ? ` and ${options.length - 30} more` : '';
+      throw new ActionError(
+        `${describeEl(select)} has no option ${JSON.stringify(wanted)}. Its options are: ${shown.join(', ')}${more}.`,
+      );
+    }
+    if (option.disabled)
+      throw new ActionError(`Option ${JSON.stringify(option.label)} of ${describeEl(select)} is disabled.`);
+    return option;
+  });
+}
+
+/** Checks the action against its target and returns the function that performs it; throws ActionError when it cannot. */
+export function prepareAction(action: AgentAction, el: Element | undefined): () => void {
+  if (el && action.kind !== 'scroll') {
+    if (isNotRendered(el) || isInvisible(el)) {
+      throw new ActionError(
+        `${describeEl(el)} is hidden, so a user could not ${action.kind} it. Call page_snapshot to see what is shown now.`,
+      );
+    }
+    if (isDisabled(el))
+      throw new ActionError(`${describeEl(el)} is disabled; it cannot be used until the page enables it.`);
+  }
+  switch (action.kind) {
+    case 'click':
+      return () => clickSequence(need(el, action.kind), action.button, action.double);
+    case 'hover':
+      return () => {
+        const target = need(el, action.kind);
+        scrollIntoViewIfNeeded(target);
+        const { x, y } = centreOf(target);
+        hoverSequence(target, x, y);
+      };
+    case 'type':
+    case 'fill': {
+      const target = need(el, action.kind);
+      if (target instanceof HTMLSelectElement && action.kind === 'fill') {
+        const options = chooseOptions(target, [action.value]);
+        return () => selectOptions(target, options);
+      }
+      if (target instanceof HTMLInputElement && target.type === 'file') {
+        throw new ActionError(
+          `${describeEl(target)} is a file input: the agent cannot choose files for the page. Ask the user to pick the file.`,
+        );
+      }
+      if (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')) {
+        throw new ActionError(`${describeEl(target)} is a ${target.type}: use page_check to set it.`);
+      }
+      if (!isValueField(target) && !(target instanceof HTMLElement && target.isContentEditable)) {
+        throw new ActionError(
+          `${describeEl(target)} is not a text field; page_type and page_fill_form need a textbox.`,
+        );
+      }
+      if ((target as ValueField).readOnly) throw new ActionError(`${describeEl(target)} is read-only.`);
+      return action.kind === 'type'
+        ? () => typeInto(target, action.text, action.clear, action.submit)
+        : () => fill(target, action.value);
+    }
+    case 'select': {
+      const target = need(el, action.kind);
+      if (!(target instanceof HTMLSelectElement)) {
+        throw new ActionError(
+          `${describeEl(target)} is not a <select>: click it to open its list, then click the option.`,
+        );
+      }
+      const options = chooseOptions(target, action.values);
+      return () => selectOptions(target, options);
+    }
+    case 'check': {
+      const target = need(el, action.kind);
+      const state = checkedState(target);
+      if (state === undefined)
+        throw new ActionError(`${describeEl(target)} is not a checkbox, radio button or switch.`);
+      if (state === action.checked) return () => {};
+      if (!action.checked && (roleOf(target) === 'radio' || roleOf(target) === 'menuitemradio')) {
+        throw new ActionError(
+          `${describeEl(target)} is a radio button: it cannot be unchecked. Check another option of its group instead.`,
+        );
+      }
+      return () => {
+        clickSequence(target, 'left', false);
+        if (checkedState(target) !== action.checked) {
+          throw new ActionError(
+            `Clicking ${describeEl(target)} did not change it (the page kept it ${state ? 'checked' : 'unchecked'}).`,
+          );
+        }
+      };
+    }
+    case 'press': {
+      let chord: KeyChord;
+      try {
+        chord = parseKey(action.key);
+      } catch (error) {
+        if (error instanceof KeyParseError) throw new ActionError(error.message, { cause: error });
+        throw error;
+      }
+      return () => pressKey(el ?? document.activeElement ?? document.body, chord);
+    }
+    case 'scroll':
+      return () => scrollBy(el, action.dy);
+  }
+}
+
+function need(el: Element | undefined, kind: string): Element {
+  if (!el) throw new ActionError(`page_${kind} needs a ref: call page_snapshot and pass the ref of the element.`);
+  return el;
+}
+
+function selectOptions(select: HTMLSelectElement, options: readonly HTMLOptionElement[]): void {
+  scrollIntoViewIfNeeded(select);
+  select.focus({ preventScroll: true });
+  if (select.multiple) {
+    for (const option of Array.from(select.options)) option.selected = options.includes(option);
+    select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  } else replaceValue(select, (options[0] as HTMLOptionElement).value);
+  fireChange(select);
+}
+
+function isScrollable(el: Element): boolean {
+  return el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0;
+}
+
+function scrollBy(el: Element | undefined, dy: number): void {
+  if (el && (dy === 0 || !isScrollable(el))) {
+    el.scrollIntoView({ block: 'center', behavior: 'instant' });
+    return;
+  }
+  if (el) {
+    el.scrollBy({ top: dy, behavior: 'instant' });
+    return;
+  }
+  const before = window.scrollY;
+  window.scrollBy({ top: dy, behavior: 'instant' });
+  if (window.scrollY !== before) return;
+  // The window does not scroll (an app with its own scroll pane): scroll the pane under the viewport's centre.
+  for (
+    let node = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+    node;
+    node = node.parentElement
+  ) {
+    if (isScrollable(node)) {
+      node.scrollBy({ top: dy, behavior: 'instant' });
+      return;
+    }
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Synthetic input as a user's would arrive: pointer and mouse events at the element's centre, keyboard events, and
+ * values written through the native setters (not the element's own `value` property, which React replaces on the
+ * instance to track changes) followed by input events, so framework-controlled fields see the change.
+ * Every event is untrusted (`isTrusted: false`); pages that insist on trusted input ignore them.
+ */
+import type { KeyChord } from './keys';
+import { nameOf, roleOf } from './roles';
+
+/** An action the element cannot take; the message names the element and says what to do instead. */
+export class ActionError extends Error {
+  override readonly name = 'ActionError';
+}
+
+/** `role "name"` for messages. */
+export function describeEl(el: Element): string {
+  const role = roleOf(el);
+  const name = nameOf(el, role);
+  return name ? `${role} ${JSON.stringify(name)}` : `${role} <${el.localName}>`;
+}
+
+/** Scrolls the element to the middle of the viewport when any of it is outside. */
+export function scrollIntoViewIfNeeded(el: Element): void {
+  const rect = el.getBoundingClientRect();
+  if (rect.top < 0 || rect.left < 0 || rect.bottom > window.innerHeight || rect.right > window.innerWidth) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }
+}
+
+/** The element's centre in viewport coordinates. */
+export function centreOf(el: Element): { x: number; y: number } {
+  const rect = el.getBoundingClientRect();
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+const BUTTONS = {
+  left: { button: 0, buttons: 1 },
+  middle: { button: 1, buttons: 4 },
+  right: { button: 2, buttons: 2 },
+};
+
+/** Which mouse button. */
+export type MouseButton = keyof typeof BUTTONS;
+
+function mouseEvent(el: Element, type: string, x: number, y: number, pressed: MouseButton | null, detail = 0): boolean {
+  const { button, buttons } = pressed ? BUTTONS[pressed] : { button: 0, buttons: 0 };
+  const bubbles = type !== 'pointerenter' && type !== 'mouseenter';
+  const init: PointerEventInit = {
+    bubbles,
+    cancelable: bubbles,
+    composed: true,
+    view: window,
+    clientX: x,
+    clientY: y,
+    screenX: x + window.screenX,
+    screenY: y + window.screenY,
+    button: type.endsWith('move') || type.endsWith('over') || type.endsWith('enter') ? -1 : button,
+    buttons: type.endsWith('up') || type === 'click' || type === 'dblclick' || type === 'auxclick' ? 0 : buttons,
+    detail,
+  };
+  if (type.startsWith('pointer')) {
+    return el.dispatchEvent(new PointerEvent(type, { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
+  }
+  // MouseEvent's `button` for a move is 0, not -1.
+  return el.dispatchEvent(new MouseEvent(type, { ...init, button: Math.max(0, init.button ?? 0) }));
+}
+
+/** pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove: the pointer arriving on the element. */
+export function hoverSequence(el: Element, x: number, y: number): void {
+  for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
+    mouseEvent(el, type, x, y, null);
+  }
+}
+
+const FOCUSABLE =
+  'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]';
+
+function focusOnPress(el: Element): void {
+  const target = el.closest(FOCUSABLE);
+  if (target instanceof HTMLElement && !target.matches(':disabled')) target.focus({ preventScroll: true });
+  else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+}
+
+function press(el: Element, x: number, y: number, button: MouseButton, detail: number): void {
+  mouseEvent(el, 'pointerdown', x, y, button, detail);
+  if (mouseEvent(el, 'mousedown', x, y, button, detail)) focusOnPress(el);
+  mouseEvent(el, 'pointerup', x, y, button, detail);
+  mouseEvent(el, 'mouseup', x, y, button, detail);
+}
+
+/**
+ * The full sequence of a click at the element's centre: hover, pointerdown, mousedown (focus), pointerup, mouseup,
+ * then click (whose dispatch runs the element's activation: a link follows, a checkbox toggles, a submit submits),
+ * contextmenu for the right button, auxclick for the middle one, a second press and dblclick for `double`.
+ */
+export function clickSequence(el: Element, button: MouseButton, double: boolean): void {
+  scrollIntoViewIfNeeded(el);
+  const { x, y } = centreOf(el);
+  hoverSequence(el, x, y);
+  press(el, x, y, button, 1);
+  if (button === 'right') {
+    mouseEvent(el, 'contextmenu', x, y, button, 1);
+    return;
+  }
+  const clickType = button === 'left' ? 'click' : 'auxclick';
+  mouseEvent(el, clickType, x, y, button, 1);
+  if (!double) return;
+  press(el, x, y, button, 2);
+  mouseEvent(el, clickType, x, y, button, 2);
+  mouseEvent(el, 'dblclick', x, y, button, 2);
+}
+
+/** Dispatches one keyboard event; false when the page prevented its default. */
+export function keyEvent(el: Element, type: 'keydown' | 'keypress' | 'keyup', chord: KeyChord): boolean {
+  return el.dispatchEvent(
+    new KeyboardEvent(type, {
+      key: chord.key,
+      code: chord.code,
+      ctrlKey: chord.ctrl,
+      shiftKey: chord.shift,
+      altKey: chord.alt,
+      metaKey: chord.meta,
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: window,
+    }),
+  );
+}
+
+/** A text field that holds a value (input or textarea). */
+export type ValueField = HTMLInputElement | HTMLTextAreaElement;
+
+/** Sets `value` through the prototype's native setter, so an instance-level override (React's tracker) is bypassed. */
+export function setNativeValue(el: ValueField | HTMLSelectElement, value: string): void {
+  const proto =
+    el instanceof HTMLTextAreaElement
+      ? HTMLTextAreaElement.prototype
+      : el instanceof HTMLSelectElement
+        ? HTMLSelectElement.prototype
+        : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  if (setter) setter.call(el, value);
+  else el.value = value;
+}
+
+function selectionOf(el: ValueField): { start: number; end: number } {
+  try {
+    if (el.selectionStart !== null && el.selectionEnd !== null)
+      return { start: el.selectionStart, end: el.selectionEnd };
+  } catch {
+    // Types without a text selection (email, number in some browsers) throw or answer null: type at the end.
+  }
+  return { start: el.value.length, end: el.value.length };
+}
+
+function setCaret(el: ValueField, at: number): void {
+  try {
+    el.setSelectionRange(at, at);
+  } catch {
+    // No selection API for this input type; the value is set, the caret does not matter.
+  }
+}
+
+function inputEvent(el: Element, type: 'beforeinput' | 'input', inputType: string, data: string | null): boolean {
+  return el.dispatchEvent(
+    new InputEvent(type, { inputType, data, bubbles: true, cancelable: type === 'beforeinput', composed: true }),
+  );
+}
+
+/** Inserts text at the caret as typing would: beforeinput (cancelable), the native value, input. */
+export function insertText(el: ValueField, text: string): void {
+  if (!inputEvent(el, 'beforeinput', 'insertText', text)) return;
+  const { start, end } = selectionOf(el);
+  const limit = el.maxLength > 0 ? el.maxLength - (el.value.length - (end - start)) : text.length;
+  if (limit <= 0) return;
+  const inserted = text.slice(0, limit);
+  setNativeValue(el, el.value.slice(0, start) + inserted + el.value.slice(end));
+  setCaret(el, start + inserted.length);
+  inputEvent(el, 'input', 'insertText', inserted);
+}
+
+/** Deletes the selection, or one character before (Backspace) or after (Delete) the caret. */
+export function deleteText(el: ValueField, forward: boolean): void {
+  const inputType = forward ? 'deleteContentForward' : 'deleteContentBackward';
+  if (!inputEvent(el, 'beforeinput', inputType, null)) return;
+  let { start, end } = selectionOf(el);
+  if (start === end) {
+    if (forward) end = Math.min(el.value.length, end + 1);
+    else start = Math.max(0, start - 1);
+  }
+  if (start === end) return;
+  setNativeValue(el, el.value.slice(0, start) + el.value.slice(end));
+  setCaret(el, start);
+  inputEvent(el, 'input', inputType, null);
+}
+
+/** Replaces the whole value (a fill, or clearing before typing): native setter, then input. */
+export function replaceValue(el: ValueField | HTMLSelectElement, value: string): void {
+  setNativeValue(el, value);
+  el.dispatchEvent(
+    el instanceof HTMLSelectElement
+      ? new Event('input', { bubbles: true, composed: true })
+      : new InputEvent('input', {
+          inputType: value ? 'insertReplacementText' : 'deleteContentBackward',
+          data: value,
+          bubbles: true,
+          composed: true,
+        }),
+  );
+}
+
+/** Fires `change` (what a field does when the user commits an edit). */
+export function fireChange(el: Element): void {
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** Inserts text into a contenteditable region at its caret (at its end when the caret is elsewhere). */
+export function insertEditableText(el: HTMLElement, text: string, replaceAll = false): void {
+  el.focus({ preventScroll: true });
+  const selection = window.getSelection();
+  if (selection && (replaceAll || !selection.anchorNode || !el.contains(selection.anchorNode))) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    if (!replaceAll) range.collapse(false);
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+  // execCommand keeps the editor's undo stack and fires beforeinput/input like typing does.
+  if (text) document.execCommand('insertText', false, text);
+  else document.execCommand('delete', false);
+}

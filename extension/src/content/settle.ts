@@ -1,0 +1,161 @@
+/**
+ * Watching the page while an action runs: which nodes mutated, whether the document began to unload, the dialogs,
+ * errors and requests the main-world shim reports, and when the page has been quiet long enough to answer. Settled
+ * means no mutation and no request of the action's in flight for `quietMs`, or `capMs` at most, or at once when the
+ * document starts unloading (the worker then waits for the new page on its side).
+ */
+import type { DialogPolicy, DialogReport } from './agent-contract';
+import type { ShimMessage } from './dialog-shim';
+
+/** What the page did during an action. */
+export interface Settled {
+  readonly unloading: boolean;
+  readonly mutated: Set<Node>;
+  readonly dialogs: DialogReport[];
+  readonly errors: string[];
+  readonly settledMs: number;
+}
+
+/** At most this many mutated nodes are kept (enough to find their common region). */
+const MUTATED_MAX = 2000;
+const ERRORS_MAX = 5;
+const DIALOGS_MAX = 5;
+
+/** Options of watchAction. */
+export interface WatchOptions {
+  /** The shim's channel; without it dialogs and main-world errors are not seen. */
+  readonly channel?: string;
+  readonly dialog?: DialogPolicy;
+  /** Shadow roots to observe besides the document (mutation observers do not cross into them). */
+  readonly shadowRoots: readonly ShadowRoot[];
+  /** A node of the agent's own (the highlight) whose changes are not the page's. */
+  readonly ignore?: Node | null;
+}
+
+/** An action under watch: `settle` resolves once the page is quiet and stops watching. */
+export interface ActionWatch {
+  settle(quietMs: number, capMs: number): Promise<Settled>;
+}
+
+function isShimMessage(value: unknown): value is ShimMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { t?: unknown }).t === 'string';
+}
+
+/** Starts watching before an action; tells the shim an action is in flight. */
+export function watchAction(options: WatchOptions): ActionWatch {
+  const started = performance.now();
+  const mutated = new Set<Node>();
+  const dialogs: DialogReport[] = [];
+  const errors: string[] = [];
+  let lastActivity = started;
+  let pending = 0;
+  let unloading = false;
+  let wake: (() => void) | undefined;
+
+  const addError = (message: string): void => {
+    if (errors.length < ERRORS_MAX && !errors.includes(message)) errors.push(message);
+  };
+  const collect = (records: MutationRecord[]): void => {
+    for (const record of records) {
+      const target = record.target;
+      if (
+        options.ignore &&
+        (target === options.ignore ||
+          record.addedNodes[0] === options.ignore ||
+          record.removedNodes[0] === options.ignore)
+      ) {
+        continue;
+      }
+      if (mutated.size < MUTATED_MAX)
+        mutated.add(target.nodeType === Node.TEXT_NODE ? (target.parentNode ?? target) : target);
+      lastActivity = performance.now();
+    }
+  };
+  const observer = new MutationObserver(collect);
+  const observe = { subtree: true, childList: true, attributes: true, characterData: true };
+  observer.observe(document, observe);
+  for (const root of options.shadowRoots) observer.observe(root, observe);
+
+  const onUnload = (): void => {
+    unloading = true;
+    wake?.();
+  };
+  const onNavigate = (event: Event): void => {
+    const destination = (event as Event & { destination?: { sameDocument?: boolean } }).destination;
+    if (destination?.sameDocument === false) onUnload();
+  };
+  const onError = (event: Event): void => {
+    if (event instanceof ErrorEvent) addError(event.message);
+  };
+  const onChannel = (event: Event): void => {
+    let message: unknown;
+    try {
+      message = JSON.parse(String((event as CustomEvent).detail));
+    } catch {
+      return;
+    }
+    if (!isShimMessage(message)) return;
+    if (message.t === 'dialog' && dialogs.length < DIALOGS_MAX) {
+      dialogs.push({ type: message.type, message: String(message.message), accepted: message.accepted === true });
+    } else if (message.t === 'error') addError(String(message.message));
+    else if (message.t === 'net') {
+      pending = Math.max(0, pending + (message.d === 1 ? 1 : -1));
+      lastActivity = performance.now();
+    }
+  };
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  window.addEventListener('beforeunload', onUnload);
+  window.addEventListener('pagehide', onUnload);
+  window.addEventListener('error', onError);
+  navigation?.addEventListener('navigate', onNavigate);
+  const send = (message: ShimMessage): void => {
+    if (options.channel) document.dispatchEvent(new CustomEvent(options.channel, { detail: JSON.stringify(message) }));
+  };
+  if (options.channel) {
+    document.addEventListener(options.channel, onChannel);
+    send({
+      t: 'begin',
+      accept: options.dialog?.accept === true,
+      ...(options.dialog?.promptText !== undefined ? { promptText: options.dialog.promptText } : {}),
+    });
+  }
+
+  const stop = (): void => {
+    observer.disconnect();
+    window.removeEventListener('beforeunload', onUnload);
+    window.removeEventListener('pagehide', onUnload);
+    window.removeEventListener('error', onError);
+    navigation?.removeEventListener('navigate', onNavigate);
+    send({ t: 'end' });
+    if (options.channel) document.removeEventListener(options.channel, onChannel);
+  };
+
+  return {
+    settle(quietMs, capMs) {
+      // Mutations made by the action itself are queued as microtasks: collect them before judging quiet.
+      const actionEnded = performance.now();
+      lastActivity = Math.max(lastActivity, actionEnded);
+      return new Promise<Settled>((resolve) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const finish = (): void => {
+          if (timer !== undefined) clearTimeout(timer);
+          wake = undefined;
+          collect(observer.takeRecords());
+          stop();
+          resolve({ unloading, mutated, dialogs, errors, settledMs: Math.round(performance.now() - started) });
+        };
+        const check = (): void => {
+          const now = performance.now();
+          if (unloading || now - actionEnded >= capMs) return finish();
+          const quietFor = now - lastActivity;
+          if (pending === 0 && quietFor >= quietMs) return finish();
+          const wait = pending > 0 ? quietMs : quietMs - quietFor;
+          timer = setTimeout(check, Math.max(1, Math.min(wait, capMs - (now - actionEnded))));
+        };
+        wake = finish;
+        if (unloading) return finish();
+        timer = setTimeout(check, Math.max(1, Math.min(quietMs, capMs)));
+      });
+    },
+  };
+}
