@@ -4,12 +4,13 @@
  * extension is connected), says hello with a token from the environment or the host's 0600 token file, never argv,
  * and then pipes MCP's stdio both ways. Messages for people go to stderr; stdout carries MCP only.
  */
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
 import { parseFlags, UsageError } from '../cli-args';
 import { FirstLine, helloLine, parseAnswer } from './hello';
-import { type HostAnnouncement, listHostFiles, SOCKET_ENV, TOKEN_ENV } from './hub';
+import { SOCKET_ENV, TOKEN_ENV } from './hub';
+import { liveHosts, socketAnswers } from './host-registry';
 import { runtimeDir } from './runtime-dir';
 
 const USAGE = 'tether mcp [--browser NAME] [--print-config]';
@@ -24,7 +25,6 @@ interface Candidate {
   readonly pid: number;
   readonly startedAtMs: number;
   readonly tokenFile?: string;
-  readonly infoFile?: string;
 }
 
 /** Runs `tether mcp`; resolves with the exit code once the client or the host has closed. */
@@ -92,21 +92,9 @@ async function pickHost(browser: string | undefined): Promise<{ host: Candidate;
   const forced = process.env[SOCKET_ENV];
   if (forced) {
     const host = { socket: forced, browser: 'the host that started this agent', pid: 0, startedAtMs: 0 };
-    return (await reachable(forced)) ? { host } : { error: `${NOT_RUNNING} (nothing answers at ${forced})` };
+    return (await socketAnswers(forced)) ? { host } : { error: `${NOT_RUNNING} (nothing answers at ${forced})` };
   }
-  const dir = runtimeDir();
-  const all: Candidate[] = [];
-  for (const name of listHostFiles(dir)) {
-    const infoFile = `${dir}/${name}`;
-    const info = readAnnouncement(infoFile);
-    if (info) all.push({ ...info, infoFile });
-  }
-  all.sort((a, b) => b.startedAtMs - a.startedAtMs);
-  const live: Candidate[] = [];
-  for (const host of all) {
-    if (await reachable(host.socket)) live.push(host);
-    else for (const file of [host.socket, host.infoFile, host.tokenFile]) if (file) removeQuietly(file);
-  }
+  const live = await liveHosts(runtimeDir());
   if (live.length === 0) return { error: NOT_RUNNING };
   const wanted = browser?.toLowerCase();
   const matching = wanted ? live.filter((h) => h.browser.toLowerCase() === wanted) : live;
@@ -122,24 +110,6 @@ async function pickHost(browser: string | undefined): Promise<{ host: Candidate;
   return { host, note: `using the Tether host of ${host.browser} (pid ${host.pid}, started ${when})${others}` };
 }
 
-function readAnnouncement(file: string): Omit<Candidate, 'infoFile'> | undefined {
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (typeof value !== 'object' || value === null) return undefined;
-    const v: Partial<Record<keyof HostAnnouncement, unknown>> = value;
-    if (typeof v.socket !== 'string' || typeof v.browser !== 'string' || typeof v.pid !== 'number') return undefined;
-    return {
-      socket: v.socket,
-      browser: v.browser,
-      pid: v.pid,
-      startedAtMs: typeof v.startedAtMs === 'number' ? v.startedAtMs : 0,
-      ...(typeof v.tokenFile === 'string' ? { tokenFile: v.tokenFile } : {}),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 function readToken(file: string | undefined): string | undefined {
   if (!file) return undefined;
   try {
@@ -147,23 +117,6 @@ function readToken(file: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function reachable(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {}
 }
 
 function pipe(host: Candidate, token: string): Promise<number> {

@@ -4,12 +4,13 @@
  * can find it. It holds the extension's client tools as the last `initialize` declared them. The SDK is loaded only
  * with the first endpoint that needs it, never on the host's start-up path.
  */
-import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { ClientTool } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol/errors';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { type IssuedToken, type McpGrant, McpGrants } from './grants';
 import type { McpHttpEndpoint } from './http-endpoint';
+import { type HostAnnouncement, liveHosts, removeQuietly } from './host-registry';
 import { ensureRuntimeDir, hostFiles, runtimeDir } from './runtime-dir';
 import type { McpSocketEndpoint } from './socket-endpoint';
 
@@ -17,15 +18,6 @@ import type { McpSocketEndpoint } from './socket-endpoint';
 export const TOKEN_ENV = 'TETHER_MCP_TOKEN';
 /** The environment variable that names the socket of the host `tether mcp` must use (the one that issued the token). */
 export const SOCKET_ENV = 'TETHER_MCP_SOCKET';
-
-/** What a host publishes about itself in `host-PID.json`. */
-export interface HostAnnouncement {
-  readonly pid: number;
-  readonly browser: string;
-  readonly startedAtMs: number;
-  readonly socket: string;
-  readonly tokenFile: string;
-}
 
 /** Options of McpHub. */
 export interface McpHubOptions {
@@ -129,21 +121,8 @@ export class McpHub {
     };
     writeFileSync(this.files.info, `${JSON.stringify(announcement)}\n`, { mode: PRIVATE_FILE_MODE });
     this.options.log(`mcp: \`tether mcp\` can reach this host at ${endpoint.path}`);
+    // Hosts killed without their shutdown left their files: clear them now rather than let them pile up.
+    void liveHosts(this.dir, process.pid);
     return endpoint;
   }
-}
-
-/** The host files in `dir` (for `tether mcp`), oldest first; unreadable entries are skipped. */
-export function listHostFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((name) => /^host-\d+\.json$/.test(name));
-  } catch {
-    return [];
-  }
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {}
 }

@@ -3,10 +3,11 @@
  * MCP's newline-delimited JSON served by the SDK for that token's grant. A connection that says nothing useful within
  * HELLO_TIMEOUT_MS, sends a longer first line or a token this host did not issue is answered with an error and closed.
  */
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import { unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { chmodSync, unlinkSync } from 'node:fs';
 import { errorMessage } from '@tether/protocol/errors';
 import type { McpGrants } from './grants';
+import { socketAnswers } from './host-registry';
 import { answerLine, FirstLine, type HelloAccepted, parseHello } from './hello';
 
 /** How long a connection may take to send its hello. */
@@ -18,18 +19,6 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export interface McpSocketEndpoint {
   readonly path: string;
   close(): Promise<void>;
-}
-
-/** True when something answers at `path` (a live host), false when connecting fails (a stale socket, or none). */
-export function socketAnswers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
 }
 
 /** Listens on `path` (a stale socket there is removed only when nothing answers on it). */
@@ -57,6 +46,8 @@ export async function startSocketEndpoint(
     server.once('error', reject);
     server.listen(path, () => {
       server.off('error', reject);
+      // The folder (0700) already keeps others out; the socket's own mode says so too.
+      if (process.platform !== 'win32') chmodSync(path, 0o600);
       resolve();
     });
   });
