@@ -227,6 +227,20 @@ describe('TetherWorker page tool gate', () => {
     expect(JSON.stringify(p)).not.toContain('hunter22');
   });
 
+  it('asks every time before Space on a sign-in button or Enter where the focus is, under a rule for acting', async () => {
+    const signIn = facts('button', 'Sign in', { tag: 'button', risk: { submitsForm: true, formHasSecret: true } });
+    const { worker, state, call, pending, rule } = await gate(signIn);
+    await state.setRules([rule('https://a.example', 'act')]);
+    void call('page_press', { ref: 'e1', key: 'Space' });
+    expect((await pending()).page?.highRisk).toEqual(['It submits a form with a password or payment field.']);
+    await worker.broker.decide((await pending()).key, 'deny', 1);
+    void call('page_press', { key: 'Return' });
+    await vi.waitFor(() => expect(worker.broker.pendingForTab(1)[0]?.page?.value).toBe('Return'), { interval: 1 });
+    expect((await pending()).page?.highRisk).toEqual([
+      'It presses a key that can submit a form or press a button where the focus is, unseen.',
+    ]);
+  });
+
   it('runs a click a rule allows at once when nothing about it is high-risk', async () => {
     const { worker, state, call, acts, rule } = await gate();
     await state.setRules([rule('https://a.example', 'act')]);

@@ -291,7 +291,8 @@ export class TetherWorker {
     const submits =
       (call.tool === 'page_type' && call.args.submit === true) ||
       (call.tool === 'page_press' && isSubmitKey(call.args.key));
-    const highRisk = highRiskReasons({ tool: call.tool, elements, submits });
+    const key = call.tool === 'page_press' ? { key: call.args.key } : {};
+    const highRisk = highRiskReasons({ tool: call.tool, elements, submits, ...key });
     const outlined = callRefs(call)[0];
     let decision: ApprovalDecision;
     try {

@@ -77,8 +77,10 @@ export function navigationRefusal(url: string): string | undefined {
   return undefined;
 }
 
-/** Keys that submit the form of the focused field. */
-const SUBMIT_KEYS = new Set(['enter', 'numpadenter']);
+/** Keys that submit the form of the focused field ('return' is the page agent's alias of Enter, content/keys.ts). */
+const SUBMIT_KEYS = new Set(['enter', 'return', 'numpadenter']);
+/** Keys that press the focused button or link as a click does (content/act.ts), whatever the modifiers. */
+const ACTIVATION_KEYS = new Set([...SUBMIT_KEYS, 'space', ' ']);
 
 /** An action about to run, with the facts of every element it touches. */
 export interface PlannedAction {
@@ -87,6 +89,8 @@ export interface PlannedAction {
   readonly elements: readonly ElementFacts[];
   /** `page_type` with `submit`, or `page_press` of Enter: the field's form is sent. */
   readonly submits?: boolean;
+  /** `page_press`'s key: Enter or Space on a button or link is a click on it. */
+  readonly key?: string;
 }
 
 /**
@@ -96,22 +100,33 @@ export interface PlannedAction {
  */
 export function highRiskReasons(action: PlannedAction): string[] {
   const reasons = new Set<string>();
+  // Enter or Space on a control clicks it, so such a press is judged as the click it is.
+  const activates = action.tool === 'page_press' && action.key !== undefined && pressKey(action.key, ACTIVATION_KEYS);
+  const clicks = action.tool === 'page_click' || activates;
+  // Without a ref the key goes to whatever has focus, which the card cannot describe: it could send any form.
+  if (activates && action.elements.length === 0)
+    reasons.add('It presses a key that can submit a form or press a button where the focus is, unseen.');
   for (const el of action.elements) {
     const r = el.risk;
     const typing = action.tool === 'page_type' || action.tool === 'page_fill_form';
     if (typing && r.password) reasons.add('It types into a password field.');
     if (typing && r.payment) reasons.add('It types into a payment field.');
-    const sends = (action.tool === 'page_click' && r.submitsForm) || action.submits === true;
+    const sends = (clicks && r.submitsForm) || action.submits === true;
     if (sends && r.formHasSecret) reasons.add('It submits a form with a password or payment field.');
-    if (action.tool === 'page_click' && r.destructive) reasons.add('The control reads like delete or remove.');
+    if (clicks && r.destructive) reasons.add('The control reads like delete or remove.');
     if (sends && r.destructive) reasons.add('The form it submits reads like delete or remove.');
-    if (action.tool === 'page_click' && r.download) reasons.add('It starts a download.');
+    if (clicks && r.download) reasons.add('It starts a download.');
   }
   return [...reasons];
 }
 
 /** Whether `key` (as page_press takes it, e.g. "Enter" or "Control+Enter") submits the focused field's form. */
 export function isSubmitKey(key: string): boolean {
-  const last = key.split('+').pop() ?? key;
-  return SUBMIT_KEYS.has(last.trim().toLowerCase());
+  return pressKey(key, SUBMIT_KEYS);
+}
+
+/** Whether the key of a chord ("Control+Enter": Enter) is one of `keys`. */
+function pressKey(chord: string, keys: ReadonlySet<string>): boolean {
+  const last = chord.split('+').pop() ?? chord;
+  return keys.has(last === ' ' ? ' ' : last.trim().toLowerCase());
 }
