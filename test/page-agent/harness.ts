@@ -118,3 +118,36 @@ export function tablePage(rows = 500): string {
 <table><caption>Users</caption><thead><tr><th></th><th>Name</th><th>Email</th><th>Role</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>${body}</tbody></table></main></body></html>`;
 }
+
+/** The agent installed in a fresh isolated world of the page's main frame (as an extension's content script is). */
+export interface IsolatedAgent {
+  call<T = unknown>(call: AgentCall): Promise<T>;
+  /** Evaluates an expression in the isolated world. */
+  evaluate<T = unknown>(expression: string): Promise<T>;
+}
+
+/** Creates an isolated world through CDP (the mechanism extensions' content scripts use) and installs the agent in it. */
+export async function installIsolated(page: Page, agent: string): Promise<IsolatedAgent> {
+  const cdp = await page.context().newCDPSession(page);
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const { executionContextId } = await cdp.send('Page.createIsolatedWorld', {
+    frameId: frameTree.frame.id,
+    worldName: 'tether-isolated-test',
+  });
+  const evaluate = async <T>(expression: string): Promise<T> => {
+    const reply = await cdp.send('Runtime.evaluate', {
+      expression,
+      contextId: executionContextId,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (reply.exceptionDetails)
+      throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+    return reply.result.value as T;
+  };
+  await evaluate(agent);
+  return {
+    evaluate,
+    call: (call) => evaluate(`globalThis.__tetherPageAgent.call(${JSON.stringify(call)})`),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The agent where the extension runs it: an isolated world, which shares the DOM with the page but not its
+ * JavaScript. The page cannot see the agent, the agent does not see the page's instance properties (React's value
+ * tracker), and dialogs and errors reach the agent only through the main-world shim.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActResult, FrameSnapshot } from '../../extension/src/content/agent-contract';
+import { bundleAgent, installIsolated, installShim, launchChromium, ORIGIN, openSite } from './harness';
+import { effectsPage, formPage } from './pages';
+
+const CHANNEL = 'tether-isolated-channel-77a0';
+
+let browser: Browser;
+let page: Page;
+let agent: string;
+
+beforeAll(async () => {
+  agent = await bundleAgent();
+  browser = await launchChromium();
+  // No agent in the main world here: the harness's load hook gets an empty script.
+  ({ page } = await openSite(browser, { '/form': formPage(), '/effects': effectsPage(), '/slow-price': '42' }, ''));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+function refIn(snap: FrameSnapshot, text: string): string {
+  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
+  if (!ref) throw new Error(`No ref on a line with ${text}`);
+  return ref;
+}
+
+describe('page agent in an isolated world', () => {
+  it('is invisible to the page and types so that a React-like field in the page sees each change', async () => {
+    await page.goto(`${ORIGIN}/form`);
+    const isolated = await installIsolated(page, agent);
+    expect(await page.evaluate(() => '__tetherPageAgent' in globalThis)).toBe(false);
+    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 100_000 }));
+    const result = ActResult.parse(
+      await isolated.call({
+        op: 'act',
+        prefix: '',
+        ref: refIn(snap, '"Nickname"'),
+        action: { kind: 'type', text: 'Ada', submit: false, clear: false },
+        quietMs: 50,
+        capMs: 1000,
+      }),
+    );
+    expect(result.error).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { reactChanges: string[] }).reactChanges)).toEqual([
+      'A',
+      'Ad',
+      'Ada',
+    ]);
+    expect(await page.inputValue('#react')).toBe('Ada');
+  });
+
+  it('hears dialogs and page errors from the main-world shim across worlds', async () => {
+    await page.goto(`${ORIGIN}/effects`);
+    const isolated = await installIsolated(page, agent);
+    await installShim(page, CHANNEL);
+    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
+    const click = async (text: string) =>
+      ActResult.parse(
+        await isolated.call({
+          op: 'act',
+          prefix: '',
+          ref: refIn(snap, text),
+          action: { kind: 'click', button: 'left', double: false },
+          quietMs: 100,
+          capMs: 1500,
+          channel: CHANNEL,
+        }),
+      );
+    const dismissed = await click('"Remove item"');
+    expect(dismissed.dialogs).toEqual([{ type: 'confirm', message: 'Remove this item?', accepted: false }]);
+    expect(await page.textContent('#answer')).toBe('kept');
+    const broken = await click('"Break"');
+    expect(broken.errors).toEqual(['Uncaught Error: boom in handler']);
+    const fetched = await click('"Fetch price"');
+    expect(fetched.changed.join('\n')).toContain('text: Price: 42');
+  });
+
+  it('draws the highlight from the isolated world, out of the page scripts reach', async () => {
+    await page.goto(`${ORIGIN}/form`);
+    const isolated = await installIsolated(page, agent);
+    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 100_000 }));
+    expect(await isolated.call({ op: 'highlight', ref: refIn(snap, '"Apply"'), label: 'Apply' })).toEqual({
+      stale: false,
+    });
+    expect(await page.evaluate(() => document.querySelector('tether-highlight')?.shadowRoot ?? 'closed')).toBe(
+      'closed',
+    );
+    await isolated.call({ op: 'highlight', ref: null });
+    expect(await page.evaluate(() => document.querySelector('tether-highlight'))).toBeNull();
+  });
+});
