@@ -1,0 +1,143 @@
+/**
+ * The page agent in Firefox ESR (Gecko's DOM: checkVisibility, synthetic pointer and input events, execCommand):
+ * the same login snapshot as in Chromium and the form flow posted to a local server. Driven through puppeteer-core
+ * over WebDriver BiDi; the agent runs in the page's main world here.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActResult, type AgentCall, FrameSnapshot } from '../../extension/src/content/agent-contract';
+import { installDialogShim } from '../../extension/src/content/dialog-shim';
+import { FIREFOX_PATH } from '../firefox/firefox-browser';
+import { bundleAgent, loginPage } from './harness';
+import { effectsPage, formPage } from './pages';
+
+const PAGES: Record<string, string> = { '/login': loginPage(), '/form': formPage(), '/effects': effectsPage() };
+
+let browser: Browser;
+let page: Page;
+let server: Server;
+let origin: string;
+let agent: string;
+const posted: string[] = [];
+
+beforeAll(async () => {
+  agent = await bundleAgent();
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      if (request.method === 'POST') posted.push(`${request.url} ${body}`);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(PAGES[request.url ?? ''] ?? '<!doctype html><title>Done</title><p>Received</p>');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(path: string): Promise<void> {
+  await page.goto(`${origin}${path}`);
+  await page.evaluate(agent);
+}
+
+function call<T = unknown>(agentCall: AgentCall): Promise<T> {
+  return page.evaluate(
+    (c) => (globalThis as unknown as { __tetherPageAgent: { call(c: unknown): unknown } }).__tetherPageAgent.call(c),
+    agentCall,
+  ) as Promise<T>;
+}
+
+async function snapshot(): Promise<FrameSnapshot> {
+  return FrameSnapshot.parse(await call({ op: 'snapshot', prefix: '', maxChars: 100_000 }));
+}
+
+function refIn(snap: FrameSnapshot, text: string): string {
+  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
+  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
+  return ref;
+}
+
+describe.skipIf(!existsSync(FIREFOX_PATH))('page agent in Firefox ESR', () => {
+  it('writes the login form as in Chromium', async () => {
+    await open('/login');
+    expect((await snapshot()).lines).toEqual([
+      '- banner:',
+      '  - navigation "Site":',
+      '    - link "Home" [ref=e1] /url: /',
+      '    - link "Help" [ref=e2] /url: /help',
+      '- main:',
+      '  - heading "Sign in" [level=1]',
+      '  - form:',
+      '    - textbox "Email" [required] [type=email] [ref=e3]',
+      '    - textbox "Password" [required] [password] [ref=e4]',
+      '    - checkbox "Remember me" [ref=e5]',
+      '    - combobox "Language" [ref=e6]: English',
+      '    - button "Sign in" [ref=e7]',
+      '  - text: No account? Create one.',
+      '    - link "Create one" [ref=e8] /url: /signup',
+    ]);
+  });
+
+  it('fills the application form by ref and posts it with a click on Apply', async () => {
+    await open('/form');
+    const snap = await snapshot();
+    const act = async (text: string, action: Extract<AgentCall, { op: 'act' }>['action']) => {
+      const result = ActResult.parse(
+        await call({ op: 'act', prefix: '', ref: refIn(snap, text), action, quietMs: 50, capMs: 1000 }),
+      );
+      return result;
+    };
+    expect(
+      (await act('"Full name"', { kind: 'type', text: 'Ada Lovelace', submit: false, clear: false })).error,
+    ).toBeUndefined();
+    await act('"Nickname"', { kind: 'type', text: 'ada', submit: false, clear: false });
+    expect(await page.evaluate(() => (window as unknown as { reactChanges: string[] }).reactChanges)).toEqual([
+      'a',
+      'ad',
+      'ada',
+    ]);
+    await act('"Start date"', { kind: 'fill', value: '2026-03-14' });
+    await act('"Bio"', { kind: 'fill', value: 'Mathematician' });
+    await act('"Country"', { kind: 'select', values: ['Germany'] });
+    await act('"I agree"', { kind: 'check', checked: true });
+    await act('"Plan B"', { kind: 'check', checked: true });
+    const navigation = page.waitForNavigation();
+    const submitted = await act('"Apply"', { kind: 'click', button: 'left', double: false });
+    expect(submitted.unloading).toBe(true);
+    await navigation;
+    expect(posted).toEqual([
+      '/apply name=Ada+Lovelace&nickname=ada&start=2026-03-14&volume=5&bio=Mathematician&country=de&agree=yes&plan=b',
+    ]);
+  });
+
+  it('dismisses a confirm through the main-world shim and reports it', async () => {
+    await open('/effects');
+    await page.evaluate(installDialogShim, 'tether-firefox-channel');
+    const snap = FrameSnapshot.parse(await call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
+    const result = ActResult.parse(
+      await call({
+        op: 'act',
+        prefix: '',
+        ref: refIn(snap, '"Remove item"'),
+        action: { kind: 'click', button: 'left', double: false },
+        quietMs: 50,
+        capMs: 1000,
+        channel: 'tether-firefox-channel',
+      }),
+    );
+    expect(result.dialogs).toEqual([{ type: 'confirm', message: 'Remove this item?', accepted: false }]);
+    expect(await page.$eval('#answer', (el) => el.textContent)).toBe('kept');
+  });
+});
