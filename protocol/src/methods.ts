@@ -71,12 +71,14 @@ export const serverNotifications = {
 export const bridgeRequests = {
   'bridge/hello': { params: B.BridgeHelloParams, result: B.BridgeHelloResult },
   'bridge/backend/restart': { params: B.BridgeBackendRestartParams, result: B.BridgeBackendRestartResult },
+  'bridge/mcp/share': { params: B.BridgeMcpShareParams, result: B.BridgeMcpShareResult },
 } as const satisfies Record<string, RequestSpec>;
 
 /** Notifications between the extension and the native host only. */
 export const bridgeNotifications = {
   'bridge/chunk': B.BridgeChunkNotification,
   'bridge/backend/exited': B.BridgeBackendExitedNotification,
+  'bridge/mcp/clients': B.BridgeMcpClientsNotification,
 } as const satisfies Record<string, z.ZodType>;
 
 /** Every request the client side may send to the host (app-server methods plus the bridge's). */

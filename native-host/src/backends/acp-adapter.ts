@@ -98,8 +98,6 @@ class AcpAdapter extends AdapterCore {
     );
     const caps = asRecord(result.agentCapabilities);
     this.mcpHttp = asRecord(caps.mcpCapabilities).http === true;
-    const tools = params.capabilities?.clientTools;
-    if (tools) this.options.mcp?.setClientTools(tools);
     this.canLoad = caps.loadSession === true;
     this.canList = asRecord(caps.sessionCapabilities).list !== undefined;
     const info = asRecord(result.agentInfo);

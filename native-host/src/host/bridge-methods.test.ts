@@ -87,6 +87,27 @@ describe('bridge methods', () => {
     },
   );
 
+  test.prop(
+    [
+      fc.oneof(
+        fc.record({ threadId: maybeString, shared: fc.oneof(fc.boolean(), maybeString) }, { requiredKeys: [] }),
+        fc.jsonValue(),
+      ),
+    ],
+    { numRuns: 300 },
+  )('accepts the bridge/mcp/share params its row schema accepts', (raw) => {
+    const params = wire(raw);
+    const schema = bridgeRequests['bridge/mcp/share'].params.safeParse(params);
+    let parsed: BridgeParams<'bridge/mcp/share'> | undefined;
+    try {
+      parsed = bridgeParams['bridge/mcp/share'](params);
+    } catch (error) {
+      expect(error instanceof RpcError && error.code).toBe(-32602);
+    }
+    expect(parsed !== undefined).toBe(schema.success);
+    if (schema.success) expect([parsed?.threadId, parsed?.shared]).toEqual([schema.data.threadId, schema.data.shared]);
+  });
+
   it('names the field that does not fit', () => {
     expect(() => bridgeParams['bridge/hello']({ clientInfo: { name: 'x', version: '1', title: 3 } })).toThrow(
       'Invalid params for bridge/hello at clientInfo.title: expected a string',
@@ -109,6 +130,7 @@ describe('bridge methods', () => {
         };
       },
       'bridge/backend/restart': async () => ({ backend: 'a' }),
+      'bridge/mcp/share': async (params) => ({ shared: params.shared ? [params.threadId] : [], clients: [] }),
     };
     await expect(callBridgeMethod(handlers, 'bridge/hello', { backend: 'b', x: 1 })).resolves.toMatchObject({
       backend: 'b',

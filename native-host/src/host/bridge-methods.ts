@@ -24,6 +24,7 @@ type BridgeParsers = { readonly [M in BridgeMethod]: (raw: unknown) => BridgePar
 export const bridgeParams: BridgeParsers = {
   'bridge/hello': parseHelloParams,
   'bridge/backend/restart': parseRestartParams,
+  'bridge/mcp/share': parseShareParams,
 };
 
 /** True when `method` is a row of `bridgeRequests` (own rows only: "toString" or "__proto__" are none). */
@@ -80,4 +81,14 @@ function parseRestartParams(raw: unknown): BridgeParams<'bridge/backend/restart'
   if (raw === undefined || raw === null) return undefined;
   if (!isObject(raw)) throw invalid('bridge/backend/restart', 'params', 'expected an object');
   return { ...raw };
+}
+
+function parseShareParams(raw: unknown): BridgeParams<'bridge/mcp/share'> {
+  const method = 'bridge/mcp/share';
+  if (!isObject(raw)) throw invalid(method, 'params', 'expected an object');
+  const threadId = field(raw, 'threadId');
+  const shared = field(raw, 'shared');
+  if (typeof threadId !== 'string') throw invalid(method, 'threadId', 'expected a string');
+  if (typeof shared !== 'boolean') throw invalid(method, 'shared', 'expected a boolean');
+  return { ...raw, threadId, shared };
 }

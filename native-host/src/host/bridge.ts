@@ -6,13 +6,15 @@
  * crash backoff, restart, switch) is the BackendSupervisor's; bridge methods come from the protocol's rows
  * (bridge-methods.ts).
  */
-import type { BridgeBackendExitedNotification } from '@tether/protocol';
+import type { BridgeBackendExitedNotification, ToolCallParams } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError, errorMessage } from '@tether/protocol/errors';
 import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
+import type { McpHub } from '../mcp/hub';
+import { clientToolsOf } from '../mcp/tools';
 import { BackendSupervisor, type BackendGone } from './backend-supervisor';
 import { preview, splitBatch } from './batch';
 import { BRIDGE_LIMITS, backendInfos, requireBackend } from './bridge-hello';
@@ -25,6 +27,7 @@ import {
 } from './bridge-methods';
 import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
+import { SharedTabs } from './mcp-share';
 import { PendingRequests } from './pending-requests';
 import { ReportLimit } from './report-limit';
 
@@ -45,7 +48,12 @@ export interface BridgeOptions {
   /** When set, the host cannot serve (e.g. invalid config): every request is answered with this -32050 error. */
   readonly unavailable?: RpcError;
   readonly now?: () => number;
+  /** The host's MCP server: told the browser's client tools, and routing external clients' calls to a shared tab. */
+  readonly mcp?: McpHub;
 }
+
+/** Ids of the host's own requests to the browser: a prefix no browser request id uses. */
+const HOST_REQUEST_PREFIX = 'tether_host_';
 
 /** The message router of one browser connection. */
 export class Bridge {
@@ -58,13 +66,31 @@ export class Bridge {
   private readonly methods: BridgeHandlers = {
     'bridge/hello': (params) => this.hello(params),
     'bridge/backend/restart': () => this.restart(),
+    'bridge/mcp/share': async (params) => {
+      if (!this.shared) throw RpcError.methodNotFound('bridge/mcp/share (this host serves no MCP)');
+      return this.shared.share(params);
+    },
   };
+  /** Tabs shared with external MCP clients. */
+  private readonly shared: SharedTabs | undefined;
+  /** The host's own requests to the browser waiting for an answer, by id as JSON text. */
+  private readonly hostCalls = new Map<string, { resolve(result: unknown): void; reject(error: Error): void }>();
+  private hostCallCounter = 0;
 
   constructor(private readonly options: BridgeOptions) {
     const now = options.now ?? Date.now;
     this.garbage = new ReportLimit(GARBAGE_REPORTS, now);
     this.refusals = new ReportLimit(GARBAGE_REPORTS, now);
     const { config, createBackend, log, setInputPaused } = options;
+    if (options.mcp) {
+      this.shared = new SharedTabs({
+        request: (method, params) => this.requestBrowser(method, params),
+        notify: (method, params) => this.notify(method, params),
+        log,
+        now,
+      });
+      options.mcp.setExternal(this.shared);
+    }
     this.supervisor = new BackendSupervisor(
       { config, createBackend, log, setInputPaused, now },
       {
@@ -105,6 +131,8 @@ export class Bridge {
   /** Stops the backend (EOF, SIGTERM, SIGKILL) and flushes what is queued for the browser. */
   async shutdown(): Promise<void> {
     this.queue = [];
+    for (const call of this.hostCalls.values()) call.reject(new Error('the browser connection is closing'));
+    this.hostCalls.clear();
     await this.supervisor.shutdown();
     await this.options.writer.whenIdle();
   }
@@ -128,7 +156,51 @@ export class Bridge {
         return;
       case 'object':
         if (envelope.method?.startsWith('bridge/')) void this.handleBridge(payload, envelope);
-        else this.forward([payload], payload.length, envelope);
+        else if (envelope.isResponse && envelope.id !== undefined && this.hostCalls.has(envelope.id))
+          this.settleHostCall(envelope.id, payload);
+        else {
+          if (envelope.method === 'initialize' && this.options.mcp) this.readClientTools(payload);
+          this.forward([payload], payload.length, envelope);
+        }
+    }
+  }
+
+  /** Sends the browser a request of the host's own (a page tool for an external MCP client). */
+  private requestBrowser(method: 'item/tool/call', params: ToolCallParams): Promise<unknown> {
+    const id = JSON.stringify(`${HOST_REQUEST_PREFIX}${++this.hostCallCounter}`);
+    return new Promise((resolve, reject) => {
+      this.hostCalls.set(id, { resolve, reject });
+      this.options.writer.enqueueText(
+        `{"id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`,
+      );
+    });
+  }
+
+  private settleHostCall(rawId: string, payload: Buffer): void {
+    const call = this.hostCalls.get(rawId);
+    this.hostCalls.delete(rawId);
+    let message: unknown;
+    try {
+      message = parseJsonPayload(payload, 'Response');
+    } catch (error) {
+      call?.reject(new Error(errorMessage(error)));
+      return;
+    }
+    const body = typeof message === 'object' && message !== null ? message : {};
+    if ('error' in body) {
+      const error = typeof body.error === 'object' && body.error !== null ? body.error : {};
+      call?.reject(
+        new Error('message' in error && typeof error.message === 'string' ? error.message : 'the browser refused'),
+      );
+    } else call?.resolve('result' in body ? body.result : undefined);
+  }
+
+  /** The browser's `initialize` declares its client tools: the MCP server offers the same (read once a connection). */
+  private readClientTools(payload: Buffer): void {
+    try {
+      this.options.mcp?.setClientTools(clientToolsOf(parseJsonPayload(payload, 'Message')));
+    } catch {
+      // A malformed initialize is the backend's to answer; the tools stay as they were.
     }
   }
 

@@ -88,18 +88,9 @@ function browserName(caller: Caller): string {
   return caller.browser;
 }
 
-/** Tool calls from external MCP clients: none can run until a tab is shared with them. */
-const NO_SHARED_TAB =
-  'No browser tab is shared with external agents. In the browser, open the Tether side panel on the tab to use and ' +
-  'turn on "Share this tab with external agents", then call the tool again.';
-
 function serve(config: HostConfig, configError: ConfigError | undefined, log: Log, browser: string): Promise<number> {
   return new Promise((resolveExit) => {
-    const mcp = new McpHub({
-      browser,
-      log,
-      external: async () => ({ success: false, content: [{ type: 'text', text: NO_SHARED_TAB }] }),
-    });
+    const mcp = new McpHub({ browser, log });
     const stdin = process.stdin;
     const stdout = openStdout();
     let bridge: Bridge | undefined;
@@ -142,6 +133,7 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       writer,
       log,
       hostVersion: TETHER_VERSION,
+      mcp,
       createBackend: (id, backendConfig) =>
         createBackend(id, backendConfig, {
           configFile: config.file,

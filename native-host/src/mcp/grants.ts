@@ -16,6 +16,8 @@ export interface McpGrant {
   tools(): readonly ClientTool[];
   /** Runs `tool` the way the extension runs client tools (its approval and site rules); `client` is self-declared. */
   call(tool: string, args: unknown, client: Pick<ClientInfo, 'name' | 'version'> | undefined): Promise<ToolCallResult>;
+  /** An MCP session with this grant's token initialized; the returned function is called when it closes. */
+  opened?(client: Pick<ClientInfo, 'name' | 'version'>): () => void;
 }
 
 /** A token handed out, and the means to take it back. */

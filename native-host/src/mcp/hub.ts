@@ -5,7 +5,7 @@
  * with the first endpoint that needs it, never on the host's start-up path.
  */
 import { writeFileSync } from 'node:fs';
-import type { ClientTool } from '@tether/protocol';
+import type { ClientTool, ToolCallResult } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol/errors';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { type IssuedToken, type McpGrant, McpGrants } from './grants';
@@ -19,13 +19,16 @@ export const TOKEN_ENV = 'TETHER_MCP_TOKEN';
 /** The environment variable that names the socket of the host `tether mcp` must use (the one that issued the token). */
 export const SOCKET_ENV = 'TETHER_MCP_SOCKET';
 
+const NOT_CONNECTED: ToolCallResult = {
+  success: false,
+  content: [{ type: 'text', text: 'Tether is not connected to a browser tab now; open the Tether side panel.' }],
+};
+
 /** Options of McpHub. */
 export interface McpHubOptions {
   /** The browser that started the host, as `tether mcp --browser` names it (e.g. chromium, firefox-esr). */
   readonly browser: string;
   readonly log: (line: string) => void;
-  /** How a tool call from an external client (no thread) is run. */
-  readonly external: McpGrant['call'];
   /** Folder of running hosts (default: runtimeDir()). */
   readonly dir?: string;
   /** The `tether` entry script that `tether mcp` runs from (default: this process's). */
@@ -38,7 +41,8 @@ export class McpHub {
   private tools: readonly ClientTool[] = [];
   private http: Promise<McpHttpEndpoint> | undefined;
   private socket: Promise<McpSocketEndpoint | undefined> | undefined;
-  private external: IssuedToken | undefined;
+  private externalToken: IssuedToken | undefined;
+  private external: Pick<McpGrant, 'call' | 'opened'> | undefined;
   private readonly dir: string;
   private readonly files: ReturnType<typeof hostFiles>;
 
@@ -55,6 +59,11 @@ export class McpHub {
   /** Records the client tools of an `initialize` (the extension declares the same ones on each connection). */
   setClientTools(tools: readonly ClientTool[]): void {
     this.tools = tools;
+  }
+
+  /** Routes the calls of external clients (those holding the host's external token) through `handler`. */
+  setExternal(handler: Pick<McpGrant, 'call' | 'opened'>): void {
+    this.external = handler;
   }
 
   /** Issues a token for `grant` (one per thread of a launched agent). */
@@ -91,7 +100,7 @@ export class McpHub {
 
   /** Closes the endpoints and removes this host's files. */
   async close(): Promise<void> {
-    this.external?.revoke();
+    this.externalToken?.revoke();
     const [http, socket] = await Promise.all([this.http?.catch(() => undefined), this.socket?.catch(() => undefined)]);
     await Promise.all([http?.close(), socket?.close()]);
     if (socket) for (const file of [this.files.info, this.files.token]) removeQuietly(file);
@@ -106,12 +115,14 @@ export class McpHub {
       { browser: this.options.browser, pid: process.pid },
       this.options.log,
     );
-    this.external = this.grants.issue({
+    this.externalToken = this.grants.issue({
       label: 'an external MCP client',
       tools: () => this.tools,
-      call: this.options.external,
+      call: (tool, args, client) =>
+        this.external ? this.external.call(tool, args, client) : Promise.resolve(NOT_CONNECTED),
+      opened: (client) => this.external?.opened?.(client) ?? (() => undefined),
     });
-    writeFileSync(this.files.token, `${this.external.token}\n`, { mode: PRIVATE_FILE_MODE });
+    writeFileSync(this.files.token, `${this.externalToken.token}\n`, { mode: PRIVATE_FILE_MODE });
     const announcement: HostAnnouncement = {
       pid: process.pid,
       browser: this.options.browser,

@@ -36,6 +36,11 @@ export async function serveMcp(grant: McpGrant, transport: Transport, log: (line
       return mcpError(`The browser could not run ${name}: ${errorMessage(error)}`);
     }
   });
+  server.oninitialized = () => {
+    const client = server.getClientVersion();
+    const closed = grant.opened?.({ name: client?.name ?? 'unnamed', version: client?.version ?? '' });
+    if (closed) server.onclose = closed;
+  };
   await server.connect(transport);
   return server;
 }

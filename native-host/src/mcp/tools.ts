@@ -63,3 +63,53 @@ export function mcpResult(result: ToolCallResult): McpCallResult {
 export function mcpError(text: string): McpCallResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value))
+    : undefined;
+}
+
+/**
+ * The client tools of an `initialize` message from the browser (read by hand: the host does not load Zod on its
+ * start-up path); tools whose name, description or schema are missing are left out.
+ */
+export function clientToolsOf(message: unknown): ClientTool[] {
+  const tools = record(record(record(message)?.['params'])?.['capabilities'])?.['clientTools'];
+  if (!Array.isArray(tools)) return [];
+  const out: ClientTool[] = [];
+  for (const raw of tools) {
+    const tool = record(raw);
+    const inputSchema = record(tool?.['inputSchema']);
+    const annotations = record(tool?.['annotations']);
+    const { name, description } = tool ?? {};
+    if (typeof name !== 'string' || !name || typeof description !== 'string' || !inputSchema) continue;
+    out.push({ name, description, inputSchema, ...(annotations ? { annotations: hints(annotations) } : {}) });
+  }
+  return out;
+}
+
+function hints(raw: Record<string, unknown>): ToolAnnotations {
+  const out: Record<string, string | boolean> = {};
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    if (typeof raw[key] === 'boolean') out[key] = raw[key];
+  if (typeof raw['title'] === 'string') out['title'] = raw['title'];
+  return out;
+}
+
+/** The browser's answer to `item/tool/call`, checked; a malformed one reads as a failure saying so. */
+export function toolCallResultOf(value: unknown): ToolCallResult {
+  const result = record(value);
+  const content = result?.['content'];
+  if (typeof result?.['success'] !== 'boolean' || !Array.isArray(content)) {
+    return { success: false, content: [{ type: 'text', text: 'The browser answered the tool call malformed.' }] };
+  }
+  const parts: ToolCallResult['content'] = [];
+  for (const raw of content) {
+    const part = record(raw);
+    if (part?.['type'] === 'text' && typeof part['text'] === 'string') parts.push({ type: 'text', text: part['text'] });
+    else if (part?.['type'] === 'image' && typeof part['data'] === 'string' && typeof part['mimeType'] === 'string')
+      parts.push({ type: 'image', data: part['data'], mimeType: part['mimeType'] });
+  }
+  return { success: result['success'], content: parts };
+}

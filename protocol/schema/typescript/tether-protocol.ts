@@ -173,6 +173,29 @@ export type BridgeLimits = {
   [key: string]: unknown;
 };
 
+/** `bridge/mcp/clients` (from the host): the external MCP clients connected now, sent whenever one comes or goes. */
+export type BridgeMcpClientsNotification = {
+  clients: McpClientInfo[];
+  [key: string]: unknown;
+};
+
+/** `bridge/mcp/share` (to the host): share a conversation's tab with external MCP clients, or stop sharing it. */
+export type BridgeMcpShareParams = {
+  /** The conversation whose tab external clients' calls act on: their `item/tool/call` names it. */
+  threadId: string;
+  /** True to share, false to stop. */
+  shared: boolean;
+  [key: string]: unknown;
+};
+
+/** What is shared now: external calls go to the first thread (the one shared last); the clients connected now. */
+export type BridgeMcpShareResult = {
+  /** The shared threads, the one shared last first. */
+  shared: string[];
+  clients: McpClientInfo[];
+  [key: string]: unknown;
+};
+
 /** Who the client is: its name, version and optional display title. */
 export type ClientInfo = {
   name: string;
@@ -314,6 +337,18 @@ export type ItemStartedNotification = {
 
 /** Where an item is: `inProgress` until it ends; `declined` marks a tool call that the user refused. */
 export type ItemStatus = "inProgress" | "completed" | "failed" | "declined";
+
+/** An MCP client connected through `tether mcp` with the host's external token; its name and version are its own claim. */
+export type McpClientInfo = {
+  /** Identifies the connection while it lasts. */
+  id: string;
+  /** The name the client gave itself (MCP `clientInfo`): a claim, not proven. */
+  name: string;
+  /** The version the client gave itself. */
+  version: string;
+  connectedAtMs: TimestampMs;
+  [key: string]: unknown;
+};
 
 /** A model the server can run. */
 export type ModelInfo = {
@@ -675,6 +710,14 @@ export type ToolCallParams = {
   tool: string;
   /** The model's arguments, meant to fit the tool's `inputSchema`. */
   arguments: unknown;
+  /** Set when an external MCP client, not the thread's agent, makes the call (on a shared tab). */
+  caller?: {
+    kind: "mcpClient";
+    /** The name the MCP client gave itself: a claim, not proven. */
+    name: string;
+    version?: string;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 };
 
@@ -873,10 +916,12 @@ export type ServerNotifications = {
 export type BridgeRequests = {
   "bridge/hello": { params: BridgeHelloParams; result: BridgeHelloResult; };
   "bridge/backend/restart": { params?: BridgeBackendRestartParams; result: BridgeBackendRestartResult; };
+  "bridge/mcp/share": { params: BridgeMcpShareParams; result: BridgeMcpShareResult; };
 };
 
 /** Notifications the native host sends to the client about itself, by wire method. */
 export type BridgeNotifications = {
   "bridge/chunk": { params: BridgeChunkNotification; };
   "bridge/backend/exited": { params: BridgeBackendExitedNotification; };
+  "bridge/mcp/clients": { params: BridgeMcpClientsNotification; };
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimestampMs } from './common';
 import { ClientInfo } from './session';
 
 /** A backend the host can serve from, as the host's config names it. */
@@ -92,3 +93,47 @@ export const BridgeBackendExitedNotification = z
   })
   .describe('`bridge/backend/exited` (from the host): the backend process ended; requests in flight fail with -32050.');
 export type BridgeBackendExitedNotification = z.infer<typeof BridgeBackendExitedNotification>;
+
+/** An MCP client connected through `tether mcp` with the host's external token; its name and version are its own claim. */
+export const McpClientInfo = z
+  .looseObject({
+    id: z.string().describe('Identifies the connection while it lasts.'),
+    name: z.string().describe('The name the client gave itself (MCP `clientInfo`): a claim, not proven.'),
+    version: z.string().describe('The version the client gave itself.'),
+    connectedAtMs: TimestampMs,
+  })
+  .describe(
+    "An MCP client connected through `tether mcp` with the host's external token; its name and version are its own claim.",
+  );
+export type McpClientInfo = z.infer<typeof McpClientInfo>;
+
+/** `bridge/mcp/share` (to the host): share a conversation's tab with external MCP clients, or stop sharing it. */
+export const BridgeMcpShareParams = z
+  .looseObject({
+    threadId: z
+      .string()
+      .describe("The conversation whose tab external clients' calls act on: their `item/tool/call` names it."),
+    shared: z.boolean().describe('True to share, false to stop.'),
+  })
+  .describe(
+    "`bridge/mcp/share` (to the host): share a conversation's tab with external MCP clients, or stop sharing it.",
+  );
+export type BridgeMcpShareParams = z.infer<typeof BridgeMcpShareParams>;
+/** What is shared now: external calls go to the first thread (the one shared last); the clients connected now. */
+export const BridgeMcpShareResult = z
+  .looseObject({
+    shared: z.array(z.string()).describe('The shared threads, the one shared last first.'),
+    clients: z.array(McpClientInfo),
+  })
+  .describe(
+    'What is shared now: external calls go to the first thread (the one shared last); the clients connected now.',
+  );
+export type BridgeMcpShareResult = z.infer<typeof BridgeMcpShareResult>;
+
+/** `bridge/mcp/clients` (from the host): the external MCP clients connected now, sent whenever one comes or goes. */
+export const BridgeMcpClientsNotification = z
+  .looseObject({ clients: z.array(McpClientInfo) })
+  .describe(
+    '`bridge/mcp/clients` (from the host): the external MCP clients connected now, sent whenever one comes or goes.',
+  );
+export type BridgeMcpClientsNotification = z.infer<typeof BridgeMcpClientsNotification>;

@@ -147,6 +147,14 @@ export const ToolCallParams = z
     callId: z.string().describe("Identifies this call (the model's tool-call id when it gives one)."),
     tool: z.string().describe('The `name` of a tool from `capabilities.clientTools`.'),
     arguments: z.unknown().describe("The model's arguments, meant to fit the tool's `inputSchema`."),
+    caller: z
+      .looseObject({
+        kind: z.literal('mcpClient'),
+        name: z.string().describe('The name the MCP client gave itself: a claim, not proven.'),
+        version: z.string().optional(),
+      })
+      .optional()
+      .describe("Set when an external MCP client, not the thread's agent, makes the call (on a shared tab)."),
   })
   .describe('`item/tool/call` (server request): run a tool that the client declared, and answer with its output.');
 export type ToolCallParams = z.infer<typeof ToolCallParams>;
