@@ -229,6 +229,19 @@ describe('page agent actions', () => {
     );
   });
 
+  it('presses Enter on a button to click it and on a link to follow it, and Escape only as key events', async () => {
+    const menu = await refOf('"Menu"');
+    await events();
+    await act(menu, { kind: 'press', key: 'Escape' });
+    expect(await events()).toEqual(['keydown:menu', 'keyup:menu']);
+    await act(menu, { kind: 'press', key: 'Enter' });
+    expect(await events()).toEqual(['keydown:menu', 'keypress:menu', 'click:menu', 'keyup:menu']);
+    const navigation = page.waitForURL('**/next');
+    const followed = await act(await refOf('"Next page"'), { kind: 'press', key: 'Enter' });
+    expect(followed.unloading).toBe(true);
+    await navigation;
+  });
+
   it('submits the form with Enter after typing, and the server gets the values', async () => {
     await act(await refOf('"Full name"'), { kind: 'fill', value: 'Ada Lovelace' });
     await act(await refOf('"Country"'), { kind: 'select', values: ['France'] });

@@ -25,7 +25,18 @@ import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
 
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 const NOT_TEXT_INPUTS = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
-/** Roles Enter and Space activate with a click. */
+/** Roles Enter activates with a click (a checkbox only toggles with Space; Enter in it submits its form). */
+const ENTER_ACTIVATES = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+]);
+/** Roles Space activates with a click. */
 const ACTIVATED_BY_KEY = new Set([
   'button',
   'link',
@@ -112,8 +123,8 @@ function keyDefault(target: Element, chord: KeyChord): Element {
     if (target instanceof HTMLTextAreaElement) insertText(target, '\n');
     else if (isEditableRoot(target) || (target instanceof HTMLElement && target.isContentEditable)) {
       document.execCommand('insertParagraph', false);
-    } else if (isValueField(target)) implicitSubmit(target);
-    else if (ACTIVATED_BY_KEY.has(role) || target.localName === 'summary') (target as HTMLElement).click();
+    } else if (ENTER_ACTIVATES.has(role) || target.localName === 'summary') (target as HTMLElement).click();
+    else if (target instanceof HTMLInputElement) implicitSubmit(target);
     return target;
   }
   if (target instanceof HTMLSelectElement && (chord.key === 'ArrowDown' || chord.key === 'ArrowUp')) {
@@ -202,7 +213,8 @@ function fill(el: Element, value: string): void {
   }
   const field = el as ValueField;
   replaceValue(field, value);
-  if (field.value !== value && value !== '') {
+  // A value the field cannot hold is sanitised away (a date it cannot parse); a clamped range or a colour's case is fine.
+  if (field.value === '' && value.trim() !== '') {
     const hint = field instanceof HTMLInputElement ? VALUE_FORMATS[field.type] : undefined;
     throw new ActionError(
       `${describeEl(el)} did not accept ${JSON.stringify(value)}${hint ? `: it takes ${hint}` : ''}.`,
