@@ -68,6 +68,22 @@ describe('PageTools reading', () => {
     });
   });
 
+  it('scrolls the element of a ref into view before a screenshot, and says why when it cannot', async () => {
+    let error: string | undefined;
+    const { tab, tools } = formPage(() => acted(error === undefined ? {} : { error }));
+    await run(tools, 'page_snapshot');
+    expect((await run(tools, 'page_screenshot', { ref: 'e2' })).content).toEqual([
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]);
+    expect(tab.calls.find((c) => c.call.op === 'act')?.call).toMatchObject({ ref: 'e2', action: { kind: 'scroll' } });
+    error = 'The element is hidden.';
+    expect(await run(tools, 'page_screenshot', { ref: 'e2' })).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'The element is hidden.' }],
+    });
+    expect(textOf(await run(tools, 'page_screenshot', { ref: 'e9' }))).toBe(staleRefMessage('e9'));
+  });
+
   it("puts a child frame's lines under its iframe line and gives every element a ref of the tab", async () => {
     const { tab, tools } = fakeTab();
     tab.frames.set(0, {

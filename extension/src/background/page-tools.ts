@@ -128,7 +128,11 @@ export class PageTools {
       case 'tabs_list':
         return text(JSON.stringify(await this.deps.listTabs(tabId), null, 1));
       case 'page_screenshot':
-        if (call.args.ref) await this.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
+        if (call.args.ref) {
+          // An element that cannot be scrolled to would leave a picture of something else: say why instead.
+          const scrolled = await this.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
+          if (!scrolled.success) return scrolled;
+        }
         return this.screenshot(tabId);
       case 'page_snapshot':
         return text(await this.snapshot(tabId, call.args.from, SNAPSHOT_MAX_CHARS));
