@@ -131,6 +131,13 @@ export function keyEvent(el: Element, type: 'keydown' | 'keypress' | 'keyup', ch
 /** A text field that holds a value (input or textarea). */
 export type ValueField = HTMLInputElement | HTMLTextAreaElement;
 
+const NOT_TEXT_INPUTS = new Set(['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'hidden']);
+
+/** Whether the element holds typed text: a textarea or a text-like input (date and colour included). */
+export function isValueField(el: Element): el is ValueField {
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !NOT_TEXT_INPUTS.has(el.type));
+}
+
 /** Sets `value` through the prototype's native setter, so an instance-level override (React's tracker) is bypassed. */
 export function setNativeValue(el: ValueField | HTMLSelectElement, value: string): void {
   const proto =

@@ -1,0 +1,141 @@
+/**
+ * Keys pressed with synthetic events. A synthetic key event does nothing by itself (no focus move on Tab, no
+ * submission on Enter, no character typed), so after an unprevented keydown the browser's default is done here.
+ */
+import { formOf, isDisabled, isInvisible, isNotRendered } from './dom';
+import { deleteText, fireChange, insertText, isValueField, keyEvent } from './input';
+import { isPrintable, type KeyChord } from './keys';
+import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
+
+/** Roles Enter activates with a click (a checkbox only toggles with Space; Enter in it submits its form). */
+const ENTER_ACTIVATES = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+]);
+/** Roles Space activates with a click. */
+const ACTIVATED_BY_KEY = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+  'switch',
+  'checkbox',
+  'radio',
+]);
+
+/** Submits the field's form as Enter does: a click on its default button, else requestSubmit(). */
+function implicitSubmit(el: Element): void {
+  const form = formOf(el);
+  if (!form) return;
+  const button = Array.from(form.elements).find(
+    (control) =>
+      (control instanceof HTMLButtonElement && control.type === 'submit') ||
+      (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image')),
+  );
+  if (button) {
+    if (!isDisabled(button)) (button as HTMLElement).click();
+    return;
+  }
+  form.requestSubmit();
+}
+
+function focusables(): HTMLElement[] {
+  const all = document.querySelectorAll<HTMLElement>(
+    'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable=true]',
+  );
+  const list = Array.from(all).filter(
+    (el) => el.tabIndex >= 0 && !isDisabled(el) && !isNotRendered(el) && !isInvisible(el),
+  );
+  // Positive tabindex first in its order, then the rest in document order (the sort is stable).
+  return list.sort((a, b) => (a.tabIndex || Number.MAX_SAFE_INTEGER) - (b.tabIndex || Number.MAX_SAFE_INTEGER));
+}
+
+/** Moves focus as Tab does, since a synthetic Tab moves nothing. Returns the newly focused element. */
+function moveFocus(from: Element, backwards: boolean): Element {
+  const list = focusables();
+  if (list.length === 0) return from;
+  const at = list.indexOf(from as HTMLElement);
+  const next = at < 0 ? (backwards ? list.length - 1 : 0) : (at + (backwards ? -1 : 1) + list.length) % list.length;
+  const target = list[next] as HTMLElement;
+  target.focus();
+  if (target instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(target.type)) target.select();
+  return target;
+}
+
+function scrollKey(key: string): boolean {
+  const page = window.innerHeight * 0.875;
+  const by: Record<string, number> = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': page };
+  if (key === 'Home') window.scrollTo({ top: 0, behavior: 'instant' });
+  else if (key === 'End') window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+  else if (by[key] !== undefined) window.scrollBy({ top: by[key], behavior: 'instant' });
+  else return false;
+  return true;
+}
+
+/** What the browser would do for an unprevented keydown; returns the element keyup goes to. */
+function keyDefault(target: Element, chord: KeyChord): Element {
+  const role = roleOf(target);
+  if (chord.key === 'Tab' && !chord.ctrl && !chord.alt && !chord.meta) return moveFocus(target, chord.shift);
+  if ((chord.ctrl || chord.meta) && chord.key.toLowerCase() === 'a') {
+    if (isValueField(target)) target.select();
+    else window.getSelection()?.selectAllChildren(document.body);
+    return target;
+  }
+  if (chord.key === 'Enter') {
+    if (target instanceof HTMLTextAreaElement) insertText(target, '\n');
+    else if (isEditableRoot(target) || (target instanceof HTMLElement && target.isContentEditable)) {
+      document.execCommand('insertParagraph', false);
+    } else if (ENTER_ACTIVATES.has(role) || target.localName === 'summary') (target as HTMLElement).click();
+    else if (target instanceof HTMLInputElement) implicitSubmit(target);
+    return target;
+  }
+  if (target instanceof HTMLSelectElement && (chord.key === 'ArrowDown' || chord.key === 'ArrowUp')) {
+    const index = Math.min(
+      target.options.length - 1,
+      Math.max(0, target.selectedIndex + (chord.key === 'ArrowDown' ? 1 : -1)),
+    );
+    if (index !== target.selectedIndex) {
+      target.selectedIndex = index;
+      target.dispatchEvent(new Event('input', { bubbles: true }));
+      fireChange(target);
+    }
+    return target;
+  }
+  if (isValueField(target)) {
+    if (chord.key === 'Backspace' || chord.key === 'Delete') deleteText(target, chord.key === 'Delete');
+    else if (isPrintable(chord)) insertText(target, chord.key);
+    return target;
+  }
+  if (target instanceof HTMLElement && target.isContentEditable) {
+    if (chord.key === 'Backspace' || chord.key === 'Delete')
+      document.execCommand(chord.key === 'Delete' ? 'forwardDelete' : 'delete', false);
+    else if (isPrintable(chord)) document.execCommand('insertText', false, chord.key);
+    return target;
+  }
+  if (chord.key === ' ' && (ACTIVATED_BY_KEY.has(role) || target.localName === 'summary')) {
+    (target as HTMLElement).click();
+    return target;
+  }
+  if (!chord.ctrl && !chord.meta && !chord.alt) scrollKey(chord.key);
+  return target;
+}
+
+/** keydown, keypress (for characters and Enter), the browser's default unless prevented, keyup. */
+export function pressKey(target: Element, chord: KeyChord): void {
+  let upTarget = target;
+  if (keyEvent(target, 'keydown', chord)) {
+    const withPress = isPrintable(chord) || chord.key === 'Enter';
+    if (!withPress || keyEvent(target, 'keypress', chord)) upTarget = keyDefault(target, chord);
+  }
+  keyEvent(upTarget.isConnected ? upTarget : target, 'keyup', chord);
+}
