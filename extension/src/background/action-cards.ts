@@ -30,7 +30,9 @@ export function elementLabel(el: ElementFacts): string {
 /** " on shop.example", or " in a frame from pay.example on shop.example" when the element's frame is elsewhere. */
 function where(el: ElementFacts | undefined, pageOrigin: string): string {
   const page = siteName(pageOrigin);
-  if (!el || el.origin === pageOrigin || el.origin === 'null') return ` on ${page}`;
+  if (!el || el.origin === pageOrigin) return ` on ${page}`;
+  // A sandboxed or data: frame has an opaque origin: it is not the page's site, whatever its address says.
+  if (el.origin === 'null') return ` in a sandboxed frame on ${page}`;
   return ` in a frame from ${siteName(el.origin)} on ${page}`;
 }
 
@@ -48,17 +50,18 @@ export function describeAction(
   const on = where(el, pageOrigin);
   const target = el ? elementLabel(el) : 'the element';
   const page = siteName(pageOrigin);
+  const thisPage = page === 'this page' ? 'this page' : `this page (${page})`;
   switch (call.tool) {
     case 'page_read':
-      return { preview: `Read the text of this page (${page})` };
+      return { preview: `Read the text of ${thisPage}` };
     case 'page_snapshot':
-      return { preview: `Read the structure of this page (${page}): its headings, controls and their values` };
+      return { preview: `Read the structure of ${thisPage}: its headings, controls and their values` };
     case 'page_find':
-      return { preview: `Search this page (${page}) for text`, value: call.args.text };
+      return { preview: `Search ${thisPage} for text`, value: call.args.text };
     case 'page_wait':
-      return { preview: `Watch this page (${page}) for a change`, value: call.args.text ?? call.args.textGone };
+      return { preview: `Watch ${thisPage} for a change`, value: call.args.text ?? call.args.textGone };
     case 'page_screenshot':
-      return { preview: el ? `Take a screenshot of ${target}${on}` : `Take a screenshot of this page (${page})` };
+      return { preview: el ? `Take a screenshot of ${target}${on}` : `Take a screenshot of ${thisPage}` };
     case 'tabs_list':
       return { preview: 'List the titles and addresses of the tabs in this window' };
     case 'page_click': {
@@ -91,11 +94,11 @@ export function describeAction(
       return { preview: `Move the pointer over ${target}${on}` };
     case 'page_press':
       return {
-        preview: el ? `Press a key in ${target}${on}` : `Press a key on this page (${page})`,
+        preview: el ? `Press a key in ${target}${on}` : `Press a key on ${thisPage}`,
         value: call.args.key,
       };
     case 'page_scroll':
-      return { preview: el ? `Scroll ${target} into view${on}` : `Scroll this page (${page})` };
+      return { preview: el ? `Scroll ${target} into view${on}` : `Scroll ${thisPage}` };
     case 'page_navigate':
       return {
         preview: `Open a page on ${siteName(call.args.url)} in this tab (now on ${page})`,
@@ -106,7 +109,7 @@ export function describeAction(
     case 'page_forward':
       return { preview: `Go forward in this tab's history (now on ${page})` };
     case 'page_reload':
-      return { preview: `Reload this page (${page})` };
+      return { preview: `Reload ${thisPage}` };
   }
 }
 

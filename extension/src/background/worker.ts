@@ -19,6 +19,9 @@ import type { PersistentState } from './persistent-state';
 import { ruleOrigin } from './site-rules';
 import { ViewRegistry, type View } from './views';
 
+/** The decision origin of a history step: not a web origin, so only "allow once" and "deny" are offered. */
+const UNKNOWN_DESTINATION = 'about:history';
+
 /** What the worker needs from the browser. */
 export interface WorkerDeps {
   readonly state: PersistentState;
@@ -305,8 +308,10 @@ export class TetherWorker {
         preview,
         choices: ['allow', 'allow_session', 'deny'],
         page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
-        // Opening a page is decided for the site it opens, so a rule for this site never opens another.
+        // Opening a page is decided for the site it opens, so a rule for this site never opens another. Back and
+        // forward lead to whatever the history holds, a site no card can name: no rule or grant covers them.
         ...(call.tool === 'page_navigate' ? { origin: call.args.url } : {}),
+        ...(call.tool === 'page_back' || call.tool === 'page_forward' ? { origin: UNKNOWN_DESTINATION } : {}),
         onAsk: () => void this.pages.highlight(tabId, outlined, true),
       });
     } finally {
