@@ -120,6 +120,7 @@ export function chromePageTools(): PageToolDeps {
         func: installDialogShim,
         args: [dialogChannel],
       });
+      return dialogChannel;
     },
     tabInfo: async (tabId) => {
       try {
@@ -138,6 +139,3 @@ export function chromePageTools(): PageToolDeps {
     waitForLoad,
   };
 }
-
-/** The channel the agent must listen on for dialog reports (see content/dialog-shim.ts). */
-export const DIALOG_CHANNEL = dialogChannel;

@@ -52,6 +52,7 @@ export function fakeTab(url = 'https://a.example/', title = 'A') {
     },
     installDialogShim: async (_tabId, frameId) => {
       tab.shims.push(frameId);
+      return 'fake-channel';
     },
     tabInfo: async () => ({ url: tab.url, title: tab.title }),
     navigate: async (_tabId, to) => {

@@ -53,8 +53,11 @@ export interface PageToolDeps {
   injectAgent(tabId: number): Promise<number[]>;
   /** Calls one frame's agent; `stale` when the frame no longer shows `expectDoc`; rejects when the frame is gone. */
   callAgent(tabId: number, frameId: number, call: AgentCall, expectDoc?: string): Promise<AgentReply>;
-  /** Lets the frame's agent see and answer the page's alert/confirm/prompt during the next action. */
-  installDialogShim(tabId: number, frameId: number): Promise<void>;
+  /**
+   * Installs the main-world shim that lets the frame's agent answer the page's alert/confirm/prompt and hear its errors
+   * and requests during an action; resolves with the channel to give the agent.
+   */
+  installDialogShim(tabId: number, frameId: number): Promise<string>;
   /** The tab's page now. */
   tabInfo(tabId: number): Promise<{ url: string; title: string } | undefined>;
   /** Starts a navigation of the tab. */
@@ -323,13 +326,15 @@ export class PageTools {
     const t = ref ? this.resolve(tabId, ref) : undefined;
     const frameId = t?.frameId ?? 0;
     await this.deps.injectAgent(tabId);
-    await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
+    // Without the shim (a page whose main world cannot be scripted) the action still runs; dialogs then stay the page's.
+    const channel = await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
     const call: AgentCall = {
       op: 'act',
       prefix: '',
       action,
       ...(t ? { ref: t.local } : {}),
       ...(dialog ? { dialog } : {}),
+      ...(channel ? { channel } : {}),
       ...SETTLE,
     };
     let result: ActResult | undefined;

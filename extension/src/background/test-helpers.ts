@@ -62,7 +62,7 @@ export function unusedPageTools(over: Partial<PageToolDeps> = {}): PageToolDeps 
     capture: unused,
     injectAgent: async () => [0],
     callAgent: unused,
-    installDialogShim: async () => {},
+    installDialogShim: async () => 'test-channel',
     tabInfo: async () => ({ url: 'https://a.example/', title: 'A' }),
     navigate: unused,
     waitForLoad: async () => true,
