@@ -140,9 +140,20 @@ function isInlineText(el: Element): boolean {
   return INLINE_TAGS.has(el.localName) && !(el instanceof HTMLLabelElement && el.control);
 }
 
-/** A table of data (rows as lines), not one laying out a page (walked like any container). */
+/** Rows looked at to tell a layout table (a page built of tables) from a table of data. */
+const LAYOUT_PROBE_ROWS = 20;
+
+/**
+ * A table of data (rows as lines), not one laying out a page (walked like any container). Only the first rows are
+ * probed: searching a 2,000-row table whole cost 5 ms a snapshot, and layout tables show their structure early.
+ */
 export function isDataTable(table: Element): boolean {
-  return table.localName !== 'table' || table.hasAttribute('role') || !table.querySelector(LAYOUT_TABLE_CONTENT);
+  if (!(table instanceof HTMLTableElement) || table.hasAttribute('role')) return true;
+  const rows = table.rows;
+  for (let r = 0; r < rows.length && r < LAYOUT_PROBE_ROWS; r++) {
+    if (rows[r]?.querySelector(LAYOUT_TABLE_CONTENT)) return false;
+  }
+  return true;
 }
 
 /** Walks a tree into snapshot nodes. One instance per walk (it caches the focused element). */
