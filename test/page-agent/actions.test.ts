@@ -21,6 +21,8 @@ beforeAll(async () => {
     {
       '/form': formPage(),
       '/login': loginPage(),
+      '/shadow': `<!doctype html><shop-widget></shop-widget><script>customElements.define('shop-widget', class extends HTMLElement {
+        connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<label>Quantity <input value="1"></label><button onclick="this.textContent=\\'Added\\'">Add</button>'; } });</script>`,
       '/risky': `<!doctype html><form action="/pay"><input autocomplete="cc-number" aria-label="Card"><input name="cvc" aria-label="CVC">
         <button>Pay now</button></form><form action="/del"><input name="confirm" aria-label="Type DELETE"><button>Delete account</button></form>
         <a href="/export.csv" download>Export</a><a href="https://other.example/path?q=1">Elsewhere</a>
@@ -292,6 +294,17 @@ describe('page agent actions', () => {
     const stale = await act(bottom, { kind: 'click', button: 'left', double: false });
     expect(stale).toMatchObject({ stale: true, unloading: false, changed: [] });
     expect(stale.error).toMatch(/^Ref e\d+ is no longer on the page/);
+  });
+
+  it('fills and clicks inside an open shadow root and reports the change there', async () => {
+    await visit(page, '/shadow', agent);
+    await act(await refOf('"Quantity"'), { kind: 'fill', value: '3' });
+    expect(
+      await page.evaluate(() => document.querySelector('shop-widget')?.shadowRoot?.querySelector('input')?.value),
+    ).toBe('3');
+    const ref = await refOf('"Add"');
+    const clicked = await act(ref, { kind: 'click', button: 'left', double: false });
+    expect(clicked.changed.join('\n')).toContain(`button "Added" [active] [ref=${ref}]`);
   });
 
   it('describes risk facts: password, payment, destructive, form submission, download, link target', async () => {

@@ -27,7 +27,7 @@ const HIDDEN_PAGE = `<!doctype html><title>Hidden</title><body>
 </body>`;
 
 const SHADOW_PAGE = `<!doctype html><title>Shadow</title><body>
-<open-widget></open-widget><closed-widget style="display:block;width:120px;height:30px"></closed-widget>
+<open-widget><a href="/terms">Slotted terms</a></open-widget><closed-widget style="display:block;width:120px;height:30px"></closed-widget>
 <script>
 customElements.define('open-widget', class extends HTMLElement { connectedCallback() {
   const root = this.attachShadow({ mode: 'open' });
@@ -188,13 +188,14 @@ describe('page agent snapshot', () => {
     expect(text).toContain('button "Below the fold"');
   });
 
-  it('walks open shadow roots inline and counts a closed one as unreadable', async () => {
+  it('walks open shadow roots inline with their slotted children and counts a closed one as unreadable', async () => {
     await visit(page, '/shadow', agent);
     const snap = await snapshot();
     expect(snap.lines).toEqual([
       '- heading "Widget" [level=2]',
       '- textbox "Quantity" [ref=e1]: 2',
       '- button "Add to cart" [ref=e2]',
+      '- link "Slotted terms" [ref=e3] /url: /terms',
     ]);
     expect(snap.unreadable).toBe(1);
   });
