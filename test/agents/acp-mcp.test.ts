@@ -4,6 +4,8 @@
  * (`tether mcp`, for agents without HTTP MCP) and in the HTTP form. The test answers `item/tool/call` as the extension
  * does; the agent reports what it got.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type AgentHost, agentHosts, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
@@ -25,6 +27,20 @@ async function turn(h: AgentHost, threadId: string, text: string, answer?: { suc
   const done = await h.turnCompleted(t.turnId, t.from);
   expect(done.params.turn.status).toBe('completed');
   return { ...t, call, report: JSON.parse(h.streamedText(t.from)) };
+}
+
+/**
+ * The agent said its token (masked on the way to the browser) and the token reversed: the token itself is in no frame
+ * to the browser and in no file the host wrote (log, journals).
+ */
+function expectTokenKeptSecret(h: AgentHost, token: { said: string; reversed: string }): void {
+  const secret = [...token.reversed].reverse().join('');
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(token.said).toBe('***');
+  for (const frame of h.frames) expect(frame.payload.toString('utf8')).not.toContain(secret);
+  const files = readdirSync(h.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  expect(files.length).toBeGreaterThan(0);
+  for (const f of files) expect(readFileSync(join(f.parentPath, f.name), 'utf8')).not.toContain(secret);
 }
 
 describe('page tools over MCP for ACP agents', () => {
@@ -87,6 +103,7 @@ describe('page tools over MCP for ACP agents', () => {
     expect(report.wrongToken.stderr).toContain('the Tether host refused: the token is not valid');
     expect(report.noHost.code).toBe(1);
     expect(report.noHost.stderr).toContain('Tether is not running: open the Tether side panel in your browser');
+    expectTokenKeptSecret(h, report.token);
   });
 
   it('HTTP form: the agent that advertises mcpCapabilities.http reads the page over HTTP; a wrong token, any Origin and a forged Host are refused', async () => {
@@ -102,6 +119,7 @@ describe('page tools over MCP for ACP agents', () => {
     const { report } = await turn(h, thread.id, 'probe');
     expect([401, 403]).not.toContain(report.good);
     expect(report).toMatchObject({ wrongToken: 401, origin: 403, forgedHost: 403 });
+    expectTokenKeptSecret(h, report.token);
   });
 
   it('offers no MCP server when the client declares no tools', async () => {

@@ -357,7 +357,6 @@ class AcpAdapter extends AdapterCore {
     const running = this.active.get(threadId);
     if (archived && running) throw RpcError.threadBusy(threadId, running.id);
     const thread = this.journal.update(threadId, { archived, updatedAtMs: Date.now() })!;
-    if (archived) this.mcp?.revoke(threadId);
     ctx.afterAnswer(() => this.emit(archived ? 'thread/archived' : 'thread/unarchived', { threadId }));
     return { thread };
   }

@@ -12,6 +12,8 @@ import { asRecord, str } from './dialect-core';
 /** The name agents know Tether's server by: Copilot shows its tools as `tether-page_read`, Claude as `mcp__tether__page_read`. */
 export const MCP_SERVER_NAME = 'tether';
 
+const REVOKED = 'This conversation is closed to Tether page tools now (its agent stopped or the browser disconnected).';
+
 /** An ACP `McpServer` entry (HTTP or stdio form). */
 export type AcpMcpServer =
   | { type: 'http'; name: string; url: string; headers: Array<{ name: string; value: string }> }
@@ -75,7 +77,7 @@ export class AcpMcpGrants {
     this.tokens.set(threadId, issued);
   }
 
-  /** Revokes the token of `threadId` (archived) or every token (the agent or the client went away). */
+  /** Revokes the token of `threadId` (a session that was never made) or every token (the agent or the client went away). */
   revoke(threadId?: string): void {
     for (const [id, issued] of this.tokens) {
       if (threadId !== undefined && id !== threadId) continue;
@@ -103,19 +105,21 @@ export class AcpMcpGrants {
     return issued;
   }
 
-  private threadOfToken(issued: IssuedToken): string {
+  private threadOfToken(issued: IssuedToken): string | undefined {
     for (const [id, t] of this.tokens) if (t === issued) return id;
-    return '';
+    return undefined;
   }
 
-  private run(
-    threadId: string,
+  private async run(
+    threadId: string | undefined,
     tool: string,
     args: unknown,
     client: Pick<ClientInfo, 'name' | 'version'> | undefined,
   ): Promise<ToolCallResult> {
+    // A connection authenticated before the revocation (the socket checks the token once) gets no further call.
+    if (threadId === undefined) return { success: false, content: [{ type: 'text', text: REVOKED }] };
     this.runner.log(`mcp: ${client?.name ?? 'the agent'} calls ${tool} for thread ${threadId}`);
-    return this.runner.call({
+    return await this.runner.call({
       threadId,
       turnId: this.runner.turnOf(threadId) ?? '',
       callId: `mcp_${++this.calls}`,
