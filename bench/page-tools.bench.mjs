@@ -23,6 +23,8 @@ const QUIET_MS = 100;
 const CAP_MS = 1_500;
 const AGENT_ENTRY = join(root, 'extension/src/content/page-agent.ts');
 const AGENT_GLOBAL = '__tetherPageAgent';
+/** Event name of the dialog shim, as the worker picks one per document. */
+const CHANNEL = 'tether-bench-channel';
 const TERMS = /checkbox "I accept the terms"[^\n]*?\[ref=(\w+)\]/;
 
 const refsIn = (text) => (text.match(/\[ref=/g) ?? []).length;
@@ -85,43 +87,58 @@ async function startPlaywrightMcp() {
   };
 }
 
-/** The page agent bundled from source as one script that installs the agent global; undefined until it exists. */
+/** The page agent as one IIFE, bundled from source as its tests and the worker's `?iife` import do; undefined until it exists. */
 async function agentScript() {
   if (!existsSync(AGENT_ENTRY)) return undefined;
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [AGENT_ENTRY],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome120',
-    write: false,
-    logLevel: 'error',
-  });
-  return out.outputFiles[0].text;
+  const { rolldown } = await import('rolldown');
+  const bundle = await rolldown({ input: AGENT_ENTRY, platform: 'browser', logLevel: 'silent' });
+  const { output } = await bundle.generate({ format: 'iife' });
+  await bundle.close();
+  return output[0].code;
 }
 
-/** Tether's page agent loaded into pages of a playwright-core Chromium: snapshot, the rest of a cut one, find, click. */
+/**
+ * Tether's page agent in pages of a playwright-core Chromium, installed as the extension installs it: in an isolated
+ * world of the page (created through CDP, the mechanism content scripts use), with the main-world dialog shim the
+ * worker adds before an action. Snapshot, the rest of a cut one, find, click.
+ */
 async function startTetherAgent(script) {
   const { chromium } = await import('playwright-core');
+  const { installDialogShim } = await importTypeScript(
+    'dialog-shim',
+    "export { installDialogShim } from './extension/src/content/dialog-shim';",
+    { platform: 'neutral' },
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   const page = await browser.newPage();
+  const cdp = await page.context().newCDPSession(page);
+  let world;
+  const evaluate = async (expression) => {
+    const reply = await cdp.send('Runtime.evaluate', {
+      expression,
+      contextId: world,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (reply.exceptionDetails)
+      throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+    return reply.result.value;
+  };
   const open = async (url) => {
     await page.goto(url);
-    await page.addScriptTag({ content: script });
-    if (!(await page.evaluate((g) => typeof globalThis[g]?.call === 'function', AGENT_GLOBAL)))
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    world = (await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'tether-bench' }))
+      .executionContextId;
+    await evaluate(script);
+    if ((await evaluate(`typeof globalThis.${AGENT_GLOBAL}?.call`)) !== 'function')
       throw new Error(`${AGENT_ENTRY} did not install globalThis.${AGENT_GLOBAL} when run as a script`);
+    await page.evaluate(installDialogShim, CHANNEL);
   };
   /** One agent call: its reply, the time inside the page, and the time of the whole CDP round trip. */
   const agent = async (call) => {
     const t0 = performance.now();
-    const { reply, inPageMs } = await page.evaluate(
-      async ({ g, call }) => {
-        const start = performance.now();
-        const reply = await globalThis[g].call(call);
-        return { reply, inPageMs: performance.now() - start };
-      },
-      { g: AGENT_GLOBAL, call },
+    const { reply, inPageMs } = await evaluate(
+      `(async () => { const start = performance.now(); const reply = await globalThis.${AGENT_GLOBAL}.call(${JSON.stringify(call)}); return { reply, inPageMs: performance.now() - start }; })()`,
     );
     return { reply, inPageMs, roundTripMs: performance.now() - t0 };
   };
@@ -174,7 +191,7 @@ async function startTetherAgent(script) {
       const ref = TERMS.exec(reply.lines.join('\n'))?.[1];
       if (!ref) throw new Error('Tether: no ref for the terms checkbox on /form');
       const action = { kind: 'click', button: 'left', double: false };
-      const act = { op: 'act', ref, prefix: '', action, quietMs: QUIET_MS, capMs: CAP_MS };
+      const act = { op: 'act', ref, prefix: '', action, channel: CHANNEL, quietMs: QUIET_MS, capMs: CAP_MS };
       const clicks = [];
       let last;
       for (let i = 0; i <= RUNS; i++) {
@@ -221,7 +238,7 @@ function section(results, m) {
     '`node bench/page-tools.bench.mjs` (figures also in `bench/results/page-tools.json`), on the fixture site',
     `(\`test/support/fixture-site.ts\`). Median of ${RUNS} calls after a warm-up. Playwright MCP is \`@playwright/mcp\` 0.0.83`,
     '(`--headless --isolated --no-sandbox`) over MCP stdio: its times include the JSON-RPC hop. Tether is the page agent',
-    `bundled from \`extension/src/content/page-agent.ts\` and run in the page (\`snapshot\`, \`maxChars\` ${fmt(MAX_CHARS)}):`,
+    `bundled from \`extension/src/content/page-agent.ts\` and run in an isolated world of the page (\`snapshot\`, \`maxChars\` ${fmt(MAX_CHARS)}):`,
     '"in page" is the call alone, "round trip" adds the CDP evaluate from Node; the worker and native-messaging hops',
     'of the real tool are not included. Sizes are characters / lines / refs of what the model would read.',
     '',
