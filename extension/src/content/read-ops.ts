@@ -172,5 +172,7 @@ export function changedLines(refs: RefTable, shadows: ShadowRootSet, mutated: Se
   if (table && isDataTable(table)) region = table;
   const walk = walker.walk(region);
   shadows.addAll(walk.shadowRoots);
+  // What changed shows nothing (a hidden part, a style): the target's own line still says where things stand.
+  if (walk.nodes.length === 0) return target?.isConnected ? [`- ${walker.lineOf(target)}`] : [];
   return bounded(refs, walk, walk.nodes[0]?.depth ?? 0);
 }

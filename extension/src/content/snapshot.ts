@@ -232,7 +232,10 @@ export class Walker {
       this.children(el, depth + 1, true);
       return;
     }
-    if (LANDMARKS.has(role) || (GROUPS.has(role) && (el.hasAttribute('aria-label') || tag === 'fieldset'))) {
+    if (
+      LANDMARKS.has(role) ||
+      (GROUPS.has(role) && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || tag === 'fieldset'))
+    ) {
       const name = nameOf(el, role);
       this.push(el, depth, `${role}${name ? ` ${JSON.stringify(name)}` : ''}:`, name);
       const mark = this.nodes.length;
