@@ -22,6 +22,19 @@ import { ViewRegistry, type View } from './views';
 /** The decision origin of a history step: not a web origin, so only "allow once" and "deny" are offered. */
 const UNKNOWN_DESTINATION = 'about:history';
 
+/**
+ * The origin to decide an action on elements by, when it is not the page's: the frame's own origin when every element
+ * is in a frame from one other site, and no remembered choice at all when they span several or one has no web origin.
+ */
+function frameDecisionOrigin(elements: readonly ElementFacts[], pageOrigin: string | undefined): { origin?: string } {
+  const others = new Set(elements.map((e) => e.origin).filter((o) => o !== pageOrigin));
+  if (others.size === 0) return {};
+  const [only] = others;
+  return others.size === 1 && only !== undefined && ruleOrigin(only) === only
+    ? { origin: only }
+    : { origin: UNKNOWN_DESTINATION };
+}
+
 /** What the worker needs from the browser. */
 export interface WorkerDeps {
   readonly state: PersistentState;
@@ -312,6 +325,8 @@ export class TetherWorker {
         // forward lead to whatever the history holds, a site no card can name: no rule or grant covers them.
         ...(call.tool === 'page_navigate' ? { origin: call.args.url } : {}),
         ...(call.tool === 'page_back' || call.tool === 'page_forward' ? { origin: UNKNOWN_DESTINATION } : {}),
+        // An element in a frame from another site is decided for that site: a grant on the page does not reach it.
+        ...frameDecisionOrigin(elements, askedOrigin),
         onAsk: () => void this.pages.highlight(tabId, outlined, true),
       });
     } finally {
