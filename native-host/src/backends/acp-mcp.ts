@@ -100,6 +100,11 @@ export class AcpMcpGrants {
       label: `thread ${key}`,
       tools: () => this.hub.clientTools,
       call: (tool, args, client) => this.run(this.threadOfToken(issued), tool, args, client),
+      // Agents report no failure to attach an MCP server (Copilot drops a form it does not take): this line is the proof.
+      opened: (client) => {
+        this.runner.log(`mcp: ${client.name} ${client.version} connected for thread ${this.threadOfToken(issued)}`);
+        return () => this.runner.log(`mcp: ${client.name} disconnected`);
+      },
     });
     this.tokens.set(key, issued);
     return issued;
