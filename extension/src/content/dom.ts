@@ -138,6 +138,14 @@ export function formOf(el: Element): HTMLFormElement | null {
   return el.closest('form');
 }
 
+/** The start of a text node's text: enough for any line, without copying a megabyte text node whole. */
+export function textStart(node: Node): string {
+  const value = node.nodeValue ?? '';
+  return value.length > TEXT_NODE_MAX ? value.slice(0, TEXT_NODE_MAX) : value;
+}
+
+const TEXT_NODE_MAX = 1000;
+
 /** Collapses whitespace and trims; cuts at `max` characters with an ellipsis. */
 export function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

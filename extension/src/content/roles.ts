@@ -2,7 +2,7 @@
  * Roles, accessible names, states and values, computed the cheap way: from tags and attributes, with a computed
  * style only where an attribute cannot answer. Close to ARIA's implicit roles and accname, not a full implementation.
  */
-import { clip, composedChildren, isDisabled, isNotRendered, SKIP_TAGS } from './dom';
+import { clip, composedChildren, isDisabled, isNotRendered, SKIP_TAGS, textStart } from './dom';
 
 /** Longest accessible name shown; longer names end with an ellipsis. */
 export const NAME_MAX = 100;
@@ -164,7 +164,7 @@ export function textOf(root: Element, includeHidden = false, skipControls = fals
     for (let i = 0; i < children.length; i++) {
       const child = children[i] as Node;
       if (child.nodeType === Node.TEXT_NODE) {
-        out += child.nodeValue ?? '';
+        out += textStart(child);
         continue;
       }
       if (!(child instanceof Element)) continue;

@@ -12,6 +12,7 @@ import {
   looksLikeClosedHost,
   SKIP_TAGS,
   shadowRootOf,
+  textStart,
 } from './dom';
 import type { RefTable } from './refs';
 import { inputType, isActionable, isEditableRoot, nameOf, roleOf, statesOf, fieldValue } from './roles';
@@ -316,7 +317,7 @@ export class Walker {
       for (let i = 0; i < kids.length; i++) {
         const kid = kids[i] as Node;
         if (kid.nodeType === Node.TEXT_NODE) {
-          run += kid.nodeValue ?? '';
+          run += textStart(kid);
           continue;
         }
         if (!(kid instanceof Element)) continue;
@@ -354,7 +355,7 @@ function ownText(el: Element): string {
     for (let i = 0; i < kids.length && text.length < TEXT_MAX * 3; i++) {
       const kid = kids[i] as Node;
       if (kid.nodeType === Node.TEXT_NODE) {
-        const value = kid.nodeValue ?? '';
+        const value = textStart(kid);
         if (!inControl && !plain && /\S/.test(value)) plain = true;
         text += value;
         continue;
