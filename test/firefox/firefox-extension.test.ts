@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
+import { startFixtureSite } from '../support/fixture-site';
 import { ADDON_ID, FIREFOX_DIST, type FirefoxOptions, launchFirefox, type LaunchedFirefox } from './firefox-browser';
 
 /** The manifest keys this file checks. */
@@ -174,6 +175,48 @@ describe('the extension in Firefox ESR', () => {
     expect(await card!.$eval('.origin', (el) => el.textContent)).toBe(demo.origin);
     await panel.click('.approval[data-tool="page_read"] button[data-choice="allow"]');
     expect(await answer(panel, 1)).toContain('a short history of lighthouses');
+  });
+
+  it('fills and sends a form with the browser tools through Firefox scripting; the server receives the values', async () => {
+    const site = await startFixtureSite();
+    try {
+      const panel = await connectedPanel(firefox, site.url('/form'));
+      let answers = 0;
+      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
+        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
+        if (choice) {
+          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
+          await panel.waitForSelector(button, { timeout: 30_000 });
+          await panel.click(button);
+        }
+        return answer(panel, ++answers);
+      };
+      const snapshot = await tool('page_snapshot', {}, 'allow');
+      const ref = (role: string, name: string): string => {
+        const line = snapshot.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`));
+        const found = line ? /\[ref=(e\d+)\]/.exec(line)?.[1] : undefined;
+        if (!found) throw new Error(`No ref for ${role} "${name}" in:\n${snapshot}`);
+        return found;
+      };
+      const fields = [
+        { ref: ref('textbox', 'Full name'), value: 'Mary Somerville' },
+        { ref: ref('textbox', 'Email'), value: 'mary@example.org' },
+      ];
+      expect(await tool('page_fill_form', { fields }, 'allow_session')).toContain('Filled 2 fields');
+      await tool('page_select', { ref: ref('combobox', 'Country'), values: ['France'] });
+      await tool('page_check', { ref: ref('checkbox', 'I accept the terms'), checked: true });
+      expect(await tool('page_click', { ref: ref('button', 'Submit application') })).toContain('Application received');
+      const posted = await site.waitForSubmission('/submit');
+      expect(posted.fields).toMatchObject({
+        name: 'Mary Somerville',
+        email: 'mary@example.org',
+        country: 'fr',
+        terms: 'yes',
+      });
+      await panel.close();
+    } finally {
+      await site.close();
+    }
   });
 
   it("offers no site rule for the backend's bash approval, only allow once, allow for this thread and deny", async () => {
