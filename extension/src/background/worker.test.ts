@@ -284,6 +284,31 @@ describe('TetherWorker page tool gate', () => {
     expect(env.tab.navigations).toEqual([{ url: 'https://a.example/orders' }]);
   });
 
+  it('never lets a rule or grant go back or forward in history, whose destination no card can name', async () => {
+    const { worker, state, call, pending, rule } = await gate();
+    await state.setRules([rule('https://a.example', 'navigate')]);
+    const answer = call('page_back');
+    const p = await pending();
+    expect(p.origin).toBe('(no site)');
+    expect(offeredChoices(p)).toEqual(['allow', 'deny']);
+    await worker.broker.decide(p.key, 'allow', 1);
+    expect((await answer)?.success).toBe(true);
+  });
+
+  it('decides an action inside a frame from another site for that site: a grant on the page does not reach it', async () => {
+    const framed = { ...facts('button', 'Pay', { tag: 'button' }), origin: 'https://pay.example' };
+    const { worker, state, call, pending } = await gate(framed);
+    await state.addThreadAllow('t1', { toolClass: 'act', origin: 'https://a.example' });
+    const answer = call('page_click', { ref: 'e1' });
+    const p = await pending();
+    expect(p).toMatchObject({
+      origin: 'https://pay.example',
+      preview: 'Click button "Pay" in a frame from pay.example on a.example',
+    });
+    await worker.broker.decide(p.key, 'deny', 1);
+    expect((await answer)?.success).toBe(false);
+  });
+
   it('does not act on a tab that left the site while the card was open', async () => {
     const { env, worker, call, pending, acts } = await gate();
     const answer = call('page_click', { ref: 'e1' });
