@@ -148,6 +148,11 @@ const TEXT_NODE_MAX = 1000;
 
 /** Collapses whitespace and trims; cuts at `max` characters with an ellipsis. */
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Page text written like a ref mark ("click [ref=e5]") must not read as one: the worker maps every `[ref=eN]` it
+  // sees to an element, so a page could otherwise point the model at a real control of its choosing.
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/\[ref=/gi, '[ref =')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -270,7 +270,7 @@ export function fieldValue(el: Element): { value?: string; password?: boolean } 
       return {};
     }
     if (type === 'image' || type === 'file')
-      return type === 'file' && el.files?.length ? { value: el.files[0]?.name } : {};
+      return type === 'file' && el.files?.length ? { value: clip(el.files[0]?.name ?? '', NAME_MAX) } : {};
     return el.value ? { value: clip(el.value, NAME_MAX) } : {};
   }
   if (el instanceof HTMLTextAreaElement) return el.value ? { value: clip(el.value, NAME_MAX) } : {};
@@ -283,5 +283,5 @@ export function fieldValue(el: Element): { value?: string; password?: boolean } 
     return text ? { value: text } : {};
   }
   const now = el.getAttribute('aria-valuenow');
-  return now ? { value: el.getAttribute('aria-valuetext') ?? now } : {};
+  return now ? { value: clip(el.getAttribute('aria-valuetext') ?? now, NAME_MAX) } : {};
 }
