@@ -29,6 +29,9 @@ export const HostExit = {
   BadInput: 5,
 } as const;
 
+/** When the host opens its MCP socket for `tether mcp`, after start. */
+const ANNOUNCE_DELAY_MS = 300;
+
 /** Whole shutdown budget: Chromium kills the host 2 s after EOF. */
 const SHUTDOWN_BUDGET_MS = 1600;
 
@@ -178,8 +181,9 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
     );
     stdin.on('data', (chunk: Buffer) => frames.push(chunk));
-    // After the first frames are read: `tether mcp` can find this host, and nothing is in the way of the first answer.
-    setTimeout(() => void mcp.announce(), 0);
+    // Once the first answers are out (the socket, its files and the sweep of stale ones cost `initialize` 7 ms when
+    // done at once): `tether mcp` can find this host from then on. An ACP agent's stdio entry opens it on demand.
+    setTimeout(() => void mcp.announce(), ANNOUNCE_DELAY_MS).unref();
     stdin.once('end', () => {
       frames.end();
       finish('input ended (the extension disconnected)', HostExit.Ok);

@@ -41,6 +41,7 @@ export class McpHub {
   private tools: readonly ClientTool[] = [];
   private http: Promise<McpHttpEndpoint> | undefined;
   private socket: Promise<McpSocketEndpoint | undefined> | undefined;
+  private closed = false;
   private externalToken: IssuedToken | undefined;
   private external: Pick<McpGrant, 'call' | 'opened'> | undefined;
   private readonly dir: string;
@@ -82,6 +83,7 @@ export class McpHub {
    * the socket's path, or undefined (logged) when it cannot.
    */
   announce(): Promise<string | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
     this.socket ??= this.openSocket().catch((error: unknown) => {
       this.options.log(`mcp: cannot open the socket for \`tether mcp\` in ${this.dir}: ${errorMessage(error)}`);
       return undefined;
@@ -100,6 +102,7 @@ export class McpHub {
 
   /** Closes the endpoints and removes this host's files. */
   async close(): Promise<void> {
+    this.closed = true;
     this.externalToken?.revoke();
     const [http, socket] = await Promise.all([this.http?.catch(() => undefined), this.socket?.catch(() => undefined)]);
     await Promise.all([http?.close(), socket?.close()]);
