@@ -61,9 +61,13 @@ describe('browser tools (Chromium, /tool commands)', () => {
   const suite = useBrowserSuite();
 
   it('fills and sends an application form; the server receives the values the model chose', async () => {
-    const { panel } = await openConnectedPanel(suite.browser, site.url('/form'));
-    const snapshot = await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow'));
+    const { page, panel } = await openConnectedPanel(suite.browser, site.url('/form'));
+    const snapshot = await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow_session'));
     expect(snapshot).toContain('heading');
+    // A screenshot of one element (the page's tab must be the visible one of its window).
+    await page.bringToFront();
+    const shot = await tool(panel, 'page_screenshot', { ref: refOf(snapshot, 'button', 'Submit application') });
+    expect(shot, shot).toContain('page_screenshot completed');
     const name = refOf(snapshot, 'textbox', 'Full name');
     const email = refOf(snapshot, 'textbox', 'Email');
     const notes = refOf(snapshot, 'textbox', 'Notes');
@@ -89,7 +93,7 @@ describe('browser tools (Chromium, /tool commands)', () => {
     const label = await fillCard.locator('button[data-choice="allow_session"]').textContent();
     expect(label).toBe(`Allow acting on ${site.origin} for this thread`);
     await fillCard.locator('button[data-choice="allow_session"]').click();
-    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(3);
     expect(await completedAnswers(panel).last().textContent()).toContain('Filled 3 fields');
 
     // Under the thread grant, the next actions on this site run without a card.

@@ -6,7 +6,7 @@
 import pageAgentScript from '../content/page-agent.ts?iife';
 import pageReadScript from '../content/page-read.ts?iife';
 import { z } from 'zod';
-import { AGENT_GLOBAL, type AgentCall } from '../content/agent-contract';
+import { AGENT_GLOBAL, type AgentCall, type ElementFacts } from '../content/agent-contract';
 import { installDialogShim } from '../content/dialog-shim';
 import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tools';
 
@@ -65,6 +65,25 @@ function waitForLoad(tabId: number, capMs: number): Promise<boolean> {
   });
 }
 
+/** A PNG data URL cut down to `box` (CSS pixels, scaled by its device pixel ratio), within the picture's bounds. */
+async function crop(dataUrl: string, box: NonNullable<ElementFacts['box']>): Promise<string> {
+  // Decoded by hand: the extension's own policy (connect-src 'self') refuses fetch() of a data: URL.
+  const encoded = atob(dataUrl.slice(dataUrl.indexOf(',') + 1));
+  const png = Uint8Array.from(encoded, (c) => c.charCodeAt(0));
+  const image = await createImageBitmap(new Blob([png], { type: 'image/png' }));
+  const x = Math.max(0, Math.floor(box.x * box.scale));
+  const y = Math.max(0, Math.floor(box.y * box.scale));
+  const width = Math.min(image.width - x, Math.ceil(box.width * box.scale));
+  const height = Math.min(image.height - y, Math.ceil(box.height * box.scale));
+  if (width < 1 || height < 1) return dataUrl;
+  const canvas = new OffscreenCanvas(width, height);
+  canvas.getContext('2d')?.drawImage(image, x, y, width, height, 0, 0, width, height);
+  const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:image/png;base64,${btoa(binary)}`;
+}
+
 /** The page tools' browser access. */
 export function chromePageTools(): PageToolDeps {
   return {
@@ -85,10 +104,11 @@ export function chromePageTools(): PageToolDeps {
       const tabs = await chrome.tabs.query({ windowId: tab.windowId });
       return tabs.map((t) => ({ id: t.id ?? -1, title: t.title ?? '', url: t.url ?? '', active: t.active }));
     },
-    capture: async (tabId) => {
+    capture: async (tabId, box) => {
       const tab = await chrome.tabs.get(tabId);
       if (!tab.active) throw new Error('The tab is not the visible tab of its window; switch to it and ask again.');
-      return chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+      const shot = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+      return box ? crop(shot, box) : shot;
     },
     injectAgent: async (tabId) => {
       let results: chrome.scripting.InjectionResult<unknown>[];

@@ -31,6 +31,7 @@ export function fakeTab(url = 'https://a.example/', title = 'A') {
     calls: [] as { frameId: number; call: AgentCall; expectDoc: string | undefined }[],
     shims: [] as number[],
     reads: [] as number[],
+    captures: [] as unknown[],
     navigations: [] as unknown[],
     /** What a navigation does to the tab (the test sets it). */
     onNavigate: (_to: unknown) => {},
@@ -41,7 +42,10 @@ export function fakeTab(url = 'https://a.example/', title = 'A') {
       return { url: tab.url, title: tab.title, selection: 'picked words', text: 'Body text.', truncated: true };
     },
     listTabs: async () => [{ id: 1, title: tab.title, url: tab.url, active: true }],
-    capture: async () => 'data:image/png;base64,iVBORw0KGgo=',
+    capture: async (_tabId, box) => {
+      tab.captures.push(box);
+      return 'data:image/png;base64,iVBORw0KGgo=';
+    },
     injectAgent: async () => [...tab.frames.keys()].sort((a, b) => a - b),
     callAgent: async (_tabId, frameId, call, expectDoc) => {
       tab.calls.push({ frameId, call, expectDoc });

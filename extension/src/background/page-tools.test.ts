@@ -33,7 +33,10 @@ function formPage(act: FakeAgent['act'] = () => acted()) {
           '- textbox "Password" [ref=e2]',
           '- button "Sign in" [ref=e3]',
         ]),
-      describe: (ref) => facts('textbox', `field ${ref}`),
+      describe: (ref) => ({
+        ...facts('textbox', `field ${ref}`),
+        box: { x: 10, y: 20, width: 200, height: 30, scale: 2 },
+      }),
       act,
     },
   });
@@ -76,6 +79,8 @@ describe('PageTools reading', () => {
       { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
     ]);
     expect(tab.calls.find((c) => c.call.op === 'act')?.call).toMatchObject({ ref: 'e2', action: { kind: 'scroll' } });
+    // The picture is cropped to the element's box where it is after the scroll.
+    expect(tab.captures).toEqual([{ x: 10, y: 20, width: 200, height: 30, scale: 2 }]);
     error = 'The element is hidden.';
     expect(await run(tools, 'page_screenshot', { ref: 'e2' })).toEqual({
       success: false,

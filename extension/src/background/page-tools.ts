@@ -47,8 +47,11 @@ export type AgentReply = { docId: string; stale: false; value: unknown } | { doc
 export interface PageToolDeps {
   readPage(tabId: number, maxChars: number): Promise<PageReadResult>;
   listTabs(tabId: number): Promise<TabSummary[]>;
-  /** A PNG data URL of the visible tab; rejects when the tab is not its window's active tab. */
-  capture(tabId: number): Promise<string>;
+  /**
+   * A PNG data URL of the visible tab, cropped to `box` (CSS pixels of the viewport) when given; rejects when the tab
+   * is not its window's active tab.
+   */
+  capture(tabId: number, box?: ElementFacts['box']): Promise<string>;
   /** Injects the page agent into every frame of the tab it can reach, and says which frames run it. */
   injectAgent(tabId: number): Promise<number[]>;
   /** Calls one frame's agent; `stale` when the frame no longer shows `expectDoc`; rejects when the frame is gone. */
@@ -135,6 +138,12 @@ export class PageTools {
           // An element that cannot be scrolled to would leave a picture of something else: say why instead.
           const scrolled = await this.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
           if (!scrolled.success) return scrolled;
+          // Cropped where it is now; an element in a frame has a box in the frame's viewport, not the tab's.
+          const box =
+            this.resolve(tabId, call.args.ref).frameId === 0
+              ? (await this.describe(tabId, call.args.ref)).box
+              : undefined;
+          if (box && box.width >= 1 && box.height >= 1) return this.screenshot(tabId, box);
         }
         return this.screenshot(tabId);
       case 'page_snapshot':
@@ -198,8 +207,8 @@ export class PageTools {
     return text(`${header.join('\n')}\n\n${page.text}${note}`);
   }
 
-  private async screenshot(tabId: number): Promise<ToolCallResult> {
-    const dataUrl = await this.deps.capture(tabId);
+  private async screenshot(tabId: number, box?: ElementFacts['box']): Promise<ToolCallResult> {
+    const dataUrl = await this.deps.capture(tabId, box);
     const data = dataUrl.slice(dataUrl.indexOf(',') + 1);
     return { success: true, content: [{ type: 'image', mimeType: 'image/png', data }] };
   }

@@ -77,6 +77,10 @@ export const ElementFacts = z.object({
   /** `input` type, when it is an input. */
   inputType: z.string().optional(),
   disabled: z.boolean(),
+  /** Where it is in its frame's viewport, in CSS pixels, and the device pixel ratio (to crop a screenshot to it). */
+  box: z
+    .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), scale: z.number().positive() })
+    .optional(),
   /** Everything that makes an action on it high-risk (see shared/action-risk.ts), found in the page. */
   risk: z.object({
     password: z.boolean(),

@@ -110,6 +110,7 @@ export function describeElement(el: Element): ElementFacts {
     origin: self.origin,
     ...(type ? { inputType: type } : {}),
     disabled: isDisabled(el),
+    box: boxOf(el),
     risk: {
       password: isPassword(el),
       payment,
@@ -123,4 +124,10 @@ export function describeElement(el: Element): ElementFacts {
         : {}),
     },
   };
+}
+
+/** The element's box in the viewport, for a screenshot cropped to it. */
+function boxOf(el: Element): { x: number; y: number; width: number; height: number; scale: number } {
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height, scale: globalThis.devicePixelRatio || 1 };
 }
