@@ -8,7 +8,7 @@ import pageReadScript from '../content/page-read.ts?iife';
 import { z } from 'zod';
 import { AGENT_GLOBAL, type AgentCall, type ElementFacts } from '../content/agent-contract';
 import { installDialogShim } from '../content/dialog-shim';
-import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tools';
+import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tool-deps';
 
 const Reply = z.union([
   z.object({ docId: z.string(), stale: z.literal(true) }),

@@ -1,14 +1,18 @@
+import { PROTOCOL_VERSION } from '@tether/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../shared/records';
 import { HostLink, type HostLinkDeps, type LinkLoss } from './host-link';
 import type { PortLike } from './native-port';
+
+/** `old`: a host from before protocol versions, whose `bridge/hello` reports none. */
+type Behaviour = 'answer' | 'missing' | 'old';
 
 /** A native port whose "host" answers the handshake (or disconnects at once, like a missing host). */
 class ScriptedPort implements PortLike {
   readonly sent: Array<{ id?: number; method?: string; params?: unknown }> = [];
   private onMsg: ((m: unknown) => void) | undefined;
   private onDrop: (() => void) | undefined;
-  constructor(private readonly behaviour: 'answer' | 'missing') {}
+  constructor(private readonly behaviour: Behaviour) {}
   readonly onMessage = { addListener: (l: (m: unknown) => void) => void (this.onMsg = l) };
   readonly onDisconnect = {
     addListener: (l: () => void) => {
@@ -22,7 +26,8 @@ class ScriptedPort implements PortLike {
     const result =
       m.method === 'bridge/hello'
         ? {
-            hostVersion: '9.9.9',
+            hostVersion: this.behaviour === 'old' ? '0.0.9' : '9.9.9',
+            ...(this.behaviour === 'old' ? {} : { protocolVersion: PROTOCOL_VERSION }),
             backend: 'embedded',
             backends: [],
             limits: { maxOutboundFrameBytes: 1, maxInboundMessageBytes: 1, maxChunkedMessageBytes: 1 },
@@ -41,7 +46,7 @@ class ScriptedPort implements PortLike {
   }
 }
 
-function setup(behaviours: Array<'answer' | 'missing'>, lastError = 'Specified native messaging host not found.') {
+function setup(behaviours: Behaviour[], lastError = 'Specified native messaging host not found.') {
   const ports: ScriptedPort[] = [];
   const states: ConnectionState[] = [];
   const ready: string[] = [];
@@ -54,7 +59,7 @@ function setup(behaviours: Array<'answer' | 'missing'>, lastError = 'Specified n
       return port;
     },
     lastError: () => lastError,
-    clientInfo: { name: 'test', version: '0' },
+    clientInfo: { name: 'test', version: '0.2.0' },
     clientTools: [],
     backend: () => undefined,
     onBatch: (m) => m,
@@ -82,6 +87,23 @@ describe('HostLink', () => {
     expect(ready).toEqual(['9.9.9']);
     expect(ports[0]!.sent.map((m) => m.method)).toEqual(['bridge/hello', 'initialize', 'initialized']);
     expect(link.client).toBeDefined();
+  });
+
+  it('names the older side and stops before initialize when the host speaks an older protocol', async () => {
+    const { link, ports, ready } = setup(['old', 'answer']);
+    link.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.state).toMatchObject({
+      status: 'disconnected',
+      skew: { older: 'host', hostVersion: '0.0.9', hostProtocol: 0, extensionVersion: '0.2.0' },
+    });
+    expect(link.state.status !== 'connected' && link.state.reason).toMatch(/host 0\.0\.9 is older than this extension/);
+    expect(ports[0]!.sent.map((m) => m.method)).toEqual(['bridge/hello']);
+    expect(ready).toEqual([]);
+    // Once the host is updated the next attempt connects and the skew is gone.
+    await vi.runAllTimersAsync();
+    expect(link.state).toMatchObject({ status: 'connected' });
+    expect('skew' in link.state).toBe(false);
   });
 
   it("keeps the browser's reason and retries with backoff until the host answers", async () => {

@@ -6,6 +6,7 @@
 import {
   AppServerClient,
   ErrorCode,
+  PROTOCOL_VERSION,
   redactText,
   RpcError,
   type BridgeHelloResult,
@@ -13,9 +14,10 @@ import {
   type InitializeResult,
   errorMessage,
 } from '@tether/protocol';
-import type { ConnectionState } from '../shared/records';
+import type { ConnectionState, VersionSkew } from '../shared/records';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
+import { VersionSkewError, versionSkew } from './version-skew';
 
 /** How long the handshake may take before the attempt counts as failed. */
 export const HANDSHAKE_TIMEOUT_MS = 20_000;
@@ -93,6 +95,8 @@ export type LinkPhase =
       readonly timer: Timer;
       /** How long the connection this failure ended had been up; absent when there was none. */
       readonly upForMs?: number;
+      /** The host answered with a protocol this extension does not speak. */
+      readonly skew?: VersionSkew;
     };
 
 /** The client of a phase that has one. */
@@ -136,6 +140,7 @@ function publicState(phase: LinkPhase, sinceMs: number): ConnectionState {
         reason: phase.reason,
         retryAtMs: phase.retryAtMs,
         ...(phase.upForMs === undefined ? {} : { upForMs: phase.upForMs }),
+        ...(phase.skew === undefined ? {} : { skew: phase.skew }),
         sinceMs,
       };
   }
@@ -283,12 +288,16 @@ export class HostLink {
       this.deps.onReady(client, info);
     } catch (error) {
       if (this.phaseValue !== phase) return;
-      // A handshake that fails on an open port (bad answer, timeout) is a dead link too: close and retry.
-      const reason = redactText(`The Tether host did not complete the handshake: ${errorMessage(error)}`);
+      // A handshake that fails on an open port (bad answer, timeout, a host of another protocol) is a dead link too:
+      // close and retry (the user may update the older side meanwhile).
+      const skew = error instanceof VersionSkewError ? error.skew : undefined;
+      const reason = redactText(
+        skew ? errorMessage(error) : `The Tether host did not complete the handshake: ${errorMessage(error)}`,
+      );
       this.deps.log(reason);
       this.go({ status: 'idle' });
       client.close();
-      this.fail(reason, attempt);
+      this.fail(reason, attempt, undefined, skew);
     }
   }
 
@@ -297,11 +306,17 @@ export class HostLink {
     let hello: BridgeHelloResult | undefined;
     try {
       const backend = this.deps.backend();
-      hello = await client.bridgeHello({ clientInfo: this.deps.clientInfo, ...(backend ? { backend } : {}) }, opts);
+      hello = await client.bridgeHello(
+        { clientInfo: this.deps.clientInfo, protocolVersion: PROTOCOL_VERSION, ...(backend ? { backend } : {}) },
+        opts,
+      );
     } catch (error) {
       // A plain app-server (no bridge) answers -32601; it still works with its defaults.
       if (!(error instanceof RpcError && error.code === ErrorCode.MethodNotFound)) throw error;
     }
+    // Checked before `initialize`: a host of another protocol may not understand what follows.
+    const skew = hello && versionSkew(hello, this.deps.clientInfo.version);
+    if (skew) throw new VersionSkewError(skew);
     const init = await client.initialize(
       {
         clientInfo: this.deps.clientInfo,
@@ -316,7 +331,7 @@ export class HostLink {
    * Waits before the next attempt; `attempt` is the number that failed in a row before this one, `upForMs` how long
    * the connection this failure ended had been up.
    */
-  private fail(why: string, attempt: number, upForMs?: number): void {
+  private fail(why: string, attempt: number, upForMs?: number, skew?: VersionSkew): void {
     // The reason is shown on every page and kept in the connection log: never with a key in it.
     const reason = redactText(why);
     const next = attempt + 1;
@@ -331,6 +346,7 @@ export class HostLink {
       retryAtMs: this.deps.now() + delay,
       timer,
       ...(upForMs === undefined ? {} : { upForMs }),
+      ...(skew === undefined ? {} : { skew }),
     });
   }
 }

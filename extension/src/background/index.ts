@@ -6,6 +6,7 @@ import '../shared/zod-setup';
 import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
 import { connectNativeHost } from './native-port';
 import { chromePageTools } from './chrome-pages';
+import { createMenus, onMenuClick, openPanelOnAction } from './open-tether';
 import { PersistentState } from './persistent-state';
 import { runViewOp } from './view-ops';
 import type { View } from './views';
@@ -149,7 +150,16 @@ function enablePanelsOfOpenTabs(): void {
   });
 }
 chrome.runtime.onInstalled.addListener(() => {
-  void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => {});
+  createMenus();
   enablePanelsOfOpenTabs();
 });
+openPanelOnAction((line) => console.warn(`[tether] ${line}`));
+const menuClick = (info: chrome.contextMenus.OnClickData, tab?: chrome.tabs.Tab): void =>
+  onMenuClick(worker, info, tab, (line) => console.warn(`[tether] ${line}`));
+chrome.contextMenus.onClicked.addListener((info, tab) => {
+  // The click's user gesture must reach sidePanel.open() before any wait, so the worker's readiness is not awaited.
+  menuClick(info, tab);
+});
+// A native menu cannot be clicked in a headless browser: the end-to-end test (and DevTools) call this instead.
+Reflect.set(globalThis, '__tetherMenuClick', menuClick);
 chrome.runtime.onStartup.addListener(enablePanelsOfOpenTabs);

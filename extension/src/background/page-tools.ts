@@ -5,7 +5,7 @@
  */
 import type { ToolCallResult } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ActResult,
   DescribeResult,
@@ -17,57 +17,11 @@ import {
   type DialogPolicy,
   type ElementFacts,
 } from '../content/agent-contract';
+import { callRefs, dialogOf, doneLine, reportLines } from './action-report';
+import type { PageToolDeps } from './page-tool-deps';
 import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';
 import { RefTable, staleRefMessage, type RefTarget } from './ref-table';
 import { mergeSnapshots, type FramePart } from './snapshot-merge';
-
-/** What the injected page_read script returns (content/page-read.ts); parsed, since it ran in the page's tab. */
-export const PageReadResult = z.object({
-  url: z.string(),
-  title: z.string(),
-  selection: z.string(),
-  text: z.string(),
-  truncated: z.boolean(),
-  byline: z.string().optional(),
-});
-export type PageReadResult = z.infer<typeof PageReadResult>;
-
-/** A tab as tabs_list reports it. */
-export interface TabSummary {
-  id: number;
-  title: string;
-  url: string;
-  active: boolean;
-}
-
-/** A frame agent's answer: the document it ran in (its id), and what it returned, or that the document changed. */
-export type AgentReply = { docId: string; stale: false; value: unknown } | { docId: string; stale: true };
-
-/** Browser access the tools need (index.ts binds it to chrome.*). */
-export interface PageToolDeps {
-  readPage(tabId: number, maxChars: number): Promise<PageReadResult>;
-  listTabs(tabId: number): Promise<TabSummary[]>;
-  /**
-   * A PNG data URL of the visible tab, cropped to `box` (CSS pixels of the viewport) when given; rejects when the tab
-   * is not its window's active tab.
-   */
-  capture(tabId: number, box?: ElementFacts['box']): Promise<string>;
-  /** Injects the page agent into every frame of the tab it can reach, and says which frames run it. */
-  injectAgent(tabId: number): Promise<number[]>;
-  /** Calls one frame's agent; `stale` when the frame no longer shows `expectDoc`; rejects when the frame is gone. */
-  callAgent(tabId: number, frameId: number, call: AgentCall, expectDoc?: string): Promise<AgentReply>;
-  /**
-   * Installs the main-world shim that lets the frame's agent answer the page's alert/confirm/prompt and hear its errors
-   * and requests during an action; resolves with the channel to give the agent.
-   */
-  installDialogShim(tabId: number, frameId: number): Promise<string>;
-  /** The tab's page now. */
-  tabInfo(tabId: number): Promise<{ url: string; title: string } | undefined>;
-  /** Starts a navigation of the tab. */
-  navigate(tabId: number, to: { url: string } | 'back' | 'forward' | 'reload'): Promise<void>;
-  /** Resolves when the tab's page finished loading, or false after `capMs`. */
-  waitForLoad(tabId: number, capMs: number): Promise<boolean>;
-}
 
 /** Snapshot size budget, in characters, before it is cut with a note saying how to read on. */
 export const SNAPSHOT_MAX_CHARS = 40_000;
@@ -359,19 +313,14 @@ export class PageTools {
     }
     if (result?.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
     if (result?.error) return text(result.error, false);
+    const table = this.table(tabId);
+    const report = reportLines(result, (lines) =>
+      docId === undefined ? [...lines] : table.rewrite(lines, frameId, docId),
+    );
     const done = doneLine(action, ref);
-    if (!result || result.unloading || (await this.navigatedFrom(tabId, before))) {
-      const page = await this.afterNavigation(tabId);
-      return text(
-        [
-          done,
-          ...reportLines(result, docId === undefined ? undefined : { tabId, frameId, docId, tables: this }),
-          page,
-        ].join('\n'),
-      );
-    }
-    const lines = reportLines(result, docId === undefined ? undefined : { tabId, frameId, docId, tables: this });
-    return text([done, ...lines].join('\n'));
+    if (!result || result.unloading || (await this.navigatedFrom(tabId, before)))
+      return text([done, ...report, await this.afterNavigation(tabId)].join('\n'));
+    return text([done, ...report].join('\n'));
   }
 
   private async fill(tabId: number, fields: readonly { ref: string; value: string }[]): Promise<ToolCallResult> {
@@ -415,73 +364,6 @@ export class PageTools {
     const now = await this.deps.tabInfo(tabId);
     return before !== undefined && now !== undefined && now.url !== before.url;
   }
-
-  /** Rewrites one frame's lines to model-facing refs (for the report of an action). */
-  rewrite(tabId: number, frameId: number, docId: string, lines: readonly string[]): string[] {
-    return this.table(tabId).rewrite(lines, frameId, docId);
-  }
-}
-
-function dialogOf(args: { dialog?: 'accept' | 'dismiss'; promptText?: string }): DialogPolicy | undefined {
-  if (args.dialog === undefined) return undefined;
-  return {
-    accept: args.dialog === 'accept',
-    ...(args.promptText === undefined ? {} : { promptText: args.promptText }),
-  };
-}
-
-/** The refs a call names, in order: the elements its card describes and outlines. */
-export function callRefs(call: PageToolCall): string[] {
-  if (call.tool === 'page_fill_form') return call.args.fields.map((f) => f.ref);
-  if ('ref' in call.args && typeof call.args.ref === 'string') return [call.args.ref];
-  return [];
-}
-
-function doneLine(a: AgentAction, ref: string | undefined): string {
-  if (a.kind === 'press') return `Pressed ${a.key}${ref ? ` in ${ref}` : ''}.`;
-  if (a.kind === 'scroll' && !ref) return `Scrolled the page by ${a.dy} px.`;
-  return `${actionWord(a)} ${ref ?? 'the page'}.`;
-}
-
-function actionWord(a: AgentAction): string {
-  switch (a.kind) {
-    case 'click':
-      return a.double ? 'Double-clicked' : a.button === 'right' ? 'Right-clicked' : 'Clicked';
-    case 'type':
-      return a.submit ? 'Typed and pressed Enter in' : 'Typed into';
-    case 'fill':
-      return 'Filled';
-    case 'select':
-      return 'Selected in';
-    case 'check':
-      return a.checked ? 'Checked' : 'Unchecked';
-    case 'hover':
-      return 'Hovered over';
-    case 'press':
-      return `Pressed ${a.key} in`;
-    case 'scroll':
-      return 'Scrolled';
-  }
-}
-
-function reportLines(
-  r: ActResult | undefined,
-  at: { tabId: number; frameId: number; docId: string; tables: PageTools } | undefined,
-): string[] {
-  if (!r) return [];
-  const rw = (lines: readonly string[]) => (at ? at.tables.rewrite(at.tabId, at.frameId, at.docId, lines) : [...lines]);
-  const out: string[] = [];
-  for (const d of r.dialogs) {
-    const hint = d.accepted ? '' : ' (call again with dialog: "accept" to accept it)';
-    out.push(
-      `A ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${d.accepted ? 'accepted' : 'dismissed'}${hint}.`,
-    );
-  }
-  if (r.errors.length > 0) out.push(`Page errors: ${r.errors.join(' | ')}`);
-  if (r.focus) out.push(`Focus: ${rw([r.focus])[0]}`);
-  if (r.changed.length > 0) out.push('Changed:', ...rw(r.changed));
-  else if (!r.unloading) out.push('Nothing on the page changed.');
-  return out;
 }
 
 /** Parses what a page's agent returned; a reply of the wrong shape is an error naming the extension, not the page. */

@@ -1,5 +1,5 @@
 /** Fakes of browser storage and of the worker's browser APIs, for unit tests without a browser. */
-import type { PageToolDeps } from './page-tools';
+import type { PageToolDeps } from './page-tool-deps';
 import { PersistentState, type StorageAreaLike } from './persistent-state';
 import { TetherWorker, type WorkerDeps } from './worker';
 

@@ -14,7 +14,9 @@ import type { ElementFacts } from '../content/agent-contract';
 import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
 import { describeAction } from './action-cards';
 import { CLIENT_TOOLS, parsePageToolCall } from './page-tool-specs';
-import { callRefs, PageTools, type PageToolDeps } from './page-tools';
+import { callRefs } from './action-report';
+import type { PageToolDeps } from './page-tool-deps';
+import { PageTools } from './page-tools';
 import type { PersistentState } from './persistent-state';
 import { ruleOrigin } from './site-rules';
 import { ViewRegistry, type View } from './views';
@@ -61,6 +63,8 @@ export class TetherWorker {
   readonly link: HostLink;
   readonly pages: PageTools;
   private readonly activeTurns = new Map<string, string>();
+  /** Composer text for a tab whose panel is not open yet (the context menu's selection), given at its hello. */
+  private readonly drafts = new Map<number, string>();
   /** Unknown notification methods already logged once (a backend may send one per delta). */
   private readonly unknownMethods = new Set<string>();
 
@@ -166,6 +170,13 @@ export class TetherWorker {
     for (const v of views) v.send({ type: 'tab', title: tab.title ?? '', url: tab.url ?? '' });
   }
 
+  /** Puts `text` in the composer of the tab's side panel: now when one is open, else when one says hello. */
+  offerDraft(tabId: number, text: string): void {
+    const panels = this.views.forTab(tabId).filter((v) => v.kind === 'sidepanel');
+    if (panels.length === 0) this.drafts.set(tabId, text);
+    for (const v of panels) v.send({ type: 'draft', text });
+  }
+
   /** Pushes a tab's pending approvals to its pages and its badge. */
   pushApprovals(tabId: number): void {
     const approvals = this.broker.pendingForTab(tabId);
@@ -217,6 +228,11 @@ export class TetherWorker {
     if (view.tabId === null || view.kind === 'options') return;
     view.send({ type: 'approvals', approvals: this.broker.pendingForTab(view.tabId) });
     await this.pushTab(view.tabId, [view]);
+    const draft = this.drafts.get(view.tabId);
+    if (draft !== undefined && view.kind === 'sidepanel') {
+      this.drafts.delete(view.tabId);
+      view.send({ type: 'draft', text: draft });
+    }
     const binding = this.deps.state.binding(view.tabId);
     if (!binding) {
       view.send({ type: 'snapshot', thread: null, items: [] });

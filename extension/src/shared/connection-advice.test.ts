@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor } from './connection-advice';
-import { installCommandFor } from './install-command';
+import { adviceFor, skewAdvice } from './connection-advice';
+import { doctorCommandFor, installCommandFor, skewCommandFor } from './install-command';
+import type { VersionSkew } from './records';
 
-const INSTALL = 'npx tether install --dev';
+const DEV_ID = 'gkplngjhinednckbmppipofijkaplcpm';
+const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
+const INSTALL = { install: 'npx tether install --dev', doctor: 'npx tether doctor' };
 
 describe('adviceFor', () => {
   it('tells the user to install the host when the browser cannot find it', () => {
-    expect(adviceFor('Specified native messaging host not found.', INSTALL)).toMatchObject({ command: INSTALL });
+    expect(adviceFor('Specified native messaging host not found.', INSTALL)).toMatchObject({ command: INSTALL.install });
   });
 
   it('tells the user to install the host when Firefox finds no such native application', () => {
-    expect(adviceFor('No such native application dev.tether.bridge', INSTALL)).toMatchObject({ command: INSTALL });
+    expect(adviceFor('No such native application dev.tether.bridge', INSTALL)).toMatchObject({
+      command: INSTALL.install,
+    });
   });
 
   it('points at doctor when the host exits or sends garbage', () => {
@@ -49,6 +54,14 @@ describe('adviceFor', () => {
     );
   });
 
+  it("prints this extension's doctor command, the package's for a store build", () => {
+    const store = { install: installCommandFor(STORE_ID), doctor: doctorCommandFor(STORE_ID) };
+    expect(adviceFor('Native host has exited.', store).command).toBe('npx tether-bridge doctor');
+    expect(adviceFor('Specified native messaging host not found.', store).command).toBe(
+      `npx tether-bridge install --extension-id ${STORE_ID}`,
+    );
+  });
+
   it('keeps an unknown reason as the headline', () => {
     expect(adviceFor('The Tether host did not complete the handshake: timeout', INSTALL).title).toMatch(/handshake/);
   });
@@ -60,9 +73,35 @@ describe('installCommandFor', () => {
     expect(installCommandFor('tether@tether.dev')).toBe('npx tether install --dev');
   });
 
-  it('names any other build by its id, since the host allows only the ids it was installed for', () => {
-    expect(installCommandFor('abcdefghijklmnopabcdefghijklmnop')).toBe(
-      'npx tether install --extension-id abcdefghijklmnopabcdefghijklmnop',
-    );
+  it('names any other build by its id and installs it from the published package, which needs no checkout', () => {
+    expect(installCommandFor(STORE_ID)).toBe(`npx tether-bridge install --extension-id ${STORE_ID}`);
+  });
+});
+
+describe('skewAdvice', () => {
+  const skew = (older: VersionSkew['older']): VersionSkew => ({
+    older,
+    hostVersion: older === 'host' ? '0.1.0' : '0.3.0',
+    hostProtocol: older === 'host' ? 0 : 2,
+    extensionVersion: '0.2.0',
+    supported: { min: 1, max: 1 },
+  });
+
+  it('tells a store build whose host is older to install the host release matching the extension', () => {
+    const advice = skewAdvice(skew('host'), skewCommandFor(STORE_ID, skew('host')));
+    expect(advice.title).toBe('The Tether host (0.1.0) is older than this extension (0.2.0).');
+    expect(advice.command).toBe('npx tether-bridge@0.2.0 install');
+  });
+
+  it('tells a store build that is older than its host to update, or to install the matching host', () => {
+    const advice = skewAdvice(skew('extension'), skewCommandFor(STORE_ID, skew('extension')));
+    expect(advice.title).toBe('This extension (0.2.0) is older than the Tether host (0.3.0).');
+    expect(advice.action).toMatch(/Update the extension to 0\.3\.0/);
+    expect(advice.command).toBe('npx tether-bridge@0.2.0 install');
+  });
+
+  it("keeps the development checkout's own commands", () => {
+    expect(skewCommandFor(DEV_ID, skew('host'))).toBe('npx tether install --dev');
+    expect(skewCommandFor(DEV_ID, skew('extension'))).toBe('npm run build');
   });
 });

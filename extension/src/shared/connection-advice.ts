@@ -3,6 +3,7 @@
  * browser's own messages (Chrome's `lastError`, Firefox's `port.error`; see the native-messaging reference); the advice
  * is shown verbatim in the UI.
  */
+import type { VersionSkew } from './records';
 
 /** A reason the connection is not up, with a next step for the user. */
 export interface ConnectionAdvice {
@@ -14,17 +15,25 @@ export interface ConnectionAdvice {
   readonly command?: string;
 }
 
+/** The commands advice may print, for this extension (see install-command.ts). */
+export interface AdviceCommands {
+  /** Registers the host for this extension. */
+  readonly install: string;
+  /** Checks the installation. */
+  readonly doctor: string;
+}
+
 /** The one text Chrome gives for a host process that ended, whether it never started right or ran for hours. */
 const HOST_EXITED = 'Native host has exited.';
 
-const unreadable: ConnectionAdvice = {
+const unreadable = (doctor: string): ConnectionAdvice => ({
   title: 'The host sent a message the browser could not read.',
   action: 'A message was too large or corrupt (something printed to stdout?). Check the host with:',
-  command: 'npx tether doctor',
-};
+  command: doctor,
+});
 
-/** The browser's texts and their advice; `install` is the command that registers the host for this extension. */
-const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvice]> => [
+/** The browser's texts and their advice, with the commands for this extension. */
+const table = ({ install, doctor }: AdviceCommands): ReadonlyArray<readonly [string, ConnectionAdvice]> => [
   [
     'Specified native messaging host not found.',
     {
@@ -56,7 +65,7 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
     {
       title: 'The Tether host started but stopped.',
       action: 'Usually Node.js is missing from the path the browser sees, or the config file is broken. Check with:',
-      command: 'npx tether doctor',
+      command: doctor,
     },
   ],
   [
@@ -69,9 +78,9 @@ const table = (install: string): ReadonlyArray<readonly [string, ConnectionAdvic
   [
     // Firefox: a frame over its 1 MiB limit from the host.
     'Native application tried to send a message of',
-    unreadable,
+    unreadable(doctor),
   ],
-  ['Error when communicating with the native messaging host.', unreadable],
+  ['Error when communicating with the native messaging host.', unreadable(doctor)],
 ];
 
 /** "12 s", "3 min", "2 h": how long a connection had been up, in words. */
@@ -83,24 +92,24 @@ function duration(ms: number): string {
 }
 
 /** A host that was connected (for `upForMs`) and then ended: Node and the install were fine a moment ago. */
-function hostStopped(upForMs: number): ConnectionAdvice {
+function hostStopped(upForMs: number, doctor: string): ConnectionAdvice {
   return {
     title: 'The Tether host stopped.',
     action: `It had been running for ${duration(upForMs)}; Tether starts it again by itself. If it keeps stopping, the host log says why (doctor shows where it is):`,
-    command: 'npx tether doctor',
+    command: doctor,
   };
 }
 
 /**
- * Advice for a browser or host error text; a generic doctor hint for texts we do not know. `installCommand` is the
- * command that registers the host for this extension (`installCommandFor(chrome.runtime.id)`); `upForMs` is how long
- * the connection this failure ended had been up (absent when the host never connected).
+ * Advice for a browser or host error text; a generic doctor hint for texts we do not know. `commands` are this
+ * extension's (`installCommandFor`, `doctorCommandFor`); `upForMs` is how long the connection this failure ended had
+ * been up (absent when the host never connected).
  */
-export function adviceFor(reason: string | undefined, installCommand: string, upForMs?: number): ConnectionAdvice {
+export function adviceFor(reason: string | undefined, commands: AdviceCommands, upForMs?: number): ConnectionAdvice {
   if (reason) {
-    const known = table(installCommand).find(([text]) => reason.includes(text));
+    const known = table(commands).find(([text]) => reason.includes(text));
     // A message the browser could not read is still that, even from a host that was working.
-    if (upForMs !== undefined && (!known || known[0] === HOST_EXITED)) return hostStopped(upForMs);
+    if (upForMs !== undefined && (!known || known[0] === HOST_EXITED)) return hostStopped(upForMs, commands.doctor);
     if (known) return known[1];
     if (/native messaging/i.test(reason) && /not (enabled|allowed)|policy/i.test(reason)) {
       return {
@@ -112,6 +121,22 @@ export function adviceFor(reason: string | undefined, installCommand: string, up
   return {
     title: reason ?? 'Not connected to the Tether host.',
     action: 'Press Retry. If it keeps failing, check the host with:',
-    command: 'npx tether doctor',
+    command: commands.doctor,
+  };
+}
+
+/** Advice for a host and extension that speak protocols that do not overlap; `command` fixes it (skewCommandFor). */
+export function skewAdvice(skew: VersionSkew, command: string): ConnectionAdvice {
+  if (skew.older === 'host') {
+    return {
+      title: `The Tether host (${skew.hostVersion}) is older than this extension (${skew.extensionVersion}).`,
+      action: 'Update the host by running this in a terminal, then press Retry.',
+      command,
+    };
+  }
+  return {
+    title: `This extension (${skew.extensionVersion}) is older than the Tether host (${skew.hostVersion}).`,
+    action: `Update the extension to ${skew.hostVersion} or later, or install the host that matches this extension, then press Retry:`,
+    command,
   };
 }

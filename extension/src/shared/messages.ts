@@ -67,6 +67,8 @@ export const WorkerToView = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), notice: Notice }),
   /** The page the tab shows: sent on hello and whenever the tab navigates or its title changes. */
   z.object({ type: z.literal('tab'), title: z.string(), url: z.string() }),
+  /** Text for the composer (the context menu's quoted selection): the panel puts it there unsent. */
+  z.object({ type: z.literal('draft'), text: z.string() }),
 ]);
 export type WorkerToView = z.infer<typeof WorkerToView>;
 

@@ -71,6 +71,21 @@ const retrying = {
   retryAtMs: z.number().optional(),
 };
 
+/**
+ * The host and the extension speak bridge protocols that do not overlap: which side is older and the versions, so
+ * pages can name the update that fixes it.
+ */
+export const VersionSkew = z.object({
+  older: z.enum(['host', 'extension']),
+  hostVersion: z.string(),
+  /** What the host's `bridge/hello` reported (0 for hosts before version reporting). */
+  hostProtocol: z.number().int().nonnegative(),
+  extensionVersion: z.string(),
+  /** The protocol versions this extension works with. */
+  supported: z.object({ min: z.number().int(), max: z.number().int() }),
+});
+export type VersionSkew = z.infer<typeof VersionSkew>;
+
 /** Whether the worker is talking to the host, and if not, the browser's reason (see background/host-link.ts). */
 export const ConnectionState = z.discriminatedUnion('status', [
   z.object({ status: z.literal('connected'), ...since }),
@@ -80,6 +95,8 @@ export const ConnectionState = z.discriminatedUnion('status', [
     ...retrying,
     /** How long the connection had been up when this failure ended it; absent when the host never connected. */
     upForMs: z.number().nonnegative().optional(),
+    /** Set when the host answered but speaks a protocol this extension does not. */
+    skew: VersionSkew.optional(),
   }),
 ]);
 export type ConnectionState = z.infer<typeof ConnectionState>;

@@ -12,6 +12,7 @@ import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
+import { fillComposer } from './draft';
 import { History } from './history';
 import { inputText } from './interruption';
 import { Transcript } from './transcript';
@@ -91,6 +92,9 @@ export function SidePanel(props: { client: WorkerClient }) {
       }
       case 'tab':
         setPage({ title: m.title, url: m.url });
+        break;
+      case 'draft':
+        fillComposer(document, m.text);
         break;
       case 'notice':
         if (m.notice.kind === 'turn-interrupted') {

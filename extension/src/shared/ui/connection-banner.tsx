@@ -1,7 +1,7 @@
 /** The connection state, told straight: status, the browser's reason, and what to do about it. */
 import { useEffect, useState } from 'preact/hooks';
-import { adviceFor } from '../connection-advice';
-import { installCommandFor } from '../install-command';
+import { adviceFor, skewAdvice } from '../connection-advice';
+import { doctorCommandFor, installCommandFor, skewCommandFor } from '../install-command';
 import type { WorkerState } from '../records';
 
 /** Shows connected / connecting / disconnected, the reason and a Retry button. */
@@ -41,14 +41,23 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
       </div>
     );
   }
-  const advice = adviceFor(c.reason, installCommandFor(chrome.runtime.id), c.upForMs);
+  const id = chrome.runtime.id;
+  const advice = c.skew
+    ? skewAdvice(c.skew, skewCommandFor(id, c.skew))
+    : adviceFor(c.reason, { install: installCommandFor(id), doctor: doctorCommandFor(id) }, c.upForMs);
   const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
   return (
     <div class="banner disconnected" data-status="disconnected" role="alert">
       <div>
         <span class="dot" /> <strong>Disconnected.</strong> {advice.title}
       </div>
-      {c.reason && c.reason !== advice.title ? <div class="reason">Browser says: “{c.reason}”</div> : null}
+      {c.skew ? (
+        <div class="reason" data-skew={c.skew.older}>
+          {c.reason}
+        </div>
+      ) : c.reason && c.reason !== advice.title ? (
+        <div class="reason">Browser says: “{c.reason}”</div>
+      ) : null}
       <div class="advice">
         {advice.action} {advice.command ? <code class="command">{advice.command}</code> : null}
       </div>

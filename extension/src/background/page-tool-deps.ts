@@ -1,0 +1,54 @@
+/**
+ * What the page tools need from the browser (chrome-pages.ts binds it to chrome.*, tests to a fake tab), and the
+ * shapes that come back from the page.
+ */
+import { z } from 'zod';
+import type { AgentCall, ElementFacts } from '../content/agent-contract';
+
+/** What the injected page_read script returns (content/page-read.ts); parsed, since it ran in the page's tab. */
+export const PageReadResult = z.object({
+  url: z.string(),
+  title: z.string(),
+  selection: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  byline: z.string().optional(),
+});
+export type PageReadResult = z.infer<typeof PageReadResult>;
+
+/** A tab as tabs_list reports it. */
+export interface TabSummary {
+  id: number;
+  title: string;
+  url: string;
+  active: boolean;
+}
+
+/** A frame agent's answer: the document it ran in (its id), and what it returned, or that the document changed. */
+export type AgentReply = { docId: string; stale: false; value: unknown } | { docId: string; stale: true };
+
+/** Browser access the tools need (index.ts binds it to chrome.*). */
+export interface PageToolDeps {
+  readPage(tabId: number, maxChars: number): Promise<PageReadResult>;
+  listTabs(tabId: number): Promise<TabSummary[]>;
+  /**
+   * A PNG data URL of the visible tab, cropped to `box` (CSS pixels of the viewport) when given; rejects when the tab
+   * is not its window's active tab.
+   */
+  capture(tabId: number, box?: ElementFacts['box']): Promise<string>;
+  /** Injects the page agent into every frame of the tab it can reach, and says which frames run it. */
+  injectAgent(tabId: number): Promise<number[]>;
+  /** Calls one frame's agent; `stale` when the frame no longer shows `expectDoc`; rejects when the frame is gone. */
+  callAgent(tabId: number, frameId: number, call: AgentCall, expectDoc?: string): Promise<AgentReply>;
+  /**
+   * Installs the main-world shim that lets the frame's agent answer the page's alert/confirm/prompt and hear its errors
+   * and requests during an action; resolves with the channel to give the agent.
+   */
+  installDialogShim(tabId: number, frameId: number): Promise<string>;
+  /** The tab's page now. */
+  tabInfo(tabId: number): Promise<{ url: string; title: string } | undefined>;
+  /** Starts a navigation of the tab. */
+  navigate(tabId: number, to: { url: string } | 'back' | 'forward' | 'reload'): Promise<void>;
+  /** Resolves when the tab's page finished loading, or false after `capMs`. */
+  waitForLoad(tabId: number, capMs: number): Promise<boolean>;
+}
