@@ -147,6 +147,11 @@ export class AppServerClient {
     return this.call('bridge/backend/restart', params, opts);
   }
 
+  /** `bridge/mcp/share` (native host only): share a conversation's tab with external MCP clients, or stop. */
+  bridgeMcpShare(params: Params<'bridge/mcp/share'>, opts?: RequestOptions): Promise<Result<'bridge/mcp/share'>> {
+    return this.call('bridge/mcp/share', params, opts);
+  }
+
   /** Subscribes to a notification ('*' = all); returns the unsubscribe function. */
   on(method: '*', handler: (params: unknown, method: string) => void): () => void;
   on<M extends InboundNotification>(method: M, handler: NotificationHandlers<ClientInbound>[M]): () => void;

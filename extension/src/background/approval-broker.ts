@@ -30,6 +30,8 @@ export interface ApprovalAsk {
    * for one site never opens another.
    */
   readonly origin?: string;
+  /** An external MCP client that made the call (its own name for itself). */
+  readonly caller?: PendingApproval['caller'];
   /** Called when the user is asked (no rule or grant decided): the worker outlines the element meanwhile. */
   readonly onAsk?: () => void;
 }
@@ -100,6 +102,7 @@ export class ApprovalBroker {
       choices: [...req.choices],
       ...(req.sessionScope === undefined ? {} : { sessionScope: req.sessionScope }),
       ...(page === undefined ? {} : { page }),
+      ...(req.caller === undefined ? {} : { caller: req.caller }),
       createdAtMs: this.deps.now(),
     };
     const decided = new Promise<ApprovalDecision>((resolve) => this.waiters.set(pending.key, resolve));

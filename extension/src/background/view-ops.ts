@@ -65,15 +65,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const tabId = tabOf(view);
     const client = w.requireClient();
     const chosenModel = model ?? w.deps.state.settings().model;
-    let threadId = w.deps.state.binding(tabId)?.threadId;
-    if (!threadId) {
-      const tab = await w.deps.tab(tabId);
-      const title = (tab?.title || 'Conversation').slice(0, 120);
-      const { thread } = await client.threadStart({ title, ...(chosenModel ? { model: chosenModel } : {}) });
-      threadId = thread.id;
-      await w.deps.state.setBinding(tabId, { threadId });
-      w.sendToTab(tabId, { type: 'snapshot', thread, items: [] });
-    }
+    const threadId = await w.ensureThread(tabId, chosenModel);
     const { turn } = await client.turnStart({
       threadId,
       input: [{ type: 'text', text }],
@@ -111,6 +103,15 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     if (w.deps.state.settings().backend !== before) w.link.restart();
     w.broadcast({ type: 'state', state: w.workerState() });
     return w.deps.state.settings();
+  },
+  'share/set': async (w, view, { shared }) => {
+    const tabId = tabOf(view);
+    const threadId = shared ? await w.ensureThread(tabId, w.deps.state.settings().model) : boundThread(w, view);
+    return { shared: await w.setShare(threadId, shared) };
+  },
+  'share/get': (w, view) => {
+    const threadId = view.tabId === null ? undefined : w.deps.state.binding(view.tabId)?.threadId;
+    return { shared: threadId !== undefined && w.workerState().mcp.shared.includes(threadId) };
   },
   'diagnostics/get': (w) => ({
     state: w.workerState(),

@@ -2,7 +2,13 @@
  * The service worker's core: wires the host link, the event router, the approval broker and the pages together.
  * Browser APIs come in through `WorkerDeps` (index.ts binds them to chrome.*), so this module holds no globals.
  */
-import type { AppServerClient, ApprovalDecision, ServerRequestParams, ToolCallResult } from '@tether/protocol';
+import type {
+  AppServerClient,
+  ApprovalDecision,
+  McpClientInfo,
+  ServerRequestParams,
+  ToolCallResult,
+} from '@tether/protocol';
 import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
@@ -63,6 +69,9 @@ export class TetherWorker {
   readonly link: HostLink;
   readonly pages: PageTools;
   private readonly activeTurns = new Map<string, string>();
+  /** Conversations whose tab the user shared with external MCP clients, and the clients the host says are there. */
+  private readonly mcpShared = new Set<string>();
+  private mcpClients: McpClientInfo[] = [];
   /** Composer text for a tab whose panel is not open yet (the context menu's selection), given at its hello. */
   private readonly drafts = new Map<number, string>();
   /** Unknown notification methods already logged once (a backend may send one per delta). */
@@ -131,7 +140,30 @@ export class TetherWorker {
       backends: hello?.backends ?? [],
       ...(info ? { serverInfo: info.init.serverInfo, capabilities: info.init.capabilities } : {}),
       settings: this.deps.state.settings(),
+      mcp: { shared: [...this.mcpShared], clients: this.mcpClients },
     };
+  }
+
+  /** The conversation of a tab, started (titled after the page) when the tab has none yet. */
+  async ensureThread(tabId: number, model?: string): Promise<string> {
+    const bound = this.deps.state.binding(tabId)?.threadId;
+    if (bound) return bound;
+    const tab = await this.deps.tab(tabId);
+    const title = (tab?.title || 'Conversation').slice(0, 120);
+    const { thread } = await this.requireClient().threadStart({ title, ...(model ? { model } : {}) });
+    await this.deps.state.setBinding(tabId, { threadId: thread.id });
+    this.sendToTab(tabId, { type: 'snapshot', thread, items: [] });
+    return thread.id;
+  }
+
+  /** Shares a conversation's tab with external MCP clients (`tether mcp`), or stops sharing it. */
+  async setShare(threadId: string, shared: boolean): Promise<boolean> {
+    const result = await this.requireClient().bridgeMcpShare({ threadId, shared });
+    this.mcpShared.clear();
+    for (const id of result.shared) this.mcpShared.add(id);
+    this.mcpClients = result.clients;
+    this.broadcast({ type: 'state', state: this.workerState() });
+    return this.mcpShared.has(threadId);
   }
 
   /** The connected client, or an error a page can show. */
@@ -254,6 +286,16 @@ export class TetherWorker {
     for (const threadId of this.deps.state.boundThreads()) {
       void this.syncThread(threadId, this.views.forTabs(this.deps.state.tabsForThread(threadId)));
     }
+    // A new host knows nothing of what the user shared with the old one: say it again, or stop showing it shared.
+    const shared = [...this.mcpShared].reverse();
+    this.mcpShared.clear();
+    this.mcpClients = [];
+    for (const threadId of shared) {
+      void this.setShare(threadId, true).catch((error: unknown) => {
+        this.deps.log(`could not share ${threadId} again: ${errorMessage(error)}`);
+        this.broadcast({ type: 'state', state: this.workerState() });
+      });
+    }
   }
 
   private notificationTable(): NotificationTable {
@@ -264,6 +306,10 @@ export class TetherWorker {
         void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id });
       },
       'approval/resolved': ({ threadId, requestId }) => void this.broker.withdraw({ threadId, requestId }),
+      'bridge/mcp/clients': ({ clients }) => {
+        this.mcpClients = clients;
+        this.broadcast({ type: 'state', state: this.workerState() });
+      },
       'bridge/backend/exited': (e) => {
         const notice: Notice = { kind: 'backend-exited', message: e.message, stderrTail: e.stderrTail };
         this.broadcast({ type: 'notice', notice });
@@ -335,6 +381,14 @@ export class TetherWorker {
         requestId: params.callId,
         toolName: call.tool,
         preview,
+        ...(params.caller
+          ? {
+              caller: {
+                name: params.caller.name,
+                ...(params.caller.version ? { version: params.caller.version } : {}),
+              },
+            }
+          : {}),
         choices: ['allow', 'allow_session', 'deny'],
         page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
         // Opening a page is decided for the site it opens, so a rule for this site never opens another. Back and
@@ -356,6 +410,18 @@ export class TetherWorker {
     if (ruleOrigin((await this.deps.tab(tabId))?.url) !== askedOrigin) {
       return fail(`The tab left ${origin} before ${call.tool} could run, so it did not run; ask again.`);
     }
-    return this.pages.run(tabId, call);
+    const result = await this.pages.run(tabId, call);
+    // An external client's call belongs to no turn of this conversation: the transcript still says what it did.
+    if (params.caller) {
+      const outcome = result.success ? 'ran' : 'failed';
+      const notice: Notice = {
+        kind: 'tool-ran',
+        toolName: call.tool,
+        threadId: params.threadId,
+        summary: `${params.caller.name} (its own name for itself) ${outcome} ${call.tool} on ${origin}.`,
+      };
+      this.sendToTab(tabId, { type: 'notice', notice });
+    }
+    return result;
   }
 }

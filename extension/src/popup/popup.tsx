@@ -1,4 +1,5 @@
 /** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
+import { ShareToggle } from '../shared/ui/share-toggle';
 import { useState } from 'preact/hooks';
 import { ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
@@ -70,6 +71,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
           </button>
         </form>
         {sent ? <div class="muted">{sent}</div> : null}
+        {tabId !== null ? <ShareToggle client={client} state={state} /> : null}
         {error ? <div class="error-text">{error}</div> : null}
         <div class="row">
           <button

@@ -53,6 +53,10 @@ export const viewOps = {
     result: Settings,
   },
   'diagnostics/get': { params: Empty, result: Diagnostics },
+  /** Shares the tab's conversation with external MCP clients (`tether mcp`), or stops; starts a conversation if none. */
+  'share/set': { params: z.object({ shared: z.boolean() }), result: z.object({ shared: z.boolean() }) },
+  /** Whether the tab's conversation is shared with external MCP clients now. */
+  'share/get': { params: Empty, result: z.object({ shared: z.boolean() }) },
 } as const satisfies Record<string, ViewOpSpec>;
 
 /** Names of the operations. */

@@ -3,7 +3,13 @@
  * so what `persistent-state.ts` loads and what pages receive cannot drift apart. Objects strip unknown keys: a stored
  * value written by an older or newer version keeps only the fields this version knows.
  */
-import { ApprovalDecision, ApprovalSessionScope, BackendInfo, ServerCapabilities } from '@tether/protocol';
+import {
+  ApprovalDecision,
+  ApprovalSessionScope,
+  BackendInfo,
+  McpClientInfo,
+  ServerCapabilities,
+} from '@tether/protocol';
 import { z } from 'zod';
 import { ToolClass } from './action-risk';
 
@@ -29,6 +35,8 @@ export const PendingApproval = z.object({
   choices: z.array(ApprovalDecision),
   /** How far the backend's `allow_session` reaches (server approvals); absent: every call of the tool. */
   sessionScope: ApprovalSessionScope.optional(),
+  /** An external MCP client that made the call on a shared tab: its own name for itself, a claim. */
+  caller: z.object({ name: z.string(), version: z.string().optional() }).optional(),
   /** A page tool's class and what the extension found about the action (client-tool approvals). */
   page: z
     .object({
@@ -110,6 +118,8 @@ export const WorkerState = z.object({
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   capabilities: ServerCapabilities.optional(),
   settings: Settings,
+  /** Conversations whose tab is shared with external MCP clients, and the clients connected (names are claims). */
+  mcp: z.object({ shared: z.array(z.string()), clients: z.array(McpClientInfo) }),
 });
 export type WorkerState = z.infer<typeof WorkerState>;
 

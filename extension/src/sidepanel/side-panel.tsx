@@ -2,6 +2,7 @@
  * The side panel: connection banner, transcript (imperative, see transcript.ts), pending approvals, composer with
  * Stop and steering, new thread, history, model and backend pickers. Controls the backend cannot serve are greyed.
  */
+import { ShareToggle } from '../shared/ui/share-toggle';
 import { classVerb } from '../shared/action-risk';
 import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -135,6 +136,7 @@ export function SidePanel(props: { client: WorkerClient }) {
           History
         </button>
       </header>
+      <ShareToggle client={client} state={state} />
       {showHistory ? (
         <History
           client={client}
@@ -185,5 +187,7 @@ function showNotice(view: Transcript, n: Notice): void {
     view.addNote('error', [n.message, ...n.stderrTail.slice(-5)].join('\n'));
   } else if (n.kind === 'error') {
     view.addNote('error', n.message);
+  } else if (n.kind === 'tool-ran') {
+    view.addNote('rule', n.summary);
   }
 }

@@ -112,7 +112,13 @@ export function ApprovalCard(props: {
       <div class="approval-head">
         <strong class="question">{approvalQuestion(a)}</strong>
         <div class="asker">
-          {a.source === 'client-tool' ? (
+          {a.caller ? (
+            <>
+              Asked by <strong class="caller">{`${a.caller.name} ${a.caller.version ?? ''}`.trim()}</strong>, an agent
+              outside the browser (the name is its own claim), for page tool <code>{a.toolName}</code> on{' '}
+              <span class="origin">{a.origin}</span>
+            </>
+          ) : a.source === 'client-tool' ? (
             <>
               Page tool <code>{a.toolName}</code> on <span class="origin">{a.origin}</span>
             </>

@@ -1,0 +1,95 @@
+/**
+ * An agent outside the browser uses a tab the user shared, end to end: Chromium with the extension, the host it
+ * started, and an MCP client on @modelcontextprotocol/sdk that spawns `tether mcp`, as Claude Code or Cursor would.
+ * Every call asks in the shared tab's side panel, naming the client by its own claim.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOST_ENTRY } from '../host/host-process';
+import { useBrowserSuite } from '../support/browser-suite';
+import { openConnectedPanel } from '../support/extension-pages';
+
+// The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
+const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+});
+
+/** An MCP client that spawns `tether mcp` with nothing but PATH and the runtime folder in its environment. */
+async function externalClient(): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HOST_ENTRY, 'mcp'],
+    env: { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: runtime },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'claude-code', version: '9.9.9' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The text of a tool result's content. */
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+}
+
+describe('external agents on a shared tab (Chromium)', () => {
+  const suite = useBrowserSuite({ env: { XDG_RUNTIME_DIR: runtime } });
+
+  it('refuses calls until the user shares the tab, then asks in its panel naming the client, and reads the page', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    // The host opens its socket shortly after it starts.
+    let client: Client | undefined;
+    await expect
+      .poll(async () => (client = await externalClient().catch(() => undefined)), { timeout: 15_000, interval: 300 })
+      .toBeDefined();
+    const tools = await client!.listTools();
+    expect(tools.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['page_snapshot', 'page_click', 'page_read']),
+    );
+
+    const unshared = await client!.callTool({ name: 'page_read', arguments: {} });
+    expect(unshared.isError).toBe(true);
+    expect(textOf(unshared)).toMatch(/[Ss]hare/);
+
+    // Sharing is the user's own click in the panel; the panel then names the client that is connected.
+    await panel.locator('input[name="share-tab"]').check();
+    const status = panel.locator('.share .share-status');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('claude-code 9.9.9');
+
+    const reading = client!.callTool({ name: 'page_read', arguments: {} });
+    const card = panel.locator('.approval[data-tool="page_read"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.caller').textContent()).toBe('claude-code 9.9.9');
+    expect(await card.textContent()).toContain('the name is its own claim');
+    await card.locator('button[data-choice="allow"]').click();
+    const read = await reading;
+    expect(read.isError).toBeFalsy();
+    expect(textOf(read)).toContain('North Sea');
+    // The transcript says what the outside agent did.
+    await expect
+      .poll(() => panel.locator('.transcript').textContent(), { timeout: 10_000 })
+      .toContain('claude-code (its own name for itself) ran page_read');
+
+    // A denial reaches the client as a tool error, and no page action ran.
+    const snapshotting = client!.callTool({ name: 'page_snapshot', arguments: {} });
+    await panel.locator('.approval[data-tool="page_snapshot"] button[data-choice="deny"]').click({ timeout: 30_000 });
+    const denied = await snapshotting;
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('did not allow');
+
+    // Unsharing stops it again.
+    await panel.locator('input[name="share-tab"]').uncheck();
+    await expect.poll(() => panel.locator('.share').getAttribute('data-shared')).toBe('false');
+    const after = await client!.callTool({ name: 'page_read', arguments: {} });
+    expect(after.isError).toBe(true);
+    await panel.close();
+  });
+});
