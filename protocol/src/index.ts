@@ -57,3 +57,10 @@ export {
   secretsInEnv,
   secretsInUrl,
 } from './redact';
+export {
+  HOST_PACKAGE,
+  hostCommand,
+  type HostVerb,
+  type CommandContext,
+  type CommandOptions,
+} from './host-package';

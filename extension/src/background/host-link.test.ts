@@ -95,7 +95,7 @@ describe('HostLink', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(link.state).toMatchObject({
       status: 'disconnected',
-      skew: { older: 'host', hostVersion: '0.0.9', hostProtocol: 0, extensionVersion: '0.2.0' },
+      skew: { older: 'host', hostVersion: '0.0.9', extensionVersion: '0.2.0' },
     });
     expect(link.state.status !== 'connected' && link.state.reason).toMatch(/host 0\.0\.9 is older than this extension/);
     expect(ports[0]!.sent.map((m) => m.method)).toEqual(['bridge/hello']);

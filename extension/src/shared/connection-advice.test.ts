@@ -9,7 +9,9 @@ const INSTALL = { install: 'npx tether install --dev', doctor: 'npx tether docto
 
 describe('adviceFor', () => {
   it('tells the user to install the host when the browser cannot find it', () => {
-    expect(adviceFor('Specified native messaging host not found.', INSTALL)).toMatchObject({ command: INSTALL.install });
+    expect(adviceFor('Specified native messaging host not found.', INSTALL)).toMatchObject({
+      command: INSTALL.install,
+    });
   });
 
   it('tells the user to install the host when Firefox finds no such native application', () => {
@@ -82,9 +84,9 @@ describe('skewAdvice', () => {
   const skew = (older: VersionSkew['older']): VersionSkew => ({
     older,
     hostVersion: older === 'host' ? '0.1.0' : '0.3.0',
-    hostProtocol: older === 'host' ? 0 : 2,
+    hostProtocol: older === 'host' ? '2026-01-01' : '2026-09-01',
     extensionVersion: '0.2.0',
-    supported: { min: 1, max: 1 },
+    supported: { min: '2026-06-02', max: '2026-06-02' },
   });
 
   it('tells a store build whose host is older to install the host release matching the extension', () => {

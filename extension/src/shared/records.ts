@@ -86,11 +86,11 @@ const retrying = {
 export const VersionSkew = z.object({
   older: z.enum(['host', 'extension']),
   hostVersion: z.string(),
-  /** What the host's `bridge/hello` reported (0 for hosts before version reporting). */
-  hostProtocol: z.number().int().nonnegative(),
+  /** What the host's `bridge/hello` reported; absent from hosts before version reporting. */
+  hostProtocol: z.string().optional(),
   extensionVersion: z.string(),
   /** The protocol versions this extension works with. */
-  supported: z.object({ min: z.number().int(), max: z.number().int() }),
+  supported: z.object({ min: z.string(), max: z.string() }),
 });
 export type VersionSkew = z.infer<typeof VersionSkew>;
 

@@ -27,6 +27,7 @@ function setup(options: { holdStop?: boolean } = {}) {
     writer,
     log: (line) => logs.push(line),
     hostVersion: '9.9.9',
+    protocolVersion: '2099-01-01',
     setInputPaused: () => undefined,
     createBackend: (id, c) => {
       const b = new FakeBackend(id, c, options.holdStop);
@@ -117,6 +118,7 @@ describe('Bridge', () => {
       id: 1,
       result: {
         hostVersion: '9.9.9',
+        protocolVersion: '2099-01-01',
         backend: 'b',
         backends: [{ id: 'embedded', kind: 'embedded' }, { id: 'a', isDefault: true }, { id: 'b' }],
         limits: { maxOutboundFrameBytes: 1_048_576 },

@@ -43,6 +43,8 @@ export interface BridgeOptions {
   readonly createBackend: (id: string, config: BackendConfig) => Backend;
   readonly log: Log;
   readonly hostVersion: string;
+  /** The bridge protocol version `bridge/hello` reports (PROTOCOL_VERSION; tests may simulate an older host). */
+  readonly protocolVersion: string;
   /** Stop (true) or resume (false) reading the browser's input, when the backend cannot keep up. */
   readonly setInputPaused: (paused: boolean) => void;
   /** When set, the host cannot serve (e.g. invalid config): every request is answered with this -32050 error. */
@@ -327,8 +329,9 @@ export class Bridge {
   private async hello(params: BridgeParams<'bridge/hello'>): Promise<BridgeResult<'bridge/hello'>> {
     const wanted = params.backend;
     const client = params.clientInfo;
+    const speaks = params.protocolVersion === undefined ? '' : `, protocol ${params.protocolVersion}`;
     this.options.log(
-      `bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${wanted ? `, backend ${wanted}` : ''}`,
+      `bridge/hello from ${client ? `${client.name} ${client.version}` : 'an unnamed client'}${speaks}${wanted ? `, backend ${wanted}` : ''}`,
     );
     if (wanted !== undefined) {
       requireBackend(wanted, this.options.config);
@@ -336,6 +339,7 @@ export class Bridge {
     }
     return {
       hostVersion: this.options.hostVersion,
+      protocolVersion: this.options.protocolVersion,
       backend: this.supervisor.selected,
       backends: backendInfos(this.options.config),
       limits: BRIDGE_LIMITS,

@@ -12,7 +12,7 @@ import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { logFile } from '../paths';
-import { TETHER_VERSION } from '../version';
+import { reportedProtocolVersion, TETHER_VERSION } from '../version';
 import { Bridge } from './bridge';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
 import { type Caller, checkCaller } from './caller';
@@ -136,6 +136,7 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       writer,
       log,
       hostVersion: TETHER_VERSION,
+      protocolVersion: reportedProtocolVersion(process.env),
       mcp,
       createBackend: (id, backendConfig) =>
         createBackend(id, backendConfig, {

@@ -149,12 +149,17 @@ export type BridgeHelloParams = {
   /** A configured backend id; the default backend when absent. */
   backend?: string;
   clientInfo?: ClientInfo;
+  /** The protocol version the client speaks (`PROTOCOL_VERSION` of the extension's build). */
+  protocolVersion?: string;
   [key: string]: unknown;
 };
 
 /** The host's version, the backend now serving, the configured backends and the host's limits. */
 export type BridgeHelloResult = {
+  /** The host package's version (`tether-bridge` on npm). */
   hostVersion: string;
+  /** The protocol version (a date) the host speaks; hosts before version reporting send none. */
+  protocolVersion?: string;
   /** The id of the backend now serving this connection. */
   backend: string;
   backends: BackendInfo[];

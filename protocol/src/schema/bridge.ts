@@ -39,13 +39,21 @@ export const BridgeHelloParams = z
   .looseObject({
     backend: z.string().optional().describe('A configured backend id; the default backend when absent.'),
     clientInfo: ClientInfo.optional(),
+    protocolVersion: z
+      .string()
+      .optional()
+      .describe("The protocol version the client speaks (`PROTOCOL_VERSION` of the extension's build)."),
   })
   .describe('`bridge/hello` (to the host): pick the backend for this connection; optional, and first when sent.');
 export type BridgeHelloParams = z.infer<typeof BridgeHelloParams>;
 /** The host's version, the backend now serving, the configured backends and the host's limits. */
 export const BridgeHelloResult = z
   .looseObject({
-    hostVersion: z.string(),
+    hostVersion: z.string().describe("The host package's version (`tether-bridge` on npm)."),
+    protocolVersion: z
+      .string()
+      .optional()
+      .describe('The protocol version (a date) the host speaks; hosts before version reporting send none.'),
     backend: z.string().describe('The id of the backend now serving this connection.'),
     backends: z.array(BackendInfo),
     limits: BridgeLimits,
