@@ -28,12 +28,20 @@ export const EXTENSION_PAGES_CSP = [
 ].join('; ');
 
 /**
- * API permissions. No `tabs`: the worker reads a tab's url and title only for pages `<all_urls>` already covers
- * (chrome.tabs.get/query show them with a host permission), and a page the extension may not script (chrome://,
- * another extension's page) has no origin a site rule or a page tool could use anyway. No `activeTab`: a side panel
+ * API permissions. `contextMenus` for "Ask Tether about the selection" (the selected text goes into the panel's
+ * composer, never sent by itself) and the button's own menu. No `tabs`: the worker reads a tab's url and title only
+ * for pages `<all_urls>` already covers (chrome.tabs.get/query show them with a host permission), and a page the
+ * extension may not script (chrome://, another extension's page) has no origin a site rule or a page tool could use
+ * anyway. No `activeTab`: a side panel
  * never grants it, and `<all_urls>` already lets captureVisibleTab and scripting run where the user approves.
  */
-const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting'];
+const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting', 'contextMenus'];
+
+/**
+ * The keyboard shortcut that opens Tether. Not Alt+Shift+T: Chrome focuses the toolbar with it (Windows, Linux).
+ * Alt+Shift+K is none of Chrome's or Firefox's own shortcuts; users change it at chrome://extensions/shortcuts.
+ */
+export const OPEN_SHORTCUT = 'Alt+Shift+K';
 
 const icons = { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' };
 
@@ -45,7 +53,9 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     version: pkg.version,
     description: 'A local AI agent in your side panel, working on the page you are looking at.',
     icons,
-    action: { default_title: 'Tether', default_popup: 'src/popup/index.html', default_icon: icons },
+    // No default popup: the button opens the side panel (Chrome: setPanelBehavior; Firefox: sidebarAction.toggle in
+    // the worker). Pending approvals show in the panel and as the button's badge.
+    action: { default_title: 'Tether', default_icon: icons },
     options_ui: { page: 'src/options/index.html', open_in_tab: true },
     // page_read needs the page the user asks about and captureVisibleTab accepts only <all_urls> (or activeTab,
     // which a side panel never grants); every use is approved per site by the user or a site rule.
@@ -58,6 +68,9 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
       permissions: PERMISSIONS,
       background: { scripts: ['src/background/index.ts'], type: 'module' },
       sidebar_action: { default_panel: SIDE_PANEL, default_title: 'Tether', default_icon: icons },
+      commands: {
+        _execute_sidebar_action: { suggested_key: { default: OPEN_SHORTCUT }, description: 'Open or close Tether' },
+      },
       browser_specific_settings: { gecko: { id: devKey.firefoxAddonId, strict_min_version: '128.0' } },
     };
   }
@@ -68,5 +81,7 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     permissions: [...PERMISSIONS, 'sidePanel'],
     background: { service_worker: 'src/background/index.ts', type: 'module' },
     side_panel: { default_path: SIDE_PANEL },
+    // With openPanelOnActionClick, the action's command opens the side panel like a click on the button.
+    commands: { _execute_action: { suggested_key: { default: OPEN_SHORTCUT }, description: 'Open Tether' } },
   };
 }

@@ -42,11 +42,14 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       target: 'es2022',
       chunkSizeWarningLimit: 1024,
-      rollupOptions:
-        browser === 'firefox'
-          ? // crx does not follow sidebar_action, so its page is an explicit input.
-            { input: { sidepanel: `${root}src/sidepanel/index.html` } }
-          : undefined,
+      // crx follows neither sidebar_action nor a popup the manifest does not name (the worker opens it from the
+      // button's menu), so those pages are explicit inputs.
+      rollupOptions: {
+        input: {
+          popup: `${root}src/popup/index.html`,
+          ...(browser === 'firefox' ? { sidepanel: `${root}src/sidepanel/index.html` } : {}),
+        },
+      },
     },
   };
 });

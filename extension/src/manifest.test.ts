@@ -15,12 +15,31 @@ describe('buildManifest', () => {
 
   it('asks only for what the features need (no tabs or activeTab beside <all_urls>) and lets no web page talk to the extension', () => {
     const m = buildManifest('chrome');
-    expect([...(m.permissions as string[])].sort()).toEqual(['nativeMessaging', 'scripting', 'sidePanel', 'storage']);
-    expect(buildManifest('firefox').permissions).toEqual(['nativeMessaging', 'storage', 'scripting']);
+    expect([...(m.permissions as string[])].sort()).toEqual([
+      'contextMenus',
+      'nativeMessaging',
+      'scripting',
+      'sidePanel',
+      'storage',
+    ]);
+    expect(buildManifest('firefox').permissions).toEqual(['nativeMessaging', 'storage', 'scripting', 'contextMenus']);
     expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m).not.toHaveProperty('externally_connectable');
     expect(m).not.toHaveProperty('content_scripts');
     expect(m.background).toEqual({ service_worker: 'src/background/index.ts', type: 'module' });
+  });
+
+  it('opens Tether from the toolbar button and from a shortcut Chrome does not use (Alt+Shift+T focuses its toolbar)', () => {
+    const chrome = buildManifest('chrome');
+    expect(chrome.action).not.toHaveProperty('default_popup');
+    expect(chrome.commands).toEqual({
+      _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: 'Open Tether' },
+    });
+    const firefox = buildManifest('firefox');
+    expect(firefox.action).not.toHaveProperty('default_popup');
+    expect(firefox.commands).toEqual({
+      _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+K' }, description: 'Open or close Tether' },
+    });
   });
 
   it('builds Firefox with background scripts, a sidebar and the gecko id', () => {

@@ -34,7 +34,13 @@ describe('the built extension in Chromium', () => {
       permissions: string[];
       content_security_policy: { extension_pages: string };
     };
-    expect([...manifest.permissions].sort()).toEqual(['nativeMessaging', 'scripting', 'sidePanel', 'storage']);
+    expect([...manifest.permissions].sort()).toEqual([
+      'contextMenus',
+      'nativeMessaging',
+      'scripting',
+      'sidePanel',
+      'storage',
+    ]);
     expect(manifest.content_security_policy.extension_pages).toContain("img-src 'self' data:");
   });
 

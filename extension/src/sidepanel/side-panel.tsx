@@ -38,6 +38,9 @@ export function SidePanel(props: { client: WorkerClient }) {
     loading: false,
   });
   const [hasOlder, setHasOlder] = useState(false);
+  // Text for the composer (the context menu's selection), put there once the composer can take it.
+  const drafts = useRef<string[]>([]);
+  const [draftCount, setDraftCount] = useState(0);
 
   const loadOlder = (): void => {
     const o = older.current;
@@ -95,7 +98,8 @@ export function SidePanel(props: { client: WorkerClient }) {
         setPage({ title: m.title, url: m.url });
         break;
       case 'draft':
-        fillComposer(document, m.text);
+        drafts.current.push(m.text);
+        setDraftCount((n) => n + 1);
         break;
       case 'notice':
         if (m.notice.kind === 'turn-interrupted') {
@@ -111,6 +115,11 @@ export function SidePanel(props: { client: WorkerClient }) {
   const connected = state?.connection.status === 'connected';
   const caps = state?.capabilities;
   const models = useModels(client, connected && caps?.modelList !== false);
+
+  useEffect(() => {
+    if (!connected) return;
+    for (const text of drafts.current.splice(0)) fillComposer(document, text);
+  }, [draftCount, connected]);
 
   const run = (p: Promise<unknown>): void => {
     setError(undefined);
