@@ -80,6 +80,16 @@ describe('parseKey', () => {
     },
   );
 
+  it('takes no inherited property for a key or modifier name (a model may send "__proto__" or "constructor")', () => {
+    for (const spec of ['__proto__', 'constructor', 'toString', '__proto__+a', 'constructor+Enter', 'hasOwnProperty']) {
+      try {
+        expect(parseKey(spec).key.length).toBeGreaterThan(0);
+      } catch (error) {
+        expect(error).toBeInstanceOf(KeyParseError);
+      }
+    }
+  });
+
   test.prop([fc.string({ maxLength: 80 })])('either parses or throws a KeyParseError, for any string', (spec) => {
     try {
       const chord = parseKey(spec);

@@ -105,7 +105,7 @@ export function parseKey(spec: string): KeyChord {
   }
   const flags = { ctrl: false, shift: false, alt: false, meta: false };
   for (const part of modifierParts) {
-    const modifier = MODIFIERS[part.trim().toLowerCase()];
+    const modifier = own(MODIFIERS, part.trim().toLowerCase());
     if (!modifier) {
       throw new KeyParseError(
         `"${part}" in "${spec}" is not a modifier: use Control, Shift, Alt or Meta, joined with + (Control+Shift+a).`,
@@ -123,7 +123,7 @@ export function parseKey(spec: string): KeyChord {
     const key = flags.shift && /^[a-z]$/.test(keyPart) ? keyPart.toUpperCase() : keyPart;
     return { key, code: codeOf(keyPart), ...flags };
   }
-  const named = NAMED[keyPart.toLowerCase()];
+  const named = own(NAMED, keyPart.toLowerCase());
   if (!named) {
     throw new KeyParseError(`Unknown key "${keyPart}". Use a key name like ${KEY_EXAMPLES}.`);
   }
@@ -144,4 +144,9 @@ export function formatKey(chord: KeyChord): string {
   if (chord.shift) parts.push('Shift');
   const key = chord.key === ' ' ? 'Space' : chord.key;
   return [...parts, key].join('+');
+}
+
+/** A table's own entry for a model-supplied name: never an inherited one like `__proto__` or `constructor`. */
+function own<T>(table: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
 }
