@@ -2,8 +2,8 @@
 // Bundles the `tether` command into ESM (dist/tether.mjs plus lazily loaded dist/chunks/): Node starts it in about
 // 100 ms, where a TypeScript loader costs 300-900 ms on every browser connection.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,8 +53,28 @@ export async function buildHost({ quiet = false } = {}) {
     },
     plugins: [zodEnglishOnly],
   });
-  pruneChunks(new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f))));
+  const outputs = Object.keys(result.metafile.outputs).map((f) => resolve(f));
+  pruneChunks(new Set(outputs));
+  writeFileList(outputs);
   if (!quiet) console.log('native-host: built dist/tether.mjs');
+}
+
+/** The name of the list of files one build wrote, beside dist/tether.mjs. */
+export const FILE_LIST = 'tether.files.json';
+
+/**
+ * Lists the .mjs files this build wrote (relative to dist/), so `tether install` and the package copy this build's
+ * chunks and not the older ones kept for hosts still running.
+ */
+function writeFileList(outputs) {
+  const dist = join(here, 'dist');
+  const files = outputs
+    .filter((f) => f.endsWith('.mjs'))
+    .map((f) => relative(dist, f).split(sep).join('/'))
+    .sort();
+  const temp = join(dist, `${FILE_LIST}.tmp-${process.pid}`);
+  writeFileSync(temp, `${JSON.stringify(files, null, 2)}\n`);
+  renameSync(temp, join(dist, FILE_LIST));
 }
 
 /**

@@ -11,6 +11,8 @@ export type HostVerb = 'install' | 'doctor' | 'uninstall';
 
 /** Who runs the command: a user of the published package, or a developer in a checkout of the repository. */
 export interface CommandContext {
+  /** How this user runs `tether` when known (doctor: `tether` for a global install); otherwise from `dev`. */
+  readonly program?: string;
   /**
    * The development build (its key is public): a developer with a checkout, who runs the checkout's `tether` and
    * installs with `--dev`. Everyone else runs the published package through npx.
@@ -36,9 +38,9 @@ function quote(value: string): string {
 
 /** The command line that runs `tether VERB` for this user, e.g. `npx tether-bridge install --extension-id abc`. */
 export function hostCommand(verb: HostVerb, context: CommandContext = {}, options: CommandOptions = {}): string {
-  const program = context.dev
-    ? 'npx tether'
-    : `npx ${HOST_PACKAGE}${context.version === undefined ? '' : `@${context.version}`}`;
+  const program =
+    context.program ??
+    (context.dev ? 'npx tether' : `npx ${HOST_PACKAGE}${context.version === undefined ? '' : `@${context.version}`}`);
   const args: string[] = [verb];
   if (verb === 'install' && context.dev) args.push('--dev');
   if (options.browser !== undefined) args.push('--browser', options.browser);

@@ -55,19 +55,26 @@ describe('tether install, doctor and uninstall on this machine', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
-    expect(await files(home)).toEqual([
-      '.config/chromium/NativeMessagingHosts/dev.tether.bridge.json',
-      '.config/chromium/NativeMessagingHosts/org.other.host.json',
-      '.local/share/tether/bin/tether-host',
-      '.local/share/tether/install-record.json',
-      '.mozilla/native-messaging-hosts/dev.tether.bridge.json',
-    ]);
+    // The host runs from a copy beside the launcher: this build's entry and exactly the chunks it listed.
+    const copy = '.local/share/tether/host/0.1.0';
+    const built = JSON.parse(await readFile(join(dirname(HOST_SCRIPT), 'tether.files.json'), 'utf8')) as string[];
+    expect(await files(home)).toEqual(
+      [
+        '.config/chromium/NativeMessagingHosts/dev.tether.bridge.json',
+        '.config/chromium/NativeMessagingHosts/org.other.host.json',
+        '.local/share/tether/bin/tether-host',
+        ...built.map((f) => `${copy}/${f}`),
+        '.local/share/tether/install-record.json',
+        '.mozilla/native-messaging-hosts/dev.tether.bridge.json',
+      ].sort(),
+    );
+    expect(await readFile(join(home, copy, 'tether.mjs'))).toEqual(await readFile(HOST_SCRIPT));
     const launcher = join(home, '.local/share/tether/bin/tether-host');
     expect(await readFile(launcher, 'utf8')).toBe(
       '#!/bin/sh\n' +
         '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\n' +
         '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.\n' +
-        `exec "${process.execPath}" "${HOST_SCRIPT}" host "$@"\n`,
+        `exec "${process.execPath}" "${join(home, copy, 'tether.mjs')}" host "$@"\n`,
     );
     expect((await stat(launcher)).mode & 0o777).toBe(0o755);
     const manifest = JSON.parse(

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HOST_PACKAGE } from '@tether/protocol';
 import { BACKEND_PRESETS } from '../backends/presets';
 import { TETHER_VERSION } from '../version';
 import { parseInstallArgs, UsageError, type CommandName } from './args';
@@ -40,26 +41,45 @@ const USAGE: Record<CommandName, string> = {
   ].join('\n'),
 };
 
-/** The native-host package folder (holds dist/ and scripts/), found from this module's location. */
-function nativeHostRoot(): string {
+/** Where this `tether` runs from: a checkout's native-host workspace, or the published package. */
+interface HostPackage {
+  /** The folder holding dist/ (and, in a checkout, scripts/). */
+  readonly root: string;
+  readonly kind: 'checkout' | 'package';
+}
+
+/** The folder of this command's package, found from this module's location. */
+function hostPackage(): HostPackage {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@tether/native-host')
-      return dir;
+    const name = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown }).name : undefined;
+    if (name === '@tether/native-host') return { root: dir, kind: 'checkout' };
+    if (name === HOST_PACKAGE) return { root: dir, kind: 'package' };
     if (dirname(dir) === dir)
-      throw new Error(`cannot find the @tether/native-host package folder above ${fileURLToPath(import.meta.url)}`);
+      throw new Error(
+        `cannot find the ${HOST_PACKAGE} (or @tether/native-host) package folder above ${fileURLToPath(import.meta.url)}`,
+      );
   }
 }
 
-async function buildHost(root: string): Promise<void> {
-  const script = pathToFileURL(join(root, 'scripts', 'build.mjs')).href;
+async function buildHost(from: HostPackage): Promise<void> {
+  // The published package ships its bundle; only a checkout can (and may need to) build one.
+  if (from.kind === 'package')
+    throw new Error(`the package is missing ${join(from.root, 'dist', 'tether.mjs')}; reinstall it`);
+  const script = pathToFileURL(join(from.root, 'scripts', 'build.mjs')).href;
   const build = (await import(/* @vite-ignore */ script)) as { buildHost: (o: { quiet: boolean }) => Promise<void> };
   await build.buildHost({ quiet: true });
 }
 
-/** `tether` when it is on PATH, else `npx tether` (run from the checkout). */
-async function commandName(sys: System): Promise<string> {
-  return (await findOnPath(sys, 'tether')) ? 'tether' : 'npx tether';
+/**
+ * How the user runs `tether`, for the commands doctor and install print: `tether` when it is on PATH for good (a
+ * global install, or a checkout's linked bin), `npx tether` in a checkout, else the package through npx, which works
+ * for anyone (npx's own copy is on PATH only while npx runs).
+ */
+async function commandName(sys: System, from: HostPackage): Promise<string> {
+  const onPath = await findOnPath(sys, 'tether');
+  if (onPath && !onPath.split(/[\\/]/).includes('_npx')) return 'tether';
+  return from.kind === 'checkout' ? 'npx tether' : `npx ${HOST_PACKAGE}`;
 }
 
 const EXPECTED_ERRORS = [
@@ -99,11 +119,12 @@ async function main(command: CommandName, args: string[], run: (sys: System) => 
 export function install(args: string[]): Promise<number> {
   return main('install', args, async (sys) => {
     const parsed = parseInstallArgs('install', args, sys.platform);
-    const root = nativeHostRoot();
+    const from = hostPackage();
     await runInstall(sys, {
       ...parsed,
-      hostScript: join(root, 'dist', 'tether.mjs'),
-      buildHost: () => buildHost(root),
+      hostScript: join(from.root, 'dist', 'tether.mjs'),
+      buildHost: () => buildHost(from),
+      command: await commandName(sys, from),
       tetherVersion: TETHER_VERSION,
       out: (line) => process.stdout.write(`${line}\n`),
     });
@@ -126,7 +147,7 @@ export function doctor(args: string[]): Promise<number> {
     const parsed = parseInstallArgs('doctor', args, sys.platform);
     return runDoctor(sys, {
       ...parsed,
-      command: await commandName(sys),
+      command: await commandName(sys, hostPackage()),
       tetherVersion: TETHER_VERSION,
       timeoutMs: 15_000,
       presets: BACKEND_PRESETS,

@@ -66,7 +66,7 @@ describe('tether doctor on Linux', () => {
     );
     expect(text).toMatch(/✓ the host exited \d+ ms after stdin closed/);
     expect(lines).toContain(`  ✓ Node ${LINUX.node} v20.20.2`);
-    expect(lines).toContain(`  ✓ host script ${LINUX.host}`);
+    expect(lines).toContain('  ✓ host script /home/ada/.local/share/tether/host/0.1.0/tether.mjs');
     expect(lines).toContain('  · host log: /home/ada/.local/state/tether/host.log (not written yet)');
     expect(lines.at(-1)).toBe('All checks passed.');
   });

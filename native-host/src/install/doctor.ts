@@ -16,6 +16,7 @@ import type { Scope } from './locations';
 import { readRecord, type InstallRecord } from './record';
 import type { System } from './system';
 import { findOnPath, fromUtf8, pathFor } from './system';
+import { hostCommand } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol/errors';
 
 /** A backend preset doctor looks for on PATH (the shape of `BACKEND_PRESETS` in backends/presets.ts). */
@@ -33,7 +34,7 @@ export interface DoctorOptions {
   readonly userDataDir?: string;
   /** Ids the manifests must allow. */
   readonly extensionIds: readonly string[];
-  /** How the user runs Tether (`tether` or `npx tether`), for the fix commands. */
+  /** How the user runs Tether (`tether`, `npx tether` in a checkout, `npx tether-bridge`), for the fix commands. */
   readonly command: string;
   readonly tetherVersion: string;
   /** How long the host may take to answer `initialize`. */
@@ -46,10 +47,6 @@ export interface DoctorOptions {
 
 /** Node versions older than this cannot run the host. */
 export const MIN_NODE_MAJOR = 20;
-
-function quoteArg(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `"${value}"`;
-}
 
 async function records(sys: System, report: DoctorReport): Promise<InstallRecord[]> {
   const found: InstallRecord[] = [];
@@ -118,10 +115,13 @@ async function checkLauncher(sys: System, report: DoctorReport, hostPath: string
   }
   if ((await sys.fs.stat(hostScript))?.kind === 'file') report.ok(`host script ${hostScript}`);
   else {
-    report.fail(`host script ${hostScript} is missing (moved checkout, or not built)`, {
-      browserSays: 'Native host has exited.',
-      fix: `\`npm run build\` in the checkout, or run the install from where Tether now lives: ${fix}`,
-    });
+    report.fail(
+      `host script ${hostScript} is missing (deleted, or a --dev install whose checkout moved or is not built)`,
+      {
+        browserSays: 'Native host has exited.',
+        fix: `run the install again, which copies the host beside the launcher: ${fix}`,
+      },
+    );
   }
 }
 
@@ -177,13 +177,11 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
   const udd =
     options.userDataDir === undefined ? undefined : pathFor(sys.platform).resolve(sys.cwd, options.userDataDir);
   const fixCommand = (browser: Browser) =>
-    [
-      options.command,
+    hostCommand(
       'install',
-      '--browser',
-      browser.id,
-      ...(udd !== undefined ? ['--user-data-dir', quoteArg(udd)] : []),
-    ].join(' ');
+      { program: options.command },
+      { browser: browser.id, ...(udd !== undefined ? { userDataDir: udd } : {}) },
+    );
   const log = logFile({ platform: sys.platform, env: sys.env, homedir: sys.homedir });
 
   const browsers = await chooseBrowsers(sys, options, installed);

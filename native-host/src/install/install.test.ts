@@ -37,6 +37,7 @@ const firefoxManifest = (path: string, ids: string[] = [OWN_IDS.firefox]): strin
   manifestText(path, 'allowed_extensions', ids);
 
 const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
+const LINUX_HOST_COPY = '/home/ada/.local/share/tether/host/0.1.0/tether.mjs';
 
 describe('tether install on Linux', () => {
   it('writes the launcher and a manifest for every browser found, byte for byte', async () => {
@@ -48,15 +49,18 @@ describe('tether install on Linux', () => {
       '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json',
       '/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json',
       '/home/ada/.local/share/tether/bin/tether-host',
+      LINUX_HOST_COPY,
       '/home/ada/.local/share/tether/install-record.json',
       '/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json',
     ]);
+    // The launcher runs the copy, so deleting or moving what install ran from leaves the browsers their host.
     expect(sys.readText(LINUX_LAUNCHER)).toBe(
       '#!/bin/sh\n' +
         '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\n' +
         '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.\n' +
-        'exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "/opt/tether/native-host/dist/tether.mjs" host "$@"\n',
+        `exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "${LINUX_HOST_COPY}" host "$@"\n`,
     );
+    expect(sys.readText(LINUX_HOST_COPY)).toBe('// bundled host');
     expect(sys.modeOf(LINUX_LAUNCHER)).toBe(0o755);
     expect(sys.readText('/home/ada/.config/google-chrome/NativeMessagingHosts/dev.tether.bridge.json')).toBe(
       chromeManifest(LINUX_LAUNCHER),
@@ -81,7 +85,7 @@ describe('tether install on Linux', () => {
     const lines: string[] = [];
     const actions = await install(sys, installOptions(LINUX.host, lines));
 
-    expect(actions.map((a) => a.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(actions.map((a) => a.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
     const after = snapshot(sys);
     const record = '/home/ada/.local/share/tether/install-record.json';
     const { updatedAt: _a, ...recordBefore } = JSON.parse(before[record]!) as Record<string, unknown>;
@@ -90,6 +94,46 @@ describe('tether install on Linux', () => {
     delete before[record];
     delete after[record];
     expect(after).toEqual(before);
+  });
+
+  it('upgrades in place: the launcher moves to the new copy, the previous copy stays for running hosts, older ones go', async () => {
+    const sys = linuxMachine();
+    const copy = (version: string) => `/home/ada/.local/share/tether/host/${version}/tether.mjs`;
+    for (const version of ['0.1.0', '0.2.0', '0.3.0'])
+      await install(sys, installOptions(LINUX.host, [], { tetherVersion: version }));
+
+    expect(sys.readText(LINUX_LAUNCHER)).toContain(`"${copy('0.3.0')}" host "$@"`);
+    expect(sys.listFiles().filter((p) => p.includes('/tether/host/'))).toEqual([copy('0.2.0'), copy('0.3.0')]);
+    expect(sys.listDirs()).not.toContain('/home/ada/.local/share/tether/host/0.1.0');
+    const record = JSON.parse(sys.readText('/home/ada/.local/share/tether/install-record.json')) as {
+      hostScript: string;
+      entries: { type: string; path?: string }[];
+    };
+    expect(record.hostScript).toBe(copy('0.3.0'));
+    expect(record.entries.filter((e) => e.type === 'host').map((e) => e.path)).toEqual([copy('0.2.0'), copy('0.3.0')]);
+  });
+
+  it('copies only the chunks the build listed, not those of earlier builds kept for running hosts', async () => {
+    const dist = '/opt/tether/native-host/dist';
+    const sys = linuxMachine({
+      files: {
+        [`${dist}/tether.files.json`]: JSON.stringify(['chunks/now-1.mjs', 'tether.mjs']),
+        [`${dist}/chunks/now-1.mjs`]: '// this build',
+        [`${dist}/chunks/old-0.mjs`]: '// an earlier build',
+      },
+    });
+    await install(sys, installOptions(LINUX.host, []));
+    expect(sys.listFiles().filter((p) => p.includes('/tether/host/'))).toEqual([
+      '/home/ada/.local/share/tether/host/0.1.0/chunks/now-1.mjs',
+      LINUX_HOST_COPY,
+    ]);
+  });
+
+  it('with --dev runs the checkout bundle in place and copies nothing, so `npm run build` takes effect at once', async () => {
+    const sys = linuxMachine();
+    await install(sys, installOptions(LINUX.host, [], { dev: true, extensionIds: [] }));
+    expect(sys.readText('/home/ada/.local/share/tether/bin/tether-host-dev')).toContain(`"${LINUX.host}" host`);
+    expect(sys.listFiles().filter((p) => p.includes('/tether/host/'))).toEqual([]);
   });
 
   it('with --dry-run prints the plan and writes nothing', async () => {
@@ -386,8 +430,16 @@ describe('tether install on Linux', () => {
     await install(linuxMachine(), installOptions(missing, dry, { dryRun: true, buildHost: async () => void builds++ }));
     expect(builds).toBe(0);
     expect(dry).toContain(`  host:  ${missing} (missing: would build it)`);
-    await install(linuxMachine(), installOptions(missing, [], { buildHost: async () => void builds++ }));
+    const sys = linuxMachine();
+    const build = async () => {
+      builds++;
+      await sys.fs.mkdirp('/opt/other/dist');
+      await sys.fs.writeFile(missing, new TextEncoder().encode('// built'));
+    };
+    await install(sys, installOptions(missing, [], { buildHost: build }));
     expect(builds).toBe(1);
+    // What was just built is what the launcher's copy holds.
+    expect(sys.readText(LINUX_HOST_COPY)).toBe('// built');
   });
 });
 
@@ -409,13 +461,14 @@ describe('tether install on macOS', () => {
       `${as}/Mozilla/NativeMessagingHosts/dev.tether.bridge.json`,
       `${as}/Vivaldi/NativeMessagingHosts/dev.tether.bridge.json`,
       launcher,
+      `${as}/tether/data/host/0.1.0/tether.mjs`,
       `${as}/tether/data/install-record.json`,
     ]);
     expect(sys.readText(`${as}/Microsoft Edge/NativeMessagingHosts/dev.tether.bridge.json`)).toBe(
       chromeManifest(launcher),
     );
     expect(sys.readText(launcher)).toContain(
-      'exec "/opt/homebrew/bin/node" "/Users/ada/src/tether/native-host/dist/tether.mjs" host "$@"\n',
+      `exec "/opt/homebrew/bin/node" "${as}/tether/data/host/0.1.0/tether.mjs" host "$@"\n`,
     );
   });
 
@@ -474,13 +527,14 @@ describe('tether install on Windows', () => {
 
     expect(sys.readText(launcher)).toBe(
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\r\n' +
-        '@"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\Ada\\src\\tether\\native-host\\dist\\tether.mjs" host %*\r\n',
+        `@"C:\\Program Files\\nodejs\\node.exe" "${root}\\host\\0.1.0\\tether.mjs" host %*\r\n`,
     );
     expect(sys.listFiles().filter((p) => p.startsWith(root))).toEqual([
       manifest('chrome'),
       manifest('edge'),
       manifest('firefox'),
       launcher,
+      `${root}\\host\\0.1.0\\tether.mjs`,
       `${root}\\install-record.json`,
     ]);
     expect(sys.readText(manifest('edge'))).toBe(chromeManifest(launcher));

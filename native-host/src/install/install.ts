@@ -2,7 +2,8 @@
  * `tether install`: writes the launcher and, for each chosen browser, the host manifest (and on Windows the registry
  * key), then records all of it for `tether uninstall`. Plans first, so `--dry-run` prints exactly what a real run does.
  * Manifests allow only the ids given; `--dev` adds the development ids and points them at a launcher that tells the
- * host to allow them too. System scope runs a copy of the host in a machine-wide folder (system-host.ts).
+ * host to allow them too. The launcher runs a copy of the host kept in Tether's own folder (host-copy.ts), except with
+ * --dev, which runs the checkout's bundle.
  */
 import type { Browser, BrowserId } from './browsers';
 import { browserById, BROWSERS } from './browsers';
@@ -12,7 +13,7 @@ import type { HostConfig } from '../config/load';
 import { readHostConfig } from './config-view';
 import { allowedIds, chromeOrigin, isDevExtensionId, parseExtensionId, type AllowedIds } from './ids';
 import { renderLauncher } from './launcher';
-import { installLocation, tetherPaths, type Location, type Scope, type TetherPaths } from './locations';
+import { hostDir, installLocation, tetherPaths, type Location, type Scope, type TetherPaths } from './locations';
 import { renderManifest } from './manifest';
 import { type Action, fileStatus, InstallError, type Status } from './plan';
 import type { FileEntry, InstallRecord, RecordEntry } from './record';
@@ -20,7 +21,7 @@ import { readRecord, serializeRecord, sha256 } from './record';
 import { formatRegCommand, readRegistryValue, regAddArgs } from './registry';
 import type { System } from './system';
 import { pathFor, utf8 } from './system';
-import { planHostCopy } from './system-host';
+import { planHostCopy, staleHostFiles } from './host-copy';
 import { errorMessage } from '@tether/protocol/errors';
 
 export { type Action, InstallError, type Status } from './plan';
@@ -42,6 +43,8 @@ export interface InstallOptions {
   /** Builds `hostScript` when it is missing (user scope only). */
   readonly buildHost: () => Promise<void>;
   readonly tetherVersion: string;
+  /** How the user runs `tether` (`tether`, `npx tether`, `npx tether-bridge`), for the commands install prints. */
+  readonly command?: string;
   /** Where the report lines go. */
   readonly out: (line: string) => void;
 }
@@ -157,14 +160,15 @@ export async function planInstall(
   return actions;
 }
 
-function describe(entry: RecordEntry, tether: TetherPaths): string {
+function describe(entry: RecordEntry, tether: TetherPaths, scope: Scope): string {
   const names = entry.browsers.map((id) => browserById(id).name).join(', ');
   if (entry.type === 'launcher') {
     return entry.path === tether.devLauncher
       ? 'development launcher: the host also allows the development extension'
       : 'launcher';
   }
-  if (entry.type === 'host') return 'host, copied for every user';
+  if (entry.type === 'host')
+    return scope === 'system' ? 'host, copied for every user' : 'host, copied for the launcher';
   if (entry.type === 'manifest') return `manifest for ${names}`;
   return `registry key for ${names}`;
 }
@@ -226,39 +230,46 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
     chrome: [...new Set([...requested.chrome, ...kept.chrome])],
     firefox: [...new Set([...requested.firefox, ...kept.firefox])],
   };
-  const copy =
-    options.scope === 'system'
-      ? await planHostCopy(sys, options.hostScript, options.tetherVersion, options.dryRun)
-      : undefined;
-  const hostScript = copy?.hostScript ?? options.hostScript;
+  // Every install but --dev runs a copy of the bundle kept beside the launcher, so deleting or moving what it was
+  // installed from (an npx cache, a checkout) leaves the browsers their host; --dev runs the checkout's bundle, rebuilt
+  // in place by `npm run build`.
+  const copyHost = options.scope === 'system' || !options.dev;
   const hostExists = (await sys.fs.stat(options.hostScript))?.kind === 'file';
-  const actions = await planInstall(sys, options, ids, hostScript, copy?.actions);
   const tense = options.dryRun ? 0 : 1;
 
   out(`Tether install (${options.scope} scope${options.dryRun ? ', dry run: nothing is written' : ''})`);
   out(`  Node:  ${sys.execPath}`);
-  if (copy) out(`  host:  ${hostScript} (copied from ${options.hostScript})`);
-  else
-    out(
-      `  host:  ${options.hostScript}${hostExists ? '' : options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`,
-    );
-  if (!hostExists && !options.dryRun) {
-    try {
-      await options.buildHost();
-    } catch (error) {
-      throw new InstallError(
-        `Could not build ${options.hostScript}: ${errorMessage(error)}. Run \`npm run build\` and retry.`,
-        { cause: error },
-      );
+  if (!hostExists && options.scope === 'user') {
+    out(`  host:  ${options.hostScript}${options.dryRun ? ' (missing: would build it)' : ' (missing: building it)'}`);
+    if (!options.dryRun) {
+      try {
+        await options.buildHost();
+      } catch (error) {
+        throw new InstallError(
+          `Could not build ${options.hostScript}: ${errorMessage(error)}. Run \`npm run build\` and retry.`,
+          { cause: error },
+        );
+      }
     }
   }
+  // A dry run cannot read a bundle that is not built yet: it shows where the copy would go.
+  const copy =
+    copyHost && (hostExists || !options.dryRun || options.scope === 'system')
+      ? await planHostCopy(sys, options.hostScript, options.tetherVersion, options.scope, options.dryRun)
+      : undefined;
+  const hostScript = copyHost
+    ? (copy?.hostScript ?? path.join(hostDir(sys, options.scope, options.tetherVersion), 'tether.mjs'))
+    : options.hostScript;
+  const actions = await planInstall(sys, options, ids, hostScript, copy?.actions);
+  if (copyHost) out(`  host:  ${hostScript} (copied from ${options.hostScript})`);
+  else if (hostExists) out(`  host:  ${hostScript}`);
 
   const written: RecordEntry[] = [];
   let failure: unknown;
   for (const action of actions) {
     const verb = VERBS[action.status][tense]!.padEnd(12);
     if (action.kind === 'registry') {
-      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry, tether)})`);
+      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry, tether, options.scope)})`);
       const args = regAddArgs(action.entry.key, action.entry.value);
       if (action.status !== 'unchanged') out(`  ${' '.repeat(12)} ${formatRegCommand(args)}`);
       if (options.dryRun) continue;
@@ -276,7 +287,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       written.push(action.entry);
       continue;
     }
-    out(`  ${verb} ${action.entry.path} (${describe(action.entry, tether)})`);
+    out(`  ${verb} ${action.entry.path} (${describe(action.entry, tether, options.scope)})`);
     if (options.dryRun) continue;
     try {
       const createdDirs = await sys.fs.mkdirp(path.dirname(action.entry.path));
@@ -293,7 +304,32 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
     }
   }
 
+  // The launcher now runs the new copy: copies older than the previous one go (uninstall would remove them anyway).
+  const stale = copyHost && !failure && !options.dryRun ? staleHostFiles(sys, previous, hostScript) : [];
+  const removedStale = new Set<string>();
+  for (const entry of stale) {
+    const current = await sys.fs.readFile(entry.path);
+    // A file changed since install is not ours to delete; it stays listed for uninstall to report.
+    if (current !== undefined && sha256(current) !== entry.sha256) continue;
+    if (current !== undefined) await sys.fs.removeFile(entry.path);
+    removedStale.add(entry.path);
+  }
+  // Folders the removed copies' first install created (Tether's own folder among them) pass to the new copy, so
+  // uninstall still removes them.
+  const handedOn: string[] = [];
+  if (removedStale.size > 0) {
+    out(`  ${'removed'.padEnd(12)} ${removedStale.size} file(s) of an older host copy`);
+    const copies = path.join(tether.root, 'host') + path.sep;
+    const stalePaths = stale.filter((e) => removedStale.has(e.path));
+    const dirs = [...new Set(stalePaths.flatMap((e) => [path.dirname(e.path), ...e.createdDirs]))];
+    for (const dir of dirs.sort((a, b) => b.length - a.length)) {
+      const gone = dir.startsWith(copies) && (await sys.fs.removeEmptyDir(dir));
+      if (!gone && stalePaths.some((e) => e.createdDirs.includes(dir))) handedOn.unshift(dir);
+    }
+  }
+
   if (!options.dryRun && written.length > 0) {
+    const survivors = (previous?.entries ?? []).filter((e) => e.type === 'registry' || !removedStale.has(e.path));
     const record: InstallRecord = {
       version: 1,
       scope: options.scope,
@@ -305,7 +341,11 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
         chrome: ids.chrome.filter((id) => !isDevExtensionId(id)),
         firefox: ids.firefox.filter((id) => !isDevExtensionId(id)),
       },
-      entries: mergeEntries(sys, previous?.entries ?? [], written),
+      entries: mergeEntries(sys, survivors, written).map((e) =>
+        e.type === 'host' && e.path === hostScript && handedOn.length > 0
+          ? { ...e, createdDirs: [...new Set([...handedOn, ...e.createdDirs])] }
+          : e,
+      ),
     };
     await sys.fs.mkdirp(tether.root);
     const before = await sys.fs.readFile(tether.record);
@@ -337,7 +377,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   out(
     options.dryRun
       ? 'Dry run: nothing was written.'
-      : 'Done. Reload the extension, then check everything with `tether doctor`.',
+      : `Done. Reload the extension, then check everything with \`${options.command ?? 'tether'} doctor\`.`,
   );
   return actions;
 }

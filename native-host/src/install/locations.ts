@@ -18,7 +18,7 @@ export type Location =
 
 /** Tether's own files for a scope. */
 export interface TetherPaths {
-  /** The folder holding the launchers, the install record, (Windows) the manifests and (system scope) the host. */
+  /** The folder holding the launchers, the install record, (Windows) the manifests and the copied host. */
   readonly root: string;
   readonly launcher: string;
   /** The launcher of `tether install --dev`: it also lets the development extension start the host. */
@@ -48,11 +48,11 @@ export function tetherPaths(sys: System, scope: Scope): TetherPaths {
 }
 
 /**
- * Where a system-scope install copies the bundled host, one folder per version: machine-wide and writable by root or
- * administrators only, so no user's checkout decides what every user's browser runs.
+ * Where install copies the bundled host, one folder per version, beside the launcher: for `system` machine-wide and
+ * writable by root or administrators only, so no user's checkout decides what every user's browser runs.
  */
-export function systemHostDir(sys: System, version: string): string {
-  return pathFor(sys.platform).join(tetherPaths(sys, 'system').root, 'host', version);
+export function hostDir(sys: System, scope: Scope, version: string): string {
+  return pathFor(sys.platform).join(tetherPaths(sys, scope).root, 'host', version);
 }
 
 /** `$XDG_CONFIG_HOME` when absolute, else `~/.config` (Chromium on Linux puts its user data dir there). */

@@ -1,7 +1,8 @@
 /** The real `System`: this machine's file system, registry and processes. */
 import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, chmod, mkdir, readdir, readFile, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { ChildHandle, ExecResult, PathInfo, SpawnRequest, System, SystemFs } from './system';
@@ -35,9 +36,18 @@ function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): System
       }
     },
     async writeFile(path, data, mode) {
-      await writeFile(path, data, mode === undefined ? undefined : { mode });
-      // writeFile's mode applies only when it creates the file; an existing file keeps its old bits otherwise.
-      if (mode !== undefined && !isWindows) await chmod(path, mode);
+      // Written beside the target, then renamed over it: a browser starting the launcher, or a running host loading
+      // a chunk, sees the old file or the new one, never half of one.
+      const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      try {
+        await writeFile(temp, data, mode === undefined ? undefined : { mode });
+        // writeFile's mode is filtered by the umask; the file must end with exactly these bits.
+        if (mode !== undefined && !isWindows) await chmod(temp, mode);
+        await rename(temp, path);
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        throw error;
+      }
     },
     async chmod(path, mode) {
       if (!isWindows) await chmod(path, mode);

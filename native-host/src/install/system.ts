@@ -18,7 +18,10 @@ export interface PathInfo {
 export interface SystemFs {
   /** The file's bytes, or undefined when it does not exist. */
   readFile(path: string): Promise<Uint8Array | undefined>;
-  /** Writes (replaces) a file; the parent directory must exist. `mode` applies on POSIX only. */
+  /**
+   * Writes (replaces) a file atomically: readers see the old bytes or the new, never a mix. The parent directory must
+   * exist. `mode` applies on POSIX only.
+   */
   writeFile(path: string, data: Uint8Array, mode?: number): Promise<void>;
   /** Sets POSIX permission bits (no-op on Windows). */
   chmod(path: string, mode: number): Promise<void>;

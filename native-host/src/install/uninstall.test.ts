@@ -36,6 +36,7 @@ describe('tether uninstall', () => {
       CHROMIUM,
       FIREFOX,
       '/home/ada/.local/share/tether/bin/tether-host',
+      '/home/ada/.local/share/tether/host/0.1.0/tether.mjs',
       RECORD,
     ]);
     expect(lines).toContain(`  removed         ${CHROMIUM} (manifest for Chromium)`);
@@ -60,9 +61,7 @@ describe('tether uninstall', () => {
 
     expect(snapshot(sys)).toEqual(files);
     expect(sys.listDirs()).toEqual(dirs);
-    expect(lines).toContain(
-      '  removed         /usr/local/lib/tether/host/0.1.0/tether.mjs (host copied by a system-scope install)',
-    );
+    expect(lines).toContain('  removed         /usr/local/lib/tether/host/0.1.0/tether.mjs (host copied by install)');
   });
 
   it("removes a --dev install's development launcher with its manifest", async () => {
@@ -72,6 +71,18 @@ describe('tether uninstall', () => {
     expect(sys.listFiles()).toContain('/home/ada/.local/share/tether/bin/tether-host-dev');
     await uninstall(sys, uninstallOptions([], { userDataDir: 'profile' }));
     expect(snapshot(sys)).toEqual(files);
+  });
+
+  it('after upgrades removes every host copy install left and the folders it created for them', async () => {
+    const sys = linuxMachine();
+    const files = snapshot(sys);
+    const dirs = sys.listDirs();
+    for (const version of ['0.1.0', '0.2.0', '0.3.0'])
+      await install(sys, installOptions(LINUX.host, [], { tetherVersion: version }));
+    await uninstall(sys, uninstallOptions([]));
+
+    expect(snapshot(sys)).toEqual(files);
+    expect(sys.listDirs()).toEqual(dirs);
   });
 
   it('with --browser removes only that browser and keeps the launcher and the record for the others', async () => {
@@ -84,6 +95,7 @@ describe('tether uninstall', () => {
     expect(sys.listFiles()).toContain('/home/ada/.local/share/tether/bin/tether-host');
     const record = JSON.parse(sys.readText(RECORD)) as { entries: { type: string; browsers: string[] }[] };
     expect(record.entries.map((e) => [e.type, e.browsers])).toEqual([
+      ['host', []],
       ['launcher', []],
       ['manifest', ['chrome']],
       ['manifest', ['chromium']],

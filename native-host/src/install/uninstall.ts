@@ -140,8 +140,7 @@ export async function uninstall(sys: System, options: UninstallOptions): Promise
   const everythingGone = remaining.every((e) => e.type === 'launcher' || e.type === 'host');
   if (everythingGone) {
     for (const entry of remaining) if (entry.type === 'launcher') await removeFile(entry, 'launcher');
-    for (const entry of remaining)
-      if (entry.type === 'host') await removeFile(entry, 'host copied by a system-scope install');
+    for (const entry of remaining) if (entry.type === 'host') await removeFile(entry, 'host copied by install');
     if (!options.dryRun) await sys.fs.removeFile(tether.record);
     out(`  ${verb('removed')} ${tether.record} (install record)`);
     removed.push(tether.record);
