@@ -51,13 +51,24 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   },
   'thread/history': (w, view, { cursor }) =>
     w.requireClient().threadHistoryRead({ threadId: boundThread(w, view), cursor }),
-  'thread/list': (w, _view, { archived }) =>
-    w.requireClient().threadList({ limit: 50, ...(archived ? { archived } : {}) }),
+  'thread/list': (w, _view, { archived, search }) =>
+    w
+      .requireClient()
+      .threadList({ limit: 50, ...(archived ? { archived } : {}), ...(search?.trim() ? { search } : {}) }),
   'thread/archive': async (w, _view, { threadId }) => {
     const result = await w.requireClient().threadArchive({ threadId });
     for (const tab of w.deps.state.tabsForThread(threadId)) {
       await w.deps.state.setBinding(tab, undefined);
       w.sendToTab(tab, { type: 'snapshot', thread: null, items: [] });
+    }
+    return result;
+  },
+  'thread/unarchive': async (w, view, { threadId, reopen }) => {
+    const result = await w.requireClient().threadUnarchive({ threadId });
+    if (reopen) {
+      const tabId = tabOf(view);
+      await w.deps.state.setBinding(tabId, { threadId });
+      await w.syncThread(threadId, w.views.forTab(tabId));
     }
     return result;
   },

@@ -148,9 +148,8 @@ export class TetherWorker {
   async ensureThread(tabId: number, model?: string): Promise<string> {
     const bound = this.deps.state.binding(tabId)?.threadId;
     if (bound) return bound;
-    const tab = await this.deps.tab(tabId);
-    const title = (tab?.title || 'Conversation').slice(0, 120);
-    const { thread } = await this.requireClient().threadStart({ title, ...(model ? { model } : {}) });
+    // No title: the backend names the thread after its first message (the page's title named every thread alike).
+    const { thread } = await this.requireClient().threadStart(model ? { model } : {});
     await this.deps.state.setBinding(tabId, { threadId: thread.id });
     this.sendToTab(tabId, { type: 'snapshot', thread, items: [] });
     return thread.id;

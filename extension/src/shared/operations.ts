@@ -10,6 +10,7 @@ import {
   ThreadArchiveResult,
   ThreadHistoryReadResult,
   ThreadListResult,
+  ThreadUnarchiveResult,
   TurnInterruptResult,
   TurnSteerResult,
 } from '@tether/protocol';
@@ -31,8 +32,16 @@ export const viewOps = {
   'connection/retry': { params: Empty, result: Empty },
   'thread/new': { params: Empty, result: Empty },
   'thread/open': { params: z.object({ threadId: z.string().min(1) }), result: Empty },
-  'thread/list': { params: z.object({ archived: z.boolean().optional() }), result: ThreadListResult },
+  'thread/list': {
+    params: z.object({ archived: z.boolean().optional(), search: z.string().max(200).optional() }),
+    result: ThreadListResult,
+  },
   'thread/archive': { params: z.object({ threadId: z.string().min(1) }), result: ThreadArchiveResult },
+  /** Undoes an archive; `reopen` binds the thread to the calling tab again (it was that tab's conversation). */
+  'thread/unarchive': {
+    params: z.object({ threadId: z.string().min(1), reopen: z.boolean().optional() }),
+    result: ThreadUnarchiveResult,
+  },
   /** The page of the tab's thread before `cursor` (from the snapshot, or the previous page). */
   'thread/history': { params: z.object({ cursor: z.string().min(1) }), result: ThreadHistoryReadResult },
   'turn/send': {

@@ -150,6 +150,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         <History
           client={client}
           canArchive={caps?.archive !== false}
+          currentThreadId={thread?.id}
           onOpened={() => setShowHistory(false)}
           onError={setError}
         />

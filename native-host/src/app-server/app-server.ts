@@ -26,7 +26,7 @@ import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadStore } from '../store/thread-store';
-import { listThreads } from './thread-list';
+import { listThreads, previewLine } from './thread-list';
 import { ThreadHistory } from './thread-history';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';
@@ -239,7 +239,8 @@ export class AppServer {
       input: params.input,
       startedAtMs: this.now(),
     };
-    this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs });
+    const preview = previewLine(text) ?? thread.preview;
+    this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs, ...(preview ? { preview } : {}) });
     if (state.persistent) this.store!.appendTurn(thread.id, turn);
     state.subscribers.add(peer);
     const run =
@@ -366,11 +367,25 @@ export class AppServer {
     const state = this.hot.get(run.turn.threadId);
     if (!state || state.turn !== run) return;
     state.turn = undefined;
+    this.savePreview(state, run.turn.id);
     if (state.persistent) {
       this.history.trimTail(state);
       this.store?.release(state.id);
     }
     this.cool(state);
+  }
+
+  /** After a turn: the thread's preview becomes the first line of its answer (the user's message stays if none). */
+  private savePreview(state: ThreadState, turnId: string): void {
+    let preview: string | undefined;
+    const items = state.items ?? [];
+    for (let i = items.length - 1; i >= 0 && preview === undefined; i--) {
+      const item = items[i]!;
+      if (item.type === 'agentMessage' && item.turnId === turnId) preview = previewLine(item.content.text);
+    }
+    const thread = this.hot.get(state.id)?.memoryMeta ?? this.store?.get(state.id);
+    if (!preview || !thread || thread.preview === preview) return;
+    this.save({ ...thread, preview });
   }
 
   private broadcast<M extends ServerNotificationMethod>(

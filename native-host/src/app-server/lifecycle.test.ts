@@ -78,7 +78,7 @@ describe('the seed lifecycle', () => {
 
     expect(await raw.call('{"id":4,"method":"thread/read","params":{"threadId":"thread_1"}}')).toEqual(
       lines(
-        `{"id":4,"result":{"thread":${THREAD},"items":[${user('completed', at)},${agent('completed', '1 2 3 ', at)}]}}`,
+        `{"id":4,"result":{"thread":${THREAD.replace(/}$/, ',"preview":"1 2 3"}')},"items":[${user('completed', at)},${agent('completed', '1 2 3 ', at)}]}}`,
       ),
     );
   });

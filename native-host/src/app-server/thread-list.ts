@@ -1,5 +1,18 @@
-/** `thread/list`: newest first (by last activity), keyset cursor pagination, archived filter. */
+/** `thread/list`: newest first (by last activity), keyset cursor pagination, archived filter, search. */
 import { ErrorCode, RpcError, type Thread, type ThreadListParams, type ThreadListResult } from '@tether/protocol';
+
+/** Longest preview line a thread keeps. */
+const PREVIEW_CHARS = 120;
+
+/** A thread's preview from a message: its first non-blank line, cut to PREVIEW_CHARS; undefined for blank text. */
+export function previewLine(text: string): string | undefined {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  if (line === undefined) return undefined;
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+}
 
 /** Page size when the client gives no limit. */
 export const DEFAULT_LIST_LIMIT = 50;
@@ -9,9 +22,11 @@ export function listThreads(threads: Iterable<Thread>, params: ThreadListParams)
   const archived = params.archived ?? false;
   const limit = params.limit ?? DEFAULT_LIST_LIMIT;
   const after = params.cursor ? decodeCursor(params.cursor) : undefined;
+  const search = params.search?.trim().toLocaleLowerCase() ?? '';
   const matching: Thread[] = [];
   for (const t of threads) {
     if (t.archived !== archived || t.ephemeral) continue;
+    if (search && !matchesSearch(t, search)) continue;
     if (after && !isAfter(t, after)) continue;
     matching.push(t);
   }
@@ -21,6 +36,11 @@ export function listThreads(threads: Iterable<Thread>, params: ThreadListParams)
   return matching.length > limit && last
     ? { threads: page, nextCursor: encodeCursor({ updatedAtMs: last.updatedAtMs, id: last.id }) }
     : { threads: page };
+}
+
+/** True when the thread's title or preview contains `search` (already lower case), ignoring case. */
+function matchesSearch(t: Thread, search: string): boolean {
+  return t.title.toLocaleLowerCase().includes(search) || (t.preview?.toLocaleLowerCase().includes(search) ?? false);
 }
 
 interface CursorKey {

@@ -29,6 +29,43 @@ describe('thread/list', () => {
   });
 });
 
+describe('thread previews and search', () => {
+  it("keeps the first line of the last message as the preview: the user's while the turn runs, then the answer", async () => {
+    harness = createHarness();
+    const tc = await harness.connect();
+    const { thread } = await tc.client.threadStart({});
+    expect(thread.preview).toBeUndefined();
+    const { turn } = await tc.client.turnStart({
+      threadId: thread.id,
+      input: [{ text: '\n  What is Bergen?\nSecond' }],
+    });
+    const running = (await tc.client.threadList({})).threads.find((t) => t.id === thread.id);
+    expect(running).toMatchObject({ title: 'What is Bergen?', preview: 'What is Bergen?' });
+    await tc.rec.waitFor('turn/completed', (p) => p.turn.id === turn.id);
+    const answer = (await tc.client.threadRead({ threadId: thread.id })).items.find((i) => i.type === 'agentMessage');
+    const firstLine = answer?.type === 'agentMessage' ? answer.content.text.split('\n')[0]!.trim() : '';
+    expect(firstLine).not.toBe('');
+    const done = (await tc.client.threadList({})).threads.find((t) => t.id === thread.id);
+    expect(done?.preview).toBe(firstLine.length > 120 ? `${firstLine.slice(0, 119)}…` : firstLine);
+    expect(done?.title).toBe('What is Bergen?');
+  });
+
+  it('lists only threads whose title or preview holds the search text, ignoring case, and all for a blank one', async () => {
+    harness = createHarness();
+    const tc = await harness.connect();
+    const bergen = (await tc.client.threadStart({ title: 'Weather in BERGEN' })).thread;
+    const oslo = (await tc.client.threadStart({ title: 'Trains' })).thread;
+    await runTurn(tc, oslo.id, 'Oslo to Bergen by night?');
+    await tc.client.threadStart({ title: 'Lighthouses' });
+    const ids = async (search: string): Promise<string[]> =>
+      (await tc.client.threadList({ search })).threads.map((t) => t.id).sort();
+    expect(await ids('bergen')).toEqual([bergen.id, oslo.id].sort());
+    expect(await ids('TRAINS')).toEqual([oslo.id]);
+    expect(await ids('fjord')).toEqual([]);
+    expect(await ids('  ')).toHaveLength(3);
+  });
+});
+
 describe('archiving', () => {
   it('archives and unarchives with notifications, and refuses turns on an archived thread', async () => {
     harness = createHarness();

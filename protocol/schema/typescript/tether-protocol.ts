@@ -500,6 +500,8 @@ export type Thread = {
   updatedAtMs: TimestampMs;
   /** Directory its tools run in; absent when the backend has no such notion. */
   cwd?: string;
+  /** The first line of its last message, for a list of threads; absent before the first message. */
+  preview?: string;
   [key: string]: unknown;
 };
 
@@ -560,6 +562,8 @@ export type ThreadListParams = {
   limit?: number;
   /** List archived threads instead of the others (default false). */
   archived?: boolean;
+  /** Only threads whose title or preview contains this text, ignoring case; all when absent or blank. */
+  search?: string;
   [key: string]: unknown;
 };
 

@@ -21,6 +21,10 @@ export const Thread = z
     createdAtMs: TimestampMs,
     updatedAtMs: TimestampMs.describe('Last activity; `thread/list` sorts by it, newest first.'),
     cwd: z.string().optional().describe('Directory its tools run in; absent when the backend has no such notion.'),
+    preview: z
+      .string()
+      .optional()
+      .describe('The first line of its last message, for a list of threads; absent before the first message.'),
   })
   .describe('A conversation with the agent: its settings and state, without its items.');
 export type Thread = z.infer<typeof Thread>;
@@ -115,6 +119,11 @@ export const ThreadListParams = z
     cursor: z.string().nullish().describe('The `nextCursor` of the previous page; the first page when absent.'),
     limit: z.number().int().positive().max(1000).optional().describe('Page size; the server picks one when absent.'),
     archived: z.boolean().optional().describe('List archived threads instead of the others (default false).'),
+    search: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Only threads whose title or preview contains this text, ignoring case; all when absent or blank.'),
   })
   .describe('`thread/list`: one page of saved threads, most recently active first.');
 export type ThreadListParams = z.infer<typeof ThreadListParams>;
