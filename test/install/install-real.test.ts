@@ -74,7 +74,8 @@ describe('tether install, doctor and uninstall on this machine', () => {
       '#!/bin/sh\n' +
         '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\n' +
         '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.\n' +
-        `exec "${process.execPath}" "${join(home, copy, 'tether.mjs')}" host "$@"\n`,
+        `exec "${process.execPath}" "${join(home, copy, 'tether.mjs')}" host ` +
+        `--allow-extension=${OWN_ID} --allow-extension=tether@example.org "$@"\n`,
     );
     expect((await stat(launcher)).mode & 0o777).toBe(0o755);
     const manifest = JSON.parse(

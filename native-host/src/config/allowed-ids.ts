@@ -1,5 +1,6 @@
 /**
- * The extension ids allowed to start the host: the config file's `allowedExtensionIds`, plus the development ids from
+ * The extension ids allowed to start the host: the config file's `allowedExtensionIds`, the ids the launcher names
+ * (`tether install --extension-id`), plus the development ids from
  * `manifests/dev-key.json` only when the launcher says the install was for development (`tether install --dev`, which
  * `npm start` runs). That key is public, so any sideloaded extension can carry the development id.
  */
@@ -15,6 +16,11 @@ export const DEV_FIREFOX_ADDON_ID: string = devKey.firefoxAddonId;
  * allow the development ids. The browser cannot add it; whoever can edit the launcher controls the host anyway.
  */
 export const ALLOW_DEV_EXTENSION_FLAG = '--allow-dev-extension';
+/**
+ * `--allow-extension=ID`, which a launcher passes once per id its install allowed in the manifests, so installing
+ * with `--extension-id ID` alone lets ID in (the config's list need not repeat it). Same trust as the development flag.
+ */
+export const ALLOW_EXTENSION_FLAG = '--allow-extension';
 
 /** Whether `id` is one of the development ids, whose key is public. */
 export function isDevExtensionId(id: string): boolean {

@@ -49,6 +49,21 @@ describe('checkCaller', () => {
     }
   });
 
+  it('accepts the ids the launcher names (install --extension-id alone), for Chrome and Firefox', () => {
+    const launcher = [`--allow-extension=${STORE}`, '--allow-extension=tether@example.org'];
+    expect(checkCaller([...launcher, `chrome-extension://${STORE}/`, '--parent-window=0'], none, FILE)).toMatchObject({
+      ok: true,
+      caller: { extensionId: STORE },
+      devAllowed: false,
+    });
+    expect(checkCaller([...launcher, FIREFOX_MANIFEST, 'tether@example.org'], none, FILE).ok).toBe(true);
+    expect(checkCaller(['--allow-dev-extension', ...launcher, `chrome-extension://${DEV}/`], none, FILE).ok).toBe(true);
+  });
+
+  it('never lets a development id in by name: only the development flag allows it', () => {
+    expect(checkCaller([`--allow-extension=${DEV}`, `chrome-extension://${DEV}/`], none, FILE).ok).toBe(false);
+  });
+
   it('refuses another extension and says how to allow it', () => {
     const check = checkCaller([`chrome-extension://${STORE}/`], none, FILE);
     expect(check.ok).toBe(false);

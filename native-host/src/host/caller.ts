@@ -5,7 +5,12 @@
  * that mimics a browser. The development ids count only when a development launcher passed ALLOW_DEV_EXTENSION_FLAG.
  */
 import type { HostConfig } from '../config/defaults';
-import { ALLOW_DEV_EXTENSION_FLAG, allowedExtensionIds, isDevExtensionId } from '../config/allowed-ids';
+import {
+  ALLOW_DEV_EXTENSION_FLAG,
+  ALLOW_EXTENSION_FLAG,
+  allowedExtensionIds,
+  isDevExtensionId,
+} from '../config/allowed-ids';
 
 /** The browser's description of the caller. */
 export type Caller =
@@ -20,17 +25,28 @@ export type CallerCheck =
 const CHROME_ORIGIN = /^chrome-extension:\/\/([a-p]{32})\/?$/;
 
 /**
- * Parses the launcher's and the browser's arguments and checks the caller's id against the config's list (plus the
- * development ids when the launcher passed ALLOW_DEV_EXTENSION_FLAG).
+ * Parses the launcher's and the browser's arguments and checks the caller's id against the config's list, the ids the
+ * launcher names (ALLOW_EXTENSION_FLAG) and the development ids when the launcher passed ALLOW_DEV_EXTENSION_FLAG.
  */
 export function checkCaller(
   args: readonly string[],
   config: Pick<HostConfig, 'allowedExtensionIds'>,
   configFile: string,
 ): CallerCheck {
-  const devAllowed = args[0] === ALLOW_DEV_EXTENSION_FLAG;
-  const allowed = allowedExtensionIds(config, devAllowed);
-  const positional = args.slice(devAllowed ? 1 : 0).filter((a) => !a.startsWith('--parent-window='));
+  // The launcher's own flags come first, before anything the browser passes.
+  let devAllowed = false;
+  const launcherIds: string[] = [];
+  let start = 0;
+  for (; start < args.length; start++) {
+    const arg = args[start]!;
+    if (arg === ALLOW_DEV_EXTENSION_FLAG) devAllowed = true;
+    else if (arg.startsWith(`${ALLOW_EXTENSION_FLAG}=`)) launcherIds.push(arg.slice(ALLOW_EXTENSION_FLAG.length + 1));
+    else break;
+  }
+  // A development id is let in only by the development flag, never by name.
+  const named = launcherIds.filter((id) => id !== '' && !isDevExtensionId(id));
+  const allowed = [...new Set([...allowedExtensionIds(config, devAllowed), ...named])];
+  const positional = args.slice(start).filter((a) => !a.startsWith('--parent-window='));
   const [first, second] = positional;
   let caller: Caller;
   if (first?.startsWith('chrome-extension://')) {
@@ -65,8 +81,8 @@ export function checkCaller(
       ok: false,
       reason:
         `extension ${caller.extensionId} is not allowed to use this host (allowed: ${allowed.join(', ') || 'none'}). ` +
-        `Fix: add it to "allowedExtensionIds" in ${configFile} and run \`tether install --extension-id ${caller.extensionId}\` ` +
-        "so the browsers' host manifests allow it too",
+        `Fix: run \`tether install --extension-id ${caller.extensionId}\` (or add it to "allowedExtensionIds" in ${configFile} ` +
+        "and run that install too, so the browsers' host manifests allow it)",
     };
   }
   return { ok: true, caller, devAllowed };

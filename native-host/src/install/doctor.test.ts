@@ -266,7 +266,7 @@ describe('tether doctor on Linux', () => {
     expect(text).toMatch(/\| - backends\.x\.argv: .*Fix:/);
   });
 
-  it('warns when a manifest allows an id that the host config does not', async () => {
+  it('finds nothing to add to the config after install --extension-id: the launcher names the id to the host', async () => {
     const sys = linuxMachine({ spawn: () => goodHost() });
     await install(
       sys,
@@ -275,8 +275,23 @@ describe('tether doctor on Linux', () => {
     const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
 
     expect(code).toBe(0);
+    expect(text).not.toContain('allowedExtensionIds');
+  });
+
+  it('warns when a manifest allows an id that neither the launcher nor the host config lets in', async () => {
+    const sys = linuxMachine({ spawn: () => goodHost() });
+    await install(
+      sys,
+      installOptions(LINUX.host, [], { browsers: ['chromium'], extensionIds: ['abcdefghijklmnopabcdefghijklmnop'] }),
+    );
+    // A launcher written before launchers named their ids.
+    const launcher = '/home/ada/.local/share/tether/bin/tether-host';
+    await sys.fs.writeFile(launcher, utf8(sys.readText(launcher).replace(/ --allow-extension=\S+/g, '')), 0o755);
+    const { code, text } = await runDoctor(sys, { browsers: ['chromium'] });
+
+    expect(code).toBe(0);
     expect(text).toContain(
-      '! the manifests allow abcdefghijklmnopabcdefghijklmnop but "allowedExtensionIds" in /home/ada/.config/tether/config.json does not',
+      '! the manifests allow abcdefghijklmnopabcdefghijklmnop but neither the launcher nor "allowedExtensionIds" in /home/ada/.config/tether/config.json does',
     );
   });
 

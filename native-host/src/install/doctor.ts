@@ -77,13 +77,14 @@ async function chooseBrowsers(
   return BROWSERS.filter((b) => wanted.has(b.id));
 }
 
-async function checkLauncher(sys: System, report: DoctorReport, hostPath: string, fix: string): Promise<void> {
+/** Checks a launcher; resolves with the extension ids it passes to the host (`--allow-extension`). */
+async function checkLauncher(sys: System, report: DoctorReport, hostPath: string, fix: string): Promise<string[]> {
   report.section(`Launcher ${hostPath}`);
   const bytes = await sys.fs.readFile(hostPath);
   const launcher = bytes && parseLauncher(sys.platform, fromUtf8(bytes), sys.env);
   if (!launcher) {
     report.info('not a launcher written by `tether install`; Node and the host script cannot be checked');
-    return;
+    return [];
   }
   const { nodePath, hostScript } = launcher;
   if (launcher.allowDev)
@@ -123,9 +124,15 @@ async function checkLauncher(sys: System, report: DoctorReport, hostPath: string
       },
     );
   }
+  return [...(launcher.allowIds ?? [])];
 }
 
-async function checkConfig(sys: System, report: DoctorReport, manifestIds: ReadonlySet<string>): Promise<void> {
+async function checkConfig(
+  sys: System,
+  report: DoctorReport,
+  manifestIds: ReadonlySet<string>,
+  launcherIds: ReadonlySet<string>,
+): Promise<void> {
   report.section('Config');
   const config = await readHostConfig(sys);
   if (config instanceof ConfigError) {
@@ -140,12 +147,14 @@ async function checkConfig(sys: System, report: DoctorReport, manifestIds: Reado
   }
   const where = config.source === 'file' ? config.file : `${config.file} (not present: built-in defaults)`;
   report.ok(`${where}: backends ${Object.keys(config.backends).join(', ')}; default ${config.defaultBackend}`);
-  // The host checks its caller against the development ids and the config's list, not against the manifests.
-  const refused = [...manifestIds].filter((id) => !isDevExtensionId(id) && !config.allowedExtensionIds.includes(id));
+  // The host checks its caller against the ids its launcher names and the config's list, not against the manifests.
+  const refused = [...manifestIds].filter(
+    (id) => !isDevExtensionId(id) && !launcherIds.has(id) && !config.allowedExtensionIds.includes(id),
+  );
   if (refused.length > 0) {
     report.warn(
-      `the manifests allow ${refused.join(', ')} but "allowedExtensionIds" in ${config.file} does not, so the host will refuse ${refused.length > 1 ? 'them' : 'it'}`,
-      `add ${refused.map((id) => `"${id}"`).join(', ')} to "allowedExtensionIds" in ${config.file}`,
+      `the manifests allow ${refused.join(', ')} but neither the launcher nor "allowedExtensionIds" in ${config.file} does, so the host will refuse ${refused.length > 1 ? 'them' : 'it'}`,
+      `run the install again (launchers since 0.1.0 pass the ids they allow), or add ${refused.map((id) => `"${id}"`).join(', ')} to "allowedExtensionIds" in ${config.file}`,
     );
   }
 }
@@ -206,8 +215,10 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
     for (const id of allowed) manifestIds.add(id);
     if (hostPath && !hostPaths.has(hostPath)) hostPaths.set(hostPath, fixCommand(browser));
   }
-  for (const [hostPath, fix] of hostPaths) await checkLauncher(sys, report, hostPath, fix);
-  await checkConfig(sys, report, manifestIds);
+  const launcherIds = new Set<string>();
+  for (const [hostPath, fix] of hostPaths)
+    for (const id of await checkLauncher(sys, report, hostPath, fix)) launcherIds.add(id);
+  await checkConfig(sys, report, manifestIds, launcherIds);
 
   report.section('Log');
   const logInfo = await sys.fs.stat(log);

@@ -37,6 +37,8 @@ const firefoxManifest = (path: string, ids: string[] = [OWN_IDS.firefox]): strin
   manifestText(path, 'allowed_extensions', ids);
 
 const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
+/** What a launcher passes the host for OWN_IDS: install --extension-id alone lets them in. */
+const OWN_FLAGS = ` --allow-extension=${OWN_IDS.chrome} --allow-extension=${OWN_IDS.firefox}`;
 const LINUX_HOST_COPY = '/home/ada/.local/share/tether/host/0.1.0/tether.mjs';
 
 describe('tether install on Linux', () => {
@@ -58,7 +60,7 @@ describe('tether install on Linux', () => {
       '#!/bin/sh\n' +
         '# Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\n' +
         '# Node is named by absolute path: a browser started from the desktop may not have it on PATH.\n' +
-        `exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "${LINUX_HOST_COPY}" host "$@"\n`,
+        `exec "/home/ada/.nvm/versions/node/v20.20.2/bin/node" "${LINUX_HOST_COPY}" host${OWN_FLAGS} "$@"\n`,
     );
     expect(sys.readText(LINUX_HOST_COPY)).toBe('// bundled host');
     expect(sys.modeOf(LINUX_LAUNCHER)).toBe(0o755);
@@ -102,7 +104,7 @@ describe('tether install on Linux', () => {
     for (const version of ['0.1.0', '0.2.0', '0.3.0'])
       await install(sys, installOptions(LINUX.host, [], { tetherVersion: version }));
 
-    expect(sys.readText(LINUX_LAUNCHER)).toContain(`"${copy('0.3.0')}" host "$@"`);
+    expect(sys.readText(LINUX_LAUNCHER)).toContain(`"${copy('0.3.0')}" host${OWN_FLAGS} "$@"`);
     expect(sys.listFiles().filter((p) => p.includes('/tether/host/'))).toEqual([copy('0.2.0'), copy('0.3.0')]);
     expect(sys.listDirs()).not.toContain('/home/ada/.local/share/tether/host/0.1.0');
     const record = JSON.parse(sys.readText('/home/ada/.local/share/tether/install-record.json')) as {
@@ -168,9 +170,9 @@ describe('tether install on Linux', () => {
       firefoxManifest(LINUX_LAUNCHER, [OWN_IDS.firefox, '{12345678-1234-1234-1234-1234567890ab}']),
     );
     expect(lines.some((l) => l.includes(`kept from the previous install: ${STORE_ID}`))).toBe(true);
-    expect(lines.some((l) => l.startsWith('Note: the host also checks its caller against "allowedExtensionIds"'))).toBe(
-      true,
-    );
+    // The launcher names every allowed id to the host: nothing to copy into the config.
+    expect(sys.readText(LINUX_LAUNCHER)).toContain(` --allow-extension=${STORE_ID} `);
+    expect(lines.some((l) => l.includes('"allowedExtensionIds"'))).toBe(false);
   });
 
   it('allows the ids listed in the host config too, so browser and host agree', async () => {
@@ -362,7 +364,7 @@ describe('tether install on Linux', () => {
     expect(sys.readText(`${dir}/chunks/app-server-ABC123.mjs`)).toBe('// chunk');
     expect(sys.modeOf(`${dir}/tether.mjs`)).toBe(0o644);
     expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).toContain(
-      `exec "${LINUX.node}" "${dir}/tether.mjs" host "$@"\n`,
+      `exec "${LINUX.node}" "${dir}/tether.mjs" host${OWN_FLAGS} "$@"\n`,
     );
     expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).not.toContain('/opt/tether');
     expect(lines).toContain(`  host:  ${dir}/tether.mjs (copied from ${LINUX.host})`);
@@ -468,7 +470,7 @@ describe('tether install on macOS', () => {
       chromeManifest(launcher),
     );
     expect(sys.readText(launcher)).toContain(
-      `exec "/opt/homebrew/bin/node" "${as}/tether/data/host/0.1.0/tether.mjs" host "$@"\n`,
+      `exec "/opt/homebrew/bin/node" "${as}/tether/data/host/0.1.0/tether.mjs" host${OWN_FLAGS} "$@"\n`,
     );
   });
 
@@ -488,7 +490,7 @@ describe('tether install on macOS', () => {
       installOptions(DARWIN.host, [], { scope: 'system', browsers: ['chrome', 'chromium', 'edge', 'firefox'] }),
     );
     const launcher = sys.readText('/Library/Application Support/Tether/bin/tether-host');
-    expect(launcher).toContain('"/Library/Application Support/Tether/host/0.1.0/tether.mjs" host "$@"');
+    expect(launcher).toContain(`"/Library/Application Support/Tether/host/0.1.0/tether.mjs" host${OWN_FLAGS} "$@"`);
     expect(sys.listFiles().filter((p) => p.startsWith('/Library/'))).toEqual([
       '/Library/Application Support/Chromium/NativeMessagingHosts/dev.tether.bridge.json',
       '/Library/Application Support/Mozilla/NativeMessagingHosts/dev.tether.bridge.json',
@@ -527,7 +529,7 @@ describe('tether install on Windows', () => {
 
     expect(sys.readText(launcher)).toBe(
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\r\n' +
-        `@"C:\\Program Files\\nodejs\\node.exe" "${root}\\host\\0.1.0\\tether.mjs" host %*\r\n`,
+        `@"C:\\Program Files\\nodejs\\node.exe" "${root}\\host\\0.1.0\\tether.mjs" host${OWN_FLAGS} %*\r\n`,
     );
     expect(sys.listFiles().filter((p) => p.startsWith(root))).toEqual([
       manifest('chrome'),
@@ -592,7 +594,7 @@ describe('tether install on Windows', () => {
       '/f',
     ]);
     const launcher = sys.readText('C:\\Program Files\\Tether\\bin\\tether-host.cmd');
-    expect(launcher).toContain('"C:\\Program Files\\Tether\\host\\0.1.0\\tether.mjs" host %*\r\n');
+    expect(launcher).toContain(`"C:\\Program Files\\Tether\\host\\0.1.0\\tether.mjs" host${OWN_FLAGS} %*\r\n`);
     expect(sys.readText('C:\\Program Files\\Tether\\host\\0.1.0\\tether.mjs')).toBe('// bundled host');
   });
 

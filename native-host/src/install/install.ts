@@ -107,7 +107,16 @@ export async function planInstall(
   const launcher = options.dev ? tether.devLauncher : tether.launcher;
   const userDataDir = options.userDataDir === undefined ? undefined : path.resolve(sys.cwd, options.userDataDir);
   const launcherText = utf8(
-    renderLauncher(sys.platform, { nodePath: sys.execPath, hostScript, allowDev: options.dev }, sys.env),
+    renderLauncher(
+      sys.platform,
+      {
+        nodePath: sys.execPath,
+        hostScript,
+        allowDev: options.dev,
+        allowIds: [...ids.chrome, ...ids.firefox].filter((id) => !isDevExtensionId(id)),
+      },
+      sys.env,
+    ),
   );
   const actions: Action[] = [
     ...hostCopy,
@@ -372,7 +381,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       `  kept from the previous install: ${[...keptChrome, ...keptFirefox].join(' ')} (\`tether uninstall\` then install again to drop them)`,
     );
   }
-  noteConfigIds(config, ids, out);
+  noteConfigIds(config, out);
   for (const sandboxed of await detectSandboxed(sys)) out(`Note: ${explainSandboxed(sandboxed)}`);
   out(
     options.dryRun
@@ -382,20 +391,11 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   return actions;
 }
 
-/** The host checks callers against the config's list too: say so when an allowed id is missing there. */
-function noteConfigIds(config: HostConfig | ConfigError, ids: AllowedIds, out: (line: string) => void): void {
+/** An invalid config hides its ids from install (the launcher's own ids still let the extensions in). */
+function noteConfigIds(config: HostConfig | ConfigError, out: (line: string) => void): void {
   if (config instanceof ConfigError) {
     out(
       `Note: the config file ${config.file} is invalid, so its "allowedExtensionIds" were not read; run \`tether doctor\` for details.`,
-    );
-    return;
-  }
-  const extra = [...ids.chrome, ...ids.firefox].filter((id) => !isDevExtensionId(id));
-  const missing = extra.filter((id) => !config.allowedExtensionIds.includes(id));
-  if (missing.length > 0) {
-    out(
-      `Note: the host also checks its caller against "allowedExtensionIds" in ${config.file}: ` +
-        `add ${missing.map((id) => `"${id}"`).join(', ')} there, or the host refuses ${missing.length > 1 ? 'them' : 'it'}.`,
     );
   }
 }

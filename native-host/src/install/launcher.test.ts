@@ -31,6 +31,20 @@ describe('launcher', () => {
     expect(renderLauncher('linux', target('/usr/bin/node', '/srv/tether.mjs'))).not.toContain('--allow-dev-extension');
   });
 
+  it("names the allowed extension ids to the host before the browser's arguments, and reads them back", () => {
+    const ids = {
+      ...target('/usr/bin/node', '/srv/tether.mjs', true),
+      allowIds: ['abcdefghijklmnopabcdefghijklmnop', 'a@b.org'],
+    };
+    const posix = renderLauncher('linux', ids);
+    expect(posix).toContain(
+      ' host --allow-dev-extension --allow-extension=abcdefghijklmnopabcdefghijklmnop --allow-extension=a@b.org "$@"\n',
+    );
+    expect(parseLauncher('linux', posix)).toEqual(ids);
+    expect(parseLauncher('win32', renderLauncher('win32', ids))).toEqual(ids);
+    expect(() => renderLauncher('linux', { ...ids, allowIds: ['a" $(x)'] })).toThrow(LauncherPathError);
+  });
+
   it('writes a .cmd with CRLF line ends and doubled percent signs', () => {
     expect(renderLauncher('win32', target('C:\\100%\\node.exe', 'C:\\t\\tether.mjs'))).toBe(
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.\r\n' +

@@ -2,7 +2,7 @@
  * The launcher the manifest points at: runs `tether host` with an absolute Node path, because a browser started from a
  * desktop (macOS Dock, a Linux menu) has a minimal PATH where `#!/usr/bin/env node` or an nvm Node is not found.
  */
-import { ALLOW_DEV_EXTENSION_FLAG } from '../config/allowed-ids';
+import { ALLOW_DEV_EXTENSION_FLAG, ALLOW_EXTENSION_FLAG } from '../config/allowed-ids';
 import type { Platform } from './system';
 
 /** Quotes for POSIX sh inside double quotes (`\`, `"`, `$` and backtick are the only special characters there). */
@@ -51,14 +51,38 @@ function cmdQuote(value: string, env: Readonly<Record<string, string | undefined
   return `"${text}"`;
 }
 
-/** What a launcher runs; `allowDev` (a `tether install --dev` launcher) makes the host allow the development ids. */
+/**
+ * What a launcher runs; `allowDev` (a `tether install --dev` launcher) makes the host allow the development ids, and
+ * `allowIds` the ids install allowed in the manifests, so `tether install --extension-id ID` alone lets ID in.
+ */
 export interface LauncherTarget {
   readonly nodePath: string;
   readonly hostScript: string;
   readonly allowDev: boolean;
+  readonly allowIds?: readonly string[];
 }
 
 const DEV_ARG = ` ${ALLOW_DEV_EXTENSION_FLAG}`;
+/** Extension ids as install accepts them (ids.ts): safe unquoted in sh and cmd. */
+const SAFE_ID = /^[\w.@{}-]+$/;
+const IDS_PART = String.raw`((?: --allow-extension=[\w.@{}-]+)*)`;
+
+/** The launcher's own arguments before the browser's: the development flag, then one flag per allowed id. */
+function hostArgs(target: LauncherTarget): string {
+  const ids = target.allowIds ?? [];
+  for (const id of ids)
+    if (!SAFE_ID.test(id))
+      throw new LauncherPathError(`cannot pass the extension id ${JSON.stringify(id)} to the host`);
+  return `${target.allowDev ? DEV_ARG : ''}${ids.map((id) => ` ${ALLOW_EXTENSION_FLAG}=${id}`).join('')}`;
+}
+
+function parsedIds(part: string | undefined): { allowIds?: string[] } {
+  const ids = (part ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((flag) => flag.slice(ALLOW_EXTENSION_FLAG.length + 1));
+  return ids.length > 0 ? { allowIds: ids } : {};
+}
 
 /**
  * The launcher's text: a POSIX sh script (install makes it mode 755) or a .cmd file with CRLF line ends.
@@ -69,7 +93,7 @@ export function renderLauncher(
   target: LauncherTarget,
   env: Readonly<Record<string, string | undefined>> = {},
 ): string {
-  const dev = target.allowDev ? DEV_ARG : '';
+  const dev = hostArgs(target);
   if (platform === 'win32') {
     return [
       '@rem Tether native messaging host launcher, written by `tether install`; `tether uninstall` removes it.',
@@ -99,17 +123,33 @@ export function parseLauncher(
   env: Readonly<Record<string, string | undefined>> = {},
 ): LauncherTarget | undefined {
   if (platform === 'win32') {
-    const match = /^@"([^"]*)" "([^"]*)" host( --allow-dev-extension)? %\*\r?$/m.exec(text);
+    const match = new RegExp(
+      String.raw`^@"([^"]*)" "([^"]*)" host( --allow-dev-extension)?${IDS_PART} %\*\r?$`,
+      'm',
+    ).exec(text);
     const expand = (value: string) =>
       value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) =>
         name === undefined ? '%' : (envValue(env, name) ?? whole),
       );
     return match
-      ? { nodePath: expand(match[1]!), hostScript: expand(match[2]!), allowDev: match[3] !== undefined }
+      ? {
+          nodePath: expand(match[1]!),
+          hostScript: expand(match[2]!),
+          allowDev: match[3] !== undefined,
+          ...parsedIds(match[4]),
+        }
       : undefined;
   }
-  const match = /^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host( --allow-dev-extension)? "\$@"$/m.exec(text);
+  const match = new RegExp(
+    String.raw`^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host( --allow-dev-extension)?${IDS_PART} "\$@"$`,
+    'm',
+  ).exec(text);
   return match
-    ? { nodePath: shUnquote(match[1]!), hostScript: shUnquote(match[2]!), allowDev: match[3] !== undefined }
+    ? {
+        nodePath: shUnquote(match[1]!),
+        hostScript: shUnquote(match[2]!),
+        allowDev: match[3] !== undefined,
+        ...parsedIds(match[4]),
+      }
     : undefined;
 }
