@@ -4,7 +4,8 @@
  * `tether install --dev` (the key is public).
  */
 import devKey from '../manifests/dev-key.json' with { type: 'json' };
-import pkg from './package.json' with { type: 'json' };
+// The release version lives in one place, the root package.json (the host's bundle reads it too).
+import pkg from '../package.json' with { type: 'json' };
 
 /** Browsers the extension is built for. */
 export type TargetBrowser = 'chrome' | 'firefox';

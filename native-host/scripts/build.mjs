@@ -32,7 +32,8 @@ const zodEnglishOnly = {
  * code: its first answer came about 45 ms sooner than from one 800 KB file. dist/ is used in place, never copied.
  */
 export async function buildHost({ quiet = false } = {}) {
-  const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
+  // The release version lives in one place, the root package.json (the extension's manifest reads it too).
+  const pkg = JSON.parse(readFileSync(join(here, '../package.json'), 'utf8'));
   const result = await build({
     entryPoints: { tether: join(here, 'src/main.ts') },
     outdir: join(here, 'dist'),

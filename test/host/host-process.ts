@@ -61,6 +61,8 @@ export interface StartHostOptions {
   /** Arguments after `host` (default: DEV_ARGS, as a development launcher started by Chrome). */
   args?: string[];
   env?: Record<string, string>;
+  /** Runs this launcher (as a browser runs what the host manifest names) instead of `node HOST_ENTRY host`. */
+  launcher?: string;
 }
 
 /** Encodes one native-messaging frame: a message, or a string as the exact payload text. */
@@ -85,7 +87,9 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     writeFileSync(file, JSON.stringify(options.config));
     env['TETHER_CONFIG'] = file;
   }
-  const child = spawn(process.execPath, [HOST_ENTRY, 'host', ...(options.args ?? DEV_ARGS)], {
+  const args = options.args ?? DEV_ARGS;
+  const [file, argv] = options.launcher ? [options.launcher, args] : [process.execPath, [HOST_ENTRY, 'host', ...args]];
+  const child = spawn(file, argv, {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

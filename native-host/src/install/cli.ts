@@ -48,17 +48,17 @@ interface HostPackage {
   readonly kind: 'checkout' | 'package';
 }
 
-/** The folder of this command's package, found from this module's location. */
-function hostPackage(): HostPackage {
+/**
+ * The folder of this command's package, found from this module's location; undefined for the copy install made
+ * beside the launcher (which can run doctor and uninstall, but installs only from a package or a checkout).
+ */
+function hostPackage(): HostPackage | undefined {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
     const name = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown }).name : undefined;
     if (name === '@tether/native-host') return { root: dir, kind: 'checkout' };
     if (name === HOST_PACKAGE) return { root: dir, kind: 'package' };
-    if (dirname(dir) === dir)
-      throw new Error(
-        `cannot find the ${HOST_PACKAGE} (or @tether/native-host) package folder above ${fileURLToPath(import.meta.url)}`,
-      );
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
@@ -76,10 +76,10 @@ async function buildHost(from: HostPackage): Promise<void> {
  * global install, or a checkout's linked bin), `npx tether` in a checkout, else the package through npx, which works
  * for anyone (npx's own copy is on PATH only while npx runs).
  */
-async function commandName(sys: System, from: HostPackage): Promise<string> {
+async function commandName(sys: System, from: HostPackage | undefined): Promise<string> {
   const onPath = await findOnPath(sys, 'tether');
   if (onPath && !onPath.split(/[\\/]/).includes('_npx')) return 'tether';
-  return from.kind === 'checkout' ? 'npx tether' : `npx ${HOST_PACKAGE}`;
+  return from?.kind === 'checkout' ? 'npx tether' : `npx ${HOST_PACKAGE}`;
 }
 
 const EXPECTED_ERRORS = [
@@ -120,6 +120,10 @@ export function install(args: string[]): Promise<number> {
   return main('install', args, async (sys) => {
     const parsed = parseInstallArgs('install', args, sys.platform);
     const from = hostPackage();
+    if (!from)
+      throw new InstallError(
+        `tether install runs from the ${HOST_PACKAGE} package (\`npx ${HOST_PACKAGE} install\`) or a checkout, not from ${fileURLToPath(import.meta.url)}.`,
+      );
     await runInstall(sys, {
       ...parsed,
       hostScript: join(from.root, 'dist', 'tether.mjs'),

@@ -368,7 +368,7 @@ describe('tether install on Linux', () => {
     );
     expect(sys.readText('/usr/local/lib/tether/bin/tether-host')).not.toContain('/opt/tether');
     expect(lines).toContain(`  host:  ${dir}/tether.mjs (copied from ${LINUX.host})`);
-    expect(lines).toContain(`  created      ${dir}/tether.mjs (host, copied for every user)`);
+    expect(lines).toContain(`  created      ${dir}/ (host: 2 file(s), copied for every user)`);
     expect(JSON.parse(sys.readText('/usr/local/lib/tether/install-record.json'))).toMatchObject({
       hostScript: `${dir}/tether.mjs`,
     });

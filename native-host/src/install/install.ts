@@ -169,15 +169,14 @@ export async function planInstall(
   return actions;
 }
 
-function describe(entry: RecordEntry, tether: TetherPaths, scope: Scope): string {
+function describe(entry: RecordEntry, tether: TetherPaths): string {
   const names = entry.browsers.map((id) => browserById(id).name).join(', ');
   if (entry.type === 'launcher') {
     return entry.path === tether.devLauncher
       ? 'development launcher: the host also allows the development extension'
       : 'launcher';
   }
-  if (entry.type === 'host')
-    return scope === 'system' ? 'host, copied for every user' : 'host, copied for the launcher';
+  if (entry.type === 'host') return 'host, copied for the launcher';
   if (entry.type === 'manifest') return `manifest for ${names}`;
   return `registry key for ${names}`;
 }
@@ -273,12 +272,25 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
   if (copyHost) out(`  host:  ${hostScript} (copied from ${options.hostScript})`);
   else if (hostExists) out(`  host:  ${hostScript}`);
 
+  // The copied host is one line, not one per chunk.
+  const copied = actions.filter((a) => a.kind === 'file' && a.entry.type === 'host');
+  if (copied.length > 0) {
+    const status: Status = copied.some((a) => a.status === 'create')
+      ? 'create'
+      : copied.some((a) => a.status === 'update')
+        ? 'update'
+        : 'unchanged';
+    const describeCopy = options.scope === 'system' ? 'copied for every user' : 'copied for the launcher';
+    out(
+      `  ${VERBS[status][tense]!.padEnd(12)} ${path.dirname(hostScript)}${path.sep} (host: ${copied.length} file(s), ${describeCopy})`,
+    );
+  }
   const written: RecordEntry[] = [];
   let failure: unknown;
   for (const action of actions) {
     const verb = VERBS[action.status][tense]!.padEnd(12);
     if (action.kind === 'registry') {
-      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry, tether, options.scope)})`);
+      out(`  ${verb} ${action.entry.key} = ${action.entry.value} (${describe(action.entry, tether)})`);
       const args = regAddArgs(action.entry.key, action.entry.value);
       if (action.status !== 'unchanged') out(`  ${' '.repeat(12)} ${formatRegCommand(args)}`);
       if (options.dryRun) continue;
@@ -296,7 +308,7 @@ export async function install(sys: System, options: InstallOptions): Promise<Act
       written.push(action.entry);
       continue;
     }
-    out(`  ${verb} ${action.entry.path} (${describe(action.entry, tether, options.scope)})`);
+    if (action.entry.type !== 'host') out(`  ${verb} ${action.entry.path} (${describe(action.entry, tether)})`);
     if (options.dryRun) continue;
     try {
       const createdDirs = await sys.fs.mkdirp(path.dirname(action.entry.path));
