@@ -51,7 +51,9 @@ describe('conversation controls in Chromium', () => {
     await panelB.locator('button[data-action="history"]').click();
     await panelB.locator(`.history li[data-thread-id="${threadId}"] button.link`).click();
     await expect.poll(() => panelB.locator('.transcript').getAttribute('data-thread-id')).toBe(threadId);
-    expect(await panelB.locator('.transcript .item.userMessage').first().textContent()).toBe('remember the lighthouse');
+    expect(await panelB.locator('.transcript .item.userMessage .body').first().textContent()).toBe(
+      'remember the lighthouse',
+    );
 
     await panelB.locator('button[data-action="new-thread"]').click();
     await expect.poll(() => panelB.locator('.transcript .item').count()).toBe(0);

@@ -130,7 +130,9 @@ describe('what the side panel shows, at panel width (Chromium)', () => {
     const order = await panel.locator('.transcript').evaluate((list) =>
       Array.from(list.children, (el) => {
         const kind = ['userMessage', 'agentMessage', 'continuation'].find((k) => el.classList.contains(k)) ?? '?';
-        return `${kind}: ${el.textContent?.includes('(steered: mention the tides)') ? 'steered' : el.textContent?.trim().slice(0, 20)}`;
+        // The body: what the message says, without its speaker label and buttons.
+        const text = (el.querySelector(':scope > .body') ?? el).textContent;
+        return `${kind}: ${text?.includes('(steered: mention the tides)') ? 'steered' : text?.trim().slice(0, 20)}`;
       }),
     );
     expect(order[0]).toBe('userMessage: /stream 300 20');
@@ -139,7 +141,9 @@ describe('what the side panel shows, at panel width (Chromium)', () => {
     expect(order[3]).toBe('continuation: steered');
     expect(order).toHaveLength(4);
     // Every number was shown once, across the two parts of the answer.
-    const numbers = (await panel.locator('.transcript .agentMessage, .transcript .continuation').allTextContents())
+    const numbers = (
+      await panel.locator('.transcript .agentMessage > .body, .transcript .continuation > .body').allTextContents()
+    )
       .join(' ')
       .replace(/\(steered: mention the tides\)/, '')
       .trim()

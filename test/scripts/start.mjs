@@ -3,7 +3,8 @@
  * `npm start` (after `npm run build`): registers the native host for a private Chromium profile and launches Chromium
  * with the extension on a local demo page, its side panel open, served by the embedded scripted backend.
  * `npm start -- --headless` does the same without a display: a short scripted conversation (with one approval),
- * the transcript on stdout, screenshots of the side panel and the popup in test/artifacts/, exit code 0.
+ * the transcript on stdout, screenshots of the side panel (also at 365 px wide in light and dark) and the popup in
+ * test/artifacts/, exit code 0.
  * With only branded Chrome installed (137+ ignores --load-extension) it registers the host and prints the steps to
  * load the unpacked build instead.
  */
@@ -125,11 +126,13 @@ async function headlessConversation(support, { browser, demo, tabId }) {
   await ask('hello', undefined);
   await ask('/page', 'allow');
   await ask('/stream 20', undefined);
-  const lines = await panel
-    .locator('.transcript > *')
-    .evaluateAll((els) =>
-      els.map((e) => ({ kind: e.className, text: (e.textContent ?? '').replace(/\s+/g, ' ').trim() })),
-    );
+  const lines = await panel.locator('.transcript > *').evaluateAll((els) =>
+    // A message's body: its text without the speaker label and the Copy / Edit buttons.
+    els.map((e) => ({
+      kind: e.className,
+      text: ((e.querySelector(':scope > .body') ?? e).textContent ?? '').replace(/\s+/g, ' ').trim(),
+    })),
+  );
   console.log(`\nTranscript (${demo.url('/')}):`);
   for (const { kind, text } of lines) {
     const who = kind.includes('userMessage')
@@ -142,11 +145,19 @@ async function headlessConversation(support, { browser, demo, tabId }) {
     console.log(`  ${who.padEnd(5)} ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);
   }
   const panelShot = await saveScreenshot(panel, 'start-side-panel');
+  // The panel at Chrome's default side panel width, in both colour schemes.
+  await panel.setViewportSize({ width: 365, height: 760 });
+  const schemeShots = [];
+  for (const colorScheme of ['light', 'dark']) {
+    await panel.emulateMedia({ colorScheme });
+    schemeShots.push(await saveScreenshot(panel, `start-side-panel-365-${colorScheme}`));
+  }
+  await panel.emulateMedia({ colorScheme: null });
   const popup = await browser.openExtensionPage(`src/popup/index.html?tab=${tabId}`);
   await popup.setViewportSize({ width: 380, height: 420 });
   await waitConnected(popup);
   const popupShot = await saveScreenshot(popup, 'start-popup');
-  console.log(`\nScreenshots: ${panelShot}, ${popupShot}`);
+  console.log(`\nScreenshots: ${[panelShot, ...schemeShots, popupShot].join(', ')}`);
   return 0;
 }
 

@@ -16,8 +16,8 @@ const run = promisify(execFile);
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The Chrome build of the extension. */
-export const EXTENSION_DIST = join(REPO_ROOT, 'extension/dist/chrome');
+/** The Chrome build of the extension; TETHER_EXTENSION_DIST names another (a benchmark compares two builds). */
+export const EXTENSION_DIST = process.env.TETHER_EXTENSION_DIST ?? join(REPO_ROOT, 'extension/dist/chrome');
 /** The development extension id fixed by manifests/dev-key.json. */
 export const EXTENSION_ID = 'gkplngjhinednckbmppipofijkaplcpm';
 /** Where Debian puts Chromium. */

@@ -1,4 +1,8 @@
-/** The composer: Enter sends (Shift+Enter is a newline); while a turn runs, Enter steers and Stop interrupts. */
+/**
+ * The composer: Enter sends (Shift+Enter is a newline); while a turn runs, Enter steers and Stop (or Esc, see
+ * side-panel.tsx) interrupts. Up in an empty box recalls the last message sent; a message put back by its Edit button
+ * is sent as a new turn, and the composer says so.
+ */
 import type { ModelInfo } from '@tether/protocol';
 import { useState } from 'preact/hooks';
 import type { WorkerState } from '../shared/records';
@@ -14,6 +18,15 @@ export function Composer(props: {
   canSteer: boolean;
   /** Shows steering input where it was sent; returns an undo for when the backend refuses it. */
   onSteer: (text: string) => () => void;
+  /** A new turn is being sent (not a steer). */
+  onSending: () => void;
+  /** The new turn could not be sent. */
+  onSendFailed: () => void;
+  /** The last message sent in this thread, for Up in an empty box. */
+  recall: () => string | undefined;
+  /** The message being edited (put back by its Edit button), if any. */
+  editing: string | undefined;
+  onCancelEdit: () => void;
   onError: (message: string | undefined) => void;
 }) {
   const { client, state, models, running, canSteer, onError } = props;
@@ -30,12 +43,14 @@ export function Composer(props: {
     setBusy(true);
     onError(undefined);
     const undo = running ? props.onSteer(value) : undefined;
+    if (!running) props.onSending();
     try {
       if (running) await client.call('turn/steer', { text: value });
       else await client.call('turn/send', { text: value });
       setText('');
     } catch (e) {
       undo?.();
+      if (!running) props.onSendFailed();
       onError(errorMessage(e));
     } finally {
       setBusy(false);
@@ -50,8 +65,17 @@ export function Composer(props: {
         void submit();
       }}
     >
+      {props.editing !== undefined && !running ? (
+        <div class="edit-note" role="status">
+          <span>Editing your last message: sending it starts a new turn, and the earlier one stays above.</span>
+          <button type="button" class="link" data-action="cancel-edit" onClick={props.onCancelEdit}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
       <textarea
         name="prompt"
+        aria-label="Message"
         rows={3}
         placeholder={
           running ? (canSteer ? 'Steer the running turn…' : 'Wait for the turn to finish…') : 'Ask about this page…'
@@ -63,12 +87,24 @@ export function Composer(props: {
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
             void submit();
+            return;
+          }
+          const plain = !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing;
+          if (e.key === 'ArrowUp' && plain && e.currentTarget.value === '') {
+            const last = props.recall();
+            if (!last) return;
+            e.preventDefault();
+            const box = e.currentTarget;
+            box.value = last;
+            setText(last);
+            box.setSelectionRange(last.length, last.length);
           }
         }}
       />
       <div class="row">
         <select
           name="model"
+          aria-label="Model"
           title="Model"
           disabled={!connected || models.length === 0 || state?.capabilities?.modelList === false}
           value={model}
@@ -81,6 +117,7 @@ export function Composer(props: {
         </select>
         <select
           name="backend"
+          aria-label="Backend"
           title="Backend"
           disabled={!state || state.backends.length < 2}
           value={backend}

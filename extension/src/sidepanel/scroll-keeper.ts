@@ -43,6 +43,7 @@ export class ScrollKeeper {
     private readonly items: HTMLElement,
     private readonly keyOf: (element: Element) => string | undefined,
     private readonly find: (key: string) => Element | undefined,
+    private readonly onFollowChange: (following: boolean) => void = () => undefined,
   ) {
     const win = scroller.ownerDocument.defaultView ?? globalThis;
     const intent = (): void => {
@@ -68,11 +69,18 @@ export class ScrollKeeper {
     return this.following;
   }
 
-  /** Follows the bottom from now on (a new thread or snapshot starts at its end). */
+  /** Follows the bottom from now on (a new thread or snapshot starts at its end, or the reader jumps to it). */
   followBottom(): void {
-    this.following = true;
+    this.setFollowing(true);
     this.anchor = undefined;
+    this.toBottom();
     requestAnimationFrame(() => this.keep());
+  }
+
+  private setFollowing(following: boolean): void {
+    if (following === this.following) return;
+    this.following = following;
+    this.onFollowChange(following);
   }
 
   private intended(): boolean {
@@ -89,8 +97,8 @@ export class ScrollKeeper {
     // without the reader's hand on wheel, keys or scrollbar is layout, and does not end following.
     const movedUp =
       top < this.lastTop && (this.intended() || (height === this.lastHeight && client === this.lastClient));
-    if (atBottom) this.following = true;
-    else if (movedUp || (this.intended() && top !== this.lastTop)) this.following = false;
+    if (atBottom) this.setFollowing(true);
+    else if (movedUp || (this.intended() && top !== this.lastTop)) this.setFollowing(false);
     if (this.following && !atBottom) this.toBottom();
     else if (!this.following) this.anchor = this.findAnchor();
     this.remember();

@@ -8,14 +8,17 @@ import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WorkerPush } from '../shared/messages';
 import type { Notice } from '../shared/records';
-import { ApprovalList } from '../shared/ui/approval-list';
+import { ApprovalAnnouncer, ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
 import { fillComposer } from './draft';
 import { History } from './history';
+import { useWelcome, Welcome } from './welcome';
 import { inputText } from './interruption';
+import { type Activity, afterEvents, ofSnapshot, THINKING } from './activity';
+import { LiveStatus } from './live-status';
 import { Transcript } from './transcript';
 import { errorMessage } from '@tether/protocol';
 
@@ -38,11 +41,20 @@ export function SidePanel(props: { client: WorkerClient }) {
     loading: false,
   });
   const [hasOlder, setHasOlder] = useState(false);
+  const [activity, setActivity] = useState<Activity>();
+  const [following, setFollowing] = useState(true);
+  // The last message put back in the composer by its Edit button (sending it starts a new turn).
+  const [editing, setEditing] = useState<string>();
   // Text for the composer (the context menu's selection), put there once the composer can take it.
   const drafts = useRef<string[]>([]);
   const [draftCount, setDraftCount] = useState(0);
 
   const loadOlder = (): void => {
+    const view = transcript.current;
+    if (view?.showEarlier()) {
+      setHasOlder(older.current.cursor !== undefined || view.hasEarlier);
+      return;
+    }
     const o = older.current;
     const cursor = o.cursor;
     if (!cursor || o.loading) return;
@@ -69,6 +81,11 @@ export function SidePanel(props: { client: WorkerClient }) {
     if (!scroller.current || !list.current) return;
     transcript.current = new Transcript(scroller.current, list.current);
     transcript.current.onNearTop = () => loadOlder();
+    transcript.current.onFollowChange = setFollowing;
+    transcript.current.onEdit = (text) => {
+      setEditing(text);
+      fillComposer(document, text, 'replace');
+    };
     transcript.current.onRetry = (text) => {
       setError(undefined);
       const sent = client.call('turn/send', { text });
@@ -85,11 +102,13 @@ export function SidePanel(props: { client: WorkerClient }) {
         setThread(m.thread);
         setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
         older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
-        setHasOlder(m.olderCursor !== undefined);
         view.reset(m.items);
+        setHasOlder(m.olderCursor !== undefined || view.hasEarlier);
+        setActivity(ofSnapshot(m.activeTurn?.status === 'running', m.items));
         break;
       case 'events': {
         const seen = view.apply(m.events);
+        setActivity((a) => afterEvents(a, m.events));
         if (seen.started) setTurn(seen.started);
         if (seen.completed) setTurn((t) => (t && t.id === seen.completed?.id ? undefined : t));
         break;
@@ -106,6 +125,7 @@ export function SidePanel(props: { client: WorkerClient }) {
           const { turnId } = m.notice;
           view.interrupt(m.notice, turn?.id === turnId ? inputText(turn.input) : undefined);
           setTurn((t) => (t?.id === turnId ? undefined : t));
+          setActivity(undefined);
         } else showNotice(view, m.notice);
         break;
     }
@@ -115,11 +135,25 @@ export function SidePanel(props: { client: WorkerClient }) {
   const connected = state?.connection.status === 'connected';
   const caps = state?.capabilities;
   const models = useModels(client, connected && caps?.modelList !== false);
+  const welcome = useWelcome(turn !== undefined);
 
   useEffect(() => {
     if (!connected) return;
     for (const text of drafts.current.splice(0)) fillComposer(document, text);
   }, [draftCount, connected]);
+
+  const running = turn !== undefined;
+  // Esc stops the running turn, wherever the focus is in the panel.
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+      e.preventDefault();
+      client.call('turn/interrupt', {}).catch((err: unknown) => setError(errorMessage(err)));
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [running, client]);
 
   const run = (p: Promise<unknown>): void => {
     setError(undefined);
@@ -127,7 +161,7 @@ export function SidePanel(props: { client: WorkerClient }) {
   };
 
   return (
-    <div class="panel">
+    <div class={running ? 'panel running' : 'panel'}>
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => run(client.call('connection/retry', {}))} />
       <header class="toolbar">
         <span class="title" title={[page?.url, thread && `Conversation: ${thread.title}`].filter(Boolean).join('\n')}>
@@ -155,17 +189,43 @@ export function SidePanel(props: { client: WorkerClient }) {
           onError={setError}
         />
       ) : null}
-      <div class="scroller" ref={scroller}>
-        {/* One box around everything that scrolls: the transcript watches its size to keep the reader's place. */}
-        <div class="scroll-content">
-          {hasOlder ? (
-            <button type="button" class="older" data-action="older" onClick={loadOlder}>
-              Earlier messages
-            </button>
-          ) : null}
-          <div class="transcript" ref={list} data-thread-id={thread?.id ?? ''} />
+      <div class="scroll-area">
+        <div class="scroller" ref={scroller}>
+          {/* One box around everything that scrolls: the transcript watches its size to keep the reader's place. */}
+          <div class="scroll-content">
+            {welcome && !thread ? (
+              <Welcome state={state} models={models} onPrompt={(text) => fillComposer(document, text, 'replace')} />
+            ) : null}
+            {hasOlder ? (
+              <button type="button" class="older" data-action="older" onClick={loadOlder}>
+                Earlier messages
+              </button>
+            ) : null}
+            <div
+              class="transcript"
+              ref={list}
+              data-thread-id={thread?.id ?? ''}
+              role="log"
+              aria-live="polite"
+              aria-relevant="additions"
+              aria-label="Conversation"
+            />
+            <LiveStatus activity={activity} awaitingApproval={approvals.length > 0} />
+          </div>
         </div>
+        {following ? null : (
+          <button
+            type="button"
+            class="jump-latest"
+            data-action="jump-latest"
+            aria-label="Jump to the latest message"
+            onClick={() => transcript.current?.jumpToLatest()}
+          >
+            ↓ Latest
+          </button>
+        )}
       </div>
+      <ApprovalAnnouncer approvals={approvals} />
       {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}
       {error ? (
         <div class="error-text" role="alert">
@@ -176,9 +236,20 @@ export function SidePanel(props: { client: WorkerClient }) {
         client={client}
         state={state}
         models={models}
-        running={turn !== undefined}
+        running={running}
         canSteer={caps?.steer !== false}
         onSteer={(text) => transcript.current?.addSteer(text) ?? (() => undefined)}
+        onSending={() => {
+          setEditing(undefined);
+          setActivity((a) => a ?? THINKING);
+        }}
+        onSendFailed={() => setActivity(undefined)}
+        recall={() => transcript.current?.lastUserText()}
+        editing={editing}
+        onCancelEdit={() => {
+          setEditing(undefined);
+          fillComposer(document, '', 'replace');
+        }}
         onError={setError}
       />
     </div>

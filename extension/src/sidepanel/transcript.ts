@@ -1,15 +1,18 @@
 /**
- * The conversation view, driven imperatively: deltas append to text nodes (StreamText); ScrollKeeper keeps the
- * reader's place (the bottom, or the line being read) once per layout. Nothing here reads layout per delta.
- * Answers become markdown (rendered safely) once complete.
+ * The conversation view, driven imperatively: deltas append to the open block of an answer (StreamMarkdown, rendered
+ * at most once a frame) or to text nodes (StreamText); ScrollKeeper keeps the reader's place (the bottom, or the line
+ * being read) once per layout. Nothing here reads layout per delta. Finished answers are rendered whole once.
+ *
+ * The list is a polite `role=log` live region: new items are announced, a snapshot or an older page is not (the list
+ * is `aria-busy` while it is replaced), and an answer is announced once it is complete, not delta by delta.
  */
 import type { AgentMessageItem, Item, Turn } from '@tether/protocol';
-import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../shared/markdown';
+import { MARKDOWN_MAX_CHARS } from '../shared/markdown';
 import type { ViewEvent } from '../shared/events';
+import { copiedText, finishAnswer, itemView } from './item-view';
 import { ScrollKeeper } from './scroll-keeper';
 import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
-import { StreamText } from './stream-text';
-import { fillToolCard } from './tool-card';
+import type { TextSink } from './stream-markdown';
 import {
   markInterrupted,
   restoreInterruption,
@@ -23,7 +26,7 @@ interface Entry {
   readonly root: HTMLElement;
   readonly type: Item['type'];
   /** Where deltas go: the body of the root, or of the last continuation. */
-  stream?: StreamText;
+  stream?: TextSink;
   readonly body: HTMLElement;
   /** The parts of an answer written after steer messages sent while it streamed. */
   parts?: Continuation[];
@@ -31,6 +34,29 @@ interface Entry {
 
 /** How close to the top (px) the reader scrolls before the next older page is asked for. */
 const NEAR_TOP_PX = 200;
+/**
+ * Characters of a snapshot's latest items rendered before its first paint; the older items of the snapshot follow
+ * as the reader scrolls up, BACKLOG_CHUNK_CHARS at a time. Measured (bench/long-thread.bench.mjs): rendering a whole
+ * 100-turn page of markdown answers took one 240-740 ms task before the first paint.
+ */
+const FIRST_PAINT_CHARS = 12_000;
+const BACKLOG_CHUNK_CHARS = 24_000;
+/** Items rendered at most before the first paint, however short. */
+const FIRST_PAINT_ITEMS = 40;
+
+/** Characters an item costs to render (its text, or a fixed amount for a tool card). */
+function weight(item: Item): number {
+  if (item.type === 'userMessage' || item.type === 'agentMessage' || item.type === 'reasoning')
+    return item.content.text.length;
+  return 500;
+}
+
+/** Where to split `items` so that what follows is about `budget` characters (at least one item, at most `max`). */
+function splitFromEnd(items: readonly Item[], budget: number, max: number): number {
+  let at = items.length;
+  for (let chars = 0; at > 0 && chars < budget && items.length - at < max; ) chars += weight(items[--at] as Item);
+  return at;
+}
 
 /** Renders a thread's items into a scrolling container. */
 export class Transcript {
@@ -44,8 +70,14 @@ export class Transcript {
   onNearTop: () => void = () => undefined;
   /** Sends an interrupted turn's input again (the Retry under an interrupted answer). */
   onRetry: Resend = () => Promise.reject(new Error('Retry is not wired up.'));
+  /** Puts the text of a message back in the composer (its Edit button). */
+  onEdit: (text: string) => void = () => undefined;
+  /** Told when the view starts or stops following the bottom (the jump-to-latest button shows while it does not). */
+  onFollowChange: (following: boolean) => void = () => undefined;
   /** Answers cut off by a host or backend stop, kept through the snapshots that do not have them. */
   private interrupted: Interruption[] = [];
+  /** The older items of the last snapshot not rendered yet: they are shown as the reader scrolls up. */
+  private backlog: Item[] = [];
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -58,10 +90,74 @@ export class Transcript {
       list,
       (el) => (el instanceof HTMLElement ? (el.dataset.itemId ?? el.dataset.part) : undefined),
       (key) => this.entries.get(key)?.root ?? this.list.querySelector(`[data-part="${CSS.escape(key)}"]`) ?? undefined,
+      (following) => this.onFollowChange(following),
     );
     scroller.addEventListener('scroll', () => {
-      if (scroller.scrollTop < NEAR_TOP_PX) this.onNearTop();
+      if (scroller.scrollTop < NEAR_TOP_PX) this.showEarlier() || this.onNearTop();
     });
+    list.addEventListener('click', (e) => {
+      const control = e.target instanceof Element ? e.target.closest('button[data-action]') : null;
+      if (control instanceof HTMLButtonElement) this.act(control);
+    });
+  }
+
+  /** Whether the view follows the bottom. */
+  get followsBottom(): boolean {
+    return this.keeper.followsBottom;
+  }
+
+  /** Scrolls to the end and follows it again. */
+  jumpToLatest(): void {
+    this.keeper.followBottom();
+  }
+
+  /** Whether older items of the last snapshot are still to be shown. */
+  get hasEarlier(): boolean {
+    return this.backlog.length > 0;
+  }
+
+  /** The text of the last message the reader sent in this thread, if any. */
+  lastUserText(): string | undefined {
+    const last = this.list.querySelector<HTMLElement>('.userMessage:nth-last-child(1 of .userMessage) > .body');
+    return last?.textContent ?? undefined;
+  }
+
+  /** Shows the next chunk of the snapshot's older items above what is shown; false when there is none. */
+  showEarlier(): boolean {
+    if (this.backlog.length === 0) return false;
+    const at = splitFromEnd(this.backlog, BACKLOG_CHUNK_CHARS, Number.POSITIVE_INFINITY);
+    const chunk = this.backlog.slice(at);
+    this.backlog = this.backlog.slice(0, at);
+    this.prepend(chunk);
+    return true;
+  }
+
+  private act(control: HTMLButtonElement): void {
+    const action = control.dataset.action;
+    if (action === 'edit') {
+      const text = control.closest('.item')?.querySelector(':scope > .body')?.textContent;
+      if (text) this.onEdit(text);
+      return;
+    }
+    const text = copiedText(control);
+    if (text === undefined) return;
+    const label = (value: string): void => {
+      if (action === 'copy-code') control.dataset.label = value;
+      else control.textContent = value;
+    };
+    // The clipboard is written from the click itself: the user's gesture is what lets a page write it.
+    navigator.clipboard.writeText(text).then(
+      () => label('Copied'),
+      () => label('Copy failed'),
+    );
+    setTimeout(() => label('Copy'), 1500);
+  }
+
+  /** Keeps a polite live region from reading out what was already there: the list is busy while it is rebuilt. */
+  private quietly(change: () => void): void {
+    this.list.setAttribute('aria-busy', 'true');
+    change();
+    requestAnimationFrame(() => this.list.removeAttribute('aria-busy'));
   }
 
   /** Puts an older page above what is shown; the keeper holds the reader's place (the view does not jump). */
@@ -73,30 +169,39 @@ export class Transcript {
       page.appendChild(entry.root);
       this.entries.set(item.id, entry);
     }
-    this.list.insertBefore(page, this.list.firstChild);
+    this.quietly(() => this.list.insertBefore(page, this.list.firstChild));
     this.checkFilled();
   }
 
-  /** Asks for an older page when there is no scrollbar yet: a reader cannot scroll up to ask. */
+  /** Shows more of the thread when there is no scrollbar yet: a reader cannot scroll up to ask. */
   private checkFilled(): void {
     requestAnimationFrame(() => {
-      if (this.scroller.scrollHeight <= this.scroller.clientHeight + NEAR_TOP_PX) this.onNearTop();
+      if (this.scroller.scrollHeight <= this.scroller.clientHeight + NEAR_TOP_PX)
+        this.showEarlier() || this.onNearTop();
     });
   }
 
   /** Replaces everything with a snapshot's items. */
-  reset(items: readonly Item[]): void {
+  reset(all: readonly Item[]): void {
     this.entries.clear();
     this.steers.clear();
     this.errorsShown.clear();
+    this.list.setAttribute('aria-busy', 'true');
     this.list.replaceChildren();
+    // The latest items first, for a fast first paint; a running turn's items are all shown (they may still change).
+    const running = all.findIndex((item) => item.status === 'inProgress');
+    let at = splitFromEnd(all, FIRST_PAINT_CHARS, FIRST_PAINT_ITEMS);
+    if (running !== -1) at = Math.min(at, running);
+    this.backlog = all.slice(0, at);
+    const items = all.slice(at);
     for (const item of items) {
       // An item still being written (a running turn) keeps streaming: its later deltas append to it.
       if (item.status === 'inProgress') this.entries.set(item.id, this.create(item));
       else this.completeItem(item);
     }
-    this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, items) ?? []);
+    this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, all) ?? []);
     this.keeper.followBottom();
+    requestAnimationFrame(() => this.list.removeAttribute('aria-busy'));
     this.checkFilled();
   }
 
@@ -177,7 +282,9 @@ export class Transcript {
 
   /** Marks what the running turn showed as interrupted, says why, and offers to send `input` again. */
   interrupt(notice: TurnInterrupted, input: string | undefined): void {
-    this.interrupted.push(markInterrupted(this.list, notice, input, (text) => this.onRetry(text)));
+    const cut = markInterrupted(this.list, notice, input, (text) => this.onRetry(text));
+    for (const node of cut.nodes) node.removeAttribute('aria-busy');
+    this.interrupted.push(cut);
   }
 
   /**
@@ -245,9 +352,12 @@ export class Transcript {
     }
     if (old?.stream && this.keepsStreamedText(item, old.stream.length)) {
       // The streamed text is already the whole answer: rebuilding it would re-layout it all for nothing.
+      old.stream.flush?.();
       old.root.className = `item ${item.type} ${item.status}`;
+      old.root.removeAttribute('aria-busy');
       const summary = old.root.querySelector('summary');
       if (summary) summary.textContent = 'Reasoning';
+      if (item.type === 'agentMessage') finishAnswer(old.root, item.content.text);
       return;
     }
     const entry = this.create(item, true);
@@ -259,6 +369,7 @@ export class Transcript {
   private completeParts(item: AgentMessageItem, old: Entry, parts: readonly Continuation[]): void {
     const streamed = (parts.at(-1)?.from ?? 0) + (old.stream?.length ?? 0);
     if (this.keepsStreamedText(item, streamed)) {
+      old.stream?.flush?.();
       old.root.className = `item ${item.type} ${item.status}`;
       for (const part of parts) part.root.className = `item continuation ${item.status}`;
       return;
@@ -284,47 +395,9 @@ export class Transcript {
   }
 
   private create(item: Item, complete = false): Entry {
-    const doc = this.doc;
-    const root = doc.createElement(item.type === 'reasoning' || item.type === 'toolCall' ? 'details' : 'div');
-    root.className = `item ${item.type} ${item.status}`;
-    root.dataset.itemId = item.id;
-    if (item.turnId) root.dataset.turnId = item.turnId;
-    let body: HTMLElement = doc.createElement('div');
-    body.className = 'body';
-    let stream: StreamText | undefined;
-    switch (item.type) {
-      case 'userMessage':
-        body.textContent = item.content.text;
-        break;
-      case 'agentMessage':
-        if (complete && item.content.text.length <= MARKDOWN_MAX_CHARS) {
-          body.className = 'body markdown';
-          body.appendChild(renderMarkdown(doc, item.content.text));
-        } else {
-          body.className = 'body stream';
-          stream = new StreamText(body);
-          stream.append(item.content.text);
-        }
-        break;
-      case 'reasoning': {
-        const summary = doc.createElement('summary');
-        summary.textContent = complete ? 'Reasoning' : 'Reasoning…';
-        root.appendChild(summary);
-        body.className = 'body stream';
-        stream = new StreamText(body);
-        stream.append(item.content.text);
-        break;
-      }
-      case 'toolCall':
-        if (root instanceof HTMLDetailsElement) body = fillToolCard(root, item);
-        break;
-      case 'error':
-        body.textContent = item.content.message;
-        this.errorShown(item.turnId, item.content.message);
-        break;
-    }
-    root.appendChild(body);
-    this.list.appendChild(root);
-    return { root, type: item.type, body, ...(stream ? { stream } : {}) };
+    const view = itemView(this.doc, item, complete);
+    if (item.type === 'error') this.errorShown(item.turnId, item.content.message);
+    this.list.appendChild(view.root);
+    return { ...view, type: item.type };
   }
 }

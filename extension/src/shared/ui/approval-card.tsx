@@ -108,7 +108,7 @@ export function ApprovalCard(props: {
     </button>
   );
   return (
-    <div class="approval" data-approval-key={a.key} data-tool={a.toolName}>
+    <section class="approval" aria-label={approvalQuestion(a)} data-approval-key={a.key} data-tool={a.toolName}>
       <div class="approval-head">
         <strong class="question">{approvalQuestion(a)}</strong>
         <div class="asker">
@@ -150,6 +150,6 @@ export function ApprovalCard(props: {
         </div>
       ) : null}
       {error ? <div class="error-text">{error}</div> : null}
-    </div>
+    </section>
   );
 }
