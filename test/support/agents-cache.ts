@@ -1,5 +1,5 @@
 /**
- * Installs pinned real agent CLIs (Codex, Copilot) for the real-agent tests into a cache folder outside the project's
+ * Installs pinned real agent CLIs (Codex, Copilot, Claude Code, Gemini CLI) for the real-agent tests into a cache folder outside the project's
  * dependencies (hundreds of MB each), once; later runs reuse it. The folder is `$TETHER_AGENTS_CACHE`, else
  * `$XDG_CACHE_HOME/tether-test-agents`, else `~/.cache/tether-test-agents`. A failed install throws: the tests that
  * need the agent fail with the reason, they are never skipped.
@@ -33,6 +33,24 @@ export const COPILOT_PACKAGE: AgentPackage = {
     nativeIn(join(dir, 'node_modules/@github'), 'copilot-', (pkg) =>
       executable(join(pkg, process.platform === 'win32' ? 'copilot.exe' : 'copilot')),
     ) ?? shim(dir, 'copilot'),
+};
+
+/**
+ * Claude Code behind Zed's ACP adapter: `claude-code-acp`. It brings Claude Code 2.1.44 itself through
+ * `@anthropic-ai/claude-agent-sdk@0.2.44` (its `cli.js`, 77 MB, plus sharp's optional native packages): a Node script,
+ * no per-platform binary.
+ */
+export const CLAUDE_CODE_ACP_PACKAGE: AgentPackage = {
+  name: '@zed-industries/claude-code-acp',
+  version: '0.16.2',
+  binary: (dir) => shim(dir, 'claude-code-acp'),
+};
+
+/** Google Gemini CLI: `gemini --acp`; one bundled Node script (no dependencies to install). */
+export const GEMINI_PACKAGE: AgentPackage = {
+  name: '@google/gemini-cli',
+  version: '0.61.0',
+  binary: (dir) => shim(dir, 'gemini'),
 };
 
 /** An agent package could not be installed; says why and what to do. */

@@ -76,6 +76,15 @@ export interface ScriptedModelOptions<Turn, Body> {
   readonly script: (request: { body: Body; index: number }) => Turn;
   /** Writes one turn as server-sent events and ends the stream. */
   stream(sse: SseWriter, turn: Turn, index: number, body: Body): Promise<void>;
+  /**
+   * Answers requests that are not the agent's turns (token counts, routing or title requests) without taking from the
+   * queue or the script: a JSON body, or a turn to stream. Undefined lets the request through.
+   */
+  readonly aside?: (request: {
+    method: string;
+    path: string;
+    body: Body;
+  }) => { json: unknown } | { turn: Turn } | undefined;
 }
 
 /**
@@ -95,6 +104,16 @@ export async function startScriptedModelServer<Turn, Body>(
     if (req.method === 'GET' && path.endsWith('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(options.models));
+      return;
+    }
+    const aside = options.aside?.({ method: req.method ?? 'GET', path, body: (body ?? {}) as Body });
+    if (aside && 'json' in aside) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(aside.json));
+      return;
+    }
+    if (aside) {
+      await options.stream(new SseWriter(res), aside.turn, -1, (body ?? {}) as Body);
       return;
     }
     if (req.method !== 'POST' || !path.endsWith(options.streamPath)) {

@@ -225,7 +225,7 @@ describe('acp adapter with a scripted ACP agent', () => {
     expect(done.status).toBe('failed');
     expect(done.error.message).toMatch(/Internal error/);
     expect((await a.waitFor('error')).threadId).toBe(thread.id);
-    for (const method of ['thread/fork', 'turn/steer', 'model/list', 'schema/export']) {
+    for (const method of ['thread/fork', 'turn/steer', 'schema/export']) {
       const params =
         method === 'turn/steer'
           ? { threadId: thread.id, expectedTurnId: 'x', input: [{ text: 'x' }] }
@@ -240,6 +240,21 @@ describe('acp adapter with a scripted ACP agent', () => {
     await expect(a.client.request('thread/read', { threadId: 'nope' })).rejects.toMatchObject({
       code: ErrorCode.ThreadNotFound,
     });
+  });
+
+  it("keeps the title a client gave when the agent names the session; the agent's name replaces only a made-up one", async () => {
+    const a = scriptedAgent(mkdtempSync(join(tmpdir(), 'tether-acp-')));
+    await a.init();
+    const given = clientRequests['thread/start'].result.parse(
+      await a.client.request('thread/start', { cwd: tmpdir(), title: 'Named by the user' }),
+    ).thread;
+    await (await a.turn(given.id, 'updates')).done();
+    const read = async (threadId: string) =>
+      clientRequests['thread/read'].result.parse(await a.client.request('thread/read', { threadId })).thread.title;
+    expect(await read(given.id)).toBe('Named by the user');
+    const untitled = await a.startThread();
+    await (await a.turn(untitled.id, 'updates')).done();
+    expect(await read(untitled.id)).toBe('Every update kind');
   });
 
   it('replays full history from the host journal after the host and the agent restart', async () => {

@@ -1,6 +1,6 @@
 /**
- * Dialect adapter for Agent Client Protocol agents over stdio (Copilot CLI `--acp`, claude-code-acp, gemini
- * `--experimental-acp`, ...): sessions are threads, `session/prompt` is a turn that ends when the prompt is answered,
+ * Dialect adapter for Agent Client Protocol agents over stdio (Copilot CLI `--acp`, claude-code-acp, `gemini --acp`,
+ * ...): sessions are threads, `session/prompt` is a turn that ends when the prompt is answered,
  * `session/update` kinds are items and deltas, `session/request_permission` is an approval. History lives in the
  * host's journal (see journal.ts), so every ACP agent can be read back, by pages, and resumed.
  */
@@ -24,14 +24,29 @@ import {
   asRecord,
   str,
 } from './dialect-core';
-import { currentModel, permissionChoices, permissionOption, safeSegment, stopStatus } from './acp-map';
+import {
+  type AcpModel,
+  agentErrorText,
+  approvalCard,
+  permissionChoices,
+  permissionOption,
+  safeSegment,
+  sessionModels,
+  stopStatus,
+} from './acp-map';
 import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
+import { presetOf } from './presets';
 
 /** ACP protocol version this adapter speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
+
+/** A `session/load` replay has ended once the agent sent nothing for this long (Gemini's trails the answer by ~ms). */
+const REPLAY_QUIET_MS = 150;
+/** ... or after this long whatever it sends. */
+const REPLAY_MAX_MS = 3000;
 
 /** ACP's error codes the adapter reads (the ACP schema's `ErrorCode`). */
 const AcpErrorCode = {
@@ -64,6 +79,13 @@ class AcpAdapter extends AdapterCore {
   /** The agent takes HTTP MCP servers (`mcpCapabilities.http`); else it gets the stdio form. */
   private mcpHttp = false;
   private provisional = 0;
+  /** The models the agent offered with its latest session, and the one a session starts with. */
+  private models: AcpModel[] = [];
+  private defaultModel: string | undefined;
+  /** Titles the adapter made from a first prompt: an agent's own title may replace these, never a client's. */
+  private readonly madeTitles = new Map<string, string>();
+  /** When each session's latest update arrived: a `session/load` replay lasts until the session goes quiet. */
+  private readonly lastUpdateAt = new Map<string, number>();
 
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
@@ -126,11 +148,12 @@ class AcpAdapter extends AdapterCore {
         if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
         this.mcp?.bind(provisional, sessionId);
         this.live.add(sessionId);
+        const model = await this.sessionModel(sessionId, session, p.model);
         const now = Date.now();
         const thread: Thread = {
           id: sessionId,
           title: p.title ?? '',
-          model: p.model ?? currentModel(session.configOptions) ?? '',
+          model,
           status: 'idle',
           archived: false,
           ephemeral: p.ephemeral === true,
@@ -205,7 +228,36 @@ class AcpAdapter extends AdapterCore {
         this.approvals.resolve(p, p.decision);
         return {};
       },
+      // ACP lists models per session: these are the latest session's (none before the first thread starts).
+      'model/list': async () => ({
+        models: this.models.map((m) => ({
+          id: m.id,
+          ...(m.displayName ? { displayName: m.displayName } : {}),
+          provider: this.options.backendId,
+          isDefault: m.id === this.defaultModel,
+        })),
+      }),
     };
+  }
+
+  /** The model of a new session: `wanted` when the agent can switch to it (`session/set_model`), else its own. */
+  private async sessionModel(sessionId: string, session: Record<string, unknown>, wanted?: string): Promise<string> {
+    const { current, available } = sessionModels(session);
+    if (available.length > 0) this.models = available;
+    this.defaultModel ??= current;
+    if (!wanted || wanted === current) return current ?? '';
+    return (await this.switchModel(sessionId, wanted)) ? wanted : (current ?? '');
+  }
+
+  /** Asks the agent to run `modelId` in a session; false (logged) when it cannot. */
+  private async switchModel(sessionId: string, modelId: string): Promise<boolean> {
+    try {
+      await this.agent.request('session/set_model', { sessionId, modelId });
+      return true;
+    } catch (error) {
+      this.log(`${this.agentName} did not switch session ${sessionId} to model ${modelId}: ${String(error)}`);
+      return false;
+    }
   }
 
   private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {
@@ -214,6 +266,8 @@ class AcpAdapter extends AdapterCore {
     const running = this.active.get(p.threadId);
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
     const sessionId = await this.attach(p.threadId, ctx);
+    if (p.model && p.model !== thread.model && (await this.switchModel(sessionId, p.model)))
+      this.journal.update(p.threadId, { model: p.model });
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
     const turn = new AcpTurn(p.threadId, input, {
       emit: (m, params) => this.emit(m, params),
@@ -222,6 +276,7 @@ class AcpAdapter extends AdapterCore {
     this.active.set(p.threadId, turn);
     const text = input.map((i) => i.text).join('\n');
     const title = thread.title || text.slice(0, 80);
+    if (!thread.title) this.madeTitles.set(p.threadId, title);
     this.journal.update(p.threadId, { title, updatedAtMs: Date.now(), status: 'running' });
     ctx.afterAnswer(() => {
       this.emit('turn/started', { turn: turn.toTurn() });
@@ -276,12 +331,14 @@ class AcpAdapter extends AdapterCore {
     const entry = this.journal.get(threadId)!;
     if (this.live.has(entry.sessionId)) return entry.sessionId;
     const cwd = entry.thread.cwd ?? this.options.backend?.cwd ?? process.cwd();
+    let why = `${this.agentName} cannot load sessions`;
     if (this.canLoad) {
       try {
         await this.load(entry.sessionId, cwd, false, ctx, threadId);
         return entry.sessionId;
       } catch (error) {
-        this.log(`session/load of ${entry.sessionId} failed, starting a new session: ${String(error)}`);
+        why = agentErrorText(error);
+        this.log(`session/load of ${entry.sessionId} failed, starting a new session: ${why}`);
       }
     }
     const mcpServers = await this.mcpServers(threadId);
@@ -289,10 +346,11 @@ class AcpAdapter extends AdapterCore {
     const sessionId = str(session.sessionId);
     if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
     this.live.add(sessionId);
+    await this.sessionModel(sessionId, session);
     this.journal.update(threadId, {}, sessionId);
     this.emit('warning', {
       threadId,
-      message: `${this.agentName} cannot reopen its earlier session of this thread: this turn starts without the earlier context (the history is still shown).`,
+      message: `${this.agentName} cannot reopen its earlier session of this thread (${why}): this turn starts without the earlier context (the history is still shown).`,
     });
     return sessionId;
   }
@@ -312,12 +370,27 @@ class AcpAdapter extends AdapterCore {
     if (collector) this.replays.set(sessionId, collector);
     try {
       const mcpServers = await this.mcpServers(threadId);
-      await this.acp('session/load', { sessionId, cwd, mcpServers }, ctx, sessionId);
+      const loaded = asRecord(await this.acp('session/load', { sessionId, cwd, mcpServers }, ctx, sessionId));
       this.live.add(sessionId);
+      await this.replayEnded(sessionId);
+      await this.sessionModel(sessionId, loaded);
       collector?.finish('completed');
     } finally {
       this.loading.delete(sessionId);
       this.replays.delete(sessionId);
+    }
+  }
+
+  /**
+   * Resolves when the agent has been quiet on `sessionId` for REPLAY_QUIET_MS (at most REPLAY_MAX_MS): Gemini answers
+   * `session/load` after the first replayed update and streams the rest after, so the answer does not end a replay.
+   */
+  private async replayEnded(sessionId: string): Promise<void> {
+    const until = Date.now() + REPLAY_MAX_MS;
+    for (;;) {
+      const quietFor = Date.now() - (this.lastUpdateAt.get(sessionId) ?? 0);
+      if (quietFor >= REPLAY_QUIET_MS || Date.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(REPLAY_QUIET_MS - quietFor, until - Date.now())));
     }
   }
 
@@ -385,14 +458,18 @@ class AcpAdapter extends AdapterCore {
     const sessionId = str(p.sessionId);
     const update = asRecord(p.update);
     if (!sessionId) return;
+    this.lastUpdateAt.set(sessionId, Date.now());
     if (this.loading.has(sessionId)) {
       this.replays.get(sessionId)?.update(update);
       return;
     }
     const threadId = this.threadOfSession(sessionId);
     if (!threadId) return;
-    if (update.sessionUpdate === 'session_info_update' && typeof update.title === 'string' && update.title) {
-      this.journal.update(threadId, { title: update.title });
+    if (update.sessionUpdate === 'session_info_update') {
+      // A client's title wins: the agent's fills an empty one or replaces the one made from the first prompt.
+      const current = this.journal.get(threadId)?.thread.title ?? '';
+      if (typeof update.title === 'string' && update.title && (!current || this.madeTitles.get(threadId) === current))
+        this.journal.update(threadId, { title: update.title });
       return;
     }
     this.active.get(threadId)?.update(update);
@@ -416,21 +493,16 @@ class AcpAdapter extends AdapterCore {
     if (once && this.mcp?.isTetherTool(toolCall, turn.toolTitle(str(toolCall.toolCallId) ?? ''))) {
       return { outcome: { outcome: 'selected', optionId: once.optionId } };
     }
-    const raw = asRecord(toolCall.rawInput);
-    const title = str(toolCall.title) ?? str(toolCall.kind) ?? 'tool';
-    const command = str(raw.command);
     this.emit('thread/status/changed', { threadId, status: 'waitingOnApproval' });
     const { settled } = this.askApproval({
       threadId,
       turnId: turn.id,
-      toolName: title,
-      preview: command && command !== title ? `${title}: ${command}` : title,
-      arguments: toolCall.rawInput ?? {},
+      ...approvalCard(toolCall),
       choices: permissionChoices(options),
     });
     return settled.then(({ outcome }) => {
       const toolCallId = str(toolCall.toolCallId);
-      if (outcome === 'deny' && toolCallId) turn.markDeclined(toolCallId);
+      if (outcome === 'deny' && toolCallId) turn.decline(toolCallId);
       const option = permissionOption(options, outcome);
       if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
       return option
@@ -476,10 +548,19 @@ class AcpAdapter extends AdapterCore {
   private mapError(error: unknown, method: string, threadId?: string): Error {
     if (!(error instanceof RpcError)) return error instanceof Error ? error : new Error(String(error));
     if (error.code === AcpErrorCode.AuthRequired) {
-      return RpcError.backendUnavailable(
-        `${this.agentName} needs you to sign in (${error.message}). Fix: sign in with the agent's own command (e.g. \`copilot login\`), or give it an API key or provider in backends.${this.options.backendId}.env of the Tether config`,
-        { method, agentCode: error.code },
-      );
+      const env = `backends.${this.options.backendId}.env of the Tether config`;
+      const preset = presetOf({
+        backendId: this.options.backendId,
+        agentName: this.agentName,
+        ...(this.options.backend?.argv[0] ? { command: this.options.backend.argv[0] } : {}),
+      });
+      const fix = preset
+        ? preset.signIn(env)
+        : `sign in with the agent's own login command, or give it an API key or provider in ${env}`;
+      return RpcError.backendUnavailable(`${this.agentName} needs you to sign in (${error.message}). Fix: ${fix}`, {
+        method,
+        agentCode: error.code,
+      });
     }
     if (error.code === AcpErrorCode.ResourceNotFound && threadId) return RpcError.threadNotFound(threadId);
     return error;

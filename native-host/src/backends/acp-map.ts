@@ -71,3 +71,64 @@ export function permissionOption(
       return undefined;
   }
 }
+
+/** What an approval card shows for a permission request's tool call. */
+export interface ApprovalCard {
+  readonly toolName: string;
+  readonly preview: string;
+  readonly arguments: unknown;
+}
+
+/**
+ * The card for a `session/request_permission` tool call, showing the command once: Claude Code titles a shell call
+ * with the command in backticks and repeats it in `rawInput`; Gemini sends no `rawInput`, its title is the command.
+ */
+export function approvalCard(toolCall: Record<string, unknown>): ApprovalCard {
+  const raw = asRecord(toolCall.rawInput);
+  const title = str(toolCall.title) ?? str(toolCall.kind) ?? 'tool';
+  const bare = title.replace(/^`([^`]*)`$/, '$1');
+  const given = str(raw.command);
+  const command = given ?? (toolCall.kind === 'execute' && toolCall.rawInput === undefined ? bare : undefined);
+  const args = toolCall.rawInput ?? (command === undefined ? {} : { command });
+  if (command === undefined) return { toolName: title, preview: title, arguments: args };
+  return {
+    toolName: title,
+    preview: bare === command || title.includes(command) ? command : `${title}: ${command}`,
+    arguments: args,
+  };
+}
+
+/** A model an ACP agent offers (`availableModels` of a session). */
+export interface AcpModel {
+  readonly id: string;
+  readonly displayName?: string;
+  readonly description?: string;
+}
+
+/** A session's models: the current one and those it can switch to, from `configOptions` or the `models` field. */
+export function sessionModels(session: Record<string, unknown>): { current?: string; available: AcpModel[] } {
+  const fromOptions = currentModel(session.configOptions);
+  const models = asRecord(session.models);
+  const available = (Array.isArray(models.availableModels) ? models.availableModels : []).map(asRecord).flatMap((m) => {
+    const id = str(m.modelId);
+    if (!id) return [];
+    return [
+      {
+        id,
+        ...(str(m.name) ? { displayName: str(m.name) } : {}),
+        ...(str(m.description) ? { description: str(m.description) } : {}),
+      },
+    ];
+  });
+  const current = fromOptions ?? str(models.currentModelId);
+  return { ...(current ? { current } : {}), available };
+}
+
+/** An agent's error as one line: its message, and the detail ACP agents put in `data` ("Internal error" says little). */
+export function agentErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const data = 'data' in error ? error.data : undefined;
+  const record = asRecord(data);
+  const detail = typeof data === 'string' ? data : (str(record.details) ?? str(record.message));
+  return detail && !error.message.includes(detail) ? `${error.message}: ${detail}` : error.message;
+}

@@ -87,6 +87,8 @@ describe('Tether MCP server for ACP sessions', () => {
     const { grants } = setup();
     expect(grants.isTetherTool({ title: 'page_click' }, 'tether-page_click')).toBe(true);
     expect(grants.isTetherTool({ title: 'mcp__tether__page_read' }, undefined)).toBe(true);
+    expect(grants.isTetherTool({ title: 'page_read (tether MCP Server)' }, undefined)).toBe(true);
+    expect(grants.isTetherTool({ title: 'page_read (other MCP Server)' }, undefined)).toBe(false);
     expect(grants.isTetherTool({ title: 'page_click' }, undefined)).toBe(false);
     expect(grants.isTetherTool({ title: 'tether-rm_rf' }, undefined)).toBe(false);
     expect(grants.isTetherTool({ title: 'Run echo' }, 'Run echo')).toBe(false);

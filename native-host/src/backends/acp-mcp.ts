@@ -139,5 +139,7 @@ function stripServerPrefix(title: string): string | undefined {
   for (const prefix of [`${MCP_SERVER_NAME}-`, `mcp__${MCP_SERVER_NAME}__`, `${MCP_SERVER_NAME}/`]) {
     if (title.startsWith(prefix)) return title.slice(prefix.length);
   }
-  return undefined;
+  // Gemini CLI titles the permission request of an MCP tool "page_read (tether MCP Server)".
+  const suffix = ` (${MCP_SERVER_NAME} MCP Server)`;
+  return title.endsWith(suffix) ? title.slice(0, -suffix.length) : undefined;
 }

@@ -33,6 +33,8 @@ export class AcpTurn {
   interruptRequested = false;
   private open: { kind: TextKind; item: Item; text: string } | undefined;
   private readonly tools = new Map<string, Item>();
+  /** Tool calls already completed: an agent's late update for one (Claude's `failed` after a denial) is not new. */
+  private readonly ended = new Set<string>();
   private readonly declined = new Set<string>();
   private plan: Item | undefined;
   private counter = 0;
@@ -91,9 +93,13 @@ export class AcpTurn {
     }
   }
 
-  /** The user refused this tool call: it ends as `declined`. */
-  markDeclined(toolCallId: string): void {
+  /**
+   * The user refused this tool call: it ends as `declined` now. Some agents send nothing more for it (Gemini), others
+   * a `failed` update later (Claude Code, Copilot), which then changes nothing.
+   */
+  decline(toolCallId: string): void {
     this.declined.add(toolCallId);
+    this.finishTool(toolCallId, 'declined', undefined);
   }
 
   /** The title of tool call `toolCallId` as the agent announced it, if it did. */
@@ -155,7 +161,9 @@ export class AcpTurn {
 
   private toolCall(update: Record<string, unknown>): void {
     const id = str(update.toolCallId);
-    if (!id) return;
+    if (!id || this.ended.has(id)) return;
+    // Claude Code announces each call twice under one id (a bare "Terminal", then the command): one item, updated.
+    if (this.tools.has(id)) return this.toolCallUpdate(update);
     this.closeText();
     const item = startedItem(
       id,
@@ -178,7 +186,7 @@ export class AcpTurn {
 
   private toolCallUpdate(update: Record<string, unknown>): void {
     const id = str(update.toolCallId);
-    if (!id) return;
+    if (!id || this.ended.has(id)) return;
     if (!this.tools.has(id)) this.toolCall({ ...update, status: 'in_progress' });
     const item = this.tools.get(id);
     if (item?.type !== 'toolCall') return;
@@ -203,6 +211,7 @@ export class AcpTurn {
     const item = this.tools.get(id);
     if (item?.type !== 'toolCall') return;
     this.tools.delete(id);
+    this.ended.add(id);
     this.complete({ ...item, content: { ...item.content, ...(error ? { error } : {}) } }, status);
   }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandBackendConfig } from '../config/schema';
-import { BACKEND_PRESETS, checkPresets, findCommandOnPath, findPreset, presetBackendConfig } from './presets';
+import { BACKEND_PRESETS, checkPresets, findCommandOnPath, findPreset, presetBackendConfig, presetOf } from './presets';
 
 function binDir(files: Record<string, number>): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-presets-'));
@@ -21,8 +21,25 @@ describe('backend presets', () => {
       ['codex', 'codex app-server', 'codex'],
       ['copilot', 'copilot --acp', 'acp'],
       ['claude', 'claude-code-acp', 'acp'],
-      ['gemini', 'gemini --experimental-acp', 'acp'],
+      ['gemini', 'gemini --acp', 'acp'],
     ]);
+  });
+
+  it("starts Gemini without its relaunch, and says how each agent signs in, naming the entry's env", () => {
+    expect(presetBackendConfig(findPreset('gemini')!).env).toEqual({ GEMINI_CLI_NO_RELAUNCH: 'true' });
+    expect(presetBackendConfig(findPreset('claude')!).env).toBeUndefined();
+    const env = 'backends.x.env';
+    expect(findPreset('claude')!.signIn(env)).toMatch(/ANTHROPIC_API_KEY in backends\.x\.env.*`claude \/login`/);
+    expect(findPreset('gemini')!.signIn(env)).toContain('GEMINI_API_KEY in backends.x.env');
+    expect(findPreset('copilot')!.signIn(env)).toContain('`copilot login`');
+    expect(findPreset('codex')!.signIn(env)).toContain('`codex login`');
+  });
+
+  it('knows a running agent by its backend id, its command or the name it gives itself', () => {
+    expect(presetOf({ backendId: 'gemini' })?.id).toBe('gemini');
+    expect(presetOf({ backendId: 'work', command: '/opt/x/node_modules/.bin/claude-code-acp' })?.id).toBe('claude');
+    expect(presetOf({ backendId: 'work', agentName: 'Gemini CLI' })?.id).toBe('gemini');
+    expect(presetOf({ backendId: 'work', command: '/usr/bin/other', agentName: 'Other' })).toBeUndefined();
   });
 
   it('makes config entries that the config schema accepts', () => {

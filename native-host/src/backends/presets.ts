@@ -3,7 +3,7 @@
  * can offer them: each preset is a `command` backend of the config file with its dialect.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { posix, win32 } from 'node:path';
+import { basename, posix, win32 } from 'node:path';
 import type { CommandBackendConfig } from '../config/schema';
 
 /** A known agent that Tether can sit in front of. */
@@ -17,6 +17,13 @@ export interface BackendPreset {
   readonly dialect: 'codex' | 'acp';
   /** How to get the command when it is missing. */
   readonly install: string;
+  /**
+   * What the agent needs to sign in, said when it reports missing credentials and by `tether doctor`; `env` names
+   * where its variables go (e.g. `backends.claude.env`).
+   */
+  readonly signIn: (env: string) => string;
+  /** Variables the config entry sets for the agent. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The presets, in the order they are offered. */
@@ -27,6 +34,7 @@ export const BACKEND_PRESETS: readonly BackendPreset[] = [
     argv: ['codex', 'app-server'],
     dialect: 'codex',
     install: 'npm install -g @openai/codex',
+    signIn: (env) => `run \`codex login\`, or set OPENAI_API_KEY in ${env}`,
   },
   {
     id: 'copilot',
@@ -34,6 +42,8 @@ export const BACKEND_PRESETS: readonly BackendPreset[] = [
     argv: ['copilot', '--acp'],
     dialect: 'acp',
     install: 'npm install -g @github/copilot',
+    signIn: (env) =>
+      `run \`copilot login\`, or set COPILOT_GITHUB_TOKEN (a token with the Copilot Requests permission) in ${env}`,
   },
   {
     id: 'claude',
@@ -41,13 +51,20 @@ export const BACKEND_PRESETS: readonly BackendPreset[] = [
     argv: ['claude-code-acp'],
     dialect: 'acp',
     install: 'npm install -g @zed-industries/claude-code-acp',
+    signIn: (env) =>
+      `set ANTHROPIC_API_KEY in ${env}, or run \`claude /login\` in a terminal (Claude Code: npm install -g @anthropic-ai/claude-code)`,
   },
   {
     id: 'gemini',
     label: 'Gemini CLI',
-    argv: ['gemini', '--experimental-acp'],
+    argv: ['gemini', '--acp'],
     dialect: 'acp',
     install: 'npm install -g @google/gemini-cli',
+    signIn: (env) =>
+      `set GEMINI_API_KEY in ${env}, or run \`gemini\` in a terminal once and choose "Log in with Google"`,
+    // Gemini relaunches itself only to raise its heap limit to half the RAM; the second Node start costs 0.5-0.7 s
+    // before `initialize`, and the launcher ignores a SIGTERM sent to it alone.
+    env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
   },
 ];
 
@@ -59,7 +76,31 @@ export function findPreset(id: string): BackendPreset | undefined {
 /** The config entry (`backends.<id>`) for a preset; `command` replaces argv[0] (e.g. with an absolute path). */
 export function presetBackendConfig(preset: BackendPreset, command?: string): CommandBackendConfig {
   const [first, ...rest] = preset.argv;
-  return { kind: 'command', argv: [command ?? first!, ...rest], dialect: preset.dialect, description: preset.label };
+  return {
+    kind: 'command',
+    argv: [command ?? first!, ...rest],
+    dialect: preset.dialect,
+    description: preset.label,
+    ...(preset.env ? { env: { ...preset.env } } : {}),
+  };
+}
+
+/**
+ * The preset a running agent is, judged by its backend id, its command's file name or the name it gives itself in
+ * `initialize` (e.g. "@zed-industries/claude-code-acp", "gemini-cli", "Copilot"), if any.
+ */
+export function presetOf(agent: {
+  backendId: string;
+  command?: string;
+  agentName?: string;
+}): BackendPreset | undefined {
+  const command = agent.command ? basename(agent.command).replace(/\.(cmd|exe|js|mjs)$/i, '') : undefined;
+  const name = agent.agentName?.toLowerCase() ?? '';
+  return (
+    findPreset(agent.backendId) ??
+    BACKEND_PRESETS.find((p) => p.argv[0] === command) ??
+    BACKEND_PRESETS.find((p) => name.includes(p.id))
+  );
 }
 
 /** Whether a preset's command was found, and where. */
