@@ -66,6 +66,12 @@ export function hasFirefox(): boolean {
 export interface FirefoxOptions {
   /** Skip `tether install` (to see what Firefox says when the host is missing). */
   readonly registerHost?: boolean;
+  /** The unpacked add-on to install (default: the development build, FIREFOX_DIST). */
+  readonly dist?: string;
+  /** Its add-on id (default: the development id, ADDON_ID). */
+  readonly addonId?: string;
+  /** What `tether install --browser firefox` is told about the add-on (default: `--dev`). */
+  readonly installArgs?: readonly string[];
 }
 
 /** Launches Firefox ESR with the Firefox build installed and (unless told not to) the host registered in a private HOME. */
@@ -75,7 +81,9 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
       `Firefox ESR not found at ${FIREFOX_PATH}: apt-get install -y firefox-esr (.ci/run does it), or set TETHER_FIREFOX`,
     );
   }
-  if (!existsSync(join(FIREFOX_DIST, 'manifest.json')))
+  const dist = options.dist ?? FIREFOX_DIST;
+  const addonId = options.addonId ?? ADDON_ID;
+  if (!existsSync(join(dist, 'manifest.json')))
     throw new Error('Build the extension first: npm run build -w extension');
   const homeDir = await mkdtemp(join(tmpdir(), 'tether-firefox-'));
   const env: Record<string, string> = {
@@ -92,7 +100,13 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   if (options.registerHost !== false) {
     const install = await run(
       process.execPath,
-      [join(REPO_ROOT, 'native-host/bin/tether.mjs'), 'install', '--dev', '--browser', 'firefox'],
+      [
+        join(REPO_ROOT, 'native-host/bin/tether.mjs'),
+        'install',
+        ...(options.installArgs ?? ['--dev']),
+        '--browser',
+        'firefox',
+      ],
       {
         env,
         cwd: REPO_ROOT,
@@ -116,12 +130,12 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     // the side panel, popup and options pages could not be driven at all; it also lets the test read the add-on's
     // manifest warnings from the browser's privileged scope.
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: ADDON_UUID }) },
+    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [addonId]: ADDON_UUID }) },
   });
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
   try {
-    const installedId = await browser.installExtension(FIREFOX_DIST).catch((error: unknown) => {
-      throw new Error(`Firefox refused to install ${FIREFOX_DIST} as a temporary add-on: ${errorMessage(error)}`, {
+    const installedId = await browser.installExtension(dist).catch((error: unknown) => {
+      throw new Error(`Firefox refused to install ${dist} as a temporary add-on: ${errorMessage(error)}`, {
         cause: error,
       });
     });
@@ -134,7 +148,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
       manifestWarnings: async () => {
         const json = await chromeEval(
           connection,
-          `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(ADDON_ID)}).extension.warnings)`,
+          `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(addonId)}).extension.warnings)`,
         );
         return JSON.parse(String(json)) as string[];
       },
