@@ -152,6 +152,25 @@ export class AppServerClient {
     return this.call('bridge/mcp/share', params, opts);
   }
 
+  /** `bridge/config/read` (native host only): the host's model settings, never a key. */
+  bridgeConfigRead(
+    params: Params<'bridge/config/read'> = {},
+    opts?: RequestOptions,
+  ): Promise<Result<'bridge/config/read'>> {
+    return this.call('bridge/config/read', params, opts);
+  }
+  /** `bridge/config/write` (native host only): save an endpoint or enable an agent preset. */
+  bridgeConfigWrite(
+    params: Params<'bridge/config/write'>,
+    opts?: RequestOptions,
+  ): Promise<Result<'bridge/config/write'>> {
+    return this.call('bridge/config/write', params, opts);
+  }
+  /** `bridge/config/test` (native host only): the models an endpoint lists with these settings. */
+  bridgeConfigTest(params: Params<'bridge/config/test'>, opts?: RequestOptions): Promise<Result<'bridge/config/test'>> {
+    return this.call('bridge/config/test', params, opts);
+  }
+
   /** Subscribes to a notification ('*' = all); returns the unsubscribe function. */
   on(method: '*', handler: (params: unknown, method: string) => void): () => void;
   on<M extends InboundNotification>(method: M, handler: NotificationHandlers<ClientInbound>[M]): () => void;

@@ -6,6 +6,7 @@ export * from './schema/item';
 export * from './schema/approval';
 export * from './schema/session';
 export * from './schema/bridge';
+export * from './schema/bridge-config';
 export * from './methods';
 export {
   ErrorCode,

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import * as A from './schema/approval';
 import * as B from './schema/bridge';
+import * as BC from './schema/bridge-config';
 import * as I from './schema/item';
 import * as S from './schema/session';
 import * as Th from './schema/thread';
@@ -72,6 +73,9 @@ export const bridgeRequests = {
   'bridge/hello': { params: B.BridgeHelloParams, result: B.BridgeHelloResult },
   'bridge/backend/restart': { params: B.BridgeBackendRestartParams, result: B.BridgeBackendRestartResult },
   'bridge/mcp/share': { params: B.BridgeMcpShareParams, result: B.BridgeMcpShareResult },
+  'bridge/config/read': { params: BC.BridgeConfigReadParams, result: BC.BridgeConfigReadResult },
+  'bridge/config/write': { params: BC.BridgeConfigWriteParams, result: BC.BridgeConfigWriteResult },
+  'bridge/config/test': { params: BC.BridgeConfigTestParams, result: BC.BridgeConfigTestResult },
 } as const satisfies Record<string, RequestSpec>;
 
 /** Notifications between the extension and the native host only. */

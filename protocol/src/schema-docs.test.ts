@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { exportedSchemaNames, generateJsonSchema, generateTypeScript, JSON_SCHEMA_BUNDLE_FILE } from './schema-export';
 import * as approval from './schema/approval';
 import * as bridge from './schema/bridge';
+import * as bridgeConfig from './schema/bridge-config';
 import * as common from './schema/common';
 import * as envelope from './schema/envelope';
 import * as item from './schema/item';
@@ -22,6 +23,7 @@ const src = dirname(fileURLToPath(import.meta.url));
 const modules: Record<string, Record<string, unknown>> = {
   'approval.ts': approval,
   'bridge.ts': bridge,
+  'bridge-config.ts': bridgeConfig,
   'common.ts': common,
   'envelope.ts': envelope,
   'item.ts': item,

@@ -17,6 +17,7 @@ import {
 } from './methods';
 import * as approval from './schema/approval';
 import * as bridge from './schema/bridge';
+import * as bridgeConfig from './schema/bridge-config';
 import * as common from './schema/common';
 import * as envelope from './schema/envelope';
 import * as item from './schema/item';
@@ -92,7 +93,7 @@ const groups: readonly Group[] = [
 ];
 
 // Modules whose exported schemas become named definitions, in a fixed order so output is stable.
-const schemaModules = [common, envelope, thread, turn, item, approval, session, bridge] as const;
+const schemaModules = [common, envelope, thread, turn, item, approval, session, bridge, bridgeConfig] as const;
 
 interface Catalogue {
   readonly registry: z.core.$ZodRegistry<{ id: string }>;

@@ -30,6 +30,13 @@ function boundThread(w: TetherWorker, view: View): string {
   return binding.threadId;
 }
 
+/** `params`, when the caller is the options page: only it sends keys and changes the host's settings. */
+function optionsOnly<P>(view: View, params: P): P {
+  if (view.kind !== 'options')
+    throw new ViewCallError("Only the options page changes or tests the host's model settings.");
+  return params;
+}
+
 const handlers: { [O in ViewOp]: Handler<O> } = {
   'state/get': (w) => w.workerState(),
   'connection/retry': (w) => {
@@ -123,6 +130,17 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   'share/get': (w, view) => {
     const threadId = view.tabId === null ? undefined : w.deps.state.binding(view.tabId)?.threadId;
     return { shared: threadId !== undefined && w.workerState().mcp.shared.includes(threadId) };
+  },
+  'config/read': (w, _view, params) => w.requireClient().bridgeConfigRead(params),
+  'config/test': (w, view, params) => w.requireClient().bridgeConfigTest(optionsOnly(view, params)),
+  'config/write': async (w, view, params) => {
+    const result = await w.requireClient().bridgeConfigWrite(optionsOnly(view, params));
+    // What was saved becomes the default backend and model: a choice made here before would hide it.
+    await w.deps.state.updateSettings({ backend: null, model: null });
+    w.broadcast({ type: 'state', state: w.workerState() });
+    // A new host process reads the file afresh (and learns its key before anything is logged).
+    w.link.restart();
+    return result;
   },
   'diagnostics/get': (w) => ({
     state: w.workerState(),

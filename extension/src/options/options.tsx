@@ -1,4 +1,4 @@
-/** Options: backend and default model, site rules (list, revoke), diagnostics. */
+/** Options: model settings (through the host), backend and default model, site rules (list, revoke), diagnostics. */
 import { classVerb } from '../shared/action-risk';
 import { useState } from 'preact/hooks';
 import type { Diagnostics, SiteRule } from '../shared/records';
@@ -6,6 +6,7 @@ import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { hostCommands } from './install-commands';
+import { ModelSettings } from './model-settings';
 
 /** The options app. */
 export function Options(props: { client: WorkerClient }) {
@@ -47,6 +48,7 @@ export function Options(props: { client: WorkerClient }) {
       <h1>Tether</h1>
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => void client.call('connection/retry', {})} />
       {error ? <div class="error-text">{error}</div> : null}
+      <ModelSettings client={client} connected={connected} />
       <section>
         <h2>Backend and model</h2>
         <div class="row">

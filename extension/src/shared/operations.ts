@@ -6,6 +6,12 @@
  */
 import {
   ApprovalDecision,
+  BridgeConfigReadParams,
+  BridgeConfigReadResult,
+  BridgeConfigTestParams,
+  BridgeConfigTestResult,
+  BridgeConfigWriteParams,
+  BridgeConfigWriteResult,
   ModelListResult,
   ThreadArchiveResult,
   ThreadHistoryReadResult,
@@ -62,6 +68,12 @@ export const viewOps = {
     result: Settings,
   },
   'diagnostics/get': { params: Empty, result: Diagnostics },
+  /** The host's model settings (never a key), optionally with the model servers running on this computer. */
+  'config/read': { params: BridgeConfigReadParams.unwrap(), result: BridgeConfigReadResult },
+  /** Saves an endpoint or enables an agent through the host, then reconnects so the host serves with it. */
+  'config/write': { params: BridgeConfigWriteParams, result: BridgeConfigWriteResult },
+  /** The models an endpoint lists with these settings (the host asks it: the extension's policy forbids fetching). */
+  'config/test': { params: BridgeConfigTestParams, result: BridgeConfigTestResult },
   /** Shares the tab's conversation with external MCP clients (`tether mcp`), or stops; starts a conversation if none. */
   'share/set': { params: z.object({ shared: z.boolean() }), result: z.object({ shared: z.boolean() }) },
   /** Whether the tab's conversation is shared with external MCP clients now. */

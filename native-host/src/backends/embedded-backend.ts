@@ -43,6 +43,8 @@ export class EmbeddedBackend implements Backend {
           : startAppServer(link.server, {
               dataDir: this.config.dataDir === undefined ? this.context.dataDir : this.config.dataDir,
               ...(this.config.model ? { model: this.config.model } : {}),
+              // The endpoint saved by the options page; TETHER_OPENAI_* fill what it leaves out.
+              ...(this.config.openai ? { config: { openai: this.config.openai } } : {}),
               log: (line) => log(`embedded: ${line}`),
             }),
       (error: unknown) => {

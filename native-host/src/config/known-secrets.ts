@@ -26,7 +26,12 @@ export function backendEnvSecrets(env: Readonly<Record<string, string>> | undefi
   return out;
 }
 
-/** The secret values of every configured backend. */
+/** The secret values of every configured backend: a command's env, the built-in backend's key and URL credentials. */
 export function configSecrets(backends: Readonly<Record<string, BackendConfig>>): string[] {
-  return Object.values(backends).flatMap((b) => (b.kind === 'command' ? backendEnvSecrets(b.env) : []));
+  return Object.values(backends).flatMap((b) => {
+    if (b.kind === 'command') return backendEnvSecrets(b.env);
+    const openai = b.openai;
+    if (!openai) return [];
+    return [...(openai.apiKey ? [openai.apiKey] : []), ...secretsInUrl(openai.baseUrl)];
+  });
 }

@@ -9,6 +9,17 @@ import { isDevExtensionId } from './allowed-ids';
 export const Dialect = z.enum(['tether', 'codex', 'acp', 'vv']);
 export type Dialect = z.infer<typeof Dialect>;
 
+/** An OpenAI-compatible endpoint for the built-in app-server (what the options page's "Model" section saves). */
+export const OpenAiEndpointConfig = z.strictObject({
+  /** Base URL up to the API version, e.g. `http://127.0.0.1:11434/v1`. */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  /** Bearer key; masked in every log, journal and frame. */
+  apiKey: z.string().min(1).optional(),
+  /** Model id of the endpoint that the `openai` model name means. */
+  model: z.string().min(1).optional(),
+});
+export type OpenAiEndpointConfig = z.infer<typeof OpenAiEndpointConfig>;
+
 /** The reference app-server inside the host process. */
 export const EmbeddedBackendConfig = z.strictObject({
   kind: z.literal('embedded'),
@@ -16,6 +27,8 @@ export const EmbeddedBackendConfig = z.strictObject({
   description: z.string().optional(),
   /** Model name the app-server uses by default. */
   model: z.string().min(1).optional(),
+  /** Its OpenAI-compatible endpoint; TETHER_OPENAI_* fill what this leaves out. */
+  openai: OpenAiEndpointConfig.optional(),
   /** Where threads are stored; `null` keeps them in memory only. Default: the Tether data directory. */
   dataDir: z.string().min(1).nullable().optional(),
 });
@@ -89,4 +102,7 @@ export const FIELD_FIXES: Readonly<Record<string, string>> = {
   defaultBackend: 'name one of the ids under "backends" (or "embedded")',
   backends: 'give an object mapping backend ids to {"kind": ..., ...}',
   maxBytes: 'give a whole number of bytes, at least 4096',
+  openai: 'give {"baseUrl": "http://127.0.0.1:11434/v1", "apiKey": "...", "model": "..."} (set it in the options page)',
+  baseUrl: 'give an http:// or https:// URL up to the API version, e.g. "http://127.0.0.1:11434/v1"',
+  apiKey: 'give the key as a non-empty string, or remove the field for a server that needs none',
 };

@@ -108,6 +108,73 @@ describe('bridge methods', () => {
     if (schema.success) expect([parsed?.threadId, parsed?.shared]).toEqual([schema.data.threadId, schema.data.shared]);
   });
 
+  test.prop(
+    [
+      fc.oneof(
+        fc.record(
+          {
+            openai: fc.oneof(
+              fc.record(
+                { baseUrl: maybeString, apiKey: fc.oneof(maybeString, fc.constant(null)), model: maybeString },
+                { requiredKeys: [] },
+              ),
+              fc.jsonValue(),
+            ),
+            preset: maybeString,
+          },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue(),
+      ),
+    ],
+    { numRuns: 500 },
+  )('accepts the bridge/config/write params its row schema accepts, with the same fields', (raw) => {
+    const params = wire(raw);
+    const schema = bridgeRequests['bridge/config/write'].params.safeParse(params);
+    let parsed: BridgeParams<'bridge/config/write'> | undefined;
+    try {
+      parsed = bridgeParams['bridge/config/write'](params);
+    } catch (error) {
+      expect(error instanceof RpcError && error.code).toBe(-32602);
+    }
+    expect(parsed !== undefined).toBe(schema.success);
+    const fields = (p: typeof schema.data | undefined) => [
+      p?.preset,
+      p?.openai?.baseUrl,
+      p?.openai?.apiKey,
+      p?.openai?.model,
+    ];
+    if (schema.success) expect(fields(parsed)).toEqual(fields(schema.data));
+  });
+
+  test.prop(
+    [
+      fc.oneof(
+        fc.record(
+          { baseUrl: maybeString, apiKey: maybeString, detectLocal: fc.oneof(fc.boolean(), maybeString) },
+          {
+            requiredKeys: [],
+          },
+        ),
+        fc.jsonValue(),
+      ),
+    ],
+    { numRuns: 500 },
+  )('accepts the bridge/config/test and bridge/config/read params their row schemas accept', (raw) => {
+    const params = wire(raw);
+    for (const method of ['bridge/config/test', 'bridge/config/read'] as const) {
+      const schema = bridgeRequests[method].params.safeParse(params);
+      let ok = true;
+      try {
+        bridgeParams[method](params);
+      } catch (error) {
+        ok = false;
+        expect(error instanceof RpcError && error.code).toBe(-32602);
+      }
+      expect(ok).toBe(schema.success || (method === 'bridge/config/read' && params === null));
+    }
+  });
+
   it('names the field that does not fit', () => {
     expect(() => bridgeParams['bridge/hello']({ clientInfo: { name: 'x', version: '1', title: 3 } })).toThrow(
       'Invalid params for bridge/hello at clientInfo.title: expected a string',
@@ -131,6 +198,9 @@ describe('bridge methods', () => {
       },
       'bridge/backend/restart': async () => ({ backend: 'a' }),
       'bridge/mcp/share': async (params) => ({ shared: params.shared ? [params.threadId] : [], clients: [] }),
+      'bridge/config/read': async () => ({ file: 'f', defaultBackend: 'embedded', openai: null, presets: [] }),
+      'bridge/config/write': async () => ({ file: 'f', defaultBackend: 'embedded', openai: null, presets: [] }),
+      'bridge/config/test': async () => ({ models: [] }),
     };
     await expect(callBridgeMethod(handlers, 'bridge/hello', { backend: 'b', x: 1 })).resolves.toMatchObject({
       backend: 'b',

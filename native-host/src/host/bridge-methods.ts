@@ -25,6 +25,9 @@ export const bridgeParams: BridgeParsers = {
   'bridge/hello': parseHelloParams,
   'bridge/backend/restart': parseRestartParams,
   'bridge/mcp/share': parseShareParams,
+  'bridge/config/read': parseConfigReadParams,
+  'bridge/config/write': parseConfigWriteParams,
+  'bridge/config/test': parseConfigTestParams,
 };
 
 /** True when `method` is a row of `bridgeRequests` (own rows only: "toString" or "__proto__" are none). */
@@ -91,4 +94,68 @@ function parseShareParams(raw: unknown): BridgeParams<'bridge/mcp/share'> {
   if (typeof threadId !== 'string') throw invalid(method, 'threadId', 'expected a string');
   if (typeof shared !== 'boolean') throw invalid(method, 'shared', 'expected a boolean');
   return { ...raw, threadId, shared };
+}
+
+/** An own string field of length `min`..`max`, or undefined when absent (-32602 naming `path` otherwise). */
+function optionalString(
+  method: BridgeMethod,
+  value: object,
+  key: string,
+  path: string,
+  max: number,
+): string | undefined {
+  const v = field(value, key);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw invalid(method, path, 'expected a string');
+  if (v.length < 1) throw invalid(method, path, 'expected a non-empty string');
+  if (v.length > max) throw invalid(method, path, `expected at most ${max} characters`);
+  return v;
+}
+
+function requiredString(method: BridgeMethod, value: object, key: string, path: string, max: number): string {
+  const v = optionalString(method, value, key, path, max);
+  if (v === undefined) throw invalid(method, path, 'expected a string');
+  return v;
+}
+
+function parseConfigReadParams(raw: unknown): BridgeParams<'bridge/config/read'> {
+  const method = 'bridge/config/read';
+  if (raw === undefined || raw === null) return {};
+  if (!isObject(raw)) throw invalid(method, 'params', 'expected an object');
+  const detectLocal = field(raw, 'detectLocal');
+  if (detectLocal !== undefined && typeof detectLocal !== 'boolean')
+    throw invalid(method, 'detectLocal', 'expected a boolean');
+  return { ...raw, ...(detectLocal === undefined ? {} : { detectLocal }) };
+}
+
+function parseConfigWriteParams(raw: unknown): BridgeParams<'bridge/config/write'> {
+  const method = 'bridge/config/write';
+  if (!isObject(raw)) throw invalid(method, 'params', 'expected an object');
+  const preset = field(raw, 'preset');
+  if (preset !== undefined && typeof preset !== 'string') throw invalid(method, 'preset', 'expected a string');
+  const openai = field(raw, 'openai');
+  if (openai === undefined) return { ...raw, ...(preset === undefined ? {} : { preset }) };
+  if (!isObject(openai)) throw invalid(method, 'openai', 'expected an object');
+  const baseUrl = requiredString(method, openai, 'baseUrl', 'openai.baseUrl', 2048);
+  const model = optionalString(method, openai, 'model', 'openai.model', 256);
+  const key = field(openai, 'apiKey');
+  const apiKey = key === null ? null : optionalString(method, openai, 'apiKey', 'openai.apiKey', 4096);
+  return {
+    ...raw,
+    ...(preset === undefined ? {} : { preset }),
+    openai: {
+      ...openai,
+      baseUrl,
+      ...(model === undefined ? {} : { model }),
+      ...(apiKey === undefined ? {} : { apiKey }),
+    },
+  };
+}
+
+function parseConfigTestParams(raw: unknown): BridgeParams<'bridge/config/test'> {
+  const method = 'bridge/config/test';
+  if (!isObject(raw)) throw invalid(method, 'params', 'expected an object');
+  const baseUrl = requiredString(method, raw, 'baseUrl', 'baseUrl', 2048);
+  const apiKey = optionalString(method, raw, 'apiKey', 'apiKey', 4096);
+  return { ...raw, baseUrl, ...(apiKey === undefined ? {} : { apiKey }) };
 }

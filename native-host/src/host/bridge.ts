@@ -13,10 +13,12 @@ import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
 import type { Log } from '../log';
+import type { PathEnv } from '../paths';
 import type { McpHub } from '../mcp/hub';
 import { clientToolsOf } from '../mcp/tools';
 import { BackendSupervisor, type BackendGone } from './backend-supervisor';
 import { preview, splitBatch } from './batch';
+import type { ConfigDeps } from './bridge-config';
 import { BRIDGE_LIMITS, backendInfos, requireBackend } from './bridge-hello';
 import {
   type BridgeHandlers,
@@ -52,6 +54,8 @@ export interface BridgeOptions {
   readonly now?: () => number;
   /** The host's MCP server: told the browser's client tools, and routing external clients' calls to a shared tab. */
   readonly mcp?: McpHub;
+  /** Where `bridge/config/*` finds the config file (default: the host's own environment). */
+  readonly pathEnv?: PathEnv;
 }
 
 /** Ids of the host's own requests to the browser: a prefix no browser request id uses. */
@@ -72,6 +76,11 @@ export class Bridge {
       if (!this.shared) throw RpcError.methodNotFound('bridge/mcp/share (this host serves no MCP)');
       return this.shared.share(params);
     },
+    // Loaded on first use: Zod and the endpoint code would cost every host start-up for a page seldom opened.
+    'bridge/config/read': async (params) =>
+      (await import('./bridge-config')).readConfigState(this.configDeps(), params?.detectLocal ?? false),
+    'bridge/config/write': async (params) => (await import('./bridge-config')).writeConfig(this.configDeps(), params),
+    'bridge/config/test': async (params) => (await import('./bridge-config')).testEndpoint(this.configDeps(), params),
   };
   /** Tabs shared with external MCP clients. */
   private readonly shared: SharedTabs | undefined;
@@ -344,6 +353,10 @@ export class Bridge {
       backends: backendInfos(this.options.config),
       limits: BRIDGE_LIMITS,
     };
+  }
+
+  private configDeps(): ConfigDeps {
+    return { ...this.options.pathEnv, log: this.options.log };
   }
 
   private async restart(): Promise<BridgeResult<'bridge/backend/restart'>> {

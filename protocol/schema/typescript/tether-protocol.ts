@@ -104,6 +104,21 @@ export type BackendInfo = {
   [key: string]: unknown;
 };
 
+/** An agent Tether can sit in front of (`tether doctor` lists the same), and whether the host found it. */
+export type BridgeAgentPreset = {
+  /** The backend id it gets in the config file (`codex`, `copilot`, `claude`, `gemini`). */
+  id: string;
+  label: string;
+  dialect: string;
+  /** Where the host found its command on the PATH; absent when it did not. */
+  path?: string;
+  /** How to install it when it is missing. */
+  install: string;
+  /** Whether the config file has a backend of this id. */
+  configured: boolean;
+  [key: string]: unknown;
+};
+
 /** `bridge/backend/exited` (from the host): the backend process ended; requests in flight fail with -32050. */
 export type BridgeBackendExitedNotification = {
   backend: string;
@@ -144,6 +159,53 @@ export type BridgeChunkNotification = {
   [key: string]: unknown;
 };
 
+/** `bridge/config/read` (to the host): its model settings, without any key; optionally look for local servers. */
+export type BridgeConfigReadParams = {
+  /** Also look for Ollama and LM Studio on this computer (default false). */
+  detectLocal?: boolean;
+  [key: string]: unknown;
+};
+
+/** The settings. */
+export type BridgeConfigReadResult = BridgeConfigState;
+
+/** The host's model settings: the endpoint of its built-in backend, the agents it found, the default backend. */
+export type BridgeConfigState = {
+  /** The config file the host reads and writes. */
+  file: string;
+  defaultBackend: string;
+  /** Null when no endpoint is saved in the config file. */
+  openai: BridgeModelSettings | null;
+  presets: BridgeAgentPreset[];
+  /** Local model servers, when the request asked to look for them. */
+  local?: BridgeLocalModelServer[];
+  [key: string]: unknown;
+};
+
+/** `bridge/config/test` (to the host): ask an endpoint for its models with these settings; without `apiKey`, the saved key is used when the base URL is the saved one. Fails with what went wrong. */
+export type BridgeConfigTestParams = {
+  baseUrl: string;
+  apiKey?: string;
+  [key: string]: unknown;
+};
+
+/** The model ids the endpoint lists. */
+export type BridgeConfigTestResult = {
+  models: string[];
+  [key: string]: unknown;
+};
+
+/** `bridge/config/write` (to the host): save an endpoint for the built-in backend, or enable an agent preset; either becomes the default backend. The file is written private (0600); the browser reconnects to use it. */
+export type BridgeConfigWriteParams = {
+  openai?: BridgeModelSettingsInput;
+  /** The id of a preset whose command the host found. */
+  preset?: string;
+  [key: string]: unknown;
+};
+
+/** The settings as saved. */
+export type BridgeConfigWriteResult = BridgeConfigState;
+
 /** `bridge/hello` (to the host): pick the backend for this connection; optional, and first when sent. */
 export type BridgeHelloParams = {
   /** A configured backend id; the default backend when absent. */
@@ -178,6 +240,18 @@ export type BridgeLimits = {
   [key: string]: unknown;
 };
 
+/** A model server on this computer the host looked for (Ollama, LM Studio), and the models it lists. */
+export type BridgeLocalModelServer = {
+  id: "ollama" | "lmstudio";
+  label: string;
+  baseUrl: string;
+  /** Whether it answered. */
+  running: boolean;
+  /** The ids it lists; empty when it is not running. */
+  models: string[];
+  [key: string]: unknown;
+};
+
 /** `bridge/mcp/clients` (from the host): the external MCP clients connected now, sent whenever one comes or goes. */
 export type BridgeMcpClientsNotification = {
   clients: McpClientInfo[];
@@ -198,6 +272,25 @@ export type BridgeMcpShareResult = {
   /** The shared threads, the one shared last first. */
   shared: string[];
   clients: McpClientInfo[];
+  [key: string]: unknown;
+};
+
+/** The OpenAI-compatible endpoint of the built-in backend, as the host shows it: never its key. */
+export type BridgeModelSettings = {
+  /** The base URL, e.g. `http://127.0.0.1:11434/v1`, with any credentials in it masked. */
+  baseUrl: string;
+  /** The model id new threads use; absent when none is set. */
+  model?: string;
+  /** Whether a key is saved (the key itself is never sent). */
+  hasApiKey: boolean;
+  [key: string]: unknown;
+};
+
+/** The endpoint to save: `apiKey` absent keeps the saved key, null removes it. */
+export type BridgeModelSettingsInput = {
+  baseUrl: string;
+  apiKey?: string | null;
+  model?: string;
   [key: string]: unknown;
 };
 
@@ -926,6 +1019,9 @@ export type BridgeRequests = {
   "bridge/hello": { params: BridgeHelloParams; result: BridgeHelloResult; };
   "bridge/backend/restart": { params?: BridgeBackendRestartParams; result: BridgeBackendRestartResult; };
   "bridge/mcp/share": { params: BridgeMcpShareParams; result: BridgeMcpShareResult; };
+  "bridge/config/read": { params?: BridgeConfigReadParams; result: BridgeConfigReadResult; };
+  "bridge/config/write": { params: BridgeConfigWriteParams; result: BridgeConfigWriteResult; };
+  "bridge/config/test": { params: BridgeConfigTestParams; result: BridgeConfigTestResult; };
 };
 
 /** Notifications the native host sends to the client about itself, by wire method. */
