@@ -153,7 +153,7 @@ describe('accessibility of the side panel (Chromium)', () => {
     await panel.close();
   });
 
-  it('announces an approval assertively, naming its question', async () => {
+  it('announces an approval assertively, naming its question, and says the turn waits for it or runs the tool', async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     const announcer = panel.locator('[data-role="approval-announcer"]');
     expect(await announcer.getAttribute('aria-live')).toBe('assertive');
@@ -163,8 +163,19 @@ describe('accessibility of the side panel (Chromium)', () => {
     await card.waitFor({ timeout: 30_000 });
     await expect.poll(() => announcer.textContent()).toContain('Approval needed: Run a command on this computer?');
     expect(await card.getAttribute('aria-label')).toBe('Run a command on this computer?');
+    // The working line says what the turn waits for.
+    const working = panel.locator('.live-status .working');
+    await expect.poll(() => working.textContent()).toBe('Waiting for your approval to run bash…');
     await card.locator('button[data-choice="deny"]').click();
     await expect.poll(() => announcer.textContent()).toBe('');
+    await completedAnswers(panel).last().waitFor({ timeout: 30_000 });
+    await working.waitFor({ state: 'detached' });
+    // While an allowed command runs, the line names it; it is gone once the turn ends.
+    await sendPrompt(panel, '/bash sleep 2');
+    await panel.locator('.approval button[data-choice="allow"]').click({ timeout: 30_000 });
+    await expect.poll(() => working.textContent()).toBe('Running bash…');
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(2);
+    await working.waitFor({ state: 'detached' });
     await panel.close();
   });
 
