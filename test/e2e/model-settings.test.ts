@@ -64,7 +64,9 @@ describe('model settings through the host, in Chromium', () => {
     const section = options.locator('.model-settings');
     if (ollama) {
       await section.locator('[data-local="ollama"]').waitFor();
-      expect(await section.locator('[data-local="ollama"]').textContent()).toContain('Found Ollama on this computer (1 model)');
+      expect(await section.locator('[data-local="ollama"]').textContent()).toContain(
+        'Found Ollama on this computer (1 model)',
+      );
       await section.locator('button[data-action="use-ollama"]').click();
       expect(await section.locator('input[name="openai-base-url"]').inputValue()).toBe('http://127.0.0.1:11434/v1');
       expect(await section.locator('input[name="openai-model"]').inputValue()).toBe('llama3.2:latest');
@@ -103,7 +105,9 @@ describe('model settings through the host, in Chromium', () => {
     const panel = await openSidePanel(suite.browser, tabId);
     await waitConnected(panel);
     const welcome = panel.locator('.welcome');
-    await expect.poll(() => welcome.locator('.welcome-backend').textContent()).toBe('Answering: embedded, model gpt-4.1.');
+    await expect
+      .poll(() => welcome.locator('.welcome-backend').textContent())
+      .toBe('Answering: embedded, model gpt-4.1.');
     const box = panel.locator('textarea[name="prompt"]');
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await welcome.locator('button[data-action="suggest"]').first().click();
@@ -127,8 +131,9 @@ describe('model settings through the host, in Chromium', () => {
     // The key is nowhere but the host's config file.
     const worker = await suite.browser.serviceWorker();
     const stored = await worker.evaluate(async () => {
-      const storage = (globalThis as unknown as { chrome: { storage: Record<string, { get(k: null): Promise<object> }> } })
-        .chrome.storage;
+      const storage = (
+        globalThis as unknown as { chrome: { storage: Record<string, { get(k: null): Promise<object> }> } }
+      ).chrome.storage;
       return JSON.stringify([await storage.local!.get(null), await storage.session!.get(null)]);
     });
     expect(stored).toContain('"tether.welcomeDone":true');
@@ -137,7 +142,9 @@ describe('model settings through the host, in Chromium', () => {
       ...(await filesUnder(join(suite.browser.homeDir, 'state'))),
       ...(await filesUnder(join(suite.browser.homeDir, 'data'))),
     ];
-    expect(written.some((f) => f.path.endsWith('host.log') && f.text.includes('saved the built-in backend'))).toBe(true);
+    expect(written.some((f) => f.path.endsWith('host.log') && f.text.includes('saved the built-in backend'))).toBe(
+      true,
+    );
     expect(written.filter((f) => f.text.includes(KEY)).map((f) => f.path)).toEqual([]);
     await Promise.all([options.close(), panel.close(), page.close(), second.close(), other.page.close()]);
   });

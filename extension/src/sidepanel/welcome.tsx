@@ -60,18 +60,24 @@ export function Welcome(props: {
   return (
     <section class="welcome" aria-label="Welcome to Tether">
       <h2>Welcome to Tether</h2>
-      <p>
+      <p class="welcome-text">
         Ask about the page in this tab. Tether reads it, finds things on it and, when you allow it, clicks, fills in
         forms or runs a command on this computer. Every action asks you first.
       </p>
       <div class="suggestions">
         {SUGGESTED_PROMPTS.map((text) => (
-          <button type="button" data-action="suggest" disabled={!connected} onClick={() => props.onPrompt(text)}>
+          <button
+            type="button"
+            class="suggestion"
+            data-action="suggest"
+            disabled={!connected}
+            onClick={() => props.onPrompt(text)}
+          >
             {text}
           </button>
         ))}
       </div>
-      <p class="muted welcome-backend">
+      <p class="welcome-text muted welcome-backend">
         {connected ? `Answering: ${answeredBy(state, models)}.` : 'Connecting to the host…'}
         {connected && scripted ? (
           <>
