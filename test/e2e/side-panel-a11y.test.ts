@@ -154,7 +154,7 @@ describe('accessibility of the side panel (Chromium)', () => {
   });
 
   it('announces an approval assertively, naming its question, and says the turn waits for it or runs the tool', async () => {
-    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    const { panel, tabId } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     const announcer = panel.locator('[data-role="approval-announcer"]');
     expect(await announcer.getAttribute('aria-live')).toBe('assertive');
     expect(await announcer.textContent()).toBe('');
@@ -163,6 +163,12 @@ describe('accessibility of the side panel (Chromium)', () => {
     await card.waitFor({ timeout: 30_000 });
     await expect.poll(() => announcer.textContent()).toContain('Approval needed: Run a command on this computer?');
     expect(await card.getAttribute('aria-label')).toBe('Run a command on this computer?');
+    // The popup, opened for the same tab, announces it too.
+    const popup = await suite.browser.openExtensionPage(`src/popup/index.html?tab=${tabId}`);
+    await expect
+      .poll(() => popup.locator('[data-role="approval-announcer"]').textContent())
+      .toContain('Approval needed: Run a command on this computer?');
+    await popup.close();
     // The working line says what the turn waits for.
     const working = panel.locator('.live-status .working');
     await expect.poll(() => working.textContent()).toBe('Waiting for your approval to run bash…');

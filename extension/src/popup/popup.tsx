@@ -1,7 +1,7 @@
 /** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
 import { ShareToggle } from '../shared/ui/share-toggle';
 import { useState } from 'preact/hooks';
-import { ApprovalList } from '../shared/ui/approval-list';
+import { ApprovalAnnouncer, ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
@@ -46,6 +46,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
     <div>
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => void client.call('connection/retry', {})} />
       <div class="popup-body">
+        <ApprovalAnnouncer approvals={approvals} />
         {approvals.length > 0 ? (
           <ApprovalList client={client} approvals={approvals} />
         ) : (
