@@ -83,4 +83,22 @@ describe('opening Tether in Chromium', () => {
     expect(await panel.locator('.transcript .item').count()).toBe(0);
     await Promise.all([panel.close(), page.close()]);
   });
+
+  it("opens the approvals popup of the tab in a small window from the button's own menu", async () => {
+    const { page, tabId } = await openWebPage(suite.browser, suite.demo.url('/other'));
+    const worker = await suite.browser.serviceWorker();
+    const opened = suite.browser.context.waitForEvent('page', {
+      predicate: (p) => p.url().includes('/src/popup/index.html'),
+      timeout: 10_000,
+    });
+    await worker.evaluate((id) => {
+      const handler = Reflect.get(globalThis, '__tetherMenuClick') as (info: object, tab: object) => void;
+      handler({ menuItemId: 'tether-approvals' }, { id });
+    }, tabId);
+    const popup = await opened;
+    expect(new URL(popup.url()).search).toBe(`?tab=${tabId}`);
+    await waitConnected(popup);
+    expect(await popup.locator('.popup-body').textContent()).toContain('No approvals waiting on this tab.');
+    await Promise.all([popup.close(), page.close()]);
+  });
 });

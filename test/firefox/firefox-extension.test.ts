@@ -22,6 +22,8 @@ interface FirefoxManifest {
   browser_specific_settings?: { gecko?: { id?: string } };
   side_panel?: unknown;
   key?: unknown;
+  action?: { default_popup?: string };
+  commands?: Record<string, { suggested_key?: { default?: string } }>;
 }
 
 const CONNECTED = '.banner[data-status="connected"]';
@@ -113,6 +115,9 @@ describe('the Firefox build', () => {
     expect(manifest.key).toBeUndefined();
     expect(manifest.permissions).toContain('nativeMessaging');
     expect(manifest.permissions).not.toContain('sidePanel');
+    // The button toggles the sidebar (the worker's action.onClicked), and Alt+Shift+K opens or closes it.
+    expect(manifest.action?.default_popup).toBeUndefined();
+    expect(manifest.commands?._execute_sidebar_action?.suggested_key?.default).toBe('Alt+Shift+K');
   });
 });
 
@@ -146,7 +151,7 @@ describe('the extension in Firefox ESR', () => {
     const log = await firefox.hostLog();
     expect(log).toContain(`started by ${ADDON_ID} (${firefox.hostManifest})`);
     expect(log).toMatch(/bridge\/hello from tether-extension \d+\.\d+\.\d+/);
-    expect(log).toMatch(/client \d+: tether-extension \S+ initialized with 3 client tool\(s\)/);
+    expect(log).toMatch(/client \d+: tether-extension \S+ initialized with \d+ client tool\(s\)/);
 
     // The host is running with exactly Firefox's arguments (the manifest path and the add-on id) after the flag of
     // the development launcher that `tether install --dev` wrote.
