@@ -102,6 +102,11 @@ describe('skewAdvice', () => {
     expect(advice.command).toBe('npx tether-bridge@0.2.0 install');
   });
 
+  it('leaves the versions out when both sides carry the same one (a development checkout)', () => {
+    const same = { ...skew('host'), hostVersion: '0.2.0' };
+    expect(skewAdvice(same, 'npx tether install --dev').title).toBe('The Tether host is older than this extension.');
+  });
+
   it("keeps the development checkout's own commands", () => {
     expect(skewCommandFor(DEV_ID, skew('host'))).toBe('npx tether install --dev');
     expect(skewCommandFor(DEV_ID, skew('extension'))).toBe('npm run build');

@@ -127,16 +127,22 @@ export function adviceFor(reason: string | undefined, commands: AdviceCommands, 
 
 /** Advice for a host and extension that speak protocols that do not overlap; `command` fixes it (skewCommandFor). */
 export function skewAdvice(skew: VersionSkew, command: string): ConnectionAdvice {
+  // Builds of one version can still differ in protocol (a development checkout): then the versions say nothing.
+  const differ = skew.hostVersion !== skew.extensionVersion;
+  const host = `the Tether host${differ ? ` (${skew.hostVersion})` : ''}`;
+  const extension = `this extension${differ ? ` (${skew.extensionVersion})` : ''}`;
+  const sentence = (older: string, newer: string) =>
+    `${older[0]!.toUpperCase()}${older.slice(1)} is older than ${newer}.`;
   if (skew.older === 'host') {
     return {
-      title: `The Tether host (${skew.hostVersion}) is older than this extension (${skew.extensionVersion}).`,
+      title: sentence(host, extension),
       action: 'Update the host by running this in a terminal, then press Retry.',
       command,
     };
   }
   return {
-    title: `This extension (${skew.extensionVersion}) is older than the Tether host (${skew.hostVersion}).`,
-    action: `Update the extension to ${skew.hostVersion} or later, or install the host that matches this extension, then press Retry:`,
+    title: sentence(extension, host),
+    action: `Update the extension${differ ? ` to ${skew.hostVersion} or later` : ''}, or install the host that matches this extension, then press Retry:`,
     command,
   };
 }

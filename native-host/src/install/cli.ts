@@ -26,8 +26,10 @@ const USAGE: Record<CommandName, string> = {
     'Registers the native messaging host with every browser found (or the ones named), for the extensions named with',
     '--extension-id (the id chrome://extensions shows, or a Firefox add-on id). --dev also allows the development build',
     '(extension/dist; its key is public, so only on a machine where you develop Tether: `npm start` does this).',
-    '--scope system installs for every user: run as root or administrator after `npm run build`; the host is copied to a',
-    'machine-wide folder. --user-data-dir DIR registers it for a Chromium started with --user-data-dir=DIR.',
+    "The launcher runs a copy of the host kept in Tether's data folder (with --dev: the checkout's dist/ in place);",
+    'run install again to upgrade. --scope system installs for every user: run as root or administrator after',
+    '`npm run build`; the host is copied to a machine-wide folder. --user-data-dir DIR registers it for a Chromium',
+    'started with --user-data-dir=DIR.',
     '--dry-run prints the plan and writes nothing.',
   ].join('\n'),
   uninstall: [
