@@ -5,10 +5,13 @@
  * The key is in the host's private config file (0600 in a 0700 folder) and nowhere else: not in the extension's
  * storage, not in the host's log, not in a journal.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
@@ -147,5 +150,49 @@ describe('model settings through the host, in Chromium', () => {
     );
     expect(written.filter((f) => f.text.includes(KEY)).map((f) => f.path)).toEqual([]);
     await Promise.all([options.close(), panel.close(), page.close(), second.close(), other.page.close()]);
+  });
+});
+
+/** A folder with a `gemini` command that runs the scripted ACP agent (what the Gemini CLI speaks with --acp). */
+function fakeGeminiOnPath(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'tether-fake-gemini-'));
+  const agent = join(REPO_ROOT, 'test/fixtures/acp-agent.mjs');
+  writeFileSync(join(bin, 'gemini'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}\n`, {
+    mode: 0o755,
+  });
+  return bin;
+}
+
+describe('an agent found on the PATH, enabled in one click, in Chromium', () => {
+  const bin = fakeGeminiOnPath();
+  const suite = useBrowserSuite({ env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('offers the agents the host finds, makes the chosen one the default backend, and the panel talks to it', async () => {
+    const options = await suite.browser.openExtensionPage('src/options/index.html');
+    await waitConnected(options);
+    const gemini = options.locator('.presets li[data-preset="gemini"]');
+    await gemini.locator('button[data-action="enable-gemini"]').waitFor();
+    // An agent that is not installed says how to install it instead.
+    expect(await options.locator('.presets li[data-preset="codex"]').textContent()).toContain('not found on the PATH');
+    await gemini.locator('button[data-action="enable-gemini"]').click();
+    await expect
+      .poll(() => options.locator('.model-status').textContent())
+      .toBe('Gemini CLI is now the default backend. Tether reconnects to use it.');
+    await expect.poll(() => gemini.textContent(), { timeout: 15_000 }).toContain('in use (the default backend)');
+    const config = JSON.parse(await readFile(join(suite.browser.homeDir, 'config', 'tether', 'config.json'), 'utf8'));
+    expect(config).toMatchObject({
+      defaultBackend: 'gemini',
+      backends: { gemini: { kind: 'command', argv: [join(bin, 'gemini'), '--acp'], dialect: 'acp' } },
+    });
+
+    const { page, tabId } = await openWebPage(suite.browser, suite.demo.url('/'));
+    const panel = await openSidePanel(suite.browser, tabId);
+    await waitConnected(panel);
+    await expect.poll(() => panel.locator('.welcome-backend').textContent()).toMatch(/^Answering: gemini/);
+    await sendPrompt(panel, 'hello agent');
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
+    expect((await agentTexts(panel)).at(-1)).toContain('You said: hello agent');
+    await Promise.all([options.close(), panel.close(), page.close()]);
   });
 });
