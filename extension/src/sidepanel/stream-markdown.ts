@@ -40,16 +40,49 @@ function nextFrame(run: () => void): void {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
+/**
+ * Where the finished blocks of streamed markdown end: after the last blank line outside a fenced code block. Reads
+ * each line once, as it is completed; never parses markdown.
+ */
+export class BlockCuts {
+  /** Where the current, unfinished line starts. */
+  private lineStart = 0;
+  /** The fence a code block was opened with, while inside one. */
+  private fence: { readonly char: string; readonly length: number } | undefined;
+  private cut = 0;
+
+  /** Reads the lines of `text` completed since the last call; returns where the finished blocks end (0: none yet). */
+  scan(text: string): number {
+    for (let nl = text.indexOf('\n', this.lineStart); nl !== -1; nl = text.indexOf('\n', this.lineStart)) {
+      const line = text.slice(this.lineStart, nl);
+      this.lineStart = nl + 1;
+      const fence = FENCE.exec(line);
+      if (this.fence) {
+        const closes = fence?.[1]?.[0] === this.fence.char && fence[1].length >= this.fence.length && !fence[2]?.trim();
+        if (closes) this.fence = undefined;
+      } else if (fence?.[1] && !(fence[1][0] === '`' && fence[2]?.includes('`'))) {
+        this.fence = { char: fence[1][0] ?? '`', length: fence[1].length };
+      } else if (line.trim() === '') {
+        this.cut = this.lineStart;
+      }
+    }
+    return this.cut;
+  }
+
+  /** The text lost its first `n` characters (the finished blocks, now rendered). */
+  drop(n: number): void {
+    this.lineStart -= n;
+    this.cut = Math.max(0, this.cut - n);
+  }
+}
+
 /** Markdown streamed into an element: finished blocks rendered once, the open block again at most once a frame. */
 export class StreamMarkdown implements TextSink {
   private total = 0;
   /** The text of the open block(s): everything after the last block that was rendered for good. */
   private tail = '';
-  /** Where in `tail` the current, unfinished line starts. */
-  private lineStart = 0;
-  /** The fence a code block was opened with, while inside one. */
-  private fence: { readonly char: string; readonly length: number } | undefined;
-  /** End of the last blank line outside a fence in `tail`: what comes before it can be rendered for good. */
+  private readonly cuts = new BlockCuts();
+  /** End of the finished blocks in `tail`: what comes before it can be rendered for good. */
   private cut = 0;
   private readonly open: HTMLElement;
   /** The open block as plain text (it grew past OPEN_BLOCK_MAX_CHARS), or undefined while it is rendered. */
@@ -72,7 +105,7 @@ export class StreamMarkdown implements TextSink {
     if (text.length === 0) return;
     this.total += text.length;
     this.tail += text;
-    this.scanLines();
+    this.cut = this.cuts.scan(this.tail);
     if (this.plain && this.cut === 0) {
       this.plain.append(text);
       return;
@@ -103,7 +136,7 @@ export class StreamMarkdown implements TextSink {
     if (this.cut > 0) {
       const closed = this.tail.slice(0, this.cut);
       this.tail = this.tail.slice(this.cut);
-      this.lineStart -= this.cut;
+      this.cuts.drop(this.cut);
       this.cut = 0;
       if (closed.trim()) this.element.insertBefore(this.block(closed), this.open);
       this.plain = undefined;
@@ -136,22 +169,5 @@ export class StreamMarkdown implements TextSink {
     this.open.replaceChildren();
     this.plain = new StreamText(this.open);
     this.plain.append(this.tail);
-  }
-
-  /** Reads the lines completed since the last call: fences open and close, blank lines outside them are cuts. */
-  private scanLines(): void {
-    for (let nl = this.tail.indexOf('\n', this.lineStart); nl !== -1; nl = this.tail.indexOf('\n', this.lineStart)) {
-      const line = this.tail.slice(this.lineStart, nl);
-      this.lineStart = nl + 1;
-      const fence = FENCE.exec(line);
-      if (this.fence) {
-        const closes = fence?.[1]?.[0] === this.fence.char && fence[1].length >= this.fence.length && !fence[2]?.trim();
-        if (closes) this.fence = undefined;
-      } else if (fence?.[1] && !(fence[1][0] === '`' && fence[2]?.includes('`'))) {
-        this.fence = { char: fence[1][0] ?? '`', length: fence[1].length };
-      } else if (line.trim() === '') {
-        this.cut = this.lineStart;
-      }
-    }
   }
 }
