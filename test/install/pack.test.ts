@@ -66,11 +66,13 @@ beforeAll(async () => {
       .split(delimiter)
       .filter((dir) => !dir.startsWith(ROOT))
       .join(delimiter),
-    npm_config_cache: join(tmp, 'npm-cache'),
-    npm_config_update_notifier: 'false',
   };
   for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'TETHER_CONFIG', 'NODE_PATH'])
     delete env[name];
+  // Nor the settings `npm test` hands its children (npm_config_local_prefix names the repository).
+  for (const name of Object.keys(env)) if (name.startsWith('npm_')) delete env[name];
+  env.npm_config_cache = join(tmp, 'npm-cache');
+  env.npm_config_update_notifier = 'false';
 }, 120_000);
 
 afterAll(async () => {
