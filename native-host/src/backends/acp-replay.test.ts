@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Connection, createMemoryTransportPair, type Item } from '@tether/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAcpAdapter } from './acp-adapter';
+import { asRecord, str } from './dialect-core';
 
 const closers: Array<() => void> = [];
 afterEach(() => {
@@ -25,17 +26,20 @@ function geminiLikeAgent(history: Array<{ sessionUpdate: string; text: string }>
   };
   agent.onRequest('initialize', () => ({ protocolVersion: 1, agentCapabilities: { loadSession: true } }));
   agent.onRequest('session/new', () => ({ sessionId: 'sess-1', models: { currentModelId: 'auto' } }));
-  agent.onRequest('session/load', (params: { sessionId: string }) => {
-    replay(params.sessionId, history.slice(0, 1));
-    setTimeout(() => replay(params.sessionId, history.slice(1)), trailMs);
+  agent.onRequest('session/load', (params) => {
+    const sessionId = str(asRecord(params).sessionId) ?? '';
+    replay(sessionId, history.slice(0, 1));
+    setTimeout(() => replay(sessionId, history.slice(1)), trailMs);
     return {};
   });
   // The model takes longer than the replay's trail: a trailing update arrives while the new turn runs.
-  agent.onRequest('session/prompt', async (params: { sessionId: string; prompt: Array<{ text: string }> }) => {
+  agent.onRequest('session/prompt', async (params) => {
     await new Promise((r) => setTimeout(r, trailMs * 2));
+    const p = asRecord(params);
+    const prompt = Array.isArray(p.prompt) ? p.prompt.map(asRecord) : [];
     agent.notify('session/update', {
-      sessionId: params.sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', content: text(`You said: ${params.prompt[0]!.text}`) },
+      sessionId: str(p.sessionId),
+      update: { sessionUpdate: 'agent_message_chunk', content: text(`You said: ${str(prompt[0]?.text) ?? ''}`) },
     });
     return { stopReason: 'end_turn' };
   });
