@@ -57,7 +57,12 @@ export function SidePanel(props: { client: WorkerClient }) {
     }
     const o = older.current;
     const cursor = o.cursor;
-    if (!cursor || o.loading) return;
+    if (!cursor) {
+      // Everything of the last snapshot is shown and the server has nothing older.
+      setHasOlder(false);
+      return;
+    }
+    if (o.loading) return;
     o.loading = true;
     const snapshot = o.snapshot;
     client.call('thread/history', { cursor }).then(
