@@ -312,11 +312,22 @@ describe('tether doctor on Linux', () => {
   });
 
   it('lists the backend presets found on PATH', async () => {
-    const sys = await installedLinux({ files: { '/usr/local/bin/codex': { text: '', mode: 0o755 } } });
+    const sys = await installedLinux({
+      files: {
+        '/usr/local/bin/codex': { text: '', mode: 0o755 },
+        '/usr/local/bin/claude-code-acp': { text: '', mode: 0o755 },
+      },
+    });
     const { code, lines } = await runDoctor(sys, {
       browsers: ['chromium'],
       presets: [
         { id: 'codex', label: 'OpenAI Codex', argv: ['codex', 'app-server'], install: 'npm install -g @openai/codex' },
+        {
+          id: 'claude',
+          label: 'Claude Code (ACP)',
+          argv: ['claude-code-acp'],
+          signIn: (env) => `set ANTHROPIC_API_KEY in ${env}, or run \`claude /login\``,
+        },
         {
           id: 'copilot',
           label: 'GitHub Copilot CLI',
@@ -327,6 +338,10 @@ describe('tether doctor on Linux', () => {
     });
     expect(code).toBe(0);
     expect(lines).toContain('  ✓ codex - OpenAI Codex: /usr/local/bin/codex');
+    expect(lines).toContain('  ✓ claude - Claude Code (ACP): /usr/local/bin/claude-code-acp');
+    expect(lines).toContain(
+      '  · claude signs in: set ANTHROPIC_API_KEY in backends.claude.env, or run `claude /login`',
+    );
     expect(lines).toContain(
       '  · copilot - GitHub Copilot CLI: `copilot` not on PATH; install with `npm install -g @github/copilot`',
     );

@@ -26,6 +26,8 @@ export interface PresetLike {
   readonly argv: readonly string[];
   /** How to get the command when it is missing. */
   readonly install?: string;
+  /** What the agent needs to sign in; `env` names where its variables go. */
+  readonly signIn?: (env: string) => string;
 }
 
 /** What to check. */
@@ -167,8 +169,11 @@ async function checkPresets(sys: System, report: DoctorReport, presets: readonly
     if (!command) continue;
     const name = preset.label ? `${preset.id} - ${preset.label}` : preset.id;
     const found = await findOnPath(sys, command);
-    if (found) report.ok(`${name}: ${found}`);
-    else
+    if (found) {
+      report.ok(`${name}: ${found}`);
+      // An agent without credentials starts, then fails its first turn: say what it needs before that happens.
+      if (preset.signIn) report.info(`${preset.id} signs in: ${preset.signIn(`backends.${preset.id}.env`)}`);
+    } else
       report.info(`${name}: \`${command}\` not on PATH${preset.install ? `; install with \`${preset.install}\`` : ''}`);
   }
   // A browser started from the desktop may give the host a shorter PATH than this shell has.
