@@ -2,8 +2,12 @@
 // What the dialect adapters cost on a streamed answer: a turn of N text deltas from a scripted agent (Codex's wire,
 // then ACP's) through the codex and acp adapters to a Tether client, next to the same N messages passed through an
 // in-memory transport with no adapter. In-process, so it measures translation only (no pipes, no model).
-// Usage: node bench/agents.bench.mjs [--quick]   (writes bench/results/agents.json and the "Agents" section of
-// BENCHMARKS.md)
+// Then how long each preset's real agent (pinned in the test agents' cache, installed on first use) takes from spawn
+// to its answer to `initialize`, with the preset's argv and env and the offline variables of the real-agent tests.
+// Usage: node bench/agents.bench.mjs [--quick] [--no-publish]   (writes bench/results/agents.json and the "Agents"
+// section of BENCHMARKS.md; --no-publish only prints)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, importTypeScript, machine, median, timeOneTurn, tmp, writeResults, writeSection } from './support.mjs';
 
@@ -11,12 +15,28 @@ const quick = process.argv.includes('--quick');
 const DELTAS = quick ? 20_000 : 100_000;
 const RUNS = quick ? 1 : 5;
 
-const { createCodexAdapter, createAcpAdapter, createMemoryTransportPair } = await importTypeScript(
+const publish = !process.argv.includes('--no-publish');
+const STARTS = quick ? 2 : 5;
+
+const {
+  createCodexAdapter,
+  createAcpAdapter,
+  createMemoryTransportPair,
+  BACKEND_PRESETS,
+  ensureAgent,
+  packages,
+  writeCodexHome,
+} = await importTypeScript(
   'agents',
   [
     "export { createCodexAdapter } from './native-host/src/backends/codex-adapter';",
     "export { createAcpAdapter } from './native-host/src/backends/acp-adapter';",
     "export { createMemoryTransportPair } from './protocol/src/index';",
+    "export { BACKEND_PRESETS } from './native-host/src/backends/presets';",
+    "export { writeCodexHome } from './test/support/mock-responses-api';",
+    "import { CODEX_PACKAGE, COPILOT_PACKAGE, CLAUDE_CODE_ACP_PACKAGE, GEMINI_PACKAGE } from './test/support/agents-cache';",
+    "export { ensureAgent } from './test/support/agents-cache';",
+    'export const packages = { codex: CODEX_PACKAGE, copilot: COPILOT_PACKAGE, claude: CLAUDE_CODE_ACP_PACKAGE, gemini: GEMINI_PACKAGE };',
   ].join('\n'),
 );
 
@@ -158,9 +178,105 @@ const rows = [
     throughAdapter(createAcpAdapter, acpAgent(DELTAS), true),
   ),
 ];
+
+/** Nothing listens here: an agent that tries its model or a service during start-up fails fast instead of waiting. */
+const CLOSED = 'http://127.0.0.1:9';
+const OFFLINE = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  DISABLE_AUTOUPDATER: '1',
+  CLAUDE_CODE_DISABLE_FAST_MODE: '1',
+};
+
+/** A fresh HOME (and CODEX_HOME) with what each agent needs to start offline; the env it starts with. */
+async function agentEnv(id, presetEnv) {
+  const home = mkdtempSync(join(tmp, `home-${id}-`));
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(
+    join(home, '.gemini/settings.json'),
+    JSON.stringify({
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false },
+    }),
+  );
+  const env = { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C.UTF-8', ...presetEnv };
+  if (id === 'codex')
+    return { ...env, CODEX_HOME: await writeCodexHome(join(home, 'codex'), CLOSED), RUST_LOG: 'error' };
+  if (id === 'copilot') return { ...env, COPILOT_PROVIDER_BASE_URL: `${CLOSED}/v1`, COPILOT_MODEL: 'gpt-4.1' };
+  if (id === 'claude') return { ...env, ANTHROPIC_BASE_URL: CLOSED, ANTHROPIC_API_KEY: 'x', ...OFFLINE };
+  return { ...env, GOOGLE_GEMINI_BASE_URL: CLOSED };
+}
+
+/** Milliseconds from spawn to the agent's answer to `initialize` (its own wire: Codex's or ACP's). */
+function timeInitialize(argv, env, dialect) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(argv[0], argv.slice(1), { env, cwd: tmp, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const kill = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const timer = setTimeout(() => (kill(), reject(new Error(`${argv[0]} did not answer initialize in 60 s`))), 60_000);
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      if (!buffer.split('\n').some((line) => line.includes('"id":1') && line.includes('"result"'))) return;
+      const ms = performance.now() - start;
+      clearTimeout(timer);
+      kill();
+      resolve(ms);
+    });
+    child.once('error', (error) => (clearTimeout(timer), reject(error)));
+    const params =
+      dialect === 'acp'
+        ? { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'bench', version: '1' } }
+        : { clientInfo: { name: 'bench', title: 'Bench', version: '1' }, capabilities: null };
+    child.stdin.write(
+      `${JSON.stringify({ ...(dialect === 'acp' ? { jsonrpc: '2.0' } : {}), id: 1, method: 'initialize', params })}\n`,
+    );
+  });
+}
+
+/** Each preset as configured, plus Gemini with its relaunch (what the preset's GEMINI_CLI_NO_RELAUNCH saves). */
+const startups = [];
+for (const preset of BACKEND_PRESETS) {
+  const bin = await ensureAgent(packages[preset.id]);
+  const argv = [bin, ...preset.argv.slice(1)];
+  startups.push({
+    label: `${preset.id} (${preset.argv.join(' ')})`,
+    argv,
+    env: await agentEnv(preset.id, preset.env ?? {}),
+    dialect: preset.dialect,
+  });
+  if (preset.id === 'gemini')
+    startups.push({
+      label: 'gemini, relaunching itself (no GEMINI_CLI_NO_RELAUNCH)',
+      argv,
+      env: await agentEnv('gemini', {}),
+      dialect: 'acp',
+    });
+}
+// Interleaved, so a slow moment of the machine spreads over every agent.
+const startTimes = startups.map(() => []);
+for (let run = 0; run < STARTS; run++)
+  for (const [i, s] of startups.entries()) startTimes[i].push(await timeInitialize(s.argv, s.env, s.dialect));
+const startRows = startups.map((s, i) => ({
+  label: s.label,
+  medianMs: Math.round(median(startTimes[i])),
+  minMs: Math.round(Math.min(...startTimes[i])),
+  maxMs: Math.round(Math.max(...startTimes[i])),
+}));
+console.log('');
+for (const r of startRows)
+  console.log(`${r.label.padEnd(58)} ${String(r.medianMs).padStart(6)} ms to initialize (${r.minMs}-${r.maxMs})`);
+
 const { cpu, cores, node } = machine();
-const meta = { date: new Date().toISOString(), node, cpu, cores, runs: RUNS, quick };
-writeResults('agents', { meta, rows });
+const meta = { date: new Date().toISOString(), node, cpu, cores, runs: RUNS, starts: STARTS, quick };
+if (!publish) process.exit(0);
+writeResults('agents', { meta, rows, startRows });
 
 const section = [
   '## Agents',
@@ -177,6 +293,13 @@ const section = [
   '',
   'Real agents are far slower than either (a model streams tens to hundreds of deltas a second), so the adapters do not',
   'limit streaming; the real-agent tests (`test/agents/`) check behaviour, not speed.',
+  '',
+  `Start-up of each preset's real agent (the pinned versions of the real-agent tests), from spawn to its answer to`,
+  `\`initialize\`, with the preset's argv and env, offline; median (min-max) of ${STARTS} interleaved starts:`,
+  '',
+  '| preset | to initialize |',
+  '|---|---:|',
+  ...startRows.map((r) => `| ${r.label} | ${r.medianMs} ms (${r.minMs}-${r.maxMs}) |`),
   '',
 ].join('\n');
 writeSection('Agents', section);
