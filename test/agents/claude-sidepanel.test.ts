@@ -77,7 +77,7 @@ describe('side panel driving the real Claude Code in Chromium', () => {
     const command = 'touch claude-sidepanel.marker && echo tether-from-the-side-panel';
     mock.enqueue({ kind: 'toolUse', name: 'Bash', input: { command, description: 'mark' } });
     await sendPrompt(panel, 'Run the command');
-    const card = panel.locator('.approval');
+    const card = panel.locator('.approval[data-tool="shell"]');
     await card.waitFor({ timeout: 60_000 });
     const preview = (await card.locator('.preview').textContent()) ?? '';
     expect(preview.split(command)).toHaveLength(2);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalCard, sessionModels } from './acp-map';
 
 describe('ACP values as Tether values', () => {
-  it("shows Claude Code's shell command once, though its title repeats it in backticks", () => {
+  it("shows Claude Code's shell command once, though its title repeats it in backticks, under Codex's tool name", () => {
     const card = approvalCard({
       toolCallId: 'toolu_1',
       title: '`touch a && echo hi`',
@@ -10,7 +10,7 @@ describe('ACP values as Tether values', () => {
       rawInput: { command: 'touch a && echo hi', description: 'mark' },
     });
     expect(card).toEqual({
-      toolName: '`touch a && echo hi`',
+      toolName: 'shell',
       preview: 'touch a && echo hi',
       arguments: { command: 'touch a && echo hi', description: 'mark' },
     });
@@ -18,7 +18,7 @@ describe('ACP values as Tether values', () => {
 
   it("takes Gemini's command from the title when the request has no rawInput", () => {
     expect(approvalCard({ toolCallId: 'c', title: 'touch b', kind: 'execute' })).toEqual({
-      toolName: 'touch b',
+      toolName: 'shell',
       preview: 'touch b',
       arguments: { command: 'touch b' },
     });

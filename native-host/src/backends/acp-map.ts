@@ -91,11 +91,9 @@ export function approvalCard(toolCall: Record<string, unknown>): ApprovalCard {
   const command = given ?? (toolCall.kind === 'execute' && toolCall.rawInput === undefined ? bare : undefined);
   const args = toolCall.rawInput ?? (command === undefined ? {} : { command });
   if (command === undefined) return { toolName: title, preview: title, arguments: args };
-  return {
-    toolName: title,
-    preview: bare === command || title.includes(command) ? command : `${title}: ${command}`,
-    arguments: args,
-  };
+  // A title that is only the command would repeat it on the card: the tool is then named as Codex names its own.
+  if (bare === command) return { toolName: 'shell', preview: command, arguments: args };
+  return { toolName: title, preview: title.includes(command) ? command : `${title}: ${command}`, arguments: args };
 }
 
 /** A model an ACP agent offers (`availableModels` of a session). */
