@@ -150,6 +150,10 @@ describe('what the side panel shows, at panel width (Chromium)', () => {
       .split(/\s+/)
       .map(Number);
     expect(numbers).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    // One Copy for the answer, under its last part.
+    const copies = panel.locator('.transcript [data-action="copy-answer"]');
+    expect(await copies.count()).toBe(1);
+    expect(await panel.locator('.transcript > *').last().locator('[data-action="copy-answer"]').count()).toBe(1);
     await panel.close();
   });
 

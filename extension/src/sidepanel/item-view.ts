@@ -72,8 +72,27 @@ export function finishAnswer(root: HTMLElement, text: string): void {
   root.appendChild(actions);
 }
 
+/**
+ * Copies what a Copy button stands for to the clipboard and says on the button whether it worked; false for any other
+ * button. Call it from the click itself: the user's gesture is what lets a page write the clipboard.
+ */
+export function copyFrom(control: HTMLButtonElement): boolean {
+  const text = copiedText(control);
+  if (text === undefined) return false;
+  const label = (value: string): void => {
+    if (control.dataset.action === 'copy-code') control.dataset.label = value;
+    else control.textContent = value;
+  };
+  navigator.clipboard.writeText(text).then(
+    () => label('Copied'),
+    () => label('Copy failed'),
+  );
+  setTimeout(() => label('Copy'), 1500);
+  return true;
+}
+
 /** The text a copy button copies: the answer's markdown, or the code of its block; undefined for other buttons. */
-export function copiedText(control: HTMLElement): string | undefined {
+function copiedText(control: HTMLElement): string | undefined {
   if (control.dataset.action === 'copy-code') return control.parentElement?.querySelector('pre')?.textContent ?? '';
   if (control.dataset.action !== 'copy-answer') return undefined;
   const root = control.closest('.item');

@@ -4,7 +4,7 @@
  * sent it at a point of that answer, so the panel shows it there at once and the answer goes on below it, in a
  * continuation of the same item. The backend's userMessage item, when it comes, takes over the element shown.
  */
-import { StreamText } from './stream-text';
+import { StreamMarkdown } from './stream-markdown';
 
 /** A part of an answer written after a steer message: its element and the offset in the item's text it starts at. */
 export interface Continuation {
@@ -53,18 +53,19 @@ export class PendingSteers {
 
 /**
  * Starts a continuation of streaming item `itemId` at the end of `list`, beginning at offset `from` of its text;
- * returns it and the StreamText later deltas go to.
+ * returns it and where later deltas go (markdown rendered as it streams, like the part above).
  */
-export function continueBelow(list: HTMLElement, itemId: string, from: number): [Continuation, StreamText] {
+export function continueBelow(list: HTMLElement, itemId: string, from: number): [Continuation, StreamMarkdown] {
   const doc = list.ownerDocument;
   const root = doc.createElement('div');
   root.className = 'item continuation inProgress';
   root.dataset.part = `${itemId}@${from}`;
+  root.setAttribute('aria-busy', 'true');
   const body = doc.createElement('div');
-  body.className = 'body stream';
+  body.className = 'body markdown streaming';
   root.appendChild(body);
   list.appendChild(root);
-  return [{ root, from }, new StreamText(body)];
+  return [{ root, from }, new StreamMarkdown(body)];
 }
 
 /** `text` cut where the continuations start: the first piece is the part above the first steer message. */

@@ -9,7 +9,8 @@
 import type { AgentMessageItem, Item, Turn } from '@tether/protocol';
 import { MARKDOWN_MAX_CHARS } from '../shared/markdown';
 import type { ViewEvent } from '../shared/events';
-import { copiedText, finishAnswer, itemView } from './item-view';
+import { FIRST_PAINT, splitFromEnd } from './first-paint';
+import { copyFrom, finishAnswer, itemView } from './item-view';
 import { ScrollKeeper } from './scroll-keeper';
 import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
 import type { TextSink } from './stream-markdown';
@@ -34,31 +35,6 @@ interface Entry {
 
 /** How close to the top (px) the reader scrolls before the next older page is asked for. */
 const NEAR_TOP_PX = 200;
-/**
- * Characters of a snapshot's latest items rendered before its first paint (about two screens of the panel); the older
- * items of the snapshot follow as the reader scrolls up, BACKLOG_CHUNK_CHARS at a time. Measured
- * (bench/long-thread.bench.mjs): rendering a whole 100-turn page of markdown answers took one 240-740 ms task before
- * the first paint; 12,000 characters first still had a 179 ms task on a cold page, 6,000 fit the 100 ms budget.
- */
-const FIRST_PAINT_CHARS = 6_000;
-const BACKLOG_CHUNK_CHARS = 12_000;
-/** Items rendered at most before the first paint, however short. */
-const FIRST_PAINT_ITEMS = 40;
-
-/** Characters an item costs to render (its text, or a fixed amount for a tool card). */
-function weight(item: Item): number {
-  if (item.type === 'userMessage' || item.type === 'agentMessage' || item.type === 'reasoning')
-    return item.content.text.length;
-  return 500;
-}
-
-/** Where to split `items` so that what follows is about `budget` characters (at least one item, at most `max`). */
-function splitFromEnd(items: readonly Item[], budget: number, max: number): number {
-  let at = items.length;
-  for (let chars = 0; at > 0 && chars < budget && items.length - at < max; ) chars += weight(items[--at] as Item);
-  return at;
-}
-
 /** Renders a thread's items into a scrolling container. */
 export class Transcript {
   private readonly entries = new Map<string, Entry>();
@@ -126,7 +102,7 @@ export class Transcript {
   /** Shows the next chunk of the snapshot's older items above what is shown; false when there is none. */
   showEarlier(): boolean {
     if (this.backlog.length === 0) return false;
-    const at = splitFromEnd(this.backlog, BACKLOG_CHUNK_CHARS, Number.POSITIVE_INFINITY);
+    const at = splitFromEnd(this.backlog, FIRST_PAINT.chunkChars, Number.POSITIVE_INFINITY);
     const chunk = this.backlog.slice(at);
     this.backlog = this.backlog.slice(0, at);
     this.prepend(chunk);
@@ -140,18 +116,7 @@ export class Transcript {
       if (text) this.onEdit(text);
       return;
     }
-    const text = copiedText(control);
-    if (text === undefined) return;
-    const label = (value: string): void => {
-      if (action === 'copy-code') control.dataset.label = value;
-      else control.textContent = value;
-    };
-    // The clipboard is written from the click itself: the user's gesture is what lets a page write it.
-    navigator.clipboard.writeText(text).then(
-      () => label('Copied'),
-      () => label('Copy failed'),
-    );
-    setTimeout(() => label('Copy'), 1500);
+    copyFrom(control);
   }
 
   /** Keeps a polite live region from reading out what was already there: the list is busy while it is rebuilt. */
@@ -191,7 +156,7 @@ export class Transcript {
     this.list.replaceChildren();
     // The latest items first, for a fast first paint; a running turn's items are all shown (they may still change).
     const running = all.findIndex((item) => item.status === 'inProgress');
-    let at = splitFromEnd(all, FIRST_PAINT_CHARS, FIRST_PAINT_ITEMS);
+    let at = splitFromEnd(all, FIRST_PAINT.chars, FIRST_PAINT.items);
     if (running !== -1) at = Math.min(at, running);
     this.backlog = all.slice(0, at);
     const items = all.slice(at);
@@ -372,7 +337,12 @@ export class Transcript {
     if (this.keepsStreamedText(item, streamed)) {
       old.stream?.flush?.();
       old.root.className = `item ${item.type} ${item.status}`;
-      for (const part of parts) part.root.className = `item continuation ${item.status}`;
+      old.root.removeAttribute('aria-busy');
+      for (const part of parts) {
+        part.root.className = `item continuation ${item.status}`;
+        part.root.removeAttribute('aria-busy');
+      }
+      finishAnswer(parts.at(-1)?.root ?? old.root, item.content.text);
       return;
     }
     const [head = '', ...pieces] = splitAt(item.content.text, parts);
@@ -386,6 +356,10 @@ export class Transcript {
       part.root.replaceWith(root);
       return { root, from: part.from };
     });
+    // One Copy, under the last part, for the whole answer.
+    const roots = [first.root, ...done.map((part) => part.root)];
+    for (const root of roots.slice(0, -1)) root.querySelector(':scope > .actions')?.remove();
+    finishAnswer(roots.at(-1) ?? first.root, item.content.text);
     this.entries.set(item.id, { ...first, parts: done });
   }
 
