@@ -117,6 +117,10 @@ describe('model settings through the host, in Chromium', () => {
     expect(await box.inputValue()).toBe('Summarise this page in five bullet points.');
     expect(await panel.locator('.transcript .item').count()).toBe(0);
 
+    const lighthouses = await openWebPage(suite.browser, suite.demo.url('/other'));
+    const early = await openSidePanel(suite.browser, lighthouses.tabId);
+    await early.locator('.welcome').waitFor();
+
     await sendPrompt(panel, 'Hello, real model');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
     expect((await agentTexts(panel)).at(-1)).toContain('You said: Hello, real model');
@@ -124,7 +128,9 @@ describe('model settings through the host, in Chromium', () => {
     expect(chat.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(await welcome.count()).toBe(0);
 
-    // Shown until the first message is sent: another tab's panel has no welcome.
+    // Shown until the first message is sent, in every panel: the one open in another tab closes its welcome, and a
+    // panel opened later has none.
+    await expect.poll(() => early.locator('.welcome').count()).toBe(0);
     const other = await openWebPage(suite.browser, suite.demo.url('/other'));
     const second = await openSidePanel(suite.browser, other.tabId);
     await waitConnected(second);
@@ -149,7 +155,7 @@ describe('model settings through the host, in Chromium', () => {
       true,
     );
     expect(written.filter((f) => f.text.includes(KEY)).map((f) => f.path)).toEqual([]);
-    await Promise.all([options.close(), panel.close(), page.close(), second.close(), other.page.close()]);
+    await Promise.all([options, panel, page, second, other.page, early, lighthouses.page].map((p) => p.close()));
   });
 });
 

@@ -28,6 +28,12 @@ export function useWelcome(started: boolean): boolean | undefined {
       (got) => setDue((d) => (d === false ? d : got[WELCOME_DONE_KEY] !== true)),
       () => setDue(false),
     );
+    // A first message sent in another tab's panel ends the welcome in this one too.
+    const changed = (changes: Record<string, chrome.storage.StorageChange>, area: string): void => {
+      if (area === 'local' && changes[WELCOME_DONE_KEY]?.newValue === true) setDue(false);
+    };
+    chrome.storage.onChanged.addListener(changed);
+    return () => chrome.storage.onChanged.removeListener(changed);
   }, []);
   useEffect(() => {
     if (!started || due === false) return;
