@@ -24,39 +24,25 @@ import {
   asRecord,
   str,
 } from './dialect-core';
+import { AcpErrorCode, mapAcpError } from './acp-errors';
 import {
-  type AcpModel,
   agentErrorText,
   approvalCard,
+  listedThread,
   permissionChoices,
   permissionOption,
   safeSegment,
-  sessionModels,
   stopStatus,
 } from './acp-map';
+import { AcpModels } from './acp-models';
+import { ReplayWatch } from './acp-replay';
 import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
-import { presetOf } from './presets';
 
 /** ACP protocol version this adapter speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
-
-/** A `session/load` replay has ended once the agent sent nothing for this long (Gemini's trails the answer by ~ms). */
-const REPLAY_QUIET_MS = 150;
-/** ... or after this long whatever it sends. */
-const REPLAY_MAX_MS = 3000;
-
-/** ACP's error codes the adapter reads (the ACP schema's `ErrorCode`). */
-const AcpErrorCode = {
-  /** The agent needs the user to sign in first. */
-  AuthRequired: -32000,
-  /** A session (or other resource) the agent does not know. */
-  ResourceNotFound: -32002,
-  /** A prompt cancelled by `session/cancel` (JSON-RPC's request-cancelled code). */
-  RequestCancelled: -32800,
-} as const;
 
 /** Creates the ACP adapter (the host's dialect contract). */
 export function createAcpAdapter(upstream: MessageTransport, options: AdapterOptions): MessageTransport {
@@ -79,17 +65,15 @@ class AcpAdapter extends AdapterCore {
   /** The agent takes HTTP MCP servers (`mcpCapabilities.http`); else it gets the stdio form. */
   private mcpHttp = false;
   private provisional = 0;
-  /** The models the agent offered with its latest session, and the one a session starts with. */
-  private models: AcpModel[] = [];
-  private defaultModel: string | undefined;
+  private readonly models: AcpModels;
   /** Titles the adapter made from a first prompt: an agent's own title may replace these, never a client's. */
   private readonly madeTitles = new Map<string, string>();
-  /** When each session's latest update arrived: a `session/load` replay lasts until the session goes quiet. */
-  private readonly lastUpdateAt = new Map<string, number>();
+  private readonly replay = new ReplayWatch();
 
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
     this.journal = new ThreadJournal(join(options.dataDir, 'agents', safeSegment(options.backendId)), this.log);
+    this.models = new AcpModels((m, params) => this.agent.request(m, params), this.log, options.backendId);
     this.mcp = options.mcp
       ? new AcpMcpGrants(options.mcp, {
           call: (params) => this.client.request('item/tool/call', params),
@@ -148,7 +132,7 @@ class AcpAdapter extends AdapterCore {
         if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
         this.mcp?.bind(provisional, sessionId);
         this.live.add(sessionId);
-        const model = await this.sessionModel(sessionId, session, p.model);
+        const model = await this.models.ofSession(sessionId, session, p.model);
         const now = Date.now();
         const thread: Thread = {
           id: sessionId,
@@ -229,35 +213,8 @@ class AcpAdapter extends AdapterCore {
         return {};
       },
       // ACP lists models per session: these are the latest session's (none before the first thread starts).
-      'model/list': async () => ({
-        models: this.models.map((m) => ({
-          id: m.id,
-          ...(m.displayName ? { displayName: m.displayName } : {}),
-          provider: this.options.backendId,
-          isDefault: m.id === this.defaultModel,
-        })),
-      }),
+      'model/list': async () => ({ models: this.models.list() }),
     };
-  }
-
-  /** The model of a new session: `wanted` when the agent can switch to it (`session/set_model`), else its own. */
-  private async sessionModel(sessionId: string, session: Record<string, unknown>, wanted?: string): Promise<string> {
-    const { current, available } = sessionModels(session);
-    if (available.length > 0) this.models = available;
-    this.defaultModel ??= current;
-    if (!wanted || wanted === current) return current ?? '';
-    return (await this.switchModel(sessionId, wanted)) ? wanted : (current ?? '');
-  }
-
-  /** Asks the agent to run `modelId` in a session; false (logged) when it cannot. */
-  private async switchModel(sessionId: string, modelId: string): Promise<boolean> {
-    try {
-      await this.agent.request('session/set_model', { sessionId, modelId });
-      return true;
-    } catch (error) {
-      this.log(`${this.agentName} did not switch session ${sessionId} to model ${modelId}: ${String(error)}`);
-      return false;
-    }
   }
 
   private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {
@@ -266,7 +223,7 @@ class AcpAdapter extends AdapterCore {
     const running = this.active.get(p.threadId);
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
     const sessionId = await this.attach(p.threadId, ctx);
-    if (p.model && p.model !== thread.model && (await this.switchModel(sessionId, p.model)))
+    if (p.model && p.model !== thread.model && (await this.models.switch(sessionId, p.model)))
       this.journal.update(p.threadId, { model: p.model });
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
     const turn = new AcpTurn(p.threadId, input, {
@@ -346,7 +303,7 @@ class AcpAdapter extends AdapterCore {
     const sessionId = str(session.sessionId);
     if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
     this.live.add(sessionId);
-    await this.sessionModel(sessionId, session);
+    await this.models.ofSession(sessionId, session);
     this.journal.update(threadId, {}, sessionId);
     this.emit('warning', {
       threadId,
@@ -372,25 +329,12 @@ class AcpAdapter extends AdapterCore {
       const mcpServers = await this.mcpServers(threadId);
       const loaded = asRecord(await this.acp('session/load', { sessionId, cwd, mcpServers }, ctx, sessionId));
       this.live.add(sessionId);
-      await this.replayEnded(sessionId);
-      await this.sessionModel(sessionId, loaded);
+      await this.replay.ended(sessionId);
+      await this.models.ofSession(sessionId, loaded);
       collector?.finish('completed');
     } finally {
       this.loading.delete(sessionId);
       this.replays.delete(sessionId);
-    }
-  }
-
-  /**
-   * Resolves when the agent has been quiet on `sessionId` for REPLAY_QUIET_MS (at most REPLAY_MAX_MS): Gemini answers
-   * `session/load` after the first replayed update and streams the rest after, so the answer does not end a replay.
-   */
-  private async replayEnded(sessionId: string): Promise<void> {
-    const until = Date.now() + REPLAY_MAX_MS;
-    for (;;) {
-      const quietFor = Date.now() - (this.lastUpdateAt.get(sessionId) ?? 0);
-      if (quietFor >= REPLAY_QUIET_MS || Date.now() >= until) return;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(REPLAY_QUIET_MS - quietFor, until - Date.now())));
     }
   }
 
@@ -404,24 +348,8 @@ class AcpAdapter extends AdapterCore {
       return;
     }
     for (const s of (Array.isArray(result.sessions) ? result.sessions : []).map(asRecord)) {
-      const id = str(s.sessionId);
-      if (!id || this.journal.get(id)) continue;
-      const updated = Date.parse(str(s.updatedAt) ?? '') || Date.now();
-      this.journal.put({
-        sessionId: id,
-        thread: {
-          id,
-          title: str(s.title) ?? '',
-          model: '',
-          status: 'idle',
-          archived: false,
-          ephemeral: false,
-          createdAtMs: updated,
-          updatedAtMs: updated,
-          ...(str(s.cwd) ? { cwd: str(s.cwd) } : {}),
-        },
-        unread: true,
-      });
+      const thread = listedThread(s);
+      if (thread && !this.journal.get(thread.id)) this.journal.put({ sessionId: thread.id, thread, unread: true });
     }
   }
 
@@ -458,7 +386,7 @@ class AcpAdapter extends AdapterCore {
     const sessionId = str(p.sessionId);
     const update = asRecord(p.update);
     if (!sessionId) return;
-    this.lastUpdateAt.set(sessionId, Date.now());
+    this.replay.noteUpdate(sessionId);
     if (this.loading.has(sessionId)) {
       this.replays.get(sessionId)?.update(update);
       return;
@@ -546,23 +474,8 @@ class AcpAdapter extends AdapterCore {
   }
 
   private mapError(error: unknown, method: string, threadId?: string): Error {
-    if (!(error instanceof RpcError)) return error instanceof Error ? error : new Error(String(error));
-    if (error.code === AcpErrorCode.AuthRequired) {
-      const env = `backends.${this.options.backendId}.env of the Tether config`;
-      const preset = presetOf({
-        backendId: this.options.backendId,
-        agentName: this.agentName,
-        ...(this.options.backend?.argv[0] ? { command: this.options.backend.argv[0] } : {}),
-      });
-      const fix = preset
-        ? preset.signIn(env)
-        : `sign in with the agent's own login command, or give it an API key or provider in ${env}`;
-      return RpcError.backendUnavailable(`${this.agentName} needs you to sign in (${error.message}). Fix: ${fix}`, {
-        method,
-        agentCode: error.code,
-      });
-    }
-    if (error.code === AcpErrorCode.ResourceNotFound && threadId) return RpcError.threadNotFound(threadId);
-    return error;
+    const command = this.options.backend?.argv[0];
+    const agent = { backendId: this.options.backendId, agentName: this.agentName, ...(command ? { command } : {}) };
+    return mapAcpError(error, method, agent, threadId);
   }
 }

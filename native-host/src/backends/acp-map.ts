@@ -2,7 +2,7 @@
  * Pure translations of ACP values into Tether's and back: stop reasons, permission options, session config. Everything
  * from the agent is read defensively.
  */
-import type { ApprovalDecision, ApprovalOutcome } from '@tether/protocol';
+import type { ApprovalDecision, ApprovalOutcome, Thread } from '@tether/protocol';
 import { asRecord, str } from './dialect-core';
 
 /** How a turn ends, from an ACP stop reason. */
@@ -129,4 +129,23 @@ export function agentErrorText(error: unknown): string {
   const record = asRecord(data);
   const detail = typeof data === 'string' ? data : (str(record.details) ?? str(record.message));
   return detail && !error.message.includes(detail) ? `${error.message}: ${detail}` : error.message;
+}
+
+/** A thread for a session that `session/list` returned (`{sessionId, cwd, title, updatedAt}`), if it has an id. */
+export function listedThread(session: Record<string, unknown>): Thread | undefined {
+  const id = str(session.sessionId);
+  if (!id) return undefined;
+  const updated = Date.parse(str(session.updatedAt) ?? '') || Date.now();
+  const cwd = str(session.cwd);
+  return {
+    id,
+    title: str(session.title) ?? '',
+    model: '',
+    status: 'idle',
+    archived: false,
+    ephemeral: false,
+    createdAtMs: updated,
+    updatedAtMs: updated,
+    ...(cwd ? { cwd } : {}),
+  };
 }
