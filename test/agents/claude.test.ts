@@ -71,6 +71,16 @@ describe('real Claude Code (ACP) through tether host', () => {
       ['userMessage', 'Say hello'],
       ['agentMessage', 'Claude Code streams through Tether.'],
     ]);
+
+    // A model from the list: the thread runs it (session/set_model), and so does the model request.
+    const other = models.find((m: { id: string }) => m.id === 'opus');
+    expect(other).toBeDefined();
+    const { thread: picked } = await h.call('thread/start', { model: 'opus' });
+    expect(picked.model).toBe('opus');
+    const before = claude.mock.requests.length;
+    const u = await h.startTurn(picked.id, 'Which model?');
+    await h.turnCompleted(u.turnId, u.from);
+    expect(agentBodies(before).at(-1)?.model).toMatch(/opus/);
   });
 
   it('runs a shell command the user allows and not one the user denies, each item started once', async () => {

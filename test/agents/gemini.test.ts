@@ -109,6 +109,17 @@ describe('real Gemini CLI (ACP) through tether host', () => {
       ['userMessage', 'Say hello'],
       ['agentMessage', 'Gemini streams through Tether.'],
     ]);
+
+    // A model from the list (not a router): the thread runs it (session/set_model), and so does the model request.
+    const other = models.find((m: { id: string }) => m.id !== thread.model && !m.id.includes('auto'));
+    expect(other).toBeDefined();
+    const { thread: picked } = await h.call('thread/start', { model: other.id });
+    expect(picked.model).toBe(other.id);
+    const before = gemini.mock.requests.length;
+    const u = await h.startTurn(picked.id, 'Which model?');
+    await h.turnCompleted(u.turnId, u.from);
+    const streamed = gemini.mock.requests.slice(before).filter((r) => r.path.endsWith(':streamGenerateContent'));
+    expect(streamed.at(-1)?.path).toBe(`/v1beta/models/${other.id}:streamGenerateContent`);
   });
 
   it('runs a shell command the user allows and not one the user denies; the denied call ends when denied', async () => {
