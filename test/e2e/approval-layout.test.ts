@@ -133,7 +133,7 @@ describe('approval cards at the side panel width', () => {
     await sendPrompt(panel, '/page');
     const card = panel.locator('.approval[data-tool="page_read"]');
     await card.waitFor({ timeout: 30_000 });
-    expect(await card.locator('.question').textContent()).toBe(`Let page_read run on ${demo.origin}?`);
+    expect(await card.locator('.question').textContent()).toBe(`Let the agent read ${demo.origin}?`);
     const buttons = await buttonsOf(card);
     expectPrimaryFirst(buttons);
     expect(buttons.map((b) => b.choice)).toEqual([

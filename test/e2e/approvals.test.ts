@@ -67,10 +67,10 @@ describe('per-page approvals in Chromium', () => {
     expect(await card.locator('.origin').textContent()).toBe(demo.origin);
     expect(await choicesOf(card)).toEqual({
       allow: 'Allow once',
-      allow_session: `Allow for this thread on ${demo.origin}`,
-      always_allow_site: `Always allow page_read on ${demo.origin}`,
+      allow_session: `Allow reading ${demo.origin} for this thread`,
+      always_allow_site: `Always allow reading ${demo.origin}`,
       deny: 'Deny',
-      always_deny_site: `Always deny page_read on ${demo.origin}`,
+      always_deny_site: `Always deny reading ${demo.origin}`,
     });
     expect(await panelB.locator('.approval').count()).toBe(0);
 
@@ -99,11 +99,12 @@ describe('per-page approvals in Chromium', () => {
 
     // Revoking it in options brings the prompt back.
     const options = await browser.openExtensionPage('src/options/index.html');
-    const row = options.locator(`tr[data-tool="page_read"][data-origin="${demo.origin}"]`);
+    // Rules are kept per class of page tool: page_read is reading.
+    const row = options.locator(`tr[data-class="read"][data-origin="${demo.origin}"]`);
     await row.waitFor();
     await saveScreenshot(options, 'options');
     await row.locator('button[data-action="revoke"]').click();
-    await expect.poll(() => options.locator('tr[data-tool="page_read"]').count()).toBe(0);
+    await expect.poll(() => options.locator('tr[data-class="read"]').count()).toBe(0);
 
     await sendPrompt(panelA, '/page');
     const again = panelA.locator('.approval[data-tool="page_read"]');
@@ -171,9 +172,10 @@ describe('per-page approvals in Chromium', () => {
     expect(await choicesOf(popupCard)).toEqual(MACHINE_CHOICES);
 
     const options = await browser.openExtensionPage('src/options/index.html');
-    // The rule that can never apply is not kept, so options does not list it.
-    await options.locator('tr[data-tool="page_read"]').waitFor();
-    expect(await options.locator('tr[data-tool="bash"]').count()).toBe(0);
+    // The rule that can never apply is not kept, so options does not list it; the old per-tool rule for page_read
+    // reads as the rule for reading the site.
+    await options.locator('tr[data-class="read"]').waitFor();
+    expect(await options.locator('tr[data-rule-id]').count()).toBe(1);
 
     await card.locator('button[data-choice="deny"]').click();
     expect(await answer(panel, 1)).toContain('You declined to run echo forged-rule-ran');
