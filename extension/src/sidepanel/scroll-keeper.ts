@@ -49,7 +49,16 @@ export class ScrollKeeper {
     const intent = (): void => {
       this.intentUntil = performance.now() + INTENT_MS;
     };
-    scroller.addEventListener('wheel', intent, { passive: true });
+    scroller.addEventListener(
+      'wheel',
+      (e) => {
+        intent();
+        // Turning the wheel up is the reader leaving the bottom, whenever the scroll it causes lands: on a busy
+        // machine that can be more than INTENT_MS later, and a stream growing meanwhile kept the view following.
+        if (e.deltaY < 0 && scroller.scrollTop > 0) this.leaveBottom();
+      },
+      { passive: true },
+    );
     scroller.addEventListener('keydown', intent);
     scroller.addEventListener('pointerdown', () => (this.pointerDown = true));
     const release = (): void => {
@@ -75,6 +84,12 @@ export class ScrollKeeper {
     this.anchor = undefined;
     this.toBottom();
     requestAnimationFrame(() => this.keep());
+  }
+
+  private leaveBottom(): void {
+    this.setFollowing(false);
+    this.anchor = this.findAnchor();
+    this.remember();
   }
 
   private setFollowing(following: boolean): void {

@@ -4,14 +4,18 @@ import { BlockCuts } from './stream-markdown';
 /** Feeds `pieces` one after the other, as deltas arrive; returns the cut after each. */
 function cutsOf(pieces: readonly string[]): number[] {
   const cuts = new BlockCuts();
-  let text = '';
-  return pieces.map((piece) => {
-    text += piece;
-    return cuts.scan(text);
-  });
+  return pieces.map((piece) => cuts.scan(piece));
 }
 
 describe('BlockCuts', () => {
+  it('finds a blank line split across deltas, one character at a time', () => {
+    const text = 'a paragraph\n\nnext';
+    const cuts = new BlockCuts();
+    let cut = 0;
+    for (const ch of text) cut = cuts.scan(ch);
+    expect(cut).toBe(text.indexOf('next'));
+  });
+
   it('ends the finished blocks after a blank line, once the line is complete', () => {
     const end = 'Intro **bold**.\n\n'.length;
     expect(cutsOf(['Intro **bo', 'ld**.\n', '\n', 'Next'])).toEqual([0, 0, end, end]);
@@ -21,7 +25,7 @@ describe('BlockCuts', () => {
     const text = 'Code:\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\nAfter';
     const cuts = new BlockCuts();
     expect(cuts.scan(text.slice(0, 30))).toBe(7);
-    expect(cuts.scan(text)).toBe(text.indexOf('After'));
+    expect(cuts.scan(text.slice(30))).toBe(text.indexOf('After'));
   });
 
   it('closes a fence only with the same character and at least as many', () => {
@@ -37,12 +41,10 @@ describe('BlockCuts', () => {
 
   it('counts from the new start after the finished blocks are dropped', () => {
     const cuts = new BlockCuts();
-    let text = 'one\n\ntwo';
-    expect(cuts.scan(text)).toBe(5);
-    text = text.slice(5);
+    expect(cuts.scan('one\n\ntwo')).toBe(5);
     cuts.drop(5);
-    expect(cuts.scan(text)).toBe(0);
-    text += '\n\nthree';
-    expect(cuts.scan(text)).toBe(5);
+    expect(cuts.scan('')).toBe(0);
+    // 'two\n\nthree': the finished block ends after the blank line, at 5.
+    expect(cuts.scan('\n\nthree')).toBe(5);
   });
 });

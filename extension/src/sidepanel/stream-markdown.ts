@@ -42,37 +42,49 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /**
  * Where the finished blocks of streamed markdown end: after the last blank line outside a fenced code block. Reads
- * each line once, as it is completed; never parses markdown.
+ * only the text appended, each line once when it is complete (never the whole text again: searching a string built by
+ * appends flattens it, which made every delta of a 100 KB answer copy it); never parses markdown.
  */
 export class BlockCuts {
-  /** Where the current, unfinished line starts. */
-  private lineStart = 0;
+  /** The current, unfinished line. */
+  private line = '';
+  /** Characters read so far. */
+  private read = 0;
   /** The fence a code block was opened with, while inside one. */
   private fence: { readonly char: string; readonly length: number } | undefined;
   private cut = 0;
 
-  /** Reads the lines of `text` completed since the last call; returns where the finished blocks end (0: none yet). */
-  scan(text: string): number {
-    for (let nl = text.indexOf('\n', this.lineStart); nl !== -1; nl = text.indexOf('\n', this.lineStart)) {
-      const line = text.slice(this.lineStart, nl);
-      this.lineStart = nl + 1;
-      const fence = FENCE.exec(line);
-      if (this.fence) {
-        const closes = fence?.[1]?.[0] === this.fence.char && fence[1].length >= this.fence.length && !fence[2]?.trim();
-        if (closes) this.fence = undefined;
-      } else if (fence?.[1] && !(fence[1][0] === '`' && fence[2]?.includes('`'))) {
-        this.fence = { char: fence[1][0] ?? '`', length: fence[1].length };
-      } else if (line.trim() === '') {
-        this.cut = this.lineStart;
-      }
+  /** Reads `added`, the text appended after what was read; returns where the finished blocks end (0: none yet). */
+  scan(added: string): number {
+    let from = 0;
+    for (let nl = added.indexOf('\n'); nl !== -1; nl = added.indexOf('\n', from)) {
+      const line = this.line + added.slice(from, nl);
+      this.line = '';
+      from = nl + 1;
+      this.readLine(line, this.read + from);
     }
+    this.line += added.slice(from);
+    this.read += added.length;
     return this.cut;
   }
 
   /** The text lost its first `n` characters (the finished blocks, now rendered). */
   drop(n: number): void {
-    this.lineStart -= n;
+    this.read -= n;
     this.cut = Math.max(0, this.cut - n);
+  }
+
+  /** A complete line, which ends (newline included) at offset `end`. */
+  private readLine(line: string, end: number): void {
+    const fence = FENCE.exec(line);
+    if (this.fence) {
+      const closes = fence?.[1]?.[0] === this.fence.char && fence[1].length >= this.fence.length && !fence[2]?.trim();
+      if (closes) this.fence = undefined;
+    } else if (fence?.[1] && !(fence[1][0] === '`' && fence[2]?.includes('`'))) {
+      this.fence = { char: fence[1][0] ?? '`', length: fence[1].length };
+    } else if (line.trim() === '') {
+      this.cut = end;
+    }
   }
 }
 
@@ -105,7 +117,7 @@ export class StreamMarkdown implements TextSink {
     if (text.length === 0) return;
     this.total += text.length;
     this.tail += text;
-    this.cut = this.cuts.scan(this.tail);
+    this.cut = this.cuts.scan(text);
     if (this.plain && this.cut === 0) {
       this.plain.append(text);
       return;
