@@ -1,7 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, createMemoryTransportPair, type Item } from '@tether/protocol';
+import {
+  clientRequests,
+  Connection,
+  createMemoryTransportPair,
+  type Item,
+  serverNotifications,
+} from '@tether/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAcpAdapter } from './acp-adapter';
 import { asRecord, str } from './dialect-core';
@@ -12,6 +18,8 @@ afterEach(() => {
 });
 
 const text = (t: string) => ({ type: 'text', text: t });
+/** The text of a message item ('' for other kinds). */
+const textOf = (i: Item): string => str(asRecord(i.content).text) ?? '';
 
 /**
  * An agent that answers `session/load` as Gemini CLI 0.61.0 does: after the first replayed update, with the rest of
@@ -58,9 +66,9 @@ function client(upstream: ReturnType<typeof geminiLikeAgent>, dataDir: string) {
   };
   const turn = async (threadId: string, t: string) => {
     const from = seen.length;
-    const { turn } = (await c.request('turn/start', { threadId, input: [{ type: 'text', text: t }] })) as {
-      turn: { id: string };
-    };
+    const { turn } = clientRequests['turn/start'].result.parse(
+      await c.request('turn/start', { threadId, input: [{ type: 'text', text: t }] }),
+    );
     for (let i = 0; i < 500 && !seen.slice(from).some((s) => s.method === 'turn/completed'); i++)
       await new Promise((r) => setTimeout(r, 10));
     return {
@@ -68,7 +76,7 @@ function client(upstream: ReturnType<typeof geminiLikeAgent>, dataDir: string) {
       items: seen
         .slice(from)
         .filter((s) => s.method === 'item/completed')
-        .map((s) => s.params.item as Item),
+        .map((s) => serverNotifications['item/completed'].parse(s.params).item),
     };
   };
   return { c, seen, init, turn };
@@ -79,9 +87,9 @@ describe('an ACP session reloaded in a new agent process', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tether-acp-replay-'));
     const first = client(geminiLikeAgent([], 0), dataDir);
     await first.init();
-    const { thread } = (await first.c.request('thread/start', { cwd: tmpdir() })) as {
-      thread: { id: string; model: string };
-    };
+    const { thread } = clientRequests['thread/start'].result.parse(
+      await first.c.request('thread/start', { cwd: tmpdir() }),
+    );
     expect(thread.model).toBe('auto');
     await first.turn(thread.id, 'Remember papaya');
     first.c.close();
@@ -95,13 +103,15 @@ describe('an ACP session reloaded in a new agent process', () => {
     const second = client(geminiLikeAgent(history, 40), dataDir);
     await second.init();
     const next = await second.turn(thread.id, 'Which fruit?');
-    expect(next.items.map((i) => [i.type, (i.content as { text: string }).text])).toEqual([
+    expect(next.items.map((i) => [i.type, textOf(i)])).toEqual([
       ['userMessage', 'Which fruit?'],
       ['agentMessage', 'You said: Which fruit?'],
     ]);
     expect(second.seen.filter((s) => s.method === 'warning')).toEqual([]);
-    const read = (await second.c.request('thread/read', { threadId: thread.id })) as { items: Item[] };
-    expect(read.items.map((i) => (i.content as { text: string }).text)).toEqual([
+    const read = clientRequests['thread/read'].result.parse(
+      await second.c.request('thread/read', { threadId: thread.id }),
+    );
+    expect(read.items.map(textOf)).toEqual([
       'Remember papaya',
       'You said: Remember papaya',
       'Which fruit?',
