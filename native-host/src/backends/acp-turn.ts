@@ -23,6 +23,8 @@ export interface TurnSink {
 }
 
 type TextKind = 'agentMessage' | 'reasoning' | 'userMessage';
+/** A tool call announced without input is shown by then at the latest (Claude Code names the command within ms). */
+const ANNOUNCE_WITHIN_MS = 250;
 
 /** A live (or replayed) turn on one thread. */
 export class AcpTurn {
@@ -36,6 +38,11 @@ export class AcpTurn {
   /** Tool calls already completed: an agent's late update for one (Claude's `failed` after a denial) is not new. */
   private readonly ended = new Set<string>();
   private readonly declined = new Set<string>();
+  /**
+   * Tool calls announced with no input yet (Claude Code's first "Terminal", `rawInput: {}`): their `item/started` waits
+   * for the next update, which names the command, so the transcript does not show "Terminal" while the user decides.
+   */
+  private readonly unannounced = new Set<string>();
   private plan: Item | undefined;
   private counter = 0;
 
@@ -74,6 +81,8 @@ export class AcpTurn {
 
   /** Applies one `session/update` payload. Unknown kinds are ignored. */
   update(update: Record<string, unknown>): void {
+    const about = str(update.toolCallId);
+    for (const id of [...this.unannounced]) if (id !== about) this.announce(id);
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         return this.chunk('agentMessage', update.content);
@@ -111,7 +120,11 @@ export class AcpTurn {
   /** Makes sure a tool call the agent asks permission for is shown, even when no `tool_call` update preceded it. */
   ensureToolCall(toolCall: Record<string, unknown>): void {
     const id = str(toolCall.toolCallId);
-    if (id && !this.tools.has(id)) this.toolCall(toolCall);
+    if (!id) return;
+    if (!this.tools.has(id)) this.toolCall(toolCall);
+    else if (this.unannounced.has(id)) this.toolCallUpdate({ ...toolCall, status: undefined });
+    // Asked about, it is shown, whatever it lacks.
+    this.announce(id);
   }
 
   /** Closes whatever is open and emits `turn/completed`. */
@@ -169,7 +182,7 @@ export class AcpTurn {
       id,
       'toolCall',
       {
-        toolName: str(update.title) ?? str(update.kind) ?? 'tool',
+        toolName: displayTitle(str(update.title)) ?? str(update.kind) ?? 'tool',
         arguments: update.rawInput ?? {},
         status: str(update.status) ?? 'pending',
         ...(str(update.kind) ? { kind: str(update.kind) } : {}),
@@ -179,8 +192,13 @@ export class AcpTurn {
       Date.now(),
     );
     this.tools.set(id, item);
-    this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item });
     const status = str(update.status);
+    const noInput = Object.keys(asRecord(update.rawInput)).length === 0;
+    if (noInput && status !== 'completed' && status !== 'failed') {
+      this.unannounced.add(id);
+      // An agent that sends nothing more for a while still gets its call shown.
+      setTimeout(() => this.announce(id), ANNOUNCE_WITHIN_MS).unref?.();
+    } else this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item });
     if (status === 'completed' || status === 'failed') this.toolCallUpdate(update);
   }
 
@@ -193,13 +211,14 @@ export class AcpTurn {
     const output = contentText(update.content) || undefined;
     const content = {
       ...item.content,
-      ...(str(update.title) ? { toolName: str(update.title)! } : {}),
+      ...(displayTitle(str(update.title)) ? { toolName: displayTitle(str(update.title))! } : {}),
       ...(update.rawInput !== undefined ? { arguments: update.rawInput } : {}),
       ...(str(update.status) ? { status: str(update.status)! } : {}),
       ...(output !== undefined ? { result: output } : {}),
       ...(update.rawOutput !== undefined ? { rawOutput: update.rawOutput } : {}),
     };
     this.tools.set(id, { ...item, content });
+    this.announce(id);
     if (update.status === 'completed') this.finishTool(id, 'completed', undefined);
     else if (update.status === 'failed') {
       const message = str(asRecord(update.rawOutput).message) ?? output ?? 'The tool call failed';
@@ -207,7 +226,15 @@ export class AcpTurn {
     }
   }
 
+  /** Emits the held `item/started` of a tool call, with what is known of it by now. */
+  private announce(id: string): void {
+    const item = this.tools.get(id);
+    if (!this.unannounced.delete(id) || !item) return;
+    this.sink.emit('item/started', { threadId: this.threadId, turnId: this.id, item });
+  }
+
   private finishTool(id: string, status: ItemStatus, error: string | undefined): void {
+    this.announce(id);
     const item = this.tools.get(id);
     if (item?.type !== 'toolCall') return;
     this.tools.delete(id);
@@ -238,6 +265,11 @@ export class AcpTurn {
     this.sink.record(done);
     this.sink.emit('item/completed', { threadId: this.threadId, turnId: this.id, item: done });
   }
+}
+
+/** A tool call's title for the transcript: Claude Code's "`cmd`" as the command itself. */
+function displayTitle(title: string | undefined): string | undefined {
+  return title?.replace(/^`([^`]+)`$/, '$1');
 }
 
 /** Text of an ACP content block, or of a list of tool-call content entries. */
