@@ -79,8 +79,9 @@ describe('side panel driving the real Claude Code in Chromium', () => {
     await sendPrompt(panel, 'Run the command');
     const card = panel.locator('.approval[data-tool="shell"]');
     await card.waitFor({ timeout: 60_000 });
-    const preview = (await card.locator('.preview').textContent()) ?? '';
-    expect(preview.split(command)).toHaveLength(2);
+    // The command is shown once, whole, in the command box (Claude's preview only repeats it).
+    expect(await card.locator('pre.command').textContent()).toBe(command);
+    expect(((await card.textContent()) ?? '').split(command)).toHaveLength(2);
     await saveScreenshot(panel, 'side-panel-claude-approval');
     await card.locator('button[data-choice="allow"]').click();
     expect((await answers(panel, 2)).at(-1)).toBe('The command finished.');

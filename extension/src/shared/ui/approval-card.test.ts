@@ -198,6 +198,16 @@ describe('approval card content', () => {
     expect(byClass(card(click), 'value')).toEqual([]);
   });
 
+  it('shows a command once: a preview that only repeats it is left out, any other preview stays', () => {
+    const withCommand = (preview: string): PendingApproval => ({ ...base, preview, arguments: { command: 'ls -la' } });
+    for (const repeat of ['ls -la', '`ls -la`', 'Run `ls -la`', 'Execute: ls -la'])
+      expect(byClass(card(withCommand(repeat)), 'preview')).toEqual([]);
+    expect(textOf(byClass(card(withCommand('List the files, then delete the cache')), 'preview'))).toBe(
+      'List the files, then delete the cache',
+    );
+    expect(textOf(byClass(card(withCommand('ls -la')), 'command'))).toBe('ls -la');
+  });
+
   it('says why a high-risk action asks every time, and shows no remembered choice', () => {
     const reasons = ['It types into a password field.', 'It submits a form with a password or payment field.'];
     const tree = card({ ...click, page: { toolClass: 'act', highRisk: reasons } });

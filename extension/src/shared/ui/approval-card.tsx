@@ -130,7 +130,8 @@ export function ApprovalCard(props: {
         </div>
       </div>
       {command ? <pre class="command">{command.command}</pre> : null}
-      <div class="preview">{a.preview}</div>
+      {/* A backend's preview is often the command again (Codex, Claude, Gemini): shown once, in the command box. */}
+      {command && sameText(a.preview, command.command) ? null : <div class="preview">{a.preview}</div>}
       {a.page?.value !== undefined ? (
         <pre class="value" title="What the agent supplied">
           {a.page.value}
@@ -152,4 +153,14 @@ export function ApprovalCard(props: {
       {error ? <div class="error-text">{error}</div> : null}
     </section>
   );
+}
+
+/** Whether a preview only repeats the command (maybe in backticks, maybe with "Run" before it). */
+function sameText(preview: string, command: string): boolean {
+  const bare = (t: string) =>
+    t
+      .replace(/[`\s]+/g, ' ')
+      .replace(/^ ?(run|execute)?:? ?/i, '')
+      .trim();
+  return bare(preview) === bare(command);
 }
