@@ -65,7 +65,9 @@ describe('side panel driving the real Codex backend in Chromium', () => {
     await sendPrompt(panel, 'Run echo');
     const card = panel.locator('.approval[data-tool="shell"]');
     await card.waitFor({ timeout: 60_000 });
-    expect(await card.locator('.preview').textContent()).toContain('echo tether-from-the-side-panel');
+    // The command is shown once, in the command box (Codex's preview only repeats it).
+    expect(await card.locator('pre.command').textContent()).toContain('echo tether-from-the-side-panel');
+    expect(((await card.textContent()) ?? '').split('echo tether-from-the-side-panel')).toHaveLength(2);
     await saveScreenshot(panel, 'side-panel-codex-approval');
     await card.locator('button[data-choice="allow"]').click();
     expect((await answers(panel, 2)).at(-1)).toBe('The command finished.');
