@@ -71,7 +71,9 @@ describe('what the side panel shows, at panel width (Chromium)', () => {
     const box = await panel.locator('.scroller').boundingBox();
     if (!box) throw new Error('the transcript is not on screen');
     await panel.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await panel.mouse.wheel(0, -600);
+    // Not all the way up: at the very top a clamp of scrollTop sends no scroll event, and the case that once jumped
+    // is a clamp that lands at the bottom while the completed answer is re-rendered whole.
+    await panel.mouse.wheel(0, -250);
     await settle(panel);
     const id = await answer.getAttribute('data-item-id');
     const offset = () =>

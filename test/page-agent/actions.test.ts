@@ -320,6 +320,8 @@ describe('page agent actions', () => {
         origin: 'http://shop.tether.test',
         inputType: 'password',
         disabled: false,
+        // Where it is, to crop a screenshot to it.
+        box: expect.objectContaining({ width: expect.any(Number), height: expect.any(Number), scale: 1 }),
         risk: {
           password: true,
           payment: false,

@@ -108,6 +108,14 @@ export class ScrollKeeper {
     const height = s.scrollHeight;
     const client = s.clientHeight;
     const atBottom = top + client >= height - BOTTOM_SLACK_PX;
+    // The browser moved the view because the content or the viewport changed size (an answer re-rendered whole shrinks
+    // for a moment and scrollTop is clamped): that is layout, not the reader. It neither starts following (the clamp
+    // can land at the bottom) nor moves the anchor; the resize observer puts the view back where the reader was.
+    if (!this.intended() && (height !== this.lastHeight || client !== this.lastClient)) {
+      if (this.following && !atBottom) this.toBottom();
+      else this.remember();
+      return;
+    }
     // Up with the same content and viewport can only be the reader (or a script acting for them); a size change
     // without the reader's hand on wheel, keys or scrollbar is layout, and does not end following.
     const movedUp =

@@ -30,9 +30,12 @@ export function ShareToggle(props: { client: WorkerClient; state: WorkerState | 
   const toggle = async (on: boolean): Promise<void> => {
     setBusy(true);
     setError(undefined);
+    // The box shows the user's choice at once; the host's answer then confirms it or puts it back.
+    setShared(on);
     try {
       setShared((await client.call('share/set', { shared: on })).shared);
     } catch (e) {
+      setShared(!on);
       setError(errorMessage(e));
     } finally {
       setBusy(false);
