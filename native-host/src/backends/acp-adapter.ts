@@ -25,6 +25,7 @@ import {
   str,
 } from './dialect-core';
 import { AcpErrorCode, mapAcpError } from './acp-errors';
+import { acpAgentRow, checkAcpProtocol, checkAgentVersion } from './agent-versions';
 import {
   agentErrorText,
   approvalCard,
@@ -108,6 +109,11 @@ class AcpAdapter extends AdapterCore {
     this.canList = asRecord(caps.sessionCapabilities).list !== undefined;
     const info = asRecord(result.agentInfo);
     this.agentName = str(info.title) ?? str(info.name) ?? this.options.backendId;
+    const row = acpAgentRow(str(info.name));
+    const refused =
+      checkAcpProtocol(result.protocolVersion, ACP_PROTOCOL_VERSION, { name: this.agentName, row }) ??
+      (row ? checkAgentVersion(row, str(info.version), this.log) : undefined);
+    if (refused) throw refused;
     return {
       serverInfo: { name: str(info.name) ?? this.options.backendId, version: str(info.version) ?? 'unknown' },
       protocolVersion: PROTOCOL_VERSION,

@@ -39,6 +39,7 @@ import {
   policy,
 } from './codex-map';
 import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
+import { AGENT_VERSIONS, checkAgentVersion, codexVersionOf } from './agent-versions';
 import { elicitation } from './codex-elicitation';
 import { codexPage, type ListTurns } from './codex-history';
 
@@ -57,6 +58,9 @@ export function createCodexAdapter(
 ): MessageTransport {
   return new CodexAdapter(upstream, options, budget).transport;
 }
+
+/** Codex's row of the supported-versions table. */
+const CODEX_VERSIONS = AGENT_VERSIONS.find((row) => row.kind === 'codex')!;
 
 /** What a request Codex resolved itself (serverRequest/resolved) is left with: no answer at all. */
 const UNANSWERED = new Promise<never>(() => undefined);
@@ -97,8 +101,11 @@ class CodexAdapter extends AdapterCore {
         capabilities: { experimentalApi: tools.length > 0 },
       }),
     );
+    const reported = codexVersionOf(str(result.userAgent));
+    const tooOld = checkAgentVersion(CODEX_VERSIONS, reported, this.log);
+    if (tooOld) throw tooOld;
     this.agent.notify('initialized');
-    const version = /\/(\d+\.\d+\.\d+[^\s]*)/.exec(str(result.userAgent) ?? '')?.[1] ?? 'unknown';
+    const version = reported ?? 'unknown';
     return {
       serverInfo: { name: 'codex', version },
       protocolVersion: PROTOCOL_VERSION,
