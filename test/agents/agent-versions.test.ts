@@ -84,6 +84,7 @@ describe('agents older than the adapter supports, through tether host', () => {
     expect(error.message).toBe(
       'Backend unavailable: Codex 0.150.0 is older than 0.171.0, the oldest this Tether supports. Update it: npm install -g @openai/codex@latest',
     );
+    expect(error.data).toMatchObject({ olderSide: 'agent', fix: 'npm install -g @openai/codex@latest' });
   });
 
   it('accepts the recorded Codex 0.171.0 handshake', async () => {

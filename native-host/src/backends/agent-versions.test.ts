@@ -93,7 +93,12 @@ describe('agent version check', () => {
     expect(error?.message).toBe(
       'Backend unavailable: Codex 0.150.0 is older than 0.171.0, the oldest this Tether supports. Update it: npm install -g @openai/codex@latest',
     );
-    expect(error?.data).toMatchObject({ agent: 'codex', agentVersion: '0.150.0', olderSide: 'agent' });
+    expect(error?.data).toMatchObject({
+      agent: 'codex',
+      agentVersion: '0.150.0',
+      olderSide: 'agent',
+      fix: 'npm install -g @openai/codex@latest',
+    });
     expect(checkAgentVersion(row('copilot'), '1.0.50', log)?.message).toContain(
       'Update it: npm install -g @github/copilot@latest',
     );
@@ -141,13 +146,13 @@ describe('ACP protocol version check', () => {
     expect(error?.message).toBe(
       'Backend unavailable: Some agent speaks ACP protocol version 2; this Tether speaks version 1, so Tether is the older side. Update Tether: npx tether-bridge@latest install',
     );
-    expect(error?.data).toMatchObject({ olderSide: 'tether' });
+    expect(error?.data).toMatchObject({ olderSide: 'tether', fix: 'npx tether-bridge@latest install' });
   });
 
   it('refuses a version that is no number, without guessing which side is older', () => {
     const error = checkAcpProtocol('1.0', 1, { name: 'Some agent', row: undefined });
     expect(error?.message).toBe(
-      'Backend unavailable: Some agent speaks ACP protocol version "1.0"; this Tether speaks version 1. Update it: update Some agent to a release that speaks ACP version 1',
+      'Backend unavailable: Some agent speaks ACP protocol version "1.0"; this Tether speaks version 1. Update it to a release that speaks ACP version 1',
     );
   });
 });

@@ -110,7 +110,7 @@ export function agentUpdateCommand(row: AgentVersionRow): string {
 
 /**
  * Checks the version an agent of `row` reported: undefined when it may run, else the -32050 error that ends
- * `initialize`. An agent that reports no version is accepted (`agentInfo` is optional in ACP, and an unknown version is
+ * `initialize` (its `data.fix` is the update command, for a client that shows commands apart). An agent that reports no version is accepted (`agentInfo` is optional in ACP, and an unknown version is
  * no proof of an old one), and so is one whose version does not parse, with `log` saying so.
  */
 export function checkAgentVersion(
@@ -126,9 +126,10 @@ export function checkAgentVersion(
   }
   const oldest = parseAgentVersion(row.oldest)!;
   if (compareAgentVersions(version, oldest) >= 0) return undefined;
+  const fix = agentUpdateCommand(row);
   return RpcError.backendUnavailable(
-    `${row.label} ${reported} is older than ${row.oldest}, the oldest this Tether supports. Update it: ${agentUpdateCommand(row)}`,
-    { agent: row.kind, agentVersion: reported, oldestSupported: row.oldest, olderSide: 'agent' },
+    `${row.label} ${reported} is older than ${row.oldest}, the oldest this Tether supports. Update it: ${fix}`,
+    { agent: row.kind, agentVersion: reported, oldestSupported: row.oldest, olderSide: 'agent', fix },
   );
 }
 
@@ -145,17 +146,21 @@ export function checkAcpProtocol(
   if (answered === undefined || answered === spoken) return undefined;
   const data = { agentProtocolVersion: answered, protocolVersion: spoken };
   const speaks = `${agent.name} speaks ACP protocol version ${JSON.stringify(answered)}; this Tether speaks version ${spoken}`;
-  if (typeof answered === 'number' && answered > spoken)
-    return RpcError.backendUnavailable(
-      `${speaks}, so Tether is the older side. Update Tether: ${hostCommand('install', { version: 'latest' })}`,
-      { ...data, olderSide: 'tether' },
-    );
-  const fix = agent.row
-    ? agentUpdateCommand(agent.row)
-    : `update ${agent.name} to a release that speaks ACP version ${spoken}`;
+  if (typeof answered === 'number' && answered > spoken) {
+    const fix = hostCommand('install', { version: 'latest' });
+    return RpcError.backendUnavailable(`${speaks}, so Tether is the older side. Update Tether: ${fix}`, {
+      ...data,
+      olderSide: 'tether',
+      fix,
+    });
+  }
+  // A version that is no number names no side: the agent is the one to change either way.
   const older = typeof answered === 'number' ? `, so ${agent.name} is the older side` : '';
-  return RpcError.backendUnavailable(`${speaks}${older}. Update it: ${fix}`, {
+  const fix = agent.row ? agentUpdateCommand(agent.row) : undefined;
+  const advice = fix ? `Update it: ${fix}` : `Update it to a release that speaks ACP version ${spoken}`;
+  return RpcError.backendUnavailable(`${speaks}${older}. ${advice}`, {
     ...data,
     ...(older ? { olderSide: 'agent' } : {}),
+    ...(fix ? { fix } : {}),
   });
 }

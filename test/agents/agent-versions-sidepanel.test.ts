@@ -1,0 +1,56 @@
+/**
+ * End to end in Chromium: a Codex older than the adapter supports (a stand-in answering the recorded handshake with an
+ * older userAgent) keeps the side panel from connecting, and its banner says which side is older and the command that
+ * updates it, as for any backend that fails to start.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/demo-server';
+import { openSidePanel, openWebPage } from '../support/extension-pages';
+import { tempDir } from './agent-host';
+
+const CODEX_AGENT = fileURLToPath(new URL('../fixtures/codex-agent.mjs', import.meta.url));
+const CODEX_TRANSCRIPT = fileURLToPath(new URL('../fixtures/codex/text.jsonl', import.meta.url));
+
+// Chromium is a CI prerequisite (apt-get install chromium): fail loudly rather than skip when it is missing.
+describe('side panel in front of a Codex older than the adapter supports', () => {
+  let browser: LaunchedBrowser;
+  let demo: DemoServer;
+
+  beforeAll(async () => {
+    if (!hasChromium())
+      throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
+    demo = await startDemoServer();
+    browser = await launchBrowser({
+      hostConfig: {
+        defaultBackend: 'codex',
+        backends: {
+          codex: {
+            kind: 'command',
+            argv: [process.execPath, CODEX_AGENT, CODEX_TRANSCRIPT, 'tether/0.150.0 (Debian 12.0.0; x86_64) xterm'],
+            cwd: tempDir('old-codex-work'),
+            dialect: 'codex',
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it('says Codex is older and prints the command that updates it', async () => {
+    const { tabId } = await openWebPage(browser, demo.url('/'));
+    const panel = await openSidePanel(browser, tabId);
+    const banner = panel.locator('.banner');
+    await expect
+      .poll(() => banner.textContent(), { timeout: 30_000 })
+      .toContain(
+        'Codex 0.150.0 is older than 0.171.0, the oldest this Tether supports. Update it: npm install -g @openai/codex@latest',
+      );
+    expect(await panel.locator('textarea[name="prompt"]').isDisabled()).toBe(true);
+    await saveScreenshot(panel, 'side-panel-codex-older');
+  });
+});
