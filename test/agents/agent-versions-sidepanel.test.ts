@@ -50,6 +50,10 @@ describe('side panel in front of a Codex older than the adapter supports', () =>
       .toContain(
         'Codex 0.150.0 is older than 0.171.0, the oldest this Tether supports. Update it: npm install -g @openai/codex@latest',
       );
+    // The banner's headline names the side to update and its command box holds the update, not a doctor hint.
+    expect(await banner.textContent()).toContain('The agent behind Tether is older than this Tether supports.');
+    expect(await banner.textContent()).not.toContain('did not complete the handshake');
+    expect(await banner.locator('code.command').textContent()).toBe('npm install -g @openai/codex@latest');
     expect(await panel.locator('textarea[name="prompt"]').isDisabled()).toBe(true);
     await saveScreenshot(panel, 'side-panel-codex-older');
   });

@@ -4,8 +4,18 @@ import type { ConnectionState } from '../shared/records';
 import { HostLink, type HostLinkDeps, type LinkLoss } from './host-link';
 import type { PortLike } from './native-port';
 
-/** `old`: a host from before protocol versions, whose `bridge/hello` reports none. */
-type Behaviour = 'answer' | 'missing' | 'old';
+/**
+ * `old`: a host from before protocol versions, whose `bridge/hello` reports none. `oldAgent`: the backend refuses to
+ * start because its agent is too old (-32050 with the update command in `data`).
+ */
+type Behaviour = 'answer' | 'missing' | 'old' | 'oldAgent';
+
+const OLD_AGENT = {
+  code: -32050,
+  message:
+    'Backend unavailable: Codex 0.150.0 is older than 0.171.0, the oldest this Tether supports. Update it: npm install -g @openai/codex@latest',
+  data: { olderSide: 'agent', fix: 'npm install -g @openai/codex@latest' },
+};
 
 /** A native port whose "host" answers the handshake (or disconnects at once, like a missing host). */
 class ScriptedPort implements PortLike {
@@ -38,6 +48,10 @@ class ScriptedPort implements PortLike {
             supportedTransports: ['stdio'],
             capabilities: { steer: true },
           };
+    if (m.method === 'initialize' && this.behaviour === 'oldAgent') {
+      queueMicrotask(() => this.onMsg?.([{ id: m.id, error: OLD_AGENT }]));
+      return;
+    }
     queueMicrotask(() => this.onMsg?.([{ id: m.id, result }]));
   }
   disconnect(): void {}
@@ -104,6 +118,22 @@ describe('HostLink', () => {
     await vi.runAllTimersAsync();
     expect(link.state).toMatchObject({ status: 'connected' });
     expect('skew' in link.state).toBe(false);
+  });
+
+  it("says an agent is too old with the backend's own words and its update command, and retries", async () => {
+    const { link, ready } = setup(['oldAgent', 'answer']);
+    link.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(link.state).toMatchObject({
+      status: 'disconnected',
+      reason: OLD_AGENT.message,
+      fix: { olderSide: 'agent', command: 'npm install -g @openai/codex@latest' },
+    });
+    expect(ready).toEqual([]);
+    // Updated meanwhile: the next attempt connects and the advice is gone.
+    await vi.runAllTimersAsync();
+    expect(link.state).toMatchObject({ status: 'connected' });
+    expect('fix' in link.state).toBe(false);
   });
 
   it("keeps the browser's reason and retries with backoff until the host answers", async () => {

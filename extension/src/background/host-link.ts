@@ -14,7 +14,8 @@ import {
   type InitializeResult,
   errorMessage,
 } from '@tether/protocol';
-import type { ConnectionState, VersionSkew } from '../shared/records';
+import { z } from 'zod';
+import type { AgentFix, ConnectionState, VersionSkew } from '../shared/records';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
 import { VersionSkewError, versionSkew } from './version-skew';
@@ -97,6 +98,8 @@ export type LinkPhase =
       readonly upForMs?: number;
       /** The host answered with a protocol this extension does not speak. */
       readonly skew?: VersionSkew;
+      /** The backend's agent (or this Tether) is too old, and the command that updates it. */
+      readonly fix?: AgentFix;
     };
 
 /** The client of a phase that has one. */
@@ -141,6 +144,7 @@ function publicState(phase: LinkPhase, sinceMs: number): ConnectionState {
         retryAtMs: phase.retryAtMs,
         ...(phase.upForMs === undefined ? {} : { upForMs: phase.upForMs }),
         ...(phase.skew === undefined ? {} : { skew: phase.skew }),
+        ...(phase.fix === undefined ? {} : { fix: phase.fix }),
         sinceMs,
       };
   }
@@ -271,7 +275,7 @@ export class HostLink {
       if (phase.status === 'connected') {
         // A host that was working stopped: pages say so (not "is it installed?") and mark the turn it was running.
         this.deps.onLost({ cause: 'host-stopped', reason });
-        this.fail(reason, 0, this.deps.now() - phase.sinceMs);
+        this.fail(reason, 0, { upForMs: this.deps.now() - phase.sinceMs });
       } else this.fail(reason, attemptOf(phase));
     });
     await this.completeHandshake(client, attempt);
@@ -291,13 +295,14 @@ export class HostLink {
       // A handshake that fails on an open port (bad answer, timeout, a host of another protocol) is a dead link too:
       // close and retry (the user may update the older side meanwhile).
       const skew = error instanceof VersionSkewError ? error.skew : undefined;
+      const fix = agentFixOf(error);
       const reason = redactText(
-        skew ? errorMessage(error) : `The Tether host did not complete the handshake: ${errorMessage(error)}`,
+        skew || fix ? errorMessage(error) : `The Tether host did not complete the handshake: ${errorMessage(error)}`,
       );
       this.deps.log(reason);
       this.go({ status: 'idle' });
       client.close();
-      this.fail(reason, attempt, undefined, skew);
+      this.fail(reason, attempt, { ...(skew ? { skew } : {}), ...(fix ? { fix } : {}) });
     }
   }
 
@@ -331,7 +336,11 @@ export class HostLink {
    * Waits before the next attempt; `attempt` is the number that failed in a row before this one, `upForMs` how long
    * the connection this failure ended had been up.
    */
-  private fail(why: string, attempt: number, upForMs?: number, skew?: VersionSkew): void {
+  private fail(
+    why: string,
+    attempt: number,
+    { upForMs, skew, fix }: { upForMs?: number; skew?: VersionSkew; fix?: AgentFix } = {},
+  ): void {
     // The reason is shown on every page and kept in the connection log: never with a key in it.
     const reason = redactText(why);
     const next = attempt + 1;
@@ -347,6 +356,16 @@ export class HostLink {
       timer,
       ...(upForMs === undefined ? {} : { upForMs }),
       ...(skew === undefined ? {} : { skew }),
+      ...(fix === undefined ? {} : { fix }),
     });
   }
 }
+
+/** The agent's update command from a backend that refused to start over versions (`data.fix`, `data.olderSide`). */
+function agentFixOf(error: unknown): AgentFix | undefined {
+  if (!(error instanceof RpcError)) return undefined;
+  const data = AgentFixData.safeParse(error.data);
+  return data.success ? { olderSide: data.data.olderSide, command: data.data.fix } : undefined;
+}
+
+const AgentFixData = z.object({ olderSide: z.enum(['agent', 'tether']), fix: z.string().min(1) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor, skewAdvice } from './connection-advice';
+import { adviceFor, agentFixAdvice, skewAdvice } from './connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from './install-command';
 import type { VersionSkew } from './records';
 
@@ -110,5 +110,18 @@ describe('skewAdvice', () => {
   it("keeps the development checkout's own commands", () => {
     expect(skewCommandFor(DEV_ID, skew('host'))).toBe('npx tether install --dev');
     expect(skewCommandFor(DEV_ID, skew('extension'))).toBe('npm run build');
+  });
+});
+
+describe('agentFixAdvice', () => {
+  it('names the side to update and gives its command as the one to run', () => {
+    expect(agentFixAdvice({ olderSide: 'agent', command: 'npm install -g @openai/codex@latest' })).toEqual({
+      title: 'The agent behind Tether is older than this Tether supports.',
+      action: 'Update it by running this in a terminal, then press Retry.',
+      command: 'npm install -g @openai/codex@latest',
+    });
+    expect(agentFixAdvice({ olderSide: 'tether', command: 'npx tether-bridge@latest install' }).title).toBe(
+      'This Tether is older than the agent behind it.',
+    );
   });
 });

@@ -3,7 +3,7 @@
  * browser's own messages (Chrome's `lastError`, Firefox's `port.error`; see the native-messaging reference); the advice
  * is shown verbatim in the UI.
  */
-import type { VersionSkew } from './records';
+import type { AgentFix, VersionSkew } from './records';
 
 /** A reason the connection is not up, with a next step for the user. */
 export interface ConnectionAdvice {
@@ -145,4 +145,19 @@ export function skewAdvice(skew: VersionSkew, command: string): ConnectionAdvice
     action: `Update the extension${differ ? ` to ${skew.hostVersion} or later` : ''}, or install the host that matches this extension, then press Retry:`,
     command,
   };
+}
+
+/** Advice for a backend whose agent is older than its adapter supports, or newer than this Tether speaks. */
+export function agentFixAdvice(fix: AgentFix): ConnectionAdvice {
+  return fix.olderSide === 'agent'
+    ? {
+        title: 'The agent behind Tether is older than this Tether supports.',
+        action: 'Update it by running this in a terminal, then press Retry.',
+        command: fix.command,
+      }
+    : {
+        title: 'This Tether is older than the agent behind it.',
+        action: 'Update the Tether host by running this in a terminal, then press Retry.',
+        command: fix.command,
+      };
 }

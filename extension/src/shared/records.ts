@@ -94,6 +94,10 @@ export const VersionSkew = z.object({
 });
 export type VersionSkew = z.infer<typeof VersionSkew>;
 
+/** An agent behind the host older than its adapter supports, or newer than this Tether: the side to update, and how. */
+export const AgentFix = z.object({ olderSide: z.enum(['agent', 'tether']), command: z.string().min(1) });
+export type AgentFix = z.infer<typeof AgentFix>;
+
 /** Whether the worker is talking to the host, and if not, the browser's reason (see background/host-link.ts). */
 export const ConnectionState = z.discriminatedUnion('status', [
   z.object({ status: z.literal('connected'), ...since }),
@@ -105,6 +109,8 @@ export const ConnectionState = z.discriminatedUnion('status', [
     upForMs: z.number().nonnegative().optional(),
     /** Set when the host answered but speaks a protocol this extension does not. */
     skew: VersionSkew.optional(),
+    /** Set when the backend refused to start because its agent or this Tether is too old: the command that fixes it. */
+    fix: AgentFix.optional(),
   }),
 ]);
 export type ConnectionState = z.infer<typeof ConnectionState>;

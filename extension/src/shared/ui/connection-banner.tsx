@@ -1,6 +1,6 @@
 /** The connection state, told straight: status, the browser's reason, and what to do about it. */
 import { useEffect, useState } from 'preact/hooks';
-import { adviceFor, skewAdvice } from '../connection-advice';
+import { adviceFor, agentFixAdvice, skewAdvice } from '../connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from '../install-command';
 import type { WorkerState } from '../records';
 
@@ -44,15 +44,17 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   const id = chrome.runtime.id;
   const advice = c.skew
     ? skewAdvice(c.skew, skewCommandFor(id, c.skew))
-    : adviceFor(c.reason, { install: installCommandFor(id), doctor: doctorCommandFor(id) }, c.upForMs);
+    : c.fix
+      ? agentFixAdvice(c.fix)
+      : adviceFor(c.reason, { install: installCommandFor(id), doctor: doctorCommandFor(id) }, c.upForMs);
   const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
   return (
     <div class="banner disconnected" data-status="disconnected" role="alert">
       <div>
         <span class="dot" /> <strong>Disconnected.</strong> {advice.title}
       </div>
-      {c.skew ? (
-        <div class="reason" data-skew={c.skew.older}>
+      {c.skew || c.fix ? (
+        <div class="reason" data-skew={c.skew?.older ?? c.fix?.olderSide}>
           {c.reason}
         </div>
       ) : c.reason && c.reason !== advice.title ? (
