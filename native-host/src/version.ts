@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '@tether/protocol';
+import { PROTOCOL_VERSION } from '@tether/protocol/version';
 
 declare const __TETHER_VERSION__: string | undefined;
 

@@ -133,8 +133,4 @@ export const CLIENT_REQUEST_METHODS = Object.keys(clientRequests) as ClientReque
 /** Wire names of all server notifications, in table order. */
 export const SERVER_NOTIFICATION_METHODS = Object.keys(serverNotifications) as ServerNotificationMethod[];
 
-/**
- * The protocol version this package speaks (a date, so versions order as text). `initialize` and `bridge/hello`
- * report it; raise it when the host or the extension starts needing something the other side's last release lacks.
- */
-export const PROTOCOL_VERSION = '2026-06-02';
+export { PROTOCOL_VERSION } from './version';
