@@ -4,6 +4,10 @@
  * extension is connected), says hello with a token from the environment or the host's 0600 token file, never argv,
  * and then pipes MCP's stdio both ways. Messages for people go to stderr; stdout carries MCP only.
  */
+import { hostDir } from '../install/locations';
+import { createNodeSystem } from '../install/node-system';
+import { pathFor, type System } from '../install/system';
+import { TETHER_VERSION } from '../version';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
@@ -50,7 +54,7 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (flags['print-config']) {
-    process.stdout.write(printConfig(process.argv[1] ?? 'tether'));
+    process.stdout.write(printConfig(await stableEntry(process.argv[1] ?? 'tether')));
     return 0;
   }
   const chosen = await pickHost(flags.browser);
@@ -68,6 +72,18 @@ export async function main(args: string[]): Promise<number> {
   }
   if (chosen.note) process.stderr.write(`tether mcp: ${chosen.note}\n`);
   return pipe(host, token);
+}
+
+/**
+ * The script a client should keep starting: the copy `tether install` made for this version when there is one (an
+ * npx cache or a checkout may be gone tomorrow, the copy stays until uninstall), else the running script.
+ */
+export async function stableEntry(running: string, sys: System = createNodeSystem()): Promise<string> {
+  for (const scope of ['user', 'system'] as const) {
+    const copy = pathFor(sys.platform).join(hostDir(sys, scope, TETHER_VERSION), 'tether.mjs');
+    if ((await sys.fs.stat(copy))?.kind === 'file') return copy;
+  }
+  return running;
 }
 
 /** What to add to Claude Code, Codex and Cursor to use `tether mcp` (`cli` is this script's absolute path). */
