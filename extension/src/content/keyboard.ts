@@ -18,20 +18,8 @@ const ENTER_ACTIVATES = new Set([
   'option',
   'treeitem',
 ]);
-/** Roles Space activates with a click. */
-const ACTIVATED_BY_KEY = new Set([
-  'button',
-  'link',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'tab',
-  'option',
-  'treeitem',
-  'switch',
-  'checkbox',
-  'radio',
-]);
+/** Roles Space activates with a click: those Enter activates, and the toggles. */
+const SPACE_ACTIVATES = new Set([...ENTER_ACTIVATES, 'switch', 'checkbox', 'radio']);
 
 /** Submits the field's form as Enter does: a click on its default button, else requestSubmit(). */
 function implicitSubmit(el: Element): void {
@@ -122,7 +110,7 @@ function keyDefault(target: Element, chord: KeyChord): Element {
     else if (isPrintable(chord)) document.execCommand('insertText', false, chord.key);
     return target;
   }
-  if (chord.key === ' ' && (ACTIVATED_BY_KEY.has(role) || target.localName === 'summary')) {
+  if (chord.key === ' ' && (SPACE_ACTIVATES.has(role) || target.localName === 'summary')) {
     (target as HTMLElement).click();
     return target;
   }
