@@ -74,11 +74,15 @@ export type BridgeConfigReadParams = z.infer<typeof BridgeConfigReadParams>;
 export const BridgeConfigReadResult = BridgeConfigState.describe('The settings.');
 export type BridgeConfigReadResult = z.infer<typeof BridgeConfigReadResult>;
 
+/** The base URL and the key of an endpoint as the browser sends them, within the sizes the host accepts. */
+const EndpointBaseUrl = z.string().min(1).max(2048);
+const EndpointApiKey = z.string().min(1).max(4096);
+
 /** The endpoint to save: `apiKey` absent keeps the saved key, null removes it. */
 export const BridgeModelSettingsInput = z
   .looseObject({
-    baseUrl: z.string().min(1).max(2048),
-    apiKey: z.string().min(1).max(4096).nullable().optional(),
+    baseUrl: EndpointBaseUrl,
+    apiKey: EndpointApiKey.nullable().optional(),
     model: z.string().min(1).max(256).optional(),
   })
   .describe('The endpoint to save: `apiKey` absent keeps the saved key, null removes it.');
@@ -107,8 +111,8 @@ export type BridgeConfigWriteResult = z.infer<typeof BridgeConfigWriteResult>;
  */
 export const BridgeConfigTestParams = z
   .looseObject({
-    baseUrl: z.string().min(1).max(2048),
-    apiKey: z.string().min(1).max(4096).optional(),
+    baseUrl: EndpointBaseUrl,
+    apiKey: EndpointApiKey.optional(),
   })
   .describe(
     '`bridge/config/test` (to the host): ask an endpoint for its models with these settings; without `apiKey`, the saved key is used when the base URL is the saved one. Fails with what went wrong.',
