@@ -7,9 +7,9 @@
  */
 import { redactText } from '@tether/protocol';
 import { z } from 'zod';
-import { ConnectionEvent, PendingApproval, Settings, SiteRule } from '../shared/records';
+import { ConnectionEvent, PendingApproval, Settings, type SiteRule } from '../shared/records';
 import { ToolClass } from '../shared/action-risk';
-import { isApplicableRule, migrateLegacyRule } from './site-rules';
+import { isApplicableRule, StoredSiteRule } from './site-rules';
 
 /** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
 export interface StorageAreaLike {
@@ -82,15 +82,7 @@ export class PersistentState {
     );
     this.pendingByKey = new Map(parseList(PendingApproval, s[KEYS.pending]).map((p) => [p.key, p]));
     this.allows = parseRecord(z.array(ThreadAllow), s[KEYS.threadAllows]);
-    const stored: unknown = l[KEYS.rules];
-    this.rulesList = (Array.isArray(stored) ? stored : [])
-      .flatMap((v) => {
-        const rule = SiteRule.safeParse(v);
-        if (rule.success) return [rule.data];
-        const old = migrateLegacyRule(v);
-        return old ? [old] : [];
-      })
-      .filter(isApplicableRule);
+    this.rulesList = parseList(StoredSiteRule, l[KEYS.rules]).filter(isApplicableRule);
     const settings = Settings.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
     // Entries an older version stored unredacted are masked here and rewritten with the next error.

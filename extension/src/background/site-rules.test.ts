@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SiteRule } from '../shared/records';
-import { isApplicableRule, matchRule, migrateLegacyRule, ruleOrigin, withRule } from './site-rules';
+import { isApplicableRule, matchRule, ruleOrigin, StoredSiteRule, withRule } from './site-rules';
+
+/** A stored value as the worker loads it: the rule it means, or undefined when it is dropped. */
+const migrateLegacyRule = (value: unknown) => {
+  const r = StoredSiteRule.safeParse(value);
+  return r.success ? r.data : undefined;
+};
 
 const rule = (
   id: string,

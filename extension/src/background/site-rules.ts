@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { toolClassOf, type ToolClass } from '../shared/action-risk';
-import type { SiteRule } from '../shared/records';
+import { SiteRule } from '../shared/records';
 
 /** The rule that decides `toolClass` on `origin`, if any (a deny rule wins over an allow rule). */
 export function matchRule(rules: readonly SiteRule[], origin: string, toolClass: ToolClass): SiteRule | undefined {
@@ -27,15 +27,22 @@ const LegacyRule = z.object({
   createdAtMs: z.number(),
 });
 
-/** A stored rule of the old shape as the class rule it means, or undefined when it named no page tool. */
-export function migrateLegacyRule(value: unknown): SiteRule | undefined {
-  const old = LegacyRule.safeParse(value);
-  if (!old.success) return undefined;
-  const toolClass = toolClassOf(old.data.toolName);
-  if (!toolClass) return undefined;
-  const { toolName: _, ...rest } = old.data;
-  return { ...rest, toolClass };
-}
+/**
+ * A rule as storage holds it: the current shape, or the old per-tool one ("always allow page_read on O") read as the
+ * class rule it means. An old rule that named no page tool could never apply and fails to parse.
+ */
+export const StoredSiteRule = z.union([
+  SiteRule,
+  LegacyRule.transform((old, ctx) => {
+    const toolClass = toolClassOf(old.toolName);
+    if (!toolClass) {
+      ctx.addIssue({ code: 'custom', message: `"${old.toolName}" is not a page tool` });
+      return z.NEVER;
+    }
+    const { toolName: _, ...rest } = old;
+    return { ...rest, toolClass };
+  }),
+]);
 
 /** The list with a rule for (origin, class) set to `decision`, replacing any earlier rule for the same pair. */
 export function withRule(
