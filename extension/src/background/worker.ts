@@ -19,7 +19,7 @@ import type { PortLike } from './native-port';
 import type { ElementFacts } from '../content/agent-contract';
 import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
 import { describeAction } from './action-cards';
-import { CLIENT_TOOLS, parsePageToolCall } from './page-tool-specs';
+import { CLIENT_TOOLS, type PageToolCall, parsePageToolCall } from './page-tool-specs';
 import { callRefs } from './action-report';
 import type { PageToolDeps } from './page-tool-deps';
 import { PageTools } from './page-tools';
@@ -31,10 +31,18 @@ import { ViewRegistry, type View } from './views';
 const UNKNOWN_DESTINATION = 'about:history';
 
 /**
- * The origin to decide an action on elements by, when it is not the page's: the frame's own origin when every element
- * is in a frame from one other site, and no remembered choice at all when they span several or one has no web origin.
+ * The origin a call is decided for, when it is not the page's. Opening a page is decided for the site it opens, so a
+ * rule for this site never opens another; back and forward lead to whatever the history holds, a site no card can
+ * name, so no rule or grant covers them; an element in a frame from another site is decided for that site (a grant
+ * on the page does not reach it), and calls spanning several sites get no remembered choice at all.
  */
-function frameDecisionOrigin(elements: readonly ElementFacts[], pageOrigin: string | undefined): { origin?: string } {
+function decisionOrigin(
+  call: PageToolCall,
+  elements: readonly ElementFacts[],
+  pageOrigin: string | undefined,
+): { origin?: string } {
+  if (call.tool === 'page_navigate') return { origin: call.args.url };
+  if (call.tool === 'page_back' || call.tool === 'page_forward') return { origin: UNKNOWN_DESTINATION };
   const others = new Set(elements.map((e) => e.origin).filter((o) => o !== pageOrigin));
   if (others.size === 0) return {};
   const [only] = others;
@@ -380,22 +388,10 @@ export class TetherWorker {
         requestId: params.callId,
         toolName: call.tool,
         preview,
-        ...(params.caller
-          ? {
-              caller: {
-                name: params.caller.name,
-                ...(params.caller.version ? { version: params.caller.version } : {}),
-              },
-            }
-          : {}),
+        ...(params.caller ? { caller: params.caller } : {}),
         choices: ['allow', 'allow_session', 'deny'],
         page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
-        // Opening a page is decided for the site it opens, so a rule for this site never opens another. Back and
-        // forward lead to whatever the history holds, a site no card can name: no rule or grant covers them.
-        ...(call.tool === 'page_navigate' ? { origin: call.args.url } : {}),
-        ...(call.tool === 'page_back' || call.tool === 'page_forward' ? { origin: UNKNOWN_DESTINATION } : {}),
-        // An element in a frame from another site is decided for that site: a grant on the page does not reach it.
-        ...frameDecisionOrigin(elements, askedOrigin),
+        ...decisionOrigin(call, elements, askedOrigin),
         onAsk: () => void this.pages.highlight(tabId, outlined, true),
       });
     } finally {
