@@ -7,6 +7,8 @@ import type { ActResult, AgentCall, ElementFacts, FindResult, FrameSnapshot } fr
 import { PageTools } from './page-tools';
 import { unusedPageTools } from './test-helpers';
 
+export { facts } from '../content/agent-contract.fixtures';
+
 /** What a fake frame's agent answers, per call; a call it has no answer for gets `undefined`. */
 export type FakeAgent = Partial<{
   snapshot(call: Extract<AgentCall, { op: 'snapshot' }>): FrameSnapshot;
@@ -104,27 +106,4 @@ export const acted = (over: Partial<ActResult> = {}): ActResult => ({
   errors: [],
   settledMs: 12,
   ...over,
-});
-
-/** An element on https://a.example with no risk, unless `over` (or `over.risk`, merged) says otherwise. */
-export const facts = (
-  role: string,
-  name: string,
-  over: Partial<Omit<ElementFacts, 'risk'>> & { risk?: Partial<ElementFacts['risk']> } = {},
-): ElementFacts => ({
-  tag: 'input',
-  origin: 'https://a.example',
-  disabled: false,
-  ...over,
-  role,
-  name,
-  risk: {
-    password: false,
-    payment: false,
-    destructive: false,
-    submitsForm: false,
-    formHasSecret: false,
-    download: false,
-    ...over.risk,
-  },
 });

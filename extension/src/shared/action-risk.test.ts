@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { ElementFacts } from '../content/agent-contract';
+import { facts } from '../content/agent-contract.fixtures';
 import {
   classOnSite,
   highRiskReasons,
@@ -11,22 +12,7 @@ import {
   type PlannedAction,
 } from './action-risk';
 
-const el = (risk: Partial<ElementFacts['risk']> = {}, role = 'textbox'): ElementFacts => ({
-  role,
-  name: 'x',
-  tag: 'input',
-  origin: 'https://a.example',
-  disabled: false,
-  risk: {
-    password: false,
-    payment: false,
-    destructive: false,
-    submitsForm: false,
-    formHasSecret: false,
-    download: false,
-    ...risk,
-  },
-});
+const el = (risk: Partial<ElementFacts['risk']> = {}, role = 'textbox') => facts(role, 'x', { risk });
 
 const reasons = (tool: string, elements: ElementFacts[], over: Partial<PlannedAction> = {}) =>
   highRiskReasons({ tool, elements, ...over });
