@@ -7,7 +7,7 @@
 // Usage: node bench/agents.bench.mjs [--quick] [--no-publish]   (writes bench/results/agents.json and the "Agents"
 // section of BENCHMARKS.md; --no-publish only prints)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, importTypeScript, machine, median, timeOneTurn, tmp, writeResults, writeSection } from './support.mjs';
 
@@ -26,6 +26,8 @@ const {
   ensureAgent,
   packages,
   writeCodexHome,
+  CLAUDE_OFFLINE_ENV,
+  writeGeminiOfflineSettings,
 } = await importTypeScript(
   'agents',
   [
@@ -36,6 +38,7 @@ const {
     "export { writeCodexHome } from './test/support/mock-responses-api';",
     "import { CODEX_PACKAGE, COPILOT_PACKAGE, CLAUDE_CODE_ACP_PACKAGE, GEMINI_PACKAGE } from './test/support/agents-cache';",
     "export { ensureAgent } from './test/support/agents-cache';",
+    "export { CLAUDE_OFFLINE_ENV, writeGeminiOfflineSettings } from './test/support/agents-offline';",
     'export const packages = { codex: CODEX_PACKAGE, copilot: COPILOT_PACKAGE, claude: CLAUDE_CODE_ACP_PACKAGE, gemini: GEMINI_PACKAGE };',
   ].join('\n'),
 );
@@ -181,31 +184,16 @@ const rows = [
 
 /** Nothing listens here: an agent that tries its model or a service during start-up fails fast instead of waiting. */
 const CLOSED = 'http://127.0.0.1:9';
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  DISABLE_TELEMETRY: '1',
-  DISABLE_ERROR_REPORTING: '1',
-  DISABLE_AUTOUPDATER: '1',
-  CLAUDE_CODE_DISABLE_FAST_MODE: '1',
-};
 
 /** A fresh HOME (and CODEX_HOME) with what each agent needs to start offline; the env it starts with. */
 async function agentEnv(id, presetEnv) {
   const home = mkdtempSync(join(tmp, `home-${id}-`));
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(
-    join(home, '.gemini/settings.json'),
-    JSON.stringify({
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      general: { enableAutoUpdate: false },
-    }),
-  );
+  writeGeminiOfflineSettings(home);
   const env = { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C.UTF-8', ...presetEnv };
   if (id === 'codex')
     return { ...env, CODEX_HOME: await writeCodexHome(join(home, 'codex'), CLOSED), RUST_LOG: 'error' };
   if (id === 'copilot') return { ...env, COPILOT_PROVIDER_BASE_URL: `${CLOSED}/v1`, COPILOT_MODEL: 'gpt-4.1' };
-  if (id === 'claude') return { ...env, ANTHROPIC_BASE_URL: CLOSED, ANTHROPIC_API_KEY: 'x', ...OFFLINE };
+  if (id === 'claude') return { ...env, ANTHROPIC_BASE_URL: CLOSED, ANTHROPIC_API_KEY: 'x', ...CLAUDE_OFFLINE_ENV };
   return { ...env, GOOGLE_GEMINI_BASE_URL: CLOSED };
 }
 

@@ -7,19 +7,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_ACP_PACKAGE } from '../support/agents-cache';
+import { CLAUDE_OFFLINE_ENV } from '../support/agents-offline';
 import { type AnthropicRequestBody, startMockAnthropicMessages, userTexts } from '../support/mock-anthropic-messages';
 import { agentHosts, agentSuite, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
 
 const claude = agentSuite('claude', CLAUDE_CODE_ACP_PACKAGE, startMockAnthropicMessages, () => tempDir('claude-home'));
-
-/** Without these Claude Code calls api.anthropic.com (never the base URL) for flags, telemetry and fast mode. */
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  DISABLE_TELEMETRY: '1',
-  DISABLE_ERROR_REPORTING: '1',
-  DISABLE_AUTOUPDATER: '1',
-  CLAUDE_CODE_DISABLE_FAST_MODE: '1',
-};
 
 const claudeHost = agentHosts('claude', (opts: { dataHome?: string; key?: boolean } = {}) => ({
   backend: {
@@ -32,7 +24,7 @@ const claudeHost = agentHosts('claude', (opts: { dataHome?: string; key?: boolea
       ...(opts.key === false ? { ANTHROPIC_API_KEY: '' } : { ANTHROPIC_API_KEY: 'mock-key' }),
       // claude-code-acp asks Claude Code to bypass permissions when this is set, which it refuses as root.
       IS_SANDBOX: '',
-      ...OFFLINE,
+      ...CLAUDE_OFFLINE_ENV,
     },
   },
   env: { XDG_DATA_HOME: opts.dataHome ?? tempDir('claude-data') },

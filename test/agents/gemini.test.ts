@@ -3,10 +3,11 @@
  * dialect, against a mock Gemini API on 127.0.0.1 (`GOOGLE_GEMINI_BASE_URL` alone selects its keyless gateway auth) and
  * a temporary HOME whose settings turn usage statistics off. Shell commands touch marker files in the working directory.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GEMINI_PACKAGE } from '../support/agents-cache';
+import { writeGeminiOfflineSettings } from '../support/agents-offline';
 import {
   declaredFunctions,
   defaultGeminiScript,
@@ -19,15 +20,7 @@ import { agentHosts, agentSuite, answerToolCall, PAGE_TOOLS, tempDir } from './a
 /** A HOME whose Gemini settings stop its only outside call (usage statistics) and its update check. */
 function geminiHome(): string {
   const home = tempDir('gemini-home');
-  mkdirSync(join(home, '.gemini'));
-  writeFileSync(
-    join(home, '.gemini/settings.json'),
-    JSON.stringify({
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      general: { enableAutoUpdate: false },
-    }),
-  );
+  writeGeminiOfflineSettings(home);
   return home;
 }
 
