@@ -22,14 +22,19 @@ export const SPEAKERS = { userMessage: 'You said:', agentMessage: 'Tether said:'
 /** The text the Copy button of a finished answer copies (the answer's markdown), by the answer's element. */
 const answerTexts = new WeakMap<Element, string>();
 
-function button(doc: Document, action: string, label: string, title: string): HTMLButtonElement {
+/** A row of item actions holding one button: `action` names it for the panel's click handler. */
+function actionsRow(doc: Document, action: string, label: string, ariaLabel: string, title: string): HTMLElement {
   const b = doc.createElement('button');
   b.type = 'button';
   b.className = `item-action ${action}`;
   b.dataset.action = action;
   b.textContent = label;
+  b.setAttribute('aria-label', ariaLabel);
   b.title = title;
-  return b;
+  const actions = doc.createElement('div');
+  actions.className = 'actions';
+  actions.appendChild(b);
+  return actions;
 }
 
 function speaker(doc: Document, text: string): HTMLElement {
@@ -63,13 +68,7 @@ function addCodeCopy(doc: Document, body: HTMLElement): void {
 export function finishAnswer(root: HTMLElement, text: string): void {
   answerTexts.set(root, text);
   if (root.querySelector(':scope > .actions')) return;
-  const doc = root.ownerDocument;
-  const actions = doc.createElement('div');
-  actions.className = 'actions';
-  const copy = button(doc, 'copy-answer', 'Copy', 'Copy this answer (markdown)');
-  copy.setAttribute('aria-label', 'Copy answer');
-  actions.appendChild(copy);
-  root.appendChild(actions);
+  root.appendChild(actionsRow(root.ownerDocument, 'copy-answer', 'Copy', 'Copy answer', 'Copy this answer (markdown)'));
 }
 
 /**
@@ -115,12 +114,15 @@ export function itemView(doc: Document, item: Item, complete = false): ItemView 
       root.appendChild(speaker(doc, SPEAKERS.userMessage));
       body.textContent = item.content.text;
       root.appendChild(body);
-      const actions = doc.createElement('div');
-      actions.className = 'actions';
-      const edit = button(doc, 'edit', 'Edit', 'Put this message back in the box to change it and send it again');
-      edit.setAttribute('aria-label', 'Edit and send again');
-      actions.appendChild(edit);
-      root.appendChild(actions);
+      root.appendChild(
+        actionsRow(
+          doc,
+          'edit',
+          'Edit',
+          'Edit and send again',
+          'Put this message back in the box to change it and send it again',
+        ),
+      );
       return { root, body };
     }
     case 'agentMessage':
