@@ -14,7 +14,7 @@ import { errorMessage } from '@tether/protocol/errors';
 import { parseFlags, UsageError } from '../cli-args';
 import { FirstLine, helloLine, parseAnswer } from './hello';
 import { SOCKET_ENV, TOKEN_ENV } from './hub';
-import { liveHosts, socketAnswers } from './host-registry';
+import { type HostAnnouncement, liveHosts, socketAnswers } from './host-registry';
 import { runtimeDir } from './runtime-dir';
 
 const USAGE = 'tether mcp [--browser NAME] [--print-config]';
@@ -22,14 +22,8 @@ const USAGE = 'tether mcp [--browser NAME] [--print-config]';
 const NOT_RUNNING =
   'Tether is not running: open the Tether side panel in your browser (that starts the Tether host), then start this MCP server again.';
 
-/** A host `tether mcp` may connect to. */
-interface Candidate {
-  readonly socket: string;
-  readonly browser: string;
-  readonly pid: number;
-  readonly startedAtMs: number;
-  readonly tokenFile?: string;
-}
+/** A host `tether mcp` may connect to: an announced one, or the one `TETHER_MCP_SOCKET` names. */
+type Candidate = HostAnnouncement;
 
 /** Runs `tether mcp`; resolves with the exit code once the client or the host has closed. */
 export async function main(args: string[]): Promise<number> {
