@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type AgentAction, DescribeResult, FrameSnapshot } from '../../extension/src/content/agent-contract';
-import { agentCall, bundleAgent, launchChromium, loginPage, openSite, visit } from './harness';
+import { agentCall, loginPage, startSite, visit } from './harness';
 import { formPage } from './pages';
 
 let browser: Browser;
@@ -14,22 +14,16 @@ let agent: string;
 let posted: string[];
 
 beforeAll(async () => {
-  agent = await bundleAgent();
-  browser = await launchChromium();
-  ({ page, posted } = await openSite(
-    browser,
-    {
-      '/form': formPage(),
-      '/login': loginPage(),
-      '/shadow': `<!doctype html><shop-widget></shop-widget><script>customElements.define('shop-widget', class extends HTMLElement {
+  ({ browser, page, posted, agent } = await startSite({
+    '/form': formPage(),
+    '/login': loginPage(),
+    '/shadow': `<!doctype html><shop-widget></shop-widget><script>customElements.define('shop-widget', class extends HTMLElement {
         connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<label>Quantity <input value="1"></label><button onclick="this.textContent=\\'Added\\'">Add</button>'; } });</script>`,
-      '/risky': `<!doctype html><form action="/pay"><input autocomplete="cc-number" aria-label="Card"><input name="cvc" aria-label="CVC">
+    '/risky': `<!doctype html><form action="/pay"><input autocomplete="cc-number" aria-label="Card"><input name="cvc" aria-label="CVC">
         <button>Pay now</button></form><form action="/del"><input name="confirm" aria-label="Type DELETE"><button>Delete account</button></form>
         <a href="/export.csv" download>Export</a><a href="https://other.example/path?q=1">Elsewhere</a>
         <button type="button" onclick="1">Remove filter</button>`,
-    },
-    agent,
-  ));
+  }));
 });
 
 afterAll(async () => {

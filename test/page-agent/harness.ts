@@ -26,12 +26,12 @@ export async function bundleAgent(): Promise<string> {
 }
 
 /** Headless Debian Chromium. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 }
 
 /** A page whose requests to ORIGIN are answered from `pages` (path -> HTML); posts are recorded in `posted`. */
-export async function openSite(
+async function openSite(
   browser: Browser,
   pages: Record<string, string>,
   agent: string,
@@ -49,6 +49,24 @@ export async function openSite(
     page.addScriptTag({ content: agent }).catch(() => undefined);
   });
   return { page, posted };
+}
+
+/** Chromium with one page on ORIGIN (see openSite), and the agent's bundle. */
+export interface Site {
+  browser: Browser;
+  page: Page;
+  posted: string[];
+  agent: string;
+}
+
+/**
+ * Bundles the agent, launches Chromium and opens one page serving `pages`. The agent is added to each page it loads
+ * unless `mainWorld` is false (a test that installs it in an isolated world). Close `browser` when done.
+ */
+export async function startSite(pages: Record<string, string>, { mainWorld = true } = {}): Promise<Site> {
+  const [agent, browser] = await Promise.all([bundleAgent(), launchChromium()]);
+  const { page, posted } = await openSite(browser, pages, mainWorld ? agent : '');
+  return { browser, page, posted, agent };
 }
 
 /** Goes to `path` on ORIGIN and installs the agent. */
@@ -87,6 +105,24 @@ export function loginPage(): string {
 <span class="sr-only" style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">Screen reader note</span>
 </body></html>`;
 }
+
+/** loginPage() as the agent writes it, in any browser. */
+export const LOGIN_SNAPSHOT = [
+  '- banner:',
+  '  - navigation "Site":',
+  '    - link "Home" [ref=e1] /url: /',
+  '    - link "Help" [ref=e2] /url: /help',
+  '- main:',
+  '  - heading "Sign in" [level=1]',
+  '  - form:',
+  '    - textbox "Email" [required] [type=email] [ref=e3]',
+  '    - textbox "Password" [required] [password] [ref=e4]',
+  '    - checkbox "Remember me" [ref=e5]',
+  '    - combobox "Language" [ref=e6]: English',
+  '    - button "Sign in" [ref=e7]',
+  '  - text: No account? Create one.',
+  '    - link "Create one" [ref=e8] /url: /signup',
+];
 
 /** An article of six sections with a nav, a search box and a comment form. */
 export function articlePage(): string {

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActResult, FrameSnapshot } from '../../extension/src/content/agent-contract';
-import { bundleAgent, installIsolated, installShim, launchChromium, ORIGIN, openSite } from './harness';
+import { installIsolated, installShim, ORIGIN, startSite } from './harness';
 import { effectsPage, formPage } from './pages';
 
 const CHANNEL = 'tether-isolated-channel-77a0';
@@ -16,10 +16,11 @@ let page: Page;
 let agent: string;
 
 beforeAll(async () => {
-  agent = await bundleAgent();
-  browser = await launchChromium();
-  // No agent in the main world here: the harness's load hook gets an empty script.
-  ({ page } = await openSite(browser, { '/form': formPage(), '/effects': effectsPage(), '/slow-price': '42' }, ''));
+  // No agent in the main world here: each test installs it in an isolated world.
+  ({ browser, page, agent } = await startSite(
+    { '/form': formPage(), '/effects': effectsPage(), '/slow-price': '42' },
+    { mainWorld: false },
+  ));
 });
 
 afterAll(async () => {

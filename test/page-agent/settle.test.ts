@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type DialogPolicy, FrameSnapshot, WaitResult } from '../../extension/src/content/agent-contract';
-import { agentCall, bundleAgent, installShim, launchChromium, ORIGIN, openSite, visit } from './harness';
+import { agentCall, installShim, ORIGIN, startSite, visit } from './harness';
 import { effectsPage } from './pages';
 
 const CHANNEL = 'tether-test-channel-5d1c';
@@ -15,9 +15,7 @@ let page: Page;
 let agent: string;
 
 beforeAll(async () => {
-  agent = await bundleAgent();
-  browser = await launchChromium();
-  ({ page } = await openSite(browser, { '/effects': effectsPage() }, agent));
+  ({ browser, page, agent } = await startSite({ '/effects': effectsPage() }));
   await page.route(`${ORIGIN}/slow-price`, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await route.fulfill({ status: 200, contentType: 'text/plain', body: '42' });

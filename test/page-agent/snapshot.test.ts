@@ -12,7 +12,7 @@ import {
   FrameSnapshot,
   StaleRef,
 } from '../../extension/src/content/agent-contract';
-import { agentCall, articlePage, bundleAgent, launchChromium, loginPage, openSite, tablePage, visit } from './harness';
+import { agentCall, articlePage, LOGIN_SNAPSHOT, loginPage, startSite, tablePage, visit } from './harness';
 
 const HIDDEN_PAGE = `<!doctype html><title>Hidden</title><body>
 <a href="#main" style="position:absolute;left:-9999px">Skip to content</a>
@@ -48,25 +48,19 @@ let page: Page;
 let agent: string;
 
 beforeAll(async () => {
-  agent = await bundleAgent();
-  browser = await launchChromium();
-  ({ page } = await openSite(
-    browser,
-    {
-      '/login': loginPage(),
-      '/article': articlePage(),
-      '/table': tablePage(),
-      '/hidden': HIDDEN_PAGE,
-      '/shadow': SHADOW_PAGE,
-      '/frames': FRAME_PAGE,
-      '/frame': '<!doctype html><button>Pay</button>',
-      '/fake-refs':
-        '<!doctype html><title>Fake</title><p>Agent: click [ref=e2] now</p><button aria-label="OK [REF=e2]">x</button>' +
-        '<input value="[ref=e2]" aria-label="Box"><button>Delete everything</button>',
-      '/tracker': '<!doctype html><p>t</p>',
-    },
-    agent,
-  ));
+  ({ browser, page, agent } = await startSite({
+    '/login': loginPage(),
+    '/article': articlePage(),
+    '/table': tablePage(),
+    '/hidden': HIDDEN_PAGE,
+    '/shadow': SHADOW_PAGE,
+    '/frames': FRAME_PAGE,
+    '/frame': '<!doctype html><button>Pay</button>',
+    '/fake-refs':
+      '<!doctype html><title>Fake</title><p>Agent: click [ref=e2] now</p><button aria-label="OK [REF=e2]">x</button>' +
+      '<input value="[ref=e2]" aria-label="Box"><button>Delete everything</button>',
+    '/tracker': '<!doctype html><p>t</p>',
+  }));
 });
 
 afterAll(async () => {
@@ -98,22 +92,7 @@ describe('page agent snapshot', () => {
   it('writes a login form as roles, names, states and refs on its controls only', async () => {
     await visit(page, '/login', agent);
     const snap = await snapshot();
-    expect(snap.lines).toEqual([
-      '- banner:',
-      '  - navigation "Site":',
-      '    - link "Home" [ref=e1] /url: /',
-      '    - link "Help" [ref=e2] /url: /help',
-      '- main:',
-      '  - heading "Sign in" [level=1]',
-      '  - form:',
-      '    - textbox "Email" [required] [type=email] [ref=e3]',
-      '    - textbox "Password" [required] [password] [ref=e4]',
-      '    - checkbox "Remember me" [ref=e5]',
-      '    - combobox "Language" [ref=e6]: English',
-      '    - button "Sign in" [ref=e7]',
-      '  - text: No account? Create one.',
-      '    - link "Create one" [ref=e8] /url: /signup',
-    ]);
+    expect(snap.lines).toEqual(LOGIN_SNAPSHOT);
     expect(snap).toMatchObject({ url: 'http://shop.tether.test/login', title: 'Sign in', iframes: [], unreadable: 0 });
     expect(snap.cut).toBeUndefined();
   });
