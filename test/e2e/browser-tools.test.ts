@@ -5,15 +5,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserSuite } from '../support/browser-suite';
+import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import { completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
-import {
-  contentText,
-  startMockChatCompletions,
-  type ChatScript,
-  type MockChatCompletions,
-} from '../support/mock-chat-completions';
+import { contentText, type ChatScript } from '../support/mock-chat-completions';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -362,20 +357,8 @@ function formPlanner(): ChatScript {
 }
 
 describe('browser tools driven by an OpenAI-compatible model (Chromium)', () => {
-  let model: MockChatCompletions;
-  beforeAll(async () => {
-    model = await startMockChatCompletions(formPlanner());
-  });
-  afterAll(async () => {
-    await model?.close();
-  });
-  const suite = useBrowserSuite({
-    get env() {
-      return { TETHER_OPENAI_BASE_URL: model.baseUrl, TETHER_OPENAI_MODEL: 'gpt-4.1' };
-    },
-    // The embedded app-server with the OpenAI-compatible model as its default.
-    hostConfig: { defaultBackend: 'embedded', backends: { embedded: { kind: 'embedded', model: 'openai' } } },
-  });
+  // The embedded app-server with the OpenAI-compatible model as its default.
+  const suite = useModelBrowserSuite(formPlanner());
 
   it('plans the form flow from the snapshots it is sent; the server receives its values', async () => {
     const { panel } = await openConnectedPanel(suite.browser, site.url('/form'));
@@ -401,7 +384,7 @@ describe('browser tools driven by an OpenAI-compatible model (Chromium)', () => 
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
     expect(await completedAnswers(panel).last().textContent()).toContain('Sent.');
     // The model was taught the tools: the system prompt names them when the page tools are declared.
-    const first = model.requests.find((r) => r.path.endsWith('/chat/completions'));
+    const first = suite.model.requests.find((r) => r.path.endsWith('/chat/completions'));
     expect(JSON.stringify(first?.body)).toContain('call page_snapshot first');
     await panel.close();
   });

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserSuite } from '../support/browser-suite';
+import { describe, expect, it } from 'vitest';
+import { useModelBrowserSuite } from '../support/browser-suite';
 import { completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
-import {
-  type ChatScript,
-  contentText,
-  type MockChatCompletions,
-  startMockChatCompletions,
-} from '../support/mock-chat-completions';
+import { type ChatScript, contentText } from '../support/mock-chat-completions';
 
 /** An answer with a paragraph, a code block, raw HTML and a list, streamed in pieces 800 ms apart. */
 const MARKDOWN = [
@@ -30,19 +25,7 @@ const script: ChatScript = ({ body }) => {
 };
 
 describe('live feedback in the side panel (Chromium)', () => {
-  let model: MockChatCompletions;
-  beforeAll(async () => {
-    model = await startMockChatCompletions(script);
-  });
-  afterAll(async () => {
-    await model?.close();
-  });
-  const suite = useBrowserSuite({
-    get env() {
-      return { TETHER_OPENAI_BASE_URL: model.baseUrl, TETHER_OPENAI_MODEL: 'gpt-4.1' };
-    },
-    hostConfig: { defaultBackend: 'embedded', backends: { embedded: { kind: 'embedded', model: 'openai' } } },
-  });
+  const suite = useModelBrowserSuite(script);
 
   it('shows "Working…" from send to the first token, as a polite status, and hides it when tokens arrive', async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));

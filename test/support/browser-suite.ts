@@ -6,6 +6,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
 import { startDemoServer, type DemoServer } from './demo-server';
+import { type ChatScript, type MockChatCompletions, startMockChatCompletions } from './mock-chat-completions';
 
 /** The browser and demo server of a suite; readable inside tests and hooks that run after the suite's beforeAll. */
 export interface BrowserSuite {
@@ -39,6 +40,48 @@ export function useBrowserSuite(options?: LaunchOptions): BrowserSuite {
     },
     get demo() {
       return started(demo, 'demo server');
+    },
+  };
+}
+
+/** A browser suite whose host's default backend is the embedded one, talking to a mock OpenAI-compatible model. */
+export interface ModelBrowserSuite extends BrowserSuite {
+  /** The mock model, answering with the suite's script. */
+  readonly model: MockChatCompletions;
+}
+
+/**
+ * Registers hooks, in the calling describe block, that start a mock OpenAI-compatible model answering with `script`
+ * and a browser suite whose embedded backend uses it (as gpt-4.1), and close them after the block's tests.
+ */
+export function useModelBrowserSuite(script: ChatScript): ModelBrowserSuite {
+  let model: MockChatCompletions | undefined;
+  beforeAll(async () => {
+    model = await startMockChatCompletions(script);
+  });
+  afterAll(async () => {
+    await model?.close();
+  });
+  const started = (): MockChatCompletions => {
+    if (model === undefined)
+      throw new Error("The suite's model is not started: read it inside a test, not while the file is collected");
+    return model;
+  };
+  const suite = useBrowserSuite({
+    get env() {
+      return { TETHER_OPENAI_BASE_URL: started().baseUrl, TETHER_OPENAI_MODEL: 'gpt-4.1' };
+    },
+    hostConfig: { defaultBackend: 'embedded', backends: { embedded: { kind: 'embedded', model: 'openai' } } },
+  });
+  return {
+    get browser() {
+      return suite.browser;
+    },
+    get demo() {
+      return suite.demo;
+    },
+    get model() {
+      return started();
     },
   };
 }
