@@ -63,9 +63,11 @@ export interface LauncherTarget {
 }
 
 const DEV_ARG = ` ${ALLOW_DEV_EXTENSION_FLAG}`;
-/** Extension ids as install accepts them (ids.ts): safe unquoted in sh and cmd. */
-const SAFE_ID = /^[\w.@{}-]+$/;
-const IDS_PART = String.raw`((?: --allow-extension=[\w.@{}-]+)*)`;
+/** A character of an extension id as install accepts them (ids.ts): safe unquoted in sh and cmd. */
+const ID_CHAR = String.raw`[\w.@{}-]`;
+const SAFE_ID = new RegExp(`^${ID_CHAR}+$`);
+/** The launcher's flags in the line it writes (the flags hold only letters and dashes: no regex escaping needed). */
+const HOST_ARGS_PART = `host(${DEV_ARG})?((?: ${ALLOW_EXTENSION_FLAG}=${ID_CHAR}+)*)`;
 
 /** The launcher's own arguments before the browser's: the development flag, then one flag per allowed id. */
 function hostArgs(target: LauncherTarget): string {
@@ -116,40 +118,29 @@ export function renderLauncher(
   ].join('\n');
 }
 
+/** The line a .cmd launcher runs, and the one a sh launcher runs: Node, the host script, the launcher's flags. */
+const CMD_LINE = new RegExp(String.raw`^@"([^"]*)" "([^"]*)" ${HOST_ARGS_PART} %\*\r?$`, 'm');
+const SH_LINE = new RegExp(String.raw`^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" ${HOST_ARGS_PART} "\$@"$`, 'm');
+
 /** What a Tether launcher runs, or undefined when the text is not a Tether launcher. */
 export function parseLauncher(
   platform: Platform,
   text: string,
   env: Readonly<Record<string, string | undefined>> = {},
 ): LauncherTarget | undefined {
-  if (platform === 'win32') {
-    const match = new RegExp(
-      String.raw`^@"([^"]*)" "([^"]*)" host( --allow-dev-extension)?${IDS_PART} %\*\r?$`,
-      'm',
-    ).exec(text);
-    const expand = (value: string) =>
-      value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) =>
-        name === undefined ? '%' : (envValue(env, name) ?? whole),
-      );
-    return match
-      ? {
-          nodePath: expand(match[1]!),
-          hostScript: expand(match[2]!),
-          allowDev: match[3] !== undefined,
-          ...parsedIds(match[4]),
-        }
-      : undefined;
-  }
-  const match = new RegExp(
-    String.raw`^exec "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" host( --allow-dev-extension)?${IDS_PART} "\$@"$`,
-    'm',
-  ).exec(text);
-  return match
-    ? {
-        nodePath: shUnquote(match[1]!),
-        hostScript: shUnquote(match[2]!),
-        allowDev: match[3] !== undefined,
-        ...parsedIds(match[4]),
-      }
-    : undefined;
+  const windows = platform === 'win32';
+  const match = (windows ? CMD_LINE : SH_LINE).exec(text);
+  if (!match) return undefined;
+  const unquote = windows
+    ? (value: string) =>
+        value.replace(/%%|%([A-Za-z_][\w()]*)%/g, (whole, name?: string) =>
+          name === undefined ? '%' : (envValue(env, name) ?? whole),
+        )
+    : shUnquote;
+  return {
+    nodePath: unquote(match[1]!),
+    hostScript: unquote(match[2]!),
+    allowDev: match[3] !== undefined,
+    ...parsedIds(match[4]),
+  };
 }
