@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION } from '@tether/protocol';
+import { HOST_PACKAGE, PROTOCOL_VERSION } from '@tether/protocol';
 import { ROOT, startHost } from '../host/host-process';
 
 const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
@@ -114,7 +114,8 @@ describe('the tether-bridge package, installed from its tarball', () => {
     expect(installedPackage.code, installedPackage.stderr).toBe(0);
     const pkgDir = join(prefix, 'node_modules/tether-bridge');
     const manifest = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: 'tether-bridge', version: VERSION, bin: { tether: 'bin/tether.mjs' } });
+    // The name scripts/package.mjs gives the package is the one the host's messages tell users to install.
+    expect(manifest).toMatchObject({ name: HOST_PACKAGE, version: VERSION, bin: { tether: 'bin/tether.mjs' } });
     expect(manifest.dependencies).toBeUndefined();
     expect(await files(join(prefix, 'node_modules'))).not.toContainEqual(
       expect.stringMatching(/^(?!tether-bridge\/|\.bin\/|\.package-lock)/),
