@@ -8,8 +8,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_ACP_PACKAGE } from '../support/agents-cache';
 import { CLAUDE_OFFLINE_ENV } from '../support/agents-offline';
-import { type AnthropicRequestBody, startMockAnthropicMessages, userTexts } from '../support/mock-anthropic-messages';
-import { agentHosts, agentSuite, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
+import {
+  type AnthropicRequestBody,
+  type AnthropicTurn,
+  startMockAnthropicMessages,
+  userTexts,
+} from '../support/mock-anthropic-messages';
+import {
+  agentHosts,
+  agentSuite,
+  answerToolCall,
+  expectInterruptsStreamingAndWaitingTurns,
+  msToExitAfterStdinCloses,
+  PAGE_TOOLS,
+  tempDir,
+} from './agent-host';
 
 const claude = agentSuite('claude', CLAUDE_CODE_ACP_PACKAGE, startMockAnthropicMessages, () => tempDir('claude-home'));
 
@@ -29,6 +42,11 @@ const claudeHost = agentHosts('claude', (opts: { dataHome?: string; key?: boolea
   },
   env: { XDG_DATA_HOME: opts.dataHome ?? tempDir('claude-data') },
 }));
+
+/** The model's turn asking Claude Code to run `command` in its shell. */
+function claudeShell(command: string): AnthropicTurn {
+  return { kind: 'toolUse', name: 'Bash', input: { command, description: 'mark' } };
+}
 
 /** The Messages API bodies of the agent's own requests (those with tools) after the first `from` requests. */
 function agentBodies(from: number): AnthropicRequestBody[] {
@@ -81,7 +99,7 @@ describe('real Claude Code (ACP) through tether host', () => {
     const { thread } = await h.call('thread/start', {});
 
     const allowedCommand = 'touch claude-allowed.marker && echo tether-allowed';
-    claude.mock.enqueue({ kind: 'toolUse', name: 'Bash', input: { command: allowedCommand, description: 'mark' } });
+    claude.mock.enqueue(claudeShell(allowedCommand));
     const allowed = await h.startTurn(thread.id, 'Run the allowed command');
     const asked = await h.answerApproval('allow', allowed.from);
     expect(asked).toMatchObject({ threadId: thread.id, turnId: allowed.turnId });
@@ -97,11 +115,7 @@ describe('real Claude Code (ACP) through tether host', () => {
     const started = h.messagesOf('item/started', allowed.from).map((m) => m.params.item.id);
     expect(new Set(started).size).toBe(started.length);
 
-    claude.mock.enqueue({
-      kind: 'toolUse',
-      name: 'Bash',
-      input: { command: 'touch claude-denied.marker', description: 'mark' },
-    });
+    claude.mock.enqueue(claudeShell('touch claude-denied.marker'));
     const denied = await h.startTurn(thread.id, 'Run the denied command');
     await h.answerApproval('deny', denied.from);
     await h.turnCompleted(denied.turnId, denied.from);
@@ -112,26 +126,7 @@ describe('real Claude Code (ACP) through tether host', () => {
   });
 
   it('interrupts a streaming turn and a turn waiting on a permission', async () => {
-    const h = claudeHost();
-    await h.initialize();
-    const { thread } = await h.call('thread/start', {});
-    claude.mock.enqueue({ kind: 'slow', text: 'y'.repeat(200), chunks: 200, chunkDelayMs: 50 });
-    const slow = await h.startTurn(thread.id, 'Talk slowly');
-    await h.waitFor((m) => m.method === 'item/agentMessage/delta', 60_000, slow.from);
-    await h.call('turn/interrupt', { threadId: thread.id, turnId: slow.turnId });
-    expect((await h.turnCompleted(slow.turnId, slow.from)).params.turn.status).toBe('interrupted');
-
-    claude.mock.enqueue({
-      kind: 'toolUse',
-      name: 'Bash',
-      input: { command: 'touch claude-never.marker', description: 'mark' },
-    });
-    const waiting = await h.startTurn(thread.id, 'Run and cancel');
-    await h.waitFor((m) => m.method === 'approval/request', 60_000, waiting.from);
-    await h.call('turn/interrupt', { threadId: thread.id, turnId: waiting.turnId });
-    expect((await h.turnCompleted(waiting.turnId, waiting.from)).params.turn.status).toBe('interrupted');
-    expect(h.messagesOf('approval/resolved', waiting.from).map((m) => m.params.decision)).toEqual(['cancelled']);
-    expect(existsSync(join(claude.workDir, 'claude-never.marker'))).toBe(false);
+    await expectInterruptsStreamingAndWaitingTurns(claudeHost(), claude, claudeShell, 'claude-never.marker');
   });
 
   it('resumes a thread in a new host, with the earlier turns reaching the model', async () => {
@@ -179,13 +174,7 @@ describe('real Claude Code (ACP) through tether host', () => {
   });
 
   it('exits within the browser’s 2 s after stdin closes, though Claude Code ignores the end of its input', async () => {
-    const h = claudeHost();
-    await h.initialize();
-    await h.call('thread/start', {});
-    const closed = performance.now();
-    h.closeInput();
-    const exit = await h.exited;
-    expect(exit.at - closed).toBeLessThan(2000);
+    expect(await msToExitAfterStdinCloses(claudeHost())).toBeLessThan(2000);
   });
 
   it("calls Tether's page tool over MCP: the model's call reaches the client as item/tool/call", async () => {

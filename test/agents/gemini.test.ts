@@ -12,10 +12,19 @@ import {
   declaredFunctions,
   defaultGeminiScript,
   type GeminiRequestBody,
+  type GeminiTurn,
   startMockGeminiApi,
   userTexts,
 } from '../support/mock-gemini-api';
-import { agentHosts, agentSuite, answerToolCall, PAGE_TOOLS, tempDir } from './agent-host';
+import {
+  agentHosts,
+  agentSuite,
+  answerToolCall,
+  expectInterruptsStreamingAndWaitingTurns,
+  msToExitAfterStdinCloses,
+  PAGE_TOOLS,
+  tempDir,
+} from './agent-host';
 
 /** A HOME whose Gemini settings stop its only outside call (usage statistics) and its update check. */
 function geminiHome(): string {
@@ -46,6 +55,11 @@ const geminiHost = agentHosts(
     env: { XDG_DATA_HOME: opts.dataHome ?? tempDir('gemini-data') },
   }),
 );
+
+/** The model's turn asking Gemini to run `command` in its shell. */
+function geminiShell(command: string): GeminiTurn {
+  return { kind: 'functionCall', name: 'run_shell_command', args: { command } };
+}
 
 /** The streaming request bodies after the first `from` requests. */
 function streamBodies(from: number): GeminiRequestBody[] {
@@ -121,7 +135,7 @@ describe('real Gemini CLI (ACP) through tether host', () => {
     const { thread } = await h.call('thread/start', {});
 
     const allowedCommand = 'touch gemini-allowed.marker';
-    gemini.mock.enqueue({ kind: 'functionCall', name: 'run_shell_command', args: { command: allowedCommand } });
+    gemini.mock.enqueue(geminiShell(allowedCommand));
     const allowed = await h.startTurn(thread.id, 'Run the allowed command');
     const asked = await h.answerApproval('allow', allowed.from);
     expect(asked).toMatchObject({
@@ -134,11 +148,7 @@ describe('real Gemini CLI (ACP) through tether host', () => {
     expect(h.completedItems(allowed.from).find((i) => i.type === 'toolCall')?.status).toBe('completed');
     expect(existsSync(join(gemini.workDir, 'gemini-allowed.marker'))).toBe(true);
 
-    gemini.mock.enqueue({
-      kind: 'functionCall',
-      name: 'run_shell_command',
-      args: { command: 'touch gemini-denied.marker' },
-    });
+    gemini.mock.enqueue(geminiShell('touch gemini-denied.marker'));
     const denied = await h.startTurn(thread.id, 'Run the denied command');
     await h.answerApproval('deny', denied.from);
     const declined = await h.waitFor(
@@ -158,26 +168,7 @@ describe('real Gemini CLI (ACP) through tether host', () => {
   });
 
   it('interrupts a streaming turn and a turn waiting on a permission', async () => {
-    const h = geminiHost();
-    await h.initialize();
-    const { thread } = await h.call('thread/start', {});
-    gemini.mock.enqueue({ kind: 'slow', text: 'y'.repeat(200), chunks: 200, chunkDelayMs: 50 });
-    const slow = await h.startTurn(thread.id, 'Talk slowly');
-    await h.waitFor((m) => m.method === 'item/agentMessage/delta', 60_000, slow.from);
-    await h.call('turn/interrupt', { threadId: thread.id, turnId: slow.turnId });
-    expect((await h.turnCompleted(slow.turnId, slow.from)).params.turn.status).toBe('interrupted');
-
-    gemini.mock.enqueue({
-      kind: 'functionCall',
-      name: 'run_shell_command',
-      args: { command: 'touch gemini-never.marker' },
-    });
-    const waiting = await h.startTurn(thread.id, 'Run and cancel');
-    await h.waitFor((m) => m.method === 'approval/request', 60_000, waiting.from);
-    await h.call('turn/interrupt', { threadId: thread.id, turnId: waiting.turnId });
-    expect((await h.turnCompleted(waiting.turnId, waiting.from)).params.turn.status).toBe('interrupted');
-    expect(h.messagesOf('approval/resolved', waiting.from).map((m) => m.params.decision)).toEqual(['cancelled']);
-    expect(existsSync(join(gemini.workDir, 'gemini-never.marker'))).toBe(false);
+    await expectInterruptsStreamingAndWaitingTurns(geminiHost(), gemini, geminiShell, 'gemini-never.marker');
   });
 
   it('resumes a thread in a new host; the replay stays out of the new turn and the earlier turns reach the model', async () => {
@@ -245,13 +236,7 @@ describe('real Gemini CLI (ACP) through tether host', () => {
   });
 
   it('exits within the browser’s 2 s after stdin closes, with the relaunching launcher too', async () => {
-    const h = geminiHost({ relaunch: true });
-    await h.initialize();
-    await h.call('thread/start', {});
-    const closed = performance.now();
-    h.closeInput();
-    const exit = await h.exited;
-    expect(exit.at - closed).toBeLessThan(2000);
+    expect(await msToExitAfterStdinCloses(geminiHost({ relaunch: true }))).toBeLessThan(2000);
   });
 
   it("calls Tether's page tool over MCP: the model's call reaches the client as item/tool/call", async () => {
