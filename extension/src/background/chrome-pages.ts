@@ -6,7 +6,7 @@
 import pageAgentScript from '../content/page-agent.ts?iife';
 import pageReadScript from '../content/page-read.ts?iife';
 import { z } from 'zod';
-import { AGENT_GLOBAL, type AgentCall, type ElementFacts } from '../content/agent-contract';
+import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts } from '../content/agent-contract';
 import { installDialogShim } from '../content/dialog-shim';
 import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tool-deps';
 
@@ -31,6 +31,11 @@ function callInFrame(call: AgentCall, expectDoc: string | null, agentGlobal: str
   const agent = g[agentGlobal] as { call(c: AgentCall): unknown } | undefined;
   if (!agent) return { docId, stale: false, value: undefined };
   return Promise.resolve(agent.call(call)).then((value) => ({ docId, stale: false, value }));
+}
+
+/** Runs in the frame's isolated world: whether this version of the agent is installed there. */
+function hasAgent(agentGlobal: string, version: number): boolean {
+  return (globalThis as unknown as Record<string, { version?: number } | undefined>)[agentGlobal]?.version === version;
 }
 
 /** The event name the dialog shim and the agent share in every page (random per worker, so not a fixed page API). */
@@ -111,17 +116,30 @@ export function chromePageTools(): PageToolDeps {
       return box ? crop(shot, box) : shot;
     },
     injectAgent: async (tabId) => {
-      let results: chrome.scripting.InjectionResult<unknown>[];
+      // Most calls find the agent already running: a tiny probe, and the ~40 KB file is parsed only where it lacks.
+      const probe = { func: hasAgent, args: [AGENT_GLOBAL, AGENT_VERSION] as [string, number] };
+      let found: chrome.scripting.InjectionResult<boolean>[];
       try {
-        results = await chrome.scripting.executeScript({
-          target: { tabId, allFrames: true },
-          files: [pageAgentScript],
-        });
+        found = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, ...probe });
       } catch {
         // Chrome fails the whole call when one frame may not be scripted: read the top frame alone then.
-        results = await chrome.scripting.executeScript({ target: { tabId }, files: [pageAgentScript] });
+        found = await chrome.scripting.executeScript({ target: { tabId }, ...probe });
       }
-      return [...new Set(results.map((r) => r.frameId))].sort((a, b) => a - b);
+      const frames = [...new Set(found.map((r) => r.frameId))].sort((a, b) => a - b);
+      const missing = [...new Set(found.filter((r) => r.result !== true).map((r) => r.frameId))];
+      const gone = new Set<number>();
+      await Promise.all(
+        missing.map((frameId) =>
+          chrome.scripting
+            .executeScript({ target: { tabId, frameIds: [frameId] }, files: [pageAgentScript] })
+            .catch((error: unknown) => {
+              // The top frame must run the agent; a subframe that went away since the probe is left out.
+              if (frameId === 0) throw error;
+              gone.add(frameId);
+            }),
+        ),
+      );
+      return frames.filter((f) => !gone.has(f));
     },
     callAgent: async (tabId, frameId, call, expectDoc): Promise<AgentReply> => {
       const [first] = await chrome.scripting.executeScript({
