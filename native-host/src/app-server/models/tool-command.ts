@@ -3,6 +3,7 @@
  * by hand, so tests and people trying the browser tools need no real model. Bad usage is answered, never thrown:
  * a typo should cost a reply, not a failed turn.
  */
+import { errorMessage } from '@tether/protocol/errors';
 import type { ToolOutcome, ToolSpec, TurnContext } from './model';
 
 /** A parsed `/tool` command: the call to make, or the reply explaining what is wrong with it. */
@@ -20,9 +21,8 @@ export function parseToolCommand(argument: string, tools: readonly ToolSpec[]): 
   try {
     args = JSON.parse(json);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
     return {
-      usage: `The arguments of \`${name}\` are not valid JSON (${why}). Write them as one JSON object, for example \`/tool ${name} {"ref": "e3"}\`.`,
+      usage: `The arguments of \`${name}\` are not valid JSON (${errorMessage(error)}). Write them as one JSON object, for example \`/tool ${name} {"ref": "e3"}\`.`,
     };
   }
   if (!isObject(args)) {
