@@ -73,11 +73,6 @@ export class ScrollKeeper {
     new ResizeObserver(() => this.keep()).observe(scroller);
   }
 
-  /** Whether the view follows the bottom. */
-  get followsBottom(): boolean {
-    return this.following;
-  }
-
   /** Follows the bottom from now on (a new thread or snapshot starts at its end, or the reader jumps to it). */
   followBottom(): void {
     this.setFollowing(true);

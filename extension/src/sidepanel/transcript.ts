@@ -78,11 +78,6 @@ export class Transcript {
     });
   }
 
-  /** Whether the view follows the bottom. */
-  get followsBottom(): boolean {
-    return this.keeper.followsBottom;
-  }
-
   /** Scrolls to the end and follows it again. */
   jumpToLatest(): void {
     this.keeper.followBottom();
@@ -269,11 +264,6 @@ export class Transcript {
       entry.stream = stream;
     }
     return () => this.steers.drop(root);
-  }
-
-  /** Number of items shown. */
-  get size(): number {
-    return this.entries.size;
   }
 
   private startItem(item: Item): void {
