@@ -30,6 +30,12 @@ function boundThread(w: TetherWorker, view: View): string {
   return binding.threadId;
 }
 
+/** Binds tab `tabId` to `threadId` and sends its pages the thread's snapshot. */
+async function openInTab(w: TetherWorker, tabId: number, threadId: string): Promise<void> {
+  await w.deps.state.setBinding(tabId, { threadId });
+  await w.syncThread(threadId, w.views.forTab(tabId));
+}
+
 /** `params`, when the caller is the options page: only it sends keys and changes the host's settings. */
 function optionsOnly<P>(view: View, params: P): P {
   if (view.kind !== 'options')
@@ -52,8 +58,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   'thread/open': async (w, view, { threadId }) => {
     const tabId = tabOf(view);
     w.requireClient();
-    await w.deps.state.setBinding(tabId, { threadId });
-    await w.syncThread(threadId, w.views.forTab(tabId));
+    await openInTab(w, tabId, threadId);
     return {};
   },
   'thread/history': (w, view, { cursor }) =>
@@ -72,11 +77,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   },
   'thread/unarchive': async (w, view, { threadId, reopen }) => {
     const result = await w.requireClient().threadUnarchive({ threadId });
-    if (reopen) {
-      const tabId = tabOf(view);
-      await w.deps.state.setBinding(tabId, { threadId });
-      await w.syncThread(threadId, w.views.forTab(tabId));
-    }
+    if (reopen) await openInTab(w, tabOf(view), threadId);
     return result;
   },
   'turn/send': async (w, view, { text, model }) => {
