@@ -10,7 +10,7 @@ import { configDir, configFile, type PathEnv } from '../paths';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile } from '../private-files';
 import { secrets } from '../secrets';
 import { ConfigError } from './config-error';
-import { EMBEDDED_BACKEND_ID } from './defaults';
+import { EMBEDDED_BACKEND_ID, type HostConfig } from './defaults';
 import { configSecrets } from './known-secrets';
 import { loadConfig } from './load';
 import { type CommandBackendConfig, ConfigFile, type OpenAiEndpointConfig } from './schema';
@@ -93,10 +93,11 @@ export function applyChange(raw: JsonObject, change: ConfigChange): JsonObject {
 }
 
 /**
- * Applies `change` to the config file the host reads (TETHER_CONFIG or the default location) and returns its path.
- * Throws a ConfigError, naming the field and its fix, when the result would not load; the file is then untouched.
+ * Applies `change` to the config file the host reads (TETHER_CONFIG or the default location); resolves with the config
+ * as it loads now. Throws a ConfigError, naming the field and its fix, when the result would not load; the file is then
+ * untouched.
  */
-export function writeConfigChange(change: ConfigChange, options: PathEnv = {}): string {
+export function writeConfigChange(change: ConfigChange, options: PathEnv = {}): HostConfig {
   const env = options.env ?? process.env;
   const file = configFile(options);
   const next = applyChange(readRaw(file), change);
@@ -130,6 +131,7 @@ export function writeConfigChange(change: ConfigChange, options: PathEnv = {}): 
   tightenFile(tmp);
   renameSync(tmp, file);
   // What loadConfig reads must load, and its secrets are known to the redactor at once.
-  secrets.learn(configSecrets(loadConfig(options).backends));
-  return file;
+  const written = loadConfig(options);
+  secrets.learn(configSecrets(written.backends));
+  return written;
 }

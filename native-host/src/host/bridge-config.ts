@@ -16,7 +16,13 @@ import { redactUrl } from '@tether/protocol/redact';
 import { ModelError } from '../app-server/models/model';
 import { listOpenAiModels } from '../app-server/models/openai';
 import type { OpenAiConfig } from '../app-server/models/openai-config';
-import { BACKEND_PRESETS, findCommandOnPath, findPreset, presetBackendConfig } from '../backends/presets';
+import {
+  BACKEND_PRESETS,
+  type BackendPreset,
+  findCommandOnPath,
+  findPreset,
+  presetBackendConfig,
+} from '../backends/presets';
 import { ConfigError } from '../config/config-error';
 import { EMBEDDED_BACKEND_ID, findBackend, type HostConfig } from '../config/defaults';
 import { loadConfig } from '../config/load';
@@ -55,12 +61,19 @@ function load(deps: ConfigDeps): HostConfig {
   }
 }
 
+/** Where the host finds a preset's command: its own PATH (and PATHEXT), the one the browser gave it. */
+function commandPath(preset: BackendPreset, deps: ConfigDeps): string | undefined {
+  const env = deps.env ?? process.env;
+  return findCommandOnPath(preset.argv[0]!, {
+    path: env['PATH'] ?? '',
+    ...(env['PATHEXT'] ? { pathext: env['PATHEXT'] } : {}),
+  });
+}
+
 /** The agents of `BACKEND_PRESETS`, whether the host's PATH has their command, and whether the file configures them. */
 function presetsOf(config: HostConfig, deps: ConfigDeps): BridgeAgentPreset[] {
-  const env = deps.env ?? process.env;
-  const spec = { path: env['PATH'] ?? '', ...(env['PATHEXT'] ? { pathext: env['PATHEXT'] } : {}) };
   return BACKEND_PRESETS.map((p) => {
-    const path = findCommandOnPath(p.argv[0]!, spec);
+    const path = commandPath(p, deps);
     return {
       id: p.id,
       label: p.label,
@@ -114,40 +127,40 @@ export async function writeConfig(deps: ConfigDeps, params: BridgeConfigWritePar
       'Invalid params for bridge/config/write: give either "openai" (an endpoint to save) or "preset" (an agent to enable), not both or neither',
     );
   }
+  // The config as the write left it (loaded by the write itself, to check it and learn its secrets).
+  let written: HostConfig | undefined;
   try {
     if (openai) {
       checkBaseUrl('bridge/config/write', openai.baseUrl, 'openai.baseUrl');
-      const file = writeConfigChange(
+      written = writeConfigChange(
         { kind: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey, model: openai.model },
         deps,
       );
       deps.log(
         `bridge/config/write: saved the built-in backend's endpoint ${redactUrl(openai.baseUrl)}` +
-          `${openai.model ? `, model ${openai.model}` : ''}${openai.apiKey ? ', a new key' : openai.apiKey === null ? ', no key' : ''} in ${file}`,
+          `${openai.model ? `, model ${openai.model}` : ''}${openai.apiKey ? ', a new key' : openai.apiKey === null ? ', no key' : ''} in ${written.file}`,
       );
     } else if (preset !== undefined) {
       const found = findPreset(preset);
       const known = BACKEND_PRESETS.map((p) => p.id).join(', ');
       if (!found)
         throw new RpcError(ErrorCode.InvalidParams, `Unknown agent preset "${preset}": the presets are ${known}`);
-      const env = deps.env ?? process.env;
-      const path = findCommandOnPath(found.argv[0]!, { path: env['PATH'] ?? '' });
+      const path = commandPath(found, deps);
       if (!path) {
         throw new RpcError(
           ErrorCode.InvalidParams,
           `${found.label} is not on the PATH the browser gives Tether (${found.argv[0]} not found): install it (${found.install}), then restart the browser`,
         );
       }
-      const file = writeConfigChange(
-        { kind: 'command', id: found.id, backend: presetBackendConfig(found, path) },
-        deps,
+      written = writeConfigChange({ kind: 'command', id: found.id, backend: presetBackendConfig(found, path) }, deps);
+      deps.log(
+        `bridge/config/write: enabled the ${found.id} preset (${path}) as the default backend in ${written.file}`,
       );
-      deps.log(`bridge/config/write: enabled the ${found.id} preset (${path}) as the default backend in ${file}`);
     }
   } catch (error) {
     throw asRpcError(error);
   }
-  return stateOf(load(deps), deps);
+  return stateOf(written ?? load(deps), deps);
 }
 
 /** The -32602 error for a base URL that is not an http(s) URL. */
