@@ -43,10 +43,15 @@ export function useWelcome(started: boolean): boolean | undefined {
   return due;
 }
 
+/** The model that answers the next message: the one chosen, else the backend's default. */
+function answeringModel(state: WorkerState | undefined, models: readonly ModelInfo[]): string | undefined {
+  return state?.settings.model ?? models.find((m) => m.isDefault)?.id;
+}
+
 /** The backend and model that answer the next message, as words. */
 function answeredBy(state: WorkerState | undefined, models: readonly ModelInfo[]): string {
   const backend = state?.backend ?? state?.settings.backend ?? 'the host’s default backend';
-  const model = state?.settings.model ?? models.find((m) => m.isDefault)?.id;
+  const model = answeringModel(state, models);
   return model ? `${backend}, model ${model}` : backend;
 }
 
@@ -58,7 +63,7 @@ export function Welcome(props: {
 }) {
   const { state, models } = props;
   const connected = state?.connection.status === 'connected';
-  const scripted = (state?.settings.model ?? models.find((m) => m.isDefault)?.id) === 'scripted';
+  const scripted = answeringModel(state, models) === 'scripted';
   useEffect(() => {
     // The composer is where the user starts: focused as soon as it can take text.
     if (connected) document.querySelector<HTMLTextAreaElement>('textarea[name="prompt"]')?.focus();
