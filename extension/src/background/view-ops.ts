@@ -120,7 +120,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const before = w.deps.state.settings().backend;
     await w.deps.state.updateSettings(patch);
     if (w.deps.state.settings().backend !== before) w.link.restart();
-    w.broadcast({ type: 'state', state: w.workerState() });
+    w.broadcastState();
     return w.deps.state.settings();
   },
   'share/set': async (w, view, { shared }) => {
@@ -138,7 +138,7 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const result = await w.requireClient().bridgeConfigWrite(optionsOnly(view, params));
     // What was saved becomes the default backend and model: a choice made here before would hide it.
     await w.deps.state.updateSettings({ backend: null, model: null });
-    w.broadcast({ type: 'state', state: w.workerState() });
+    w.broadcastState();
     // A new host process reads the file afresh (and learns its key before anything is logged).
     w.link.restart();
     return result;

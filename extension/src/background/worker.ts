@@ -89,7 +89,7 @@ export class TetherWorker {
     const { state } = deps;
     this.pages = new PageTools(deps.pageTools);
     this.router = new EventRouter<View>({
-      viewsForThread: (threadId) => this.views.forTabs(state.tabsForThread(threadId)),
+      viewsForThread: (threadId) => this.viewsOfThread(threadId),
       deliver: (view, events) => view.send({ type: 'events', events }),
       broadcast: (events) => this.broadcast({ type: 'events', events }),
       handlers: this.notificationTable(),
@@ -127,7 +127,7 @@ export class TetherWorker {
         // showed, marked interrupted with why, and offer to send the input again.
         for (const [threadId, turnId] of this.activeTurns) {
           const notice: Notice = { kind: 'turn-interrupted', threadId, turnId, ...loss };
-          for (const v of this.views.forTabs(state.tabsForThread(threadId))) v.send({ type: 'notice', notice });
+          for (const v of this.viewsOfThread(threadId)) v.send({ type: 'notice', notice });
         }
         this.activeTurns.clear();
         void this.broker.forgetConnection();
@@ -169,7 +169,7 @@ export class TetherWorker {
     this.mcpShared.clear();
     for (const id of result.shared) this.mcpShared.add(id);
     this.mcpClients = result.clients;
-    this.broadcast({ type: 'state', state: this.workerState() });
+    this.broadcastState();
     return this.mcpShared.has(threadId);
   }
 
@@ -194,6 +194,16 @@ export class TetherWorker {
   /** Sends to every page. */
   broadcast(message: WorkerToView): void {
     for (const v of this.views.all()) v.send(message);
+  }
+
+  /** Tells every page the worker's state (after it changed). */
+  broadcastState(): void {
+    this.broadcast({ type: 'state', state: this.workerState() });
+  }
+
+  /** The pages of the tabs that show `threadId`. */
+  viewsOfThread(threadId: string): View[] {
+    return this.views.forTabs(this.deps.state.tabsForThread(threadId));
   }
 
   /** Sends to the side panels and popups of a tab. */
@@ -285,13 +295,13 @@ export class TetherWorker {
       void this.deps.state.logConnectionError({ atMs: this.deps.now(), message: connection.reason });
     }
     // A connected state already carries what the handshake learned (HostLink.info).
-    this.broadcast({ type: 'state', state: this.workerState() });
+    this.broadcastState();
   }
 
   private onReady(): void {
     // After a worker restart or a reconnect: resubscribe every bound thread so panels get full history and live turns.
     for (const threadId of this.deps.state.boundThreads()) {
-      void this.syncThread(threadId, this.views.forTabs(this.deps.state.tabsForThread(threadId)));
+      void this.syncThread(threadId, this.viewsOfThread(threadId));
     }
     // A new host knows nothing of what the user shared with the old one: say it again, or stop showing it shared.
     const shared = [...this.mcpShared].reverse();
@@ -300,7 +310,7 @@ export class TetherWorker {
     for (const threadId of shared) {
       void this.setShare(threadId, true).catch((error: unknown) => {
         this.deps.log(`could not share ${threadId} again: ${errorMessage(error)}`);
-        this.broadcast({ type: 'state', state: this.workerState() });
+        this.broadcastState();
       });
     }
   }
@@ -315,7 +325,7 @@ export class TetherWorker {
       'approval/resolved': ({ threadId, requestId }) => void this.broker.withdraw({ threadId, requestId }),
       'bridge/mcp/clients': ({ clients }) => {
         this.mcpClients = clients;
-        this.broadcast({ type: 'state', state: this.workerState() });
+        this.broadcastState();
       },
       'bridge/backend/exited': (e) => {
         const notice: Notice = { kind: 'backend-exited', message: e.message, stderrTail: e.stderrTail };
@@ -338,8 +348,7 @@ export class TetherWorker {
       message: `Could not show ${m.method} from the backend, which sent it malformed: ${why}`,
     };
     const threadId = threadIdOf(m.params);
-    const views =
-      threadId === undefined ? this.views.all() : this.views.forTabs(this.deps.state.tabsForThread(threadId));
+    const views = threadId === undefined ? this.views.all() : this.viewsOfThread(threadId);
     for (const v of views) v.send({ type: 'notice', notice });
   }
 
