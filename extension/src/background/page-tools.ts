@@ -23,6 +23,9 @@ import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';
 import { RefTable, staleRefMessage, type RefTarget } from './ref-table';
 import { mergeSnapshots, type FramePart } from './snapshot-merge';
 
+/** The frames of one tab made ready for actions (agent injected, dialog shim installed), with the shim's channel. */
+type Prepared = Map<number, string | undefined>;
+
 /** Snapshot size budget, in characters, before it is cut with a note saying how to read on. */
 export const SNAPSHOT_MAX_CHARS = 40_000;
 /** Size of the snapshot an action or a navigation returns when the page is small enough to show whole. */
@@ -284,13 +287,12 @@ export class PageTools {
     ref: string | undefined,
     action: AgentAction,
     dialog?: DialogPolicy,
+    prepared: Prepared = new Map(),
   ): Promise<ToolCallResult> {
     const before = await this.deps.tabInfo(tabId);
     const t = ref ? this.resolve(tabId, ref) : undefined;
     const frameId = t?.frameId ?? 0;
-    await this.deps.injectAgent(tabId);
-    // Without the shim (a page whose main world cannot be scripted) the action still runs; dialogs then stay the page's.
-    const channel = await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
+    const channel = await this.prepare(tabId, frameId, prepared);
     const call: AgentCall = {
       op: 'act',
       prefix: '',
@@ -323,10 +325,24 @@ export class PageTools {
     return text([done, ...report].join('\n'));
   }
 
+  /**
+   * Makes sure the agent runs in the tab's frames and the dialog shim in `frameId`, once per frame for the calls that
+   * share `prepared` (the fields of one fill); resolves with the shim's channel, if it could be installed.
+   */
+  private async prepare(tabId: number, frameId: number, prepared: Prepared): Promise<string | undefined> {
+    if (prepared.has(frameId)) return prepared.get(frameId);
+    if (prepared.size === 0) await this.deps.injectAgent(tabId);
+    // Without the shim (a page whose main world cannot be scripted) the action still runs; dialogs then stay the page's.
+    const channel = await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
+    prepared.set(frameId, channel);
+    return channel;
+  }
+
   private async fill(tabId: number, fields: readonly { ref: string; value: string }[]): Promise<ToolCallResult> {
     const out: string[] = [];
+    const prepared: Prepared = new Map();
     for (const f of fields) {
-      const r = await this.act(tabId, f.ref, { kind: 'fill', value: f.value });
+      const r = await this.act(tabId, f.ref, { kind: 'fill', value: f.value }, undefined, prepared);
       const first = r.content[0];
       const line = first?.type === 'text' ? first.text.split('\n')[0] : '';
       if (!r.success)
