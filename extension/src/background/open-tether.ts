@@ -3,26 +3,16 @@
  * Firefox by toggling the sidebar from the click), the page's context menu asks about the selection, and the
  * button's own menu opens the approvals popup, which is no longer the button's default.
  */
+import { openPanelFor, sidebarAction } from '../shared/open-panel';
 
 /** Id of the page context-menu entry for selected text. */
 export const ASK_SELECTION_MENU = 'tether-ask-selection';
 /** Id of the toolbar button's menu entry that opens the approvals popup in a small window. */
 export const APPROVALS_MENU = 'tether-approvals';
 
-const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
 const POPUP_PATH = 'src/popup/index.html';
 /** Longest selection put into the composer; the rest is cut with a note, as a composer holds a question. */
 const MAX_QUOTE_CHARS = 4000;
-
-/** Firefox's sidebar API, which it also puts on `chrome` (promise-based in MV3); undefined in Chrome. */
-interface SidebarAction {
-  open(): Promise<void>;
-  toggle?(): Promise<void>;
-}
-
-function sidebarAction(): SidebarAction | undefined {
-  return Reflect.get(chrome, 'sidebarAction');
-}
 
 /**
  * The composer text for a selection: the selection quoted line by line (markdown `>`), then an empty line for the
@@ -36,17 +26,6 @@ export function quoteSelection(selection: string): string {
     .split('\n')
     .map((line) => (line ? `> ${line}` : '>'))
     .join('\n')}\n\n`;
-}
-
-/** Opens the side panel of `tabId` (Chrome) or the sidebar (Firefox); must run in a user gesture's handler. */
-export async function openPanelFor(tabId: number): Promise<void> {
-  if (chrome.sidePanel) {
-    // setOptions first without awaiting: awaiting anything before open() loses the user gesture.
-    void chrome.sidePanel.setOptions({ tabId, path: `${SIDE_PANEL_PATH}?tab=${tabId}`, enabled: true });
-    await chrome.sidePanel.open({ tabId });
-    return;
-  }
-  await sidebarAction()?.open();
 }
 
 /** Registers the menu entries (at install and update: Chrome keeps them across restarts). */

@@ -6,20 +6,7 @@ import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { errorMessage } from '@tether/protocol';
-
-const SIDE_PANEL_PATH = 'src/sidepanel/index.html';
-
-/** Opens this tab's side panel; must run inside the click handler (user gesture). */
-function openSidePanel(tabId: number): void {
-  if (chrome.sidePanel) {
-    void chrome.sidePanel.setOptions({ tabId, path: `${SIDE_PANEL_PATH}?tab=${tabId}`, enabled: true });
-    void chrome.sidePanel.open({ tabId }).then(() => window.close());
-    return;
-  }
-  // Firefox: the sidebar follows the active tab. Firefox puts its own APIs on `chrome` too, promise-based in MV3.
-  const sidebarAction: { open(): Promise<void> } | undefined = Reflect.get(chrome, 'sidebarAction');
-  void sidebarAction?.open().then(() => window.close());
-}
+import { openPanelFor } from '../shared/open-panel';
 
 /** The popup app. */
 export function Popup(props: { client: WorkerClient; tabId: number | null }) {
@@ -79,7 +66,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
             type="button"
             data-action="open-panel"
             disabled={tabId === null}
-            onClick={() => tabId !== null && openSidePanel(tabId)}
+            onClick={() => tabId !== null && void openPanelFor(tabId).then(() => window.close())}
           >
             Open side panel
           </button>
