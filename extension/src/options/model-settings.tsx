@@ -4,7 +4,7 @@
  * found on the PATH, each enabled in one click. Everything goes through the host: the key is sent once, to be written
  * to the host's private config file, and is never stored here or shown again.
  */
-import type { BridgeConfigState, BridgeLocalModelServer } from '@tether/protocol';
+import type { BridgeConfigState, BridgeConfigWriteParams, BridgeLocalModelServer } from '@tether/protocol';
 import { useEffect, useState } from 'preact/hooks';
 import type { WorkerClient } from '../shared/worker-client';
 import { errorMessage } from '@tether/protocol';
@@ -54,43 +54,34 @@ export function ModelSettings(props: { client: WorkerClient; connected: boolean 
       })
       .catch((e: unknown) => setStatus({ kind: 'error', text: errorMessage(e) }));
   };
+  /**
+   * Saves `params` in the host's config file; `saved` says so in the status line. The local servers found before are
+   * kept (a write does not look for them again).
+   */
+  const write = (params: BridgeConfigWriteParams, saved: (c: BridgeConfigState) => string): void => {
+    client
+      .call('config/write', params)
+      .then((c) => {
+        setConfig((old) => ({ ...c, ...(old?.local ? { local: old.local } : {}) }));
+        setStatus({ kind: 'ok', text: saved(c) });
+      })
+      .catch((e: unknown) => setStatus({ kind: 'error', text: errorMessage(e) }));
+  };
+  /** The endpoint in the form, with `apiKey` (null removes the saved key; absent keeps it). */
+  const endpoint = (apiKey: { apiKey?: string | null }): BridgeConfigWriteParams => ({
+    openai: { baseUrl: baseUrl.trim(), ...apiKey, ...(model.trim() ? { model: model.trim() } : {}) },
+  });
   const save = (): void => {
     setStatus({ kind: 'busy', text: 'Saving…' });
-    client
-      .call('config/write', {
-        openai: {
-          baseUrl: baseUrl.trim(),
-          ...(key ? { apiKey: key } : {}),
-          ...(model.trim() ? { model: model.trim() } : {}),
-        },
-      })
-      .then((c) => {
-        setConfig((old) => ({ ...c, ...(old?.local ? { local: old.local } : {}) }));
-        setApiKey('');
-        setStatus({ kind: 'ok', text: `Saved in ${c.file}. Tether reconnects to use it.` });
-      })
-      .catch((e: unknown) => setStatus({ kind: 'error', text: errorMessage(e) }));
+    write(endpoint(key ? { apiKey: key } : {}), (c) => {
+      setApiKey('');
+      return `Saved in ${c.file}. Tether reconnects to use it.`;
+    });
   };
-  const forgetKey = (): void => {
-    client
-      .call('config/write', {
-        openai: { baseUrl: baseUrl.trim(), apiKey: null, ...(model.trim() ? { model: model.trim() } : {}) },
-      })
-      .then((c) => {
-        setConfig((old) => ({ ...c, ...(old?.local ? { local: old.local } : {}) }));
-        setStatus({ kind: 'ok', text: 'The saved key was removed.' });
-      })
-      .catch((e: unknown) => setStatus({ kind: 'error', text: errorMessage(e) }));
-  };
+  const forgetKey = (): void => write(endpoint({ apiKey: null }), () => 'The saved key was removed.');
   const enable = (preset: string, label: string): void => {
     setStatus({ kind: 'busy', text: `Enabling ${label}…` });
-    client
-      .call('config/write', { preset })
-      .then((c) => {
-        setConfig((old) => ({ ...c, ...(old?.local ? { local: old.local } : {}) }));
-        setStatus({ kind: 'ok', text: `${label} is now the default backend. Tether reconnects to use it.` });
-      })
-      .catch((e: unknown) => setStatus({ kind: 'error', text: errorMessage(e) }));
+    write({ preset }, () => `${label} is now the default backend. Tether reconnects to use it.`);
   };
   const useLocal = (server: BridgeLocalModelServer): void => {
     setBaseUrl(server.baseUrl);
