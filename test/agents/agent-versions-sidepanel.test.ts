@@ -4,9 +4,9 @@
  * updates it, as for any backend that fails to start.
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
 import { openSidePanel, openWebPage } from '../support/extension-pages';
 import { tempDir } from './agent-host';
 
@@ -15,35 +15,23 @@ const CODEX_TRANSCRIPT = fileURLToPath(new URL('../fixtures/codex/text.jsonl', i
 
 // Chromium is a CI prerequisite (apt-get install chromium): fail loudly rather than skip when it is missing.
 describe('side panel in front of a Codex older than the adapter supports', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
-
-  beforeAll(async () => {
-    if (!hasChromium())
-      throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
-    demo = await startDemoServer();
-    browser = await launchBrowser({
-      hostConfig: {
-        defaultBackend: 'codex',
-        backends: {
-          codex: {
-            kind: 'command',
-            argv: [process.execPath, CODEX_AGENT, CODEX_TRANSCRIPT, 'tether/0.150.0 (Debian 12.0.0; x86_64) xterm'],
-            cwd: tempDir('old-codex-work'),
-            dialect: 'codex',
-          },
+  const suite = useBrowserSuite({
+    hostConfig: {
+      defaultBackend: 'codex',
+      backends: {
+        codex: {
+          kind: 'command',
+          argv: [process.execPath, CODEX_AGENT, CODEX_TRANSCRIPT, 'tether/0.150.0 (Debian 12.0.0; x86_64) xterm'],
+          cwd: tempDir('old-codex-work'),
+          dialect: 'codex',
         },
       },
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
+    },
   });
 
   it('says Codex is older and prints the command that updates it', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
+    const { tabId } = await openWebPage(suite.browser, suite.demo.url('/'));
+    const panel = await openSidePanel(suite.browser, tabId);
     const banner = panel.locator('.banner');
     await expect
       .poll(() => banner.textContent(), { timeout: 30_000 })

@@ -5,74 +5,61 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_ACP_PACKAGE, ensureAgent } from '../support/agents-cache';
-import { hasChromium, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
-import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import { CLAUDE_OFFLINE_ENV } from '../support/agents-offline';
+import { saveScreenshot } from '../support/browser';
+import { answersAtLeast, useBrowserSuite } from '../support/browser-suite';
+import { openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
 import { type MockAnthropicMessages, startMockAnthropicMessages } from '../support/mock-anthropic-messages';
 import { tempDir } from './agent-host';
 
-async function answers(panel: Page, count: number): Promise<string[]> {
-  await expect
-    .poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 60_000 })
-    .toBeGreaterThanOrEqual(count);
-  return agentTexts(panel);
-}
-
 describe('side panel driving the real Claude Code in Chromium', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
+  let hostConfig: unknown;
   let mock: MockAnthropicMessages;
   const workDir = tempDir('claude-work');
 
   beforeAll(async () => {
-    if (!hasChromium())
-      throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
     const claude = await ensureAgent(CLAUDE_CODE_ACP_PACKAGE);
     mock = await startMockAnthropicMessages();
-    demo = await startDemoServer();
-    browser = await launchBrowser({
-      hostConfig: {
-        defaultBackend: 'claude',
-        backends: {
-          claude: {
-            kind: 'command',
-            argv: [claude],
-            cwd: workDir,
-            dialect: 'acp',
-            env: {
-              HOME: tempDir('claude-home'),
-              ANTHROPIC_BASE_URL: mock.origin,
-              ANTHROPIC_API_KEY: 'mock-key',
-              // claude-code-acp asks Claude Code to bypass permissions when this is set, which it refuses as root.
-              IS_SANDBOX: '',
-              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-              DISABLE_TELEMETRY: '1',
-              DISABLE_ERROR_REPORTING: '1',
-              DISABLE_AUTOUPDATER: '1',
-              CLAUDE_CODE_DISABLE_FAST_MODE: '1',
-            },
+    hostConfig = {
+      defaultBackend: 'claude',
+      backends: {
+        claude: {
+          kind: 'command',
+          argv: [claude],
+          cwd: workDir,
+          dialect: 'acp',
+          env: {
+            HOME: tempDir('claude-home'),
+            ANTHROPIC_BASE_URL: mock.origin,
+            ANTHROPIC_API_KEY: 'mock-key',
+            // claude-code-acp asks Claude Code to bypass permissions when this is set, which it refuses as root.
+            IS_SANDBOX: '',
+            ...CLAUDE_OFFLINE_ENV,
           },
         },
       },
-    });
+    };
   });
   afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
     await mock?.close();
   });
 
+  const suite = useBrowserSuite({
+    get hostConfig() {
+      return hostConfig;
+    },
+  });
+
   it('streams an answer, then asks before running a command, showing it once, and runs it once allowed', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
+    const { tabId } = await openWebPage(suite.browser, suite.demo.url('/'));
+    const panel = await openSidePanel(suite.browser, tabId);
     await waitConnected(panel, 60_000);
 
     mock.enqueue({ kind: 'text', text: 'Hello from Claude Code behind Tether.', chunks: 5 });
     await sendPrompt(panel, 'Say hello');
-    expect((await answers(panel, 1)).at(-1)).toBe('Hello from Claude Code behind Tether.');
+    expect((await answersAtLeast(panel, 1)).at(-1)).toBe('Hello from Claude Code behind Tether.');
 
     const command = 'touch claude-sidepanel.marker && echo tether-from-the-side-panel';
     mock.enqueue({ kind: 'toolUse', name: 'Bash', input: { command, description: 'mark' } });
@@ -84,7 +71,7 @@ describe('side panel driving the real Claude Code in Chromium', () => {
     expect(((await card.textContent()) ?? '').split(command)).toHaveLength(2);
     await saveScreenshot(panel, 'side-panel-claude-approval');
     await card.locator('button[data-choice="allow"]').click();
-    expect((await answers(panel, 2)).at(-1)).toBe('The command finished.');
+    expect((await answersAtLeast(panel, 2)).at(-1)).toBe('The command finished.');
     await expect.poll(() => panel.locator('.approval').count()).toBe(0);
     expect(existsSync(join(workDir, 'claude-sidepanel.marker'))).toBe(true);
     await saveScreenshot(panel, 'side-panel-claude-done');

@@ -3,57 +3,47 @@
  * the acp adapter), Copilot reads the page through Tether's MCP server (`tether-page_read`), and the user allows the
  * read on the side panel's approval card: the page's text reaches the model. No Copilot prompt is involved.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COPILOT_PACKAGE, ensureAgent } from '../support/agents-cache';
-import { hasChromium, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
-import { agentTexts, openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
+import { saveScreenshot } from '../support/browser';
+import { answersAtLeast, useBrowserSuite } from '../support/browser-suite';
+import { openSidePanel, openWebPage, sendPrompt, waitConnected } from '../support/extension-pages';
 import { contentText, type MockChatCompletions, startMockChatCompletions } from '../support/mock-chat-completions';
 import { tempDir } from './agent-host';
 
-async function answers(panel: Page, count: number): Promise<string[]> {
-  await expect
-    .poll(() => panel.locator('.transcript .item.agentMessage.completed').count(), { timeout: 60_000 })
-    .toBeGreaterThanOrEqual(count);
-  return agentTexts(panel);
-}
-
 describe('side panel driving the real Copilot CLI, which reads the page over MCP', () => {
-  let browser: LaunchedBrowser;
-  let demo: DemoServer;
+  let hostConfig: unknown;
   let mock: MockChatCompletions;
 
   beforeAll(async () => {
-    if (!hasChromium())
-      throw new Error('Chromium is required for this test: apt-get install -y chromium (or set TETHER_CHROMIUM)');
     const copilot = await ensureAgent(COPILOT_PACKAGE);
     mock = await startMockChatCompletions();
-    demo = await startDemoServer();
-    browser = await launchBrowser({
-      hostConfig: {
-        defaultBackend: 'copilot',
-        backends: {
-          copilot: {
-            kind: 'command',
-            argv: [copilot, '--acp'],
-            cwd: tempDir('copilot-work'),
-            dialect: 'acp',
-            env: { HOME: tempDir('copilot-home'), COPILOT_PROVIDER_BASE_URL: mock.baseUrl, COPILOT_MODEL: 'gpt-4.1' },
-          },
+    hostConfig = {
+      defaultBackend: 'copilot',
+      backends: {
+        copilot: {
+          kind: 'command',
+          argv: [copilot, '--acp'],
+          cwd: tempDir('copilot-work'),
+          dialect: 'acp',
+          env: { HOME: tempDir('copilot-home'), COPILOT_PROVIDER_BASE_URL: mock.baseUrl, COPILOT_MODEL: 'gpt-4.1' },
         },
       },
-    });
+    };
   });
   afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
     await mock?.close();
   });
 
+  const suite = useBrowserSuite({
+    get hostConfig() {
+      return hostConfig;
+    },
+  });
+
   it('asks on the approval card before tether-page_read runs, and the page text reaches the model', async () => {
-    const { tabId } = await openWebPage(browser, demo.url('/'));
-    const panel = await openSidePanel(browser, tabId);
+    const { tabId } = await openWebPage(suite.browser, suite.demo.url('/'));
+    const panel = await openSidePanel(suite.browser, tabId);
     await waitConnected(panel, 60_000);
 
     mock.enqueue({ kind: 'toolCall', name: 'tether-page_read', arguments: {} });
@@ -62,7 +52,7 @@ describe('side panel driving the real Copilot CLI, which reads the page over MCP
     await card.waitFor({ timeout: 60_000 });
     await saveScreenshot(panel, 'side-panel-copilot-mcp-approval');
     await card.locator('button[data-choice="allow"]').click();
-    expect((await answers(panel, 1)).at(-1)).toBe('The command finished.');
+    expect((await answersAtLeast(panel, 1)).at(-1)).toBe('The command finished.');
     const toolResults = mock.requests.flatMap((r) =>
       ((r.body as { messages?: Array<{ role: string; content?: unknown }> }).messages ?? [])
         .filter((m) => m.role === 'tool')

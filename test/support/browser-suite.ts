@@ -3,9 +3,11 @@
  * tests. Kept apart from browser.ts and extension-pages.ts because it registers vitest hooks, and those two are also
  * bundled for plain Node scripts (`npm start`, benchmarks).
  */
-import { afterAll, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
 import { startDemoServer, type DemoServer } from './demo-server';
+import { agentTexts, completedAnswers } from './extension-pages';
 import { type ChatScript, type MockChatCompletions, startMockChatCompletions } from './mock-chat-completions';
 
 /** The browser and demo server of a suite; readable inside tests and hooks that run after the suite's beforeAll. */
@@ -84,4 +86,10 @@ export function useModelBrowserSuite(script: ChatScript): ModelBrowserSuite {
       return started();
     },
   };
+}
+
+/** Waits until a panel shows at least `count` completed answers (a real agent may take a while); returns their texts. */
+export async function answersAtLeast(panel: Page, count: number, timeoutMs = 60_000): Promise<string[]> {
+  await expect.poll(() => completedAnswers(panel).count(), { timeout: timeoutMs }).toBeGreaterThanOrEqual(count);
+  return agentTexts(panel);
 }
