@@ -64,6 +64,7 @@ export function effectsPage(): string {
 <button id="fetcher">Fetch price</button><p id="price"></p>
 <button id="confirm">Remove item</button><button id="prompt">Rename</button><button id="alert">Warn</button><p id="answer"></p>
 <button id="thrower">Break</button>
+<button id="logger">Log an error</button>
 <a id="leave" href="/next">Leave</a>
 <p id="status">Loading…</p>
 <table><tbody>${rows}</tbody></table>
@@ -81,6 +82,7 @@ export function effectsPage(): string {
   document.getElementById('prompt').onclick = () => { answer.textContent = 'name=' + prompt('New name?', 'old'); };
   document.getElementById('alert').onclick = () => { alert('Careful'); answer.textContent = 'warned'; };
   document.getElementById('thrower').onclick = () => { setTimeout(() => { throw new Error('boom in handler'); }, 10); };
+  document.getElementById('logger').onclick = () => { console.error('Payment failed:', 402); };
   for (const button of document.querySelectorAll('.close')) button.onclick = () => {
     button.closest('tr').querySelector('.state').textContent = 'Closed';
   };

@@ -130,6 +130,12 @@ describe('page agent settle', () => {
     await installShim(page, CHANNEL);
     const result = await click('"Break"');
     expect(result.errors).toEqual(['Uncaught Error: boom in handler']);
+    // What the page logs with console.error during the action is reported too, and still logged.
+    const logged: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && logged.push(m.text()));
+    const logging = await click('"Log an error"');
+    expect(logging.errors).toEqual(['console.error: Payment failed: 402']);
+    expect(logged).toContain('Payment failed: 402');
   });
 
   it('waits for text to appear or go, and gives up at the timeout', async () => {

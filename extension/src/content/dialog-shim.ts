@@ -4,7 +4,7 @@
  * `installDialogShim` in the MAIN world (`executeScript({world: 'MAIN', func: installDialogShim, args: [channel]})`,
  * Chrome 111+, Firefox 128+) right before an action. While the agent has an action in flight (between its `begin`
  * and `end` messages) the shim answers dialogs by the action's policy (dismiss unless told to accept) and reports
- * them, the page's uncaught errors and its requests in flight back to the agent; outside an action the page's own
+ * them, the page's uncaught errors, what it logs with `console.error`, and its requests in flight back to the agent; outside an action the page's own
  * functions run and the user sees the real dialog.
  *
  * Messages are CustomEvents named `channel` on `document`, the detail a JSON string (strings cross worlds in both
@@ -67,6 +67,12 @@ export function installDialogShim(channel: string): boolean {
   window.addEventListener('error', (event) => {
     if (policy && event instanceof ErrorEvent) send({ t: 'error', message: text(event.message) });
   });
+  // What the page logs as an error during the action is one of its errors too (the console shows it as one).
+  const consoleError = console.error;
+  console.error = function tetherConsoleError(...args: unknown[]): void {
+    if (policy) send({ t: 'error', message: text(`console.error: ${args.map((a) => String(a)).join(' ')}`) });
+    consoleError.apply(console, args);
+  };
   window.addEventListener('unhandledrejection', (event) => {
     const reason = (event as PromiseRejectionEvent).reason as { message?: unknown } | undefined;
     if (policy) send({ t: 'error', message: text(`Unhandled rejection: ${reason?.message ?? reason}`) });
