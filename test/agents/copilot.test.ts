@@ -37,6 +37,23 @@ describe('real Copilot CLI (ACP) through tether host', () => {
     ]);
   });
 
+  it('keeps the title the client gave when Copilot names the session after the first prompt', async () => {
+    const h = copilotHost();
+    await h.initialize();
+    const titled = (await h.call('thread/start', { title: 'Given by the client' })).thread;
+    const untitled = (await h.call('thread/start', {})).thread;
+    for (const thread of [titled, untitled]) {
+      copilot.mock.enqueue({ kind: 'text', text: 'Named or not.', chunks: 2 });
+      const t = await h.startTurn(thread.id, 'Plan a trip to Bergen');
+      await h.turnCompleted(t.turnId, t.from);
+    }
+    const titleOf = async (id: string) => (await h.call('thread/read', { threadId: id })).thread.title as string;
+    // Copilot names each session after its first prompt (session_info_update, as its recorded transcripts show): the
+    // untitled thread takes that name, the client's title stays.
+    await expect.poll(() => titleOf(untitled.id), { timeout: 20_000 }).toBe('Plan a trip to Bergen');
+    expect(await titleOf(titled.id)).toBe('Given by the client');
+  });
+
   it('runs a shell command the user allows and not one the user denies', async () => {
     const h = copilotHost();
     await h.initialize();
