@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActResult, type AgentAction, DescribeResult, FrameSnapshot } from '../../extension/src/content/agent-contract';
+import { ActResult, type AgentAction, DescribeResult, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { agentCall, loginPage, startSite, visit } from './harness';
 import { formPage } from './pages';
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActResult, type AgentCall, FrameSnapshot } from '../../extension/src/content/agent-contract';
+import { ActResult, type AgentCall, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { FIREFOX_PATH } from '../firefox/firefox-browser';
 import { bundleAgent, LOGIN_SNAPSHOT, loginPage } from './harness';

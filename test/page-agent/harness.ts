@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
-import type { AgentCall } from '../../extension/src/content/agent-contract';
+import type { AgentCall } from '../../extension/src/shared/agent-contract';
 import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { CHROMIUM_PATH, REPO_ROOT } from '../support/browser';
 

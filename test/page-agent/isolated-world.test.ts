@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActResult, FrameSnapshot } from '../../extension/src/content/agent-contract';
+import { ActResult, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { installIsolated, installShim, ORIGIN, startSite } from './harness';
 import { effectsPage, formPage } from './pages';
 

@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActResult, type DialogPolicy, FrameSnapshot, WaitResult } from '../../extension/src/content/agent-contract';
+import { ActResult, type DialogPolicy, FrameSnapshot, WaitResult } from '../../extension/src/shared/agent-contract';
 import { agentCall, installShim, ORIGIN, startSite, visit } from './harness';
 import { effectsPage } from './pages';
 

@@ -11,7 +11,7 @@ import {
   type FindResult,
   FrameSnapshot,
   StaleRef,
-} from '../../extension/src/content/agent-contract';
+} from '../../extension/src/shared/agent-contract';
 import { agentCall, articlePage, LOGIN_SNAPSHOT, loginPage, startSite, tablePage, visit } from './harness';
 
 const HIDDEN_PAGE = `<!doctype html><title>Hidden</title><body>

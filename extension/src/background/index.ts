@@ -4,12 +4,12 @@
  */
 import '../shared/zod-setup';
 import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
-import { connectNativeHost } from './native-port';
-import { chromePageTools } from './chrome-pages';
-import { createMenus, onMenuClick, openPanelOnAction } from './open-tether';
-import { PersistentState } from './persistent-state';
-import { runViewOp } from './view-ops';
-import type { View } from './views';
+import { connectNativeHost } from './host-link/native-port';
+import { chromePageTools } from './page-tools/chrome-pages';
+import { createMenus, onMenuClick, openPanelOnAction } from './views/open-tether';
+import { PersistentState } from './views/persistent-state';
+import { runViewOp } from './views/view-ops';
+import type { View } from './views/views';
 import { TetherWorker } from './worker';
 import { errorMessage } from '@tether/protocol';
 

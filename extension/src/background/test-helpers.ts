@@ -1,6 +1,6 @@
 /** Fakes of browser storage and of the worker's browser APIs, for unit tests without a browser. */
-import type { PageToolDeps } from './page-tool-deps';
-import { PersistentState, type StorageAreaLike } from './persistent-state';
+import type { PageToolDeps } from './page-tools/page-tool-deps';
+import { PersistentState, type StorageAreaLike } from './views/persistent-state';
 import { TetherWorker, type WorkerDeps } from './worker';
 
 /** An in-memory chrome.storage area that round-trips values through JSON, as the real one does. */

@@ -1,10 +1,10 @@
 import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import type { ElementFacts } from '../content/agent-contract';
+import type { ElementFacts } from '../shared/agent-contract';
 import { offeredChoices } from '../shared/approval-choices';
 import type { WorkerToView } from '../shared/messages';
 import type { SiteRule } from '../shared/records';
-import { acted, facts, fakeTab, snap } from './fake-tab';
+import { acted, facts, fakeTab, snap } from './page-tools/fake-tab';
 import { fakeWorker, unusedPageTools } from './test-helpers';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */

@@ -12,20 +12,20 @@ import type {
 import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
-import { ApprovalBroker } from './approval-broker';
-import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './event-router';
-import { HostLink } from './host-link';
-import type { PortLike } from './native-port';
-import type { ElementFacts } from '../content/agent-contract';
+import { ApprovalBroker } from './approvals/approval-broker';
+import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './host-link/event-router';
+import { HostLink } from './host-link/host-link';
+import type { PortLike } from './host-link/native-port';
+import type { ElementFacts } from '../shared/agent-contract';
 import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
-import { describeAction } from './action-cards';
-import { CLIENT_TOOLS, type PageToolCall, parsePageToolCall } from './page-tool-specs';
-import { callRefs } from './action-report';
-import type { PageToolDeps } from './page-tool-deps';
-import { PageTools } from './page-tools';
-import type { PersistentState } from './persistent-state';
-import { ruleOrigin } from './site-rules';
-import { ViewRegistry, type View } from './views';
+import { describeAction } from './page-tools/action-cards';
+import { CLIENT_TOOLS, type PageToolCall, parsePageToolCall } from './page-tools/page-tool-specs';
+import { callRefs } from './page-tools/action-report';
+import type { PageToolDeps } from './page-tools/page-tool-deps';
+import { PageTools } from './page-tools/page-tools';
+import type { PersistentState } from './views/persistent-state';
+import { ruleOrigin } from './approvals/site-rules';
+import { ViewRegistry, type View } from './views/views';
 
 /** The decision origin of a history step: not a web origin, so only "allow once" and "deny" are offered. */
 const UNKNOWN_DESTINATION = 'about:history';

@@ -3,7 +3,7 @@
  * hidden target, a select without that option, a file input, a malformed key) and throws an ActionError that names
  * the element; the returned function then performs the action with synthetic events.
  */
-import type { AgentAction } from './agent-contract';
+import type { AgentAction } from '../shared/agent-contract';
 import { isDisabled, isInvisible, isNotRendered } from './dom';
 import {
   ActionError,

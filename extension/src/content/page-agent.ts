@@ -19,7 +19,7 @@ import type {
   PageAgent,
   StaleRef,
   WaitResult,
-} from './agent-contract';
+} from '../shared/agent-contract';
 import { Highlighter } from './highlight';
 import { ActionError } from './input';
 import { changedLines, findInFrame, ShadowRootSet, snapshotFrame } from './read-ops';

@@ -4,7 +4,7 @@
  * page is left untouched; only text leaves the page.
  */
 import { Readability } from '@mozilla/readability';
-import type { PageReadResult } from '../background/page-tool-deps';
+import type { PageReadResult } from '../shared/agent-contract';
 
 const BLOCKS = new Set([
   'P',

@@ -2,7 +2,7 @@
  * The reading calls built on the walk: a bounded frame snapshot that can continue `from` a ref, `find`, and the
  * lines of the region an action changed.
  */
-import type { FindResult, FrameSnapshot, StaleRef } from './agent-contract';
+import type { FindResult, FrameSnapshot, StaleRef } from '../shared/agent-contract';
 import { composedContains, composedParent } from './dom';
 import { type RefTable, staleRef } from './refs';
 import { isDataTable, type SnapNode, Walker, type WalkResult } from './snapshot';

@@ -3,7 +3,7 @@
  * element keeps its number while it stays connected; a ref whose element is gone, or that carries another frame's
  * prefix, is stale and never resolves to a different element.
  */
-import type { StaleRef } from './agent-contract';
+import type { StaleRef } from '../shared/agent-contract';
 
 /** What every call says about a ref it cannot use. */
 export function staleMessage(ref: string): string {

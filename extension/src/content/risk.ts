@@ -3,7 +3,7 @@
  * high-risk (a password or payment field, destructive wording, a form submission, a download). Only facts found in
  * the page; the worker's policy (shared/action-risk.ts) decides what they mean.
  */
-import type { ElementFacts } from './agent-contract';
+import type { ElementFacts } from '../shared/agent-contract';
 import { formOf, isDisabled } from './dom';
 import { inputType, nameOf, roleOf } from './roles';
 

@@ -4,7 +4,7 @@
  * means no mutation and no request of the action's in flight for `quietMs`, or `capMs` at most, or at once when the
  * document starts unloading (the worker then waits for the new page on its side).
  */
-import type { DialogPolicy, DialogReport } from './agent-contract';
+import type { DialogPolicy, DialogReport } from '../shared/agent-contract';
 import type { ShimMessage } from './dialog-shim';
 
 /** What the page did during an action. */

@@ -2,7 +2,7 @@
  * `wait`: resolves when a text appears in (or disappears from) the frame's rendered text, checked on mutations
  * rather than by polling, or at the timeout with `met: false`.
  */
-import type { WaitResult } from './agent-contract';
+import type { WaitResult } from '../shared/agent-contract';
 
 /** The longest wait the agent accepts, whatever the worker asks. */
 export const WAIT_MAX_MS = 30_000;

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import type { ElementFacts } from '../content/agent-contract';
-import { facts } from '../content/agent-contract.fixtures';
+import type { ElementFacts } from './agent-contract';
+import { facts } from './agent-contract.fixtures';
 import {
   classOnSite,
   highRiskReasons,

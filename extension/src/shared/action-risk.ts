@@ -4,7 +4,7 @@
  * the card shows its reasons. The element facts come from the page agent; the policy is decided here, not in a page.
  */
 import { z } from 'zod';
-import type { ElementFacts } from '../content/agent-contract';
+import type { ElementFacts } from './agent-contract';
 
 /** The classes of page tools, each with its own remembered choices. */
 export const ToolClass = z.enum(['read', 'act', 'navigate']);

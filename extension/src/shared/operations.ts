@@ -1,6 +1,6 @@
 /**
  * The one table of what a page may ask of the worker, in the protocol's manner: each operation names its params and
- * its result schema. The worker parses params with the row before its handler runs (background/view-ops.ts), and the
+ * its result schema. The worker parses params with the row before its handler runs (background/views/view-ops.ts), and the
  * page parses the answer with the row before the caller sees it (worker-client.ts). Adding an operation is one row
  * here and one handler there; the compiler asks for the handler.
  */

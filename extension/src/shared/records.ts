@@ -98,7 +98,7 @@ export type VersionSkew = z.infer<typeof VersionSkew>;
 export const AgentFix = z.object({ olderSide: z.enum(['agent', 'tether']), command: z.string().min(1) });
 export type AgentFix = z.infer<typeof AgentFix>;
 
-/** Whether the worker is talking to the host, and if not, the browser's reason (see background/host-link.ts). */
+/** Whether the worker is talking to the host, and if not, the browser's reason (see background/host-link/host-link.ts). */
 export const ConnectionState = z.discriminatedUnion('status', [
   z.object({ status: z.literal('connected'), ...since }),
   z.object({ status: z.literal('connecting'), ...retrying }),

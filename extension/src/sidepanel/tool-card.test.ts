@@ -11,7 +11,7 @@ function call(
   return { id: 'i1', type: 'toolCall', status, createdAtMs: 0, content: { toolName, arguments: args, ...extra } };
 }
 
-/** page_read's result as the extension returns it (background/page-tools.ts). */
+/** page_read's result as the extension returns it (background/page-tools/page-tools.ts). */
 const PAGE_RESULT = [{ type: 'text', text: 'URL: https://example.com/a/b?c=1\nTitle: Example\n\nSome page text.' }];
 
 describe('summaryLine', () => {

@@ -3,7 +3,7 @@
  * element's role and accessible name and the page's origin. Text the model wrote is never part of the description;
  * it is shown apart, as the value typed or the address opened.
  */
-import type { ElementFacts } from '../content/agent-contract';
+import type { ElementFacts } from '../../shared/agent-contract';
 import type { PageToolCall } from './page-tool-specs';
 
 /** Shortest readable form of an origin: the host (and port), or the whole origin when it is not a web one. */

@@ -4,8 +4,8 @@
  * and a high-risk action asks whatever a rule says (the broker's job).
  */
 import { z } from 'zod';
-import { toolClassOf, type ToolClass } from '../shared/action-risk';
-import { SiteRule } from '../shared/records';
+import { toolClassOf, type ToolClass } from '../../shared/action-risk';
+import { SiteRule } from '../../shared/records';
 
 /** The rule that decides `toolClass` on `origin`, if any (a deny rule wins over an allow rule). */
 export function matchRule(rules: readonly SiteRule[], origin: string, toolClass: ToolClass): SiteRule | undefined {

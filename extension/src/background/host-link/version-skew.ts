@@ -3,7 +3,7 @@
  * or extension left behind by an update is named as such instead of failing later on the first unknown method.
  */
 import { PROTOCOL_VERSION, type BridgeHelloResult } from '@tether/protocol';
-import type { VersionSkew } from '../shared/records';
+import type { VersionSkew } from '../../shared/records';
 
 /** A range of protocol versions (dates, `YYYY-MM-DD`, which order as text). */
 export interface ProtocolRange {

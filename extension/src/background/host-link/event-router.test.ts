@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ViewEvent } from '../shared/events';
+import type { ViewEvent } from '../../shared/events';
 import { EventRouter, threadIdOf, type RawNotification } from './event-router';
 
 type View = string;

@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION } from '@tether/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionState } from '../shared/records';
+import type { ConnectionState } from '../../shared/records';
 import { HostLink, type HostLinkDeps, type LinkLoss } from './host-link';
 import type { PortLike } from './native-port';
 

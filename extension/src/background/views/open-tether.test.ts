@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkerToView } from '../shared/messages';
+import type { WorkerToView } from '../../shared/messages';
 import { quoteSelection } from './open-tether';
-import { fakeWorker } from './test-helpers';
+import { fakeWorker } from '../test-helpers';
 import type { View } from './views';
 
 function panel(tabId: number, kind: View['kind'] = 'sidepanel'): View & { got: WorkerToView[] } {

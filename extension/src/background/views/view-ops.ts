@@ -4,9 +4,15 @@
  * the calling page said hello for.
  */
 import { z } from 'zod';
-import { isViewOp, paramsSchema, type ParsedViewOpParams, type ViewOp, type ViewOpResult } from '../shared/operations';
+import {
+  isViewOp,
+  paramsSchema,
+  type ParsedViewOpParams,
+  type ViewOp,
+  type ViewOpResult,
+} from '../../shared/operations';
 import type { View } from './views';
-import type { TetherWorker } from './worker';
+import type { TetherWorker } from '../worker';
 
 type Handler<O extends ViewOp> = (
   w: TetherWorker,

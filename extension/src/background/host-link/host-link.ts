@@ -15,7 +15,7 @@ import {
   errorMessage,
 } from '@tether/protocol';
 import { z } from 'zod';
-import type { AgentFix, ConnectionState, VersionSkew } from '../shared/records';
+import type { AgentFix, ConnectionState, VersionSkew } from '../../shared/records';
 import { retryDelayMs } from './backoff';
 import { NativePortTransport, type PortLike } from './native-port';
 import { VersionSkewError, versionSkew } from './version-skew';

@@ -1,11 +1,11 @@
 import type { ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import type { AgentCall, FrameSnapshot } from '../content/agent-contract';
+import type { AgentCall, FrameSnapshot } from '../../shared/agent-contract';
 import { acted, type FakeAgent, facts, fakeTab, snap } from './fake-tab';
 import { PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 import { staleRefMessage } from './ref-table';
-import { unusedPageTools } from './test-helpers';
+import { unusedPageTools } from '../test-helpers';
 
 /** Runs a call given as the model would send it. */
 async function run(tools: PageTools, tool: string, args: unknown = {}): Promise<ToolCallResult> {

@@ -1,5 +1,5 @@
 /** The extension pages connected to the worker: one Port each, known by kind and tab after their `hello`. */
-import type { ViewKind, WorkerToView } from '../shared/messages';
+import type { ViewKind, WorkerToView } from '../../shared/messages';
 
 /** One connected page. */
 export interface View {

@@ -2,19 +2,7 @@
  * What the page tools need from the browser (chrome-pages.ts binds it to chrome.*, tests to a fake tab), and the
  * shapes that come back from the page.
  */
-import { z } from 'zod';
-import type { AgentCall, ElementFacts } from '../content/agent-contract';
-
-/** What the injected page_read script returns (content/page-read.ts); parsed, since it ran in the page's tab. */
-export const PageReadResult = z.object({
-  url: z.string(),
-  title: z.string(),
-  selection: z.string(),
-  text: z.string(),
-  truncated: z.boolean(),
-  byline: z.string().optional(),
-});
-export type PageReadResult = z.infer<typeof PageReadResult>;
+import type { AgentCall, ElementFacts, PageReadResult } from '../../shared/agent-contract';
 
 /** A tab as tabs_list reports it. */
 export interface TabSummary {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerToView } from '../shared/messages';
-import { resultSchema } from '../shared/operations';
-import { fakeWorker } from './test-helpers';
+import { WorkerToView } from '../../shared/messages';
+import { resultSchema } from '../../shared/operations';
+import { fakeWorker } from '../test-helpers';
 import { runViewOp, ViewCallError } from './view-ops';
 import type { View } from './views';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameSnapshot } from '../content/agent-contract';
+import type { FrameSnapshot } from '../../shared/agent-contract';
 import { RefTable } from './ref-table';
 import { type FramePart, mergeSnapshots } from './snapshot-merge';
 

@@ -3,7 +3,7 @@
  * frame go under the line of the iframe element that shows it, matched by address. Refs are rewritten to the tab's
  * model-facing refs (ref-table.ts) on the way.
  */
-import type { FrameSnapshot } from '../content/agent-contract';
+import type { FrameSnapshot } from '../../shared/agent-contract';
 import type { RefTable } from './ref-table';
 
 /** One frame's snapshot as the worker got it. */

@@ -5,7 +5,7 @@
  */
 import type { ClientTool, ToolAnnotations } from '@tether/protocol';
 import { z } from 'zod';
-import { type TOOL_CLASSES, toolClassOf } from '../shared/action-risk';
+import { type TOOL_CLASSES, toolClassOf } from '../../shared/action-risk';
 
 /** Most characters of page text page_read returns. */
 export const PAGE_READ_MAX_CHARS = 200_000;

@@ -3,7 +3,7 @@
  * Firefox by toggling the sidebar from the click), the page's context menu asks about the selection, and the
  * button's own menu opens the approvals popup, which is no longer the button's default.
  */
-import { openPanelFor, sidebarAction } from '../shared/open-panel';
+import { openPanelFor, sidebarAction } from '../../shared/open-panel';
 
 /** Id of the page context-menu entry for selected text. */
 export const ASK_SELECTION_MENU = 'tether-ask-selection';

@@ -3,12 +3,13 @@
  * injected on demand into the tab the user approved, never declared as content scripts, and run in the extension's
  * isolated world, except the small dialog shim that must replace the page's own alert/confirm/prompt.
  */
-import pageAgentScript from '../content/page-agent.ts?iife';
-import pageReadScript from '../content/page-read.ts?iife';
+import pageAgentScript from '../../content/page-agent.ts?iife';
+import pageReadScript from '../../content/page-read.ts?iife';
 import { z } from 'zod';
-import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts } from '../content/agent-contract';
-import { installDialogShim } from '../content/dialog-shim';
-import { PageReadResult, type AgentReply, type PageToolDeps } from './page-tool-deps';
+import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts } from '../../shared/agent-contract';
+import { installDialogShim } from '../../content/dialog-shim';
+import { PageReadResult } from '../../shared/agent-contract';
+import type { AgentReply, PageToolDeps } from './page-tool-deps';
 
 const Reply = z.union([
   z.object({ docId: z.string(), stale: z.literal(true) }),

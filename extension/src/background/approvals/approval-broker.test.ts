@@ -1,9 +1,9 @@
 import { RpcError, type ApprovalDecision } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalChoice, Notice, PendingApproval } from '../shared/records';
+import type { ApprovalChoice, Notice, PendingApproval } from '../../shared/records';
 import { ApprovalBroker, ApprovalDecisionError, type ApprovalAsk } from './approval-broker';
-import { PersistentState } from './persistent-state';
-import { MemoryStorageArea } from './test-helpers';
+import { PersistentState } from '../views/persistent-state';
+import { MemoryStorageArea } from '../test-helpers';
 
 async function setup(tabs: Record<number, string> = { 1: 'https://a.example/page', 2: 'https://b.example/x' }) {
   const storage = { local: new MemoryStorageArea(), session: new MemoryStorageArea() };

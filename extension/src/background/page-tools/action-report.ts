@@ -2,7 +2,7 @@
  * The words of an action's answer: what was done, and what it changed (dialogs, page errors, focus, the changed
  * region), so the model sees the effect without another round trip.
  */
-import type { ActResult, AgentAction, DialogPolicy } from '../content/agent-contract';
+import type { ActResult, AgentAction, DialogPolicy } from '../../shared/agent-contract';
 import type { PageToolCall } from './page-tool-specs';
 
 /** The agent's dialog policy from a call's `dialog` and `promptText`. */

@@ -150,3 +150,14 @@ export interface PageAgent {
   readonly version: number;
   call(call: AgentCall): unknown;
 }
+
+/** What the injected page_read script returns (content/page-read.ts, injected on its own, not through the agent); parsed, since it ran in the page's tab. */
+export const PageReadResult = z.object({
+  url: z.string(),
+  title: z.string(),
+  selection: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  byline: z.string().optional(),
+});
+export type PageReadResult = z.infer<typeof PageReadResult>;

@@ -16,7 +16,7 @@ import {
   type EventMethod,
   type EventParams,
   type ViewEvent,
-} from '../shared/events';
+} from '../../shared/events';
 
 /** Worker-side reactions to notifications, keyed by method, each given the params its row checked. */
 export type NotificationTable = { readonly [M in EventMethod]?: (params: EventParams<M>) => void };

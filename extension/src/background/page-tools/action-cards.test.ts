@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ElementFacts } from '../content/agent-contract';
+import type { ElementFacts } from '../../shared/agent-contract';
 import { describeAction, elementLabel, siteName } from './action-cards';
 import { facts } from './fake-tab';
 import { parsePageToolCall } from './page-tool-specs';

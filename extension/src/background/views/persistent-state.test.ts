@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PendingApproval } from '../shared/records';
+import type { PendingApproval } from '../../shared/records';
 import { CONNECTION_LOG_LIMIT, PersistentState } from './persistent-state';
-import { fakeWorker, MemoryStorageArea } from './test-helpers';
+import { fakeWorker, MemoryStorageArea } from '../test-helpers';
 
 function areas() {
   return { local: new MemoryStorageArea(), session: new MemoryStorageArea() };

@@ -16,7 +16,7 @@ import {
   type AgentCall,
   type DialogPolicy,
   type ElementFacts,
-} from '../content/agent-contract';
+} from '../../shared/agent-contract';
 import { callRefs, dialogOf, doneLine, reportLines } from './action-report';
 import type { PageToolDeps } from './page-tool-deps';
 import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';

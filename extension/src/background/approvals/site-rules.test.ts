@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SiteRule } from '../shared/records';
+import type { SiteRule } from '../../shared/records';
 import { isApplicableRule, matchRule, ruleOrigin, StoredSiteRule, withRule } from './site-rules';
 
 /** A stored value as the worker loads it: the rule it means, or undefined when it is dropped. */

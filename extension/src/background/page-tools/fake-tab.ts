@@ -1,13 +1,13 @@
 /**
  * A fake tab for unit tests of the page tools and the worker's gate: its frames answer agent calls as chrome-pages.ts
  * does (a call in the name of another document is stale, a frame that is gone rejects), and their agents answer with
- * the shapes of content/agent-contract.ts, built by the helpers below.
+ * the shapes of shared/agent-contract.ts, built by the helpers below.
  */
-import type { ActResult, AgentCall, ElementFacts, FindResult, FrameSnapshot } from '../content/agent-contract';
+import type { ActResult, AgentCall, ElementFacts, FindResult, FrameSnapshot } from '../../shared/agent-contract';
 import { PageTools } from './page-tools';
-import { unusedPageTools } from './test-helpers';
+import { unusedPageTools } from '../test-helpers';
 
-export { facts } from '../content/agent-contract.fixtures';
+export { facts } from '../../shared/agent-contract.fixtures';
 
 /** What a fake frame's agent answers, per call; a call it has no answer for gets `undefined`. */
 export type FakeAgent = Partial<{

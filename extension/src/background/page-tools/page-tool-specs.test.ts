@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { TOOL_CLASSES, toolClassOf } from '../shared/action-risk';
+import { TOOL_CLASSES, toolClassOf } from '../../shared/action-risk';
 import {
   CLIENT_TOOLS,
   PAGE_READ_MAX_CHARS,

@@ -7,9 +7,9 @@
  */
 import { redactText } from '@tether/protocol';
 import { z } from 'zod';
-import { ConnectionEvent, PendingApproval, Settings, type SiteRule } from '../shared/records';
-import { ToolClass } from '../shared/action-risk';
-import { isApplicableRule, StoredSiteRule } from './site-rules';
+import { ConnectionEvent, PendingApproval, Settings, type SiteRule } from '../../shared/records';
+import { ToolClass } from '../../shared/action-risk';
+import { isApplicableRule, StoredSiteRule } from '../approvals/site-rules';
 
 /** The part of chrome.storage.StorageArea the worker uses (injected so tests run without a browser). */
 export interface StorageAreaLike {

@@ -7,9 +7,9 @@
  * connection is then answered through `approval/resolve`.
  */
 import { ErrorCode, RpcError, type ApprovalDecision, type ApprovalSessionScope } from '@tether/protocol';
-import { offeredChoices } from '../shared/approval-choices';
-import type { ApprovalChoice, Notice, PendingApproval } from '../shared/records';
-import type { PersistentState } from './persistent-state';
+import { offeredChoices } from '../../shared/approval-choices';
+import type { ApprovalChoice, Notice, PendingApproval } from '../../shared/records';
+import type { PersistentState } from '../views/persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
 
 /** What is asked: the backend's approval request, or a page tool call the extension gates itself. */
