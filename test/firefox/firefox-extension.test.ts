@@ -334,9 +334,18 @@ describe('Firefox ESR without the host registered', () => {
 
   it("shows Firefox's reason and tells the user to run npx tether install --dev", async () => {
     const panel = await firefox.openExtensionPage('src/sidepanel/index.html');
-    const banner = await panel.waitForSelector('.banner[data-status="disconnected"]', { timeout: 30_000 });
-    expect(await banner!.evaluate((el) => el.textContent)).toContain('No such native application dev.tether.bridge');
-    expect(await banner!.$eval('.command', (el) => el.textContent)).toBe('npx tether install --dev');
+    // Read the reason and the command from one banner in one step: the banner is redrawn as the worker retries.
+    const shown = await panel.waitForFunction(
+      () => {
+        const banner = document.querySelector('.banner[data-status="disconnected"]');
+        const command = banner?.querySelector('.command');
+        return banner && command ? { text: banner.textContent ?? '', command: command.textContent } : undefined;
+      },
+      { timeout: 30_000 },
+    );
+    const { text, command } = (await shown.jsonValue())!;
+    expect(text).toContain('No such native application dev.tether.bridge');
+    expect(command).toBe('npx tether install --dev');
     await saveScreenshot(panel, 'firefox-side-panel-host-not-found');
   });
 });

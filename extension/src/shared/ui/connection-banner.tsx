@@ -14,7 +14,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   }, []);
   if (!linkUp || !state) {
     return (
-      <div class="banner connecting" data-status="connecting" role="status">
+      <div key="starting" class="banner connecting" data-status="connecting" role="status">
         <span class="dot" /> Starting the extension…
       </div>
     );
@@ -23,6 +23,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   if (c.status === 'connected') {
     return (
       <div
+        key="connected"
         class="banner connected"
         data-status="connected"
         role="status"
@@ -35,7 +36,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   }
   if (c.status === 'connecting') {
     return (
-      <div class="banner connecting" data-status="connecting" role="status">
+      <div key="connecting" class="banner connecting" data-status="connecting" role="status">
         <span class="dot" /> {c.reason ? 'Reconnecting' : 'Connecting'} to the Tether host…
         {c.reason ? <div class="reason">Last problem: {c.reason}</div> : null}
       </div>
@@ -49,7 +50,9 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
       : adviceFor(c.reason, { install: installCommandFor(id), doctor: doctorCommandFor(id) }, c.upForMs);
   const wait = c.retryAtMs ? Math.max(0, Math.ceil((c.retryAtMs - now) / 1000)) : undefined;
   return (
-    <div class="banner disconnected" data-status="disconnected" role="alert">
+    // Keyed per status: Preact would otherwise patch one status's banner into the next in place, so a reader holding
+    // the disconnected banner could see its reason with the next status's parts (no command) mid-retry.
+    <div key="disconnected" class="banner disconnected" data-status="disconnected" role="alert">
       <div>
         <span class="dot" /> <strong>Disconnected.</strong> {advice.title}
       </div>
