@@ -167,6 +167,7 @@ function helpText(said: string): string {
     '- `/think TEXT` shows reasoning, then answers',
     '- `/fail` fails the turn with an error',
     '',
-    'Set an OpenAI-compatible endpoint (TETHER_OPENAI_BASE_URL, TETHER_OPENAI_MODEL) to talk to a real model.',
+    "To talk to a real model, open Tether's options (right-click the toolbar button, then Options): its Model section " +
+      'takes an OpenAI-compatible endpoint and lists the agents found on this computer (Codex, Claude Code, Gemini...).',
   ].join('\n');
 }
