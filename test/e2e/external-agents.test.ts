@@ -59,10 +59,16 @@ describe('external agents on a shared tab (Chromium)', () => {
     expect(unshared.isError).toBe(true);
     expect(textOf(unshared)).toMatch(/[Ss]hare/);
 
+    // Sharing is used rarely: the toggle is one click away, not above every conversation.
+    expect(await panel.locator('input[name="share-tab"]').count()).toBe(0);
+    await panel.locator('button[data-action="share"]').click();
     // Sharing is the user's own click in the panel; the panel then names the client that is connected.
     await panel.locator('input[name="share-tab"]').check();
     const status = panel.locator('.share .share-status');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('claude-code 9.9.9');
+    // While the tab is shared, it stays in view with its clients even when the Share button is clicked again.
+    await panel.locator('button[data-action="share"]').click();
+    expect(await status.isVisible()).toBe(true);
 
     const reading = client!.callTool({ name: 'page_read', arguments: {} });
     const card = panel.locator('.approval[data-tool="page_read"]');

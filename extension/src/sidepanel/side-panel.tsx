@@ -28,6 +28,7 @@ export function SidePanel(props: { client: WorkerClient }) {
   const [thread, setThread] = useState<Thread | null>(null);
   const [turn, setTurn] = useState<Turn | undefined>();
   const [showHistory, setShowHistory] = useState(false);
+  const [showShare, setShowShare] = useState(false);
   // The page the tab shows now (it changes as the tab navigates; the thread's title does not).
   const [page, setPage] = useState<{ title: string; url: string }>();
   const [error, setError] = useState<string>();
@@ -138,6 +139,8 @@ export function SidePanel(props: { client: WorkerClient }) {
   const { state, linkUp, approvals } = useWorker(client, { onPush });
 
   const connected = state?.connection.status === 'connected';
+  // Sharing with external agents is used rarely: one click away, and always in view while this tab is shared.
+  const tabShared = thread !== null && (state?.mcp.shared.includes(thread.id) ?? false);
   const caps = state?.capabilities;
   const models = useModels(client, connected && caps?.modelList !== false);
   const welcome = useWelcome(turn !== undefined);
@@ -183,8 +186,18 @@ export function SidePanel(props: { client: WorkerClient }) {
         <button type="button" data-action="history" disabled={!connected} onClick={() => setShowHistory((v) => !v)}>
           History
         </button>
+        <button
+          type="button"
+          data-action="share"
+          aria-expanded={showShare || tabShared}
+          disabled={!connected && !tabShared}
+          title="Let agents outside the browser (Claude Code, Codex, Cursor) ask to use this tab"
+          onClick={() => setShowShare((v) => !v)}
+        >
+          Share
+        </button>
       </header>
-      <ShareToggle client={client} state={state} />
+      {showShare || tabShared ? <ShareToggle client={client} state={state} /> : null}
       {showHistory ? (
         <History
           client={client}
