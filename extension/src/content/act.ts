@@ -210,6 +210,9 @@ export function prepareAction(action: AgentAction, el: Element | undefined): () 
     }
     case 'scroll':
       return () => scrollBy(el, action.dy);
+    case 'drag':
+    case 'upload':
+      throw new ActionError(`This page agent cannot ${action.kind} yet.`);
   }
 }
 

@@ -31,7 +31,7 @@ import { waitForText } from './wait';
 
 /** agent-contract's AGENT_GLOBAL and AGENT_VERSION (a test checks they agree); that module imports zod. */
 const AGENT_GLOBAL = '__tetherPageAgent';
-const AGENT_VERSION = 1;
+const AGENT_VERSION = 2;
 
 const QUIET_MAX_MS = 5_000;
 const CAP_MAX_MS = 15_000;

@@ -13,21 +13,42 @@ import { z } from 'zod';
 /** Name of the isolated-world global the agent installs; injecting the script again keeps the first one. */
 export const AGENT_GLOBAL = '__tetherPageAgent';
 /** Bumped when the calls or replies change, so a page keeping an older agent (an update mid-session) gets a new one. */
-export const AGENT_VERSION = 1;
+export const AGENT_VERSION = 2;
 
 /** How an action treats a dialog (`alert`, `confirm`, `prompt`) it opens: never accepted unless the model says so. */
 export type DialogPolicy = { accept: boolean; promptText?: string };
 
-/** One action on an element (or on the page, for `press` without a ref and `scroll` without one). */
+/** A file the worker hands the page (the host read it from disk): its bytes as base64. */
+export type AgentFile = { name: string; type: string; base64: string };
+
+/** Most bytes (decoded) the agent accepts for one `upload`, all files together; more is refused with an error. */
+export const UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * One action on an element (or on the page, for `press` without a ref and `scroll` without one), done by the agent
+ * with synthetic (untrusted) events. A click or hover goes to what a user would hit at the element's visible centre
+ * (see `locate`); when that is a cover (a banner, an overlay) the action is refused naming it, unless `clickCover`.
+ */
 export type AgentAction =
-  | { kind: 'click'; button: 'left' | 'right' | 'middle'; double: boolean }
+  | { kind: 'click'; button: 'left' | 'right' | 'middle'; double: boolean; clickCover?: boolean }
   | { kind: 'type'; text: string; submit: boolean; clear: boolean }
   | { kind: 'fill'; value: string }
   | { kind: 'select'; values: string[] }
   | { kind: 'check'; checked: boolean }
-  | { kind: 'hover' }
+  | { kind: 'hover'; clickCover?: boolean }
   | { kind: 'press'; key: string }
-  | { kind: 'scroll'; dy: number };
+  | { kind: 'scroll'; dy: number }
+  /**
+   * Drags the ref's element onto `to` (a ref in the same frame), at `position` (CSS px from the target's top-left;
+   * its centre when absent): HTML5 drag-and-drop with a DataTransfer when the source is draggable, else a pointer
+   * path with intermediate moves for pointer-driven lists.
+   */
+  | { kind: 'drag'; to: string; position?: { x: number; y: number } }
+  /**
+   * Gives files to the ref's element: an `<input type=file>` gets them as a user's choice (input.files, then input
+   * and change); any other element gets them dropped on it (dragenter, dragover, drop with a DataTransfer).
+   */
+  | { kind: 'upload'; files: AgentFile[] };
 
 /** A call to the agent; `ref` is a full ref as the worker showed it (prefix included). */
 export type AgentCall =
@@ -50,7 +71,14 @@ export type AgentCall =
       quietMs: number;
       capMs: number;
     }
-  | { op: 'wait'; text?: string; textGone?: string; timeoutMs: number };
+  | { op: 'wait'; text?: string; textGone?: string; timeoutMs: number }
+  /**
+   * Turns a ref into facts and a point for the worker's input layer (trusted input through chrome.debugger): the
+   * agent scrolls the element into view (block 'center', instant), takes the centre of its first client rect that
+   * shows in the viewport (clipped to it) and hit-tests that point (`elementFromPoint`, through shadow roots). See
+   * LocateResult. Not queued behind a running `act`.
+   */
+  | { op: 'locate'; ref: string };
 
 /** A snapshot of one frame. `iframes` says which lines stand for frames, so the worker can put their lines there. */
 export const FrameSnapshot = z.object({
@@ -126,6 +154,11 @@ export const ActResult = z.object({
   errors: z.array(z.string()),
   /** Milliseconds until the page was quiet (or the cap). */
   settledMs: z.number(),
+  /**
+   * What the synthetic action could not do that a user's input would, said plainly for the model (CSS :hover not
+   * applied, no user activation, pages that check `isTrusted` ignore it); absent when nothing applies.
+   */
+  limits: z.array(z.string()).optional(),
 });
 export type ActResult = z.infer<typeof ActResult>;
 
@@ -144,6 +177,33 @@ export type StaleRef = z.infer<typeof StaleRef>;
 /** Reply to `describe`. */
 export const DescribeResult = z.union([StaleRef, z.object({ stale: z.literal(false), element: ElementFacts })]);
 export type DescribeResult = z.infer<typeof DescribeResult>;
+
+/** A point in CSS pixels relative to the viewport of the frame the agent runs in. */
+export const Point = z.object({ x: z.number(), y: z.number() });
+export type Point = z.infer<typeof Point>;
+
+/**
+ * Reply to `locate`. `point` is where a user would click the element, relative to its own frame's viewport: the
+ * worker adds each enclosing iframe's `frame` offset (from `locate` of that iframe's ref in the parent frame) to get
+ * the tab's viewport point. Locate the innermost element first, then each enclosing iframe outwards, since scrolling
+ * an iframe into view in its parent does not move what is inside it, but scrolling inside may scroll the parents.
+ * `covered` says what a user would hit there instead (`covered by dialog "We use cookies"`) when that is neither the
+ * element, nor inside it, nor a label or ancestor that forwards a click to it; a trusted click at `point` hits it.
+ * `{ stale: false, error }`: the element exists but a user cannot point at it (not rendered, no box in the viewport).
+ */
+export const LocateResult = z.union([
+  StaleRef,
+  z.object({
+    stale: z.literal(false),
+    facts: ElementFacts,
+    point: Point,
+    covered: z.string().optional(),
+    /** For an iframe or frame element: its content box's top-left in this frame's viewport (points inside add it). */
+    frame: Point.optional(),
+  }),
+  z.object({ stale: z.literal(false), error: z.string() }),
+]);
+export type LocateResult = z.infer<typeof LocateResult>;
 
 /** The agent's entry point, installed as `globalThis[AGENT_GLOBAL]`. */
 export interface PageAgent {

@@ -46,6 +46,10 @@ function actionWord(a: AgentAction): string {
       return `Pressed ${a.key} in`;
     case 'scroll':
       return 'Scrolled';
+    case 'drag':
+      return 'Dragged';
+    case 'upload':
+      return `Gave ${a.files.length === 1 ? 'a file' : `${a.files.length} files`} to`;
   }
 }
 
@@ -63,6 +67,7 @@ export function reportLines(r: ActResult | undefined, rw: (lines: readonly strin
     );
   }
   if (r.errors.length > 0) out.push(`Page errors: ${r.errors.join(' | ')}`);
+  for (const limit of r.limits ?? []) out.push(`Note: ${limit}`);
   if (r.focus) out.push(`Focus: ${rw([r.focus])[0]}`);
   if (r.changed.length > 0) out.push('Changed:', ...rw(r.changed));
   else if (!r.unloading) out.push('Nothing on the page changed.');
