@@ -79,7 +79,10 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     ...common,
     key: devKey.key,
     minimum_chrome_version: '116',
-    permissions: [...PERMISSIONS, 'sidePanel'],
+    // `debugger`: trusted input (real clicks, keys, drag, file choice) through CDP, only while a turn acts and only as
+    // the user's trusted-input setting allows; Chrome shows its "started debugging this browser" bar meanwhile.
+    // Firefox has no such API (bugzilla 1316741), so its build asks for nothing extra.
+    permissions: [...PERMISSIONS, 'sidePanel', 'debugger'],
     background: { service_worker: 'src/background/index.ts', type: 'module' },
     side_panel: { default_path: SIDE_PANEL },
     // With openPanelOnActionClick, the action's command opens the side panel like a click on the button.

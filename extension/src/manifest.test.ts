@@ -17,6 +17,7 @@ describe('buildManifest', () => {
     const m = buildManifest('chrome');
     expect([...(m.permissions as string[])].sort()).toEqual([
       'contextMenus',
+      'debugger',
       'nativeMessaging',
       'scripting',
       'sidePanel',

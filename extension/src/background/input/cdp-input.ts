@@ -1,0 +1,144 @@
+/**
+ * Trusted input as CDP commands (`Input.*`, `DOM.setFileInputFiles`), at points in CSS pixels of the tab's viewport.
+ * The browser treats these as a user's own input: `isTrusted` events, CSS :hover, user activation, native drags.
+ * Each function takes the command sender of one tab, so the same sequences run over chrome.debugger and over a fake.
+ */
+import type { KeyChord } from '../../content/keys';
+import type { Point } from '../../shared/agent-contract';
+import { cdpKey, modifierKeys, modifierMask } from './cdp-keys';
+import { dragPath } from './drag-path';
+
+/** Sends one CDP command to the tab and resolves with its result. */
+export type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
+
+/** Waits for one CDP event of the tab; resolves with its params, or undefined when none came within `ms`. */
+export type CdpEventWait = (method: string) => { promise: Promise<unknown>; settled(): unknown; cancel(): void };
+
+/** A mouse button as page tools name it. */
+export type MouseButton = 'left' | 'right' | 'middle';
+
+const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
+
+function mouse(
+  send: CdpSend,
+  type: 'mouseMoved' | 'mousePressed' | 'mouseReleased',
+  p: Point,
+  extra: Record<string, unknown> = {},
+): Promise<unknown> {
+  return send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, ...extra });
+}
+
+/** Moves the pointer onto `p` (what a hover is). */
+export async function trustedHover(send: CdpSend, p: Point): Promise<void> {
+  await mouse(send, 'mouseMoved', p, { button: 'none', buttons: 0 });
+}
+
+/** A click (or double click: two presses with clickCount 1 then 2, as a user's) at `p`. */
+export async function trustedClick(send: CdpSend, p: Point, button: MouseButton, double: boolean): Promise<void> {
+  await trustedHover(send, p);
+  for (let clickCount = 1; clickCount <= (double ? 2 : 1); clickCount++) {
+    await mouse(send, 'mousePressed', p, { button, buttons: BUTTON_BITS[button], clickCount });
+    await mouse(send, 'mouseReleased', p, { button, buttons: 0, clickCount });
+  }
+}
+
+/** Presses a chord: modifiers down, the key down and up, modifiers up, each with the mask held at that moment. */
+export async function trustedKey(send: CdpSend, chord: KeyChord): Promise<void> {
+  const mods = modifierKeys(chord);
+  const held = { ctrl: false, shift: false, alt: false, meta: false };
+  const flag = (k: string): keyof typeof held =>
+    k === 'Control' ? 'ctrl' : k === 'Alt' ? 'alt' : k === 'Meta' ? 'meta' : 'shift';
+  for (const m of mods) {
+    held[flag(m.key)] = true;
+    await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...cdpKey(m), modifiers: modifierMask(held) });
+  }
+  const k = cdpKey(chord);
+  // A key that types is a `keyDown` with its text (Chrome then fires keypress and beforeinput/input); others are raw.
+  await send('Input.dispatchKeyEvent', { type: k.text === undefined ? 'rawKeyDown' : 'keyDown', ...k });
+  const { text: _, ...up } = k;
+  await send('Input.dispatchKeyEvent', { type: 'keyUp', ...up });
+  for (const m of mods.reverse()) {
+    held[flag(m.key)] = false;
+    const { text: __, ...mk } = cdpKey(m);
+    await send('Input.dispatchKeyEvent', { type: 'keyUp', ...mk, modifiers: modifierMask(held) });
+  }
+}
+
+/** Types text where the focus is, as an input method would commit it (`beforeinput`/`input`, trusted). */
+export async function trustedInsertText(send: CdpSend, text: string): Promise<void> {
+  await send('Input.insertText', { text });
+}
+
+/**
+ * Drags from `from` to `to` with the left button: press, a pointer path with intermediate moves (pointer-driven
+ * sortable lists follow it), release. Chrome's native HTML5 drag is intercepted (`Input.setInterceptDrags`) so it
+ * does not enter the OS drag loop: when the page starts one, its data is dropped at `to` with
+ * `Input.dispatchDragEvent` (dragEnter, dragOver, drop), as the OS would. Says which kind of drag the page did.
+ */
+export async function trustedDrag(
+  send: CdpSend,
+  waitEvent: CdpEventWait,
+  from: Point,
+  to: Point,
+): Promise<'html5' | 'pointer'> {
+  await send('Input.setInterceptDrags', { enabled: true });
+  const intercepted = waitEvent('Input.dragIntercepted');
+  try {
+    await trustedHover(send, from);
+    await mouse(send, 'mousePressed', from, { button: 'left', buttons: 1, clickCount: 1 });
+    for (const p of dragPath(from, to)) {
+      if (intercepted.settled() !== undefined) break;
+      await mouse(send, 'mouseMoved', p, { button: 'left', buttons: 1 });
+    }
+    const data = intercepted.settled() ?? (await Promise.race([intercepted.promise, delay(50)]));
+    const dragData = data && typeof data === 'object' && 'data' in data ? data.data : undefined;
+    if (dragData !== undefined) {
+      for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+        await send('Input.dispatchDragEvent', { type, x: to.x, y: to.y, data: dragData, modifiers: 0 });
+    }
+    await mouse(send, 'mouseReleased', to, { button: 'left', buttons: 0, clickCount: 1 });
+    return dragData === undefined ? 'pointer' : 'html5';
+  } finally {
+    intercepted.cancel();
+    await send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+  }
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
+}
+
+/**
+ * Sets files on the file input marked with `attribute="token"` (the page agent marks it, so CDP can find the very
+ * element a ref names in any frame or open shadow root of the tab's process) as the user's choice in the file picker.
+ * Resolves false when no element carries the mark.
+ */
+export async function trustedSetFiles(send: CdpSend, selector: string, paths: readonly string[]): Promise<boolean> {
+  await send('DOM.getDocument', { depth: -1, pierce: true });
+  const search = await send('DOM.performSearch', { query: selector, includeUserAgentShadowDOM: false });
+  const { searchId, resultCount } = readSearch(search);
+  try {
+    if (resultCount === 0) return false;
+    const results = await send('DOM.getSearchResults', { searchId, fromIndex: 0, toIndex: 1 });
+    const nodeId = readNodeIds(results)[0];
+    if (nodeId === undefined) return false;
+    await send('DOM.setFileInputFiles', { nodeId, files: [...paths] });
+    return true;
+  } finally {
+    await send('DOM.discardSearchResults', { searchId }).catch(() => undefined);
+  }
+}
+
+function readSearch(v: unknown): { searchId: string; resultCount: number } {
+  if (v && typeof v === 'object' && 'searchId' in v && 'resultCount' in v) {
+    const { searchId, resultCount } = v;
+    if (typeof searchId === 'string' && typeof resultCount === 'number') return { searchId, resultCount };
+  }
+  throw new Error('Chrome answered DOM.performSearch with something unexpected.');
+}
+
+function readNodeIds(v: unknown): number[] {
+  if (v && typeof v === 'object' && 'nodeIds' in v && Array.isArray(v.nodeIds))
+    return v.nodeIds.filter((n): n is number => typeof n === 'number');
+  return [];
+}
