@@ -2,6 +2,7 @@
  * The host's MCP socket, which `tether mcp` connects to: per connection, a hello line with a token (hello.ts), then
  * MCP's newline-delimited JSON served by the SDK for that token's grant. A connection that says nothing useful within
  * HELLO_TIMEOUT_MS, sends a longer first line or a token this host did not issue is answered with an error and closed.
+ * One that closes without a word is a probe (`tether mcp` and other hosts check that a socket answers): not logged.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, unlinkSync } from 'node:fs';
@@ -15,6 +16,12 @@ const HELLO_TIMEOUT_MS = 10_000;
 /** Largest MCP message read from the socket (page text and screenshots travel the other way). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+/** Options of startSocketEndpoint. */
+export interface SocketEndpointOptions {
+  /** How long a connection may take to send its hello (default HELLO_TIMEOUT_MS). */
+  readonly helloTimeoutMs?: number;
+}
+
 /** A listening socket. */
 export interface McpSocketEndpoint {
   readonly path: string;
@@ -27,7 +34,9 @@ export async function startSocketEndpoint(
   grants: McpGrants,
   self: HelloAccepted,
   log: (line: string) => void,
+  options: SocketEndpointOptions = {},
 ): Promise<McpSocketEndpoint> {
+  const helloTimeoutMs = options.helloTimeoutMs ?? HELLO_TIMEOUT_MS;
   if (process.platform !== 'win32' && (await socketAnswers(path))) {
     throw new Error(`another process already listens on ${path}`);
   }
@@ -40,7 +49,7 @@ export async function startSocketEndpoint(
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    accept(socket, grants, self, log);
+    accept(socket, grants, self, log, helloTimeoutMs);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -65,13 +74,22 @@ export async function startSocketEndpoint(
   };
 }
 
-function accept(socket: Socket, grants: McpGrants, self: HelloAccepted, log: (line: string) => void): void {
+function accept(
+  socket: Socket,
+  grants: McpGrants,
+  self: HelloAccepted,
+  log: (line: string) => void,
+  helloTimeoutMs: number,
+): void {
   const first = new FirstLine();
   const refuse = (message: string): void => {
     log(`mcp socket: refused a connection: ${message}`);
     socket.end(answerLine({ error: { message } }));
   };
-  const timer = setTimeout(() => refuse('no hello within 10 s'), HELLO_TIMEOUT_MS);
+  const seconds = helloTimeoutMs >= 1000 ? `${Math.round(helloTimeoutMs / 1000)} s` : `${helloTimeoutMs} ms`;
+  const timer = setTimeout(() => refuse(`no hello within ${seconds}`), helloTimeoutMs);
+  // A probe connects and closes: it must not be refused (and logged) once the timer fires, long after it left.
+  socket.once('close', () => clearTimeout(timer));
   socket.on('error', () => undefined);
   const onData = (chunk: Buffer): void => {
     let got: ReturnType<FirstLine['push']>;
