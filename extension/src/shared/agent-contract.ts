@@ -78,7 +78,30 @@ export type AgentCall =
    * shows in the viewport (clipped to it) and hit-tests that point (`elementFromPoint`, through shadow roots). See
    * LocateResult. Not queued behind a running `act`.
    */
-  | { op: 'locate'; ref: string };
+  | { op: 'locate'; ref: string }
+  /**
+   * Starts watching the document for a trusted action the worker performs through chrome.debugger (queued like
+   * `act`, which it replaces): `settle` then answers the ActResult `act` would, relative to `ref`'s element. One watch
+   * per document at a time; a new one ends the previous. Replies `{ stale: false }` or StaleRef.
+   */
+  | { op: 'watch'; prefix: string; ref?: string; dialog?: DialogPolicy; channel?: string }
+  /** Waits for the page to settle after a `watch`, and answers its ActResult (an error result when none is running). */
+  | { op: 'settle'; quietMs: number; capMs: number }
+  /**
+   * Sets (a token) or removes (null) the attribute TARGET_MARK on `ref`'s element, so CDP can find that very element
+   * (`DOM.performSearch`) for `DOM.setFileInputFiles`. Replies `{ stale: false }` or StaleRef.
+   */
+  | { op: 'mark'; ref: string; token: string | null };
+
+/** The attribute `mark` sets while the worker finds an element through CDP. */
+export const TARGET_MARK = 'data-tether-target';
+
+/** Reply to `watch` and `mark`. */
+export const MarkResult = z.union([
+  z.object({ stale: z.literal(true), error: z.string() }),
+  z.object({ stale: z.literal(false) }),
+]);
+export type MarkResult = z.infer<typeof MarkResult>;
 
 /** A snapshot of one frame. `iframes` says which lines stand for frames, so the worker can put their lines there. */
 export const FrameSnapshot = z.object({
