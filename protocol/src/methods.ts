@@ -62,6 +62,7 @@ export const serverNotifications = {
   'item/agentMessage/delta': I.AgentMessageDeltaNotification,
   'item/reasoning/delta': I.ReasoningDeltaNotification,
   'item/completed': I.ItemCompletedNotification,
+  'item/tool/call/cancelled': I.ToolCallCancelledNotification,
   'approval/requested': A.ApprovalRequestedNotification,
   'approval/resolved': A.ApprovalResolvedNotification,
   error: S.ErrorNotification,

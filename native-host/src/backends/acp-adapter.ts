@@ -77,7 +77,10 @@ class AcpAdapter extends AdapterCore {
     this.models = new AcpModels((m, params) => this.agent.request(m, params), this.log, options.backendId);
     this.mcp = options.mcp
       ? new AcpMcpGrants(options.mcp, {
-          call: (params) => this.client.request('item/tool/call', params),
+          call: (params, signal) => this.client.request('item/tool/call', params, { signal }),
+          cancelled: (params) => {
+            if (!this.client.isClosed) this.client.notify('item/tool/call/cancelled', params);
+          },
           turnOf: (threadId) => this.active.get(threadId)?.id,
           log: this.log,
         })

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolCallParams } from '@tether/protocol';
+import type { ToolCallCancelledNotification, ToolCallParams } from '@tether/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub } from '../mcp/hub';
 import { AcpMcpGrants } from './acp-mcp';
@@ -22,17 +22,23 @@ function setup() {
   hub.setClientTools([
     { name: 'page_read', description: 'Read', inputSchema: { type: 'object' } },
     { name: 'page_click', description: 'Click', inputSchema: { type: 'object' } },
+    { name: 'page_wait', description: 'Wait', inputSchema: { type: 'object' } },
   ]);
   const calls: ToolCallParams[] = [];
+  const cancelled: ToolCallCancelledNotification[] = [];
   const grants = new AcpMcpGrants(hub, {
-    call: async (params) => {
+    call: (params, signal) => {
       calls.push(params);
-      return { success: true, content: [{ type: 'text', text: 'ok' }] };
+      // page_wait stands for a call the user has not decided yet: it ends only when its caller stops waiting.
+      if (params.tool === 'page_wait')
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      return Promise.resolve({ success: true, content: [{ type: 'text', text: 'ok' }] });
     },
+    cancelled: (params) => cancelled.push(params),
     turnOf: (threadId) => (threadId === 'thr_1' ? 'turn_9' : undefined),
     log: () => undefined,
   });
-  return { hub, grants, calls };
+  return { hub, grants, calls, cancelled };
 }
 
 function tokenOf(entry: unknown): string {
@@ -51,7 +57,8 @@ describe('Tether MCP server for ACP sessions', () => {
     });
     grants.bind('new_1', 'thr_1');
     const grant = hub.grants.find(tokenOf(entry))!;
-    await grant.call('page_read', { maxChars: 10 }, { name: 'copilot-cli', version: '1' });
+    const caller = { name: 'copilot-cli', version: '1', connection: 'c1' };
+    await grant.call('page_read', { maxChars: 10 }, caller, new AbortController().signal);
     expect(calls).toEqual([
       { threadId: 'thr_1', turnId: 'turn_9', callId: 'mcp_1', tool: 'page_read', arguments: { maxChars: 10 } },
     ]);
@@ -78,9 +85,24 @@ describe('Tether MCP server for ACP sessions', () => {
     const grant = hub.grants.find(tokenOf(entry))!;
     grants.revoke();
     expect(hub.grants.find(tokenOf(entry))).toBeUndefined();
-    const result = await grant.call('page_read', {}, undefined);
+    const caller = { name: '', version: '', connection: 'c1' };
+    const result = await grant.call('page_read', {}, caller, new AbortController().signal);
     expect(result.success).toBe(false);
     expect(calls).toEqual([]);
+  });
+
+  it('withdraws the call in the browser when the agent stops waiting for it, saying why', async () => {
+    const { hub, grants, calls, cancelled } = setup();
+    const [entry] = await grants.servers('thr_1', true);
+    const grant = hub.grants.find(tokenOf(entry))!;
+    const stop = new AbortController();
+    const waiting = grant.call('page_wait', {}, { name: 'gemini', version: '1', connection: 'c1' }, stop.signal);
+    expect(cancelled).toEqual([]);
+    stop.abort('disconnected');
+    expect((await waiting).success).toBe(false);
+    expect(cancelled).toEqual([
+      { threadId: 'thr_1', turnId: 'turn_9', callId: calls[0]!.callId, reason: 'disconnected' },
+    ]);
   });
 
   it("recognises Tether's tools by the titles agents give them, and nothing else", () => {

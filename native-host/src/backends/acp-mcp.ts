@@ -4,9 +4,10 @@
  * else as `tether mcp` over stdio with the token in its environment. A call made with a thread's token becomes the
  * same `item/tool/call` as any client tool, on that thread, so the extension's approval and site rules decide.
  */
-import type { ClientInfo, ToolCallParams, ToolCallResult } from '@tether/protocol';
-import type { IssuedToken } from '../mcp/grants';
+import type { ToolCallCancelledNotification, ToolCallParams, ToolCallResult } from '@tether/protocol';
+import type { IssuedToken, McpCaller } from '../mcp/grants';
 import type { McpHub } from '../mcp/hub';
+import { callBrowserTool } from '../mcp/tools';
 import { asRecord, str } from './dialect-core';
 
 /** The name agents know Tether's server by: Copilot shows its tools as `tether-page_read`, Claude as `mcp__tether__page_read`. */
@@ -21,8 +22,10 @@ export type AcpMcpServer =
 
 /** What the thread grants need from their adapter. */
 export interface ThreadToolRunner {
-  /** Sends `item/tool/call` to the client (the extension) and resolves with its answer. */
-  call(params: ToolCallParams): Promise<ToolCallResult>;
+  /** Sends `item/tool/call` to the client (the extension) and resolves with its answer; rejects once `signal` aborts. */
+  call(params: ToolCallParams, signal: AbortSignal): Promise<ToolCallResult>;
+  /** Tells the client that nobody waits for a call any more (`item/tool/call/cancelled`). */
+  cancelled(params: ToolCallCancelledNotification): void;
   /** The id of the thread's running turn, if one runs. */
   turnOf(threadId: string): string | undefined;
   log(line: string): void;
@@ -99,7 +102,7 @@ export class AcpMcpGrants {
     const issued = this.hub.issue({
       label: `thread ${key}`,
       tools: () => this.hub.clientTools,
-      call: (tool, args, client) => this.run(this.threadOfToken(issued), tool, args, client),
+      call: (tool, args, caller, signal) => this.run(this.threadOfToken(issued), tool, args, caller, signal),
       // Agents report no failure to attach an MCP server (Copilot drops a form it does not take): this line is the proof.
       opened: (client) => {
         this.runner.log(`mcp: ${client.name} ${client.version} connected for thread ${this.threadOfToken(issued)}`);
@@ -119,18 +122,18 @@ export class AcpMcpGrants {
     threadId: string | undefined,
     tool: string,
     args: unknown,
-    client: Pick<ClientInfo, 'name' | 'version'> | undefined,
+    caller: McpCaller,
+    signal: AbortSignal,
   ): Promise<ToolCallResult> {
     // A connection authenticated before the revocation (the socket checks the token once) gets no further call.
     if (threadId === undefined) return { success: false, content: [{ type: 'text', text: REVOKED }] };
-    this.runner.log(`mcp: ${client?.name ?? 'the agent'} calls ${tool} for thread ${threadId}`);
-    return await this.runner.call({
-      threadId,
-      turnId: this.runner.turnOf(threadId) ?? '',
-      callId: `mcp_${++this.calls}`,
-      tool,
-      arguments: args,
-    });
+    this.runner.log(`mcp: ${caller.name || 'the agent'} calls ${tool} for thread ${threadId}`);
+    // The agent cancelling the call (a turn interrupted, its own timeout) or dropping the connection withdraws it.
+    return await callBrowserTool(
+      { request: (p, s) => this.runner.call(p, s), notify: (p) => this.runner.cancelled(p) },
+      { threadId, turnId: this.runner.turnOf(threadId) ?? '', callId: `mcp_${++this.calls}`, tool, arguments: args },
+      signal,
+    );
   }
 }
 

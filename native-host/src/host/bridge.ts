@@ -6,7 +6,7 @@
  * crash backoff, restart, switch) is the BackendSupervisor's; bridge methods come from the protocol's rows
  * (bridge-methods.ts).
  */
-import type { BridgeBackendExitedNotification, ToolCallParams } from '@tether/protocol';
+import type { BridgeBackendExitedNotification } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError, errorMessage } from '@tether/protocol/errors';
 import type { Backend } from '../backends/types';
@@ -29,6 +29,7 @@ import {
 } from './bridge-methods';
 import { type Envelope, mayNeedScan, mayNeedScanParts, scanEnvelope, shapeOf, shapeOfParts } from './envelope-scan';
 import type { FrameWriter } from './frame-writer';
+import { HostCalls } from './host-calls';
 import { SharedTabs } from './mcp-share';
 import { PendingRequests } from './pending-requests';
 import { ReportLimit } from './report-limit';
@@ -58,9 +59,6 @@ export interface BridgeOptions {
   readonly pathEnv?: PathEnv;
 }
 
-/** Ids of the host's own requests to the browser: a prefix no browser request id uses. */
-const HOST_REQUEST_PREFIX = 'tether_host_';
-
 /** The message router of one browser connection. */
 export class Bridge {
   private readonly supervisor: BackendSupervisor;
@@ -84,18 +82,18 @@ export class Bridge {
   };
   /** Tabs shared with external MCP clients. */
   private readonly shared: SharedTabs | undefined;
-  /** The host's own requests to the browser waiting for an answer, by id as JSON text. */
-  private readonly hostCalls = new Map<string, { resolve(result: unknown): void; reject(error: Error): void }>();
-  private hostCallCounter = 0;
+  /** The host's own requests to the browser. */
+  private readonly hostCalls: HostCalls;
 
   constructor(private readonly options: BridgeOptions) {
     const now = options.now ?? Date.now;
     this.garbage = new ReportLimit(GARBAGE_REPORTS, now);
     this.refusals = new ReportLimit(GARBAGE_REPORTS, now);
     const { config, createBackend, log, setInputPaused } = options;
+    this.hostCalls = new HostCalls((text) => options.writer.enqueueText(text));
     if (options.mcp) {
       this.shared = new SharedTabs({
-        request: (method, params) => this.requestBrowser(method, params),
+        request: (method, params, signal) => this.hostCalls.request(method, params, signal),
         notify: (method, params) => this.notify(method, params),
         log,
         now,
@@ -142,8 +140,7 @@ export class Bridge {
   /** Stops the backend (EOF, SIGTERM, SIGKILL) and flushes what is queued for the browser. */
   async shutdown(): Promise<void> {
     this.queue = [];
-    for (const call of this.hostCalls.values()) call.reject(new Error('the browser connection is closing'));
-    this.hostCalls.clear();
+    this.hostCalls.rejectAll('the browser connection is closing');
     await this.supervisor.shutdown();
     await this.options.writer.whenIdle();
   }
@@ -167,43 +164,13 @@ export class Bridge {
         return;
       case 'object':
         if (envelope.method?.startsWith('bridge/')) void this.handleBridge(payload, envelope);
-        else if (envelope.isResponse && envelope.id !== undefined && this.hostCalls.has(envelope.id))
-          this.settleHostCall(envelope.id, payload);
+        else if (envelope.isResponse && envelope.id !== undefined && this.hostCalls.owns(envelope.id))
+          this.hostCalls.settle(envelope.id, payload);
         else {
           if (envelope.method === 'initialize' && this.options.mcp) this.readClientTools(payload);
           this.forward([payload], payload.length, envelope);
         }
     }
-  }
-
-  /** Sends the browser a request of the host's own (a page tool for an external MCP client). */
-  private requestBrowser(method: 'item/tool/call', params: ToolCallParams): Promise<unknown> {
-    const id = JSON.stringify(`${HOST_REQUEST_PREFIX}${++this.hostCallCounter}`);
-    return new Promise((resolve, reject) => {
-      this.hostCalls.set(id, { resolve, reject });
-      this.options.writer.enqueueText(
-        `{"id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`,
-      );
-    });
-  }
-
-  private settleHostCall(rawId: string, payload: Buffer): void {
-    const call = this.hostCalls.get(rawId);
-    this.hostCalls.delete(rawId);
-    let message: unknown;
-    try {
-      message = parseJsonPayload(payload, 'Response');
-    } catch (error) {
-      call?.reject(new Error(errorMessage(error)));
-      return;
-    }
-    const body = typeof message === 'object' && message !== null ? message : {};
-    if ('error' in body) {
-      const error = typeof body.error === 'object' && body.error !== null ? body.error : {};
-      call?.reject(
-        new Error('message' in error && typeof error.message === 'string' ? error.message : 'the browser refused'),
-      );
-    } else call?.resolve('result' in body ? body.result : undefined);
   }
 
   /** The browser's `initialize` declares its client tools: the MCP server offers the same (read once a connection). */

@@ -7,13 +7,13 @@
 import type {
   BridgeMcpShareParams,
   BridgeMcpShareResult,
-  ClientInfo,
   McpClientInfo,
+  ToolCallCancelledNotification,
   ToolCallParams,
   ToolCallResult,
 } from '@tether/protocol';
-import type { McpGrant } from '../mcp/grants';
-import { toolCallResultOf } from '../mcp/tools';
+import type { McpCaller, McpGrant } from '../mcp/grants';
+import { callBrowserTool } from '../mcp/tools';
 
 /** What an external call without a shared tab answers: how to share one. */
 export const NO_SHARED_TAB =
@@ -22,9 +22,10 @@ export const NO_SHARED_TAB =
 
 /** What SharedTabs needs from the browser connection. */
 export interface SharedTabsDeps {
-  /** Sends a server request to the browser and resolves with its result. */
-  request(method: 'item/tool/call', params: ToolCallParams): Promise<unknown>;
+  /** Sends a server request to the browser and resolves with its result; rejects (and forgets it) when `signal` aborts. */
+  request(method: 'item/tool/call', params: ToolCallParams, signal: AbortSignal): Promise<unknown>;
   notify(method: 'bridge/mcp/clients', params: { clients: McpClientInfo[] }): void;
+  notify(method: 'item/tool/call/cancelled', params: ToolCallCancelledNotification): void;
   log(line: string): void;
   now?: () => number;
 }
@@ -33,6 +34,7 @@ export interface SharedTabsDeps {
 export class SharedTabs implements Pick<McpGrant, 'call' | 'opened'> {
   /** Shared thread ids, the one shared last first. */
   private shared: string[] = [];
+  /** Connected clients by connection id. */
   private readonly clients = new Map<string, McpClientInfo>();
   private counter = 0;
 
@@ -46,30 +48,41 @@ export class SharedTabs implements Pick<McpGrant, 'call' | 'opened'> {
     return { shared: [...this.shared], clients: [...this.clients.values()] };
   }
 
-  /** Runs a tool for an external client on the tab shared last. */
-  async call(
-    tool: string,
-    args: unknown,
-    client: Pick<ClientInfo, 'name' | 'version'> | undefined,
-  ): Promise<ToolCallResult> {
+  /**
+   * Runs a tool for an external client on the tab shared last, naming the client and its connection (grants in the
+   * browser are per connection); withdrawn in the browser when `signal` aborts (the client cancelled or went away).
+   */
+  async call(tool: string, args: unknown, caller: McpCaller, signal: AbortSignal): Promise<ToolCallResult> {
     const threadId = this.shared[0];
     if (threadId === undefined) return { success: false, content: [{ type: 'text', text: NO_SHARED_TAB }] };
-    const answer = await this.deps.request('item/tool/call', {
+    const params: ToolCallParams = {
       threadId,
       turnId: '',
       callId: `mcp_external_${++this.counter}`,
       tool,
       arguments: args,
-      caller: { kind: 'mcpClient', name: client?.name ?? 'an unnamed MCP client', version: client?.version ?? '' },
-    });
-    return toolCallResultOf(answer);
+      caller: {
+        kind: 'mcpClient',
+        name: caller.name || 'an unnamed MCP client',
+        version: caller.version,
+        connection: caller.connection,
+      },
+    };
+    return callBrowserTool(
+      {
+        request: (p, s) => this.deps.request('item/tool/call', p, s),
+        notify: (p) => this.deps.notify('item/tool/call/cancelled', p),
+      },
+      params,
+      signal,
+    );
   }
 
   /** An external client connected; returns what to call when it disconnects. */
-  opened(client: Pick<ClientInfo, 'name' | 'version'>): () => void {
-    const id = `client_${++this.counter}`;
+  opened(caller: McpCaller): () => void {
+    const id = caller.connection;
     const now = this.deps.now ?? Date.now;
-    this.clients.set(id, { id, name: client.name, version: client.version, connectedAtMs: now() });
+    this.clients.set(id, { id, name: caller.name, version: caller.version, connectedAtMs: now() });
     this.announce();
     return () => {
       if (this.clients.delete(id)) this.announce();

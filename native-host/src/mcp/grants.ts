@@ -5,8 +5,16 @@
  * handed out, so no log line, journal or frame can carry it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ClientInfo, ClientTool, ToolCallResult } from '@tether/protocol';
+import type { ClientTool, ToolCallResult } from '@tether/protocol';
 import { secrets } from '../secrets';
+
+/** Who calls: the client's own name and version (a claim, empty when it gave none) and its MCP connection. */
+export interface McpCaller {
+  readonly name: string;
+  readonly version: string;
+  /** Identifies one MCP connection (random, never reused): grants to a client are kept per connection. */
+  readonly connection: string;
+}
 
 /** What a token lets its holder do. */
 export interface McpGrant {
@@ -14,10 +22,13 @@ export interface McpGrant {
   readonly label: string;
   /** The tools it may list and call (the extension's client tools as they are now). */
   tools(): readonly ClientTool[];
-  /** Runs `tool` the way the extension runs client tools (its approval and site rules); `client` is self-declared. */
-  call(tool: string, args: unknown, client: Pick<ClientInfo, 'name' | 'version'> | undefined): Promise<ToolCallResult>;
+  /**
+   * Runs `tool` the way the extension runs client tools (its approval and site rules). `signal` aborts, with a
+   * ToolCallCancelReason as its reason, when the caller stops waiting: the call is then withdrawn in the browser.
+   */
+  call(tool: string, args: unknown, caller: McpCaller, signal: AbortSignal): Promise<ToolCallResult>;
   /** An MCP session with this grant's token initialized; the returned function is called when it closes. */
-  opened?(client: Pick<ClientInfo, 'name' | 'version'>): () => void;
+  opened?(caller: McpCaller): () => void;
 }
 
 /** A token handed out, and the means to take it back. */

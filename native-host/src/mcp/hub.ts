@@ -121,9 +121,9 @@ export class McpHub {
     this.externalToken = this.grants.issue({
       label: 'an external MCP client',
       tools: () => this.tools,
-      call: (tool, args, client) =>
-        this.external ? this.external.call(tool, args, client) : Promise.resolve(NOT_CONNECTED),
-      opened: (client) => this.external?.opened?.(client) ?? (() => undefined),
+      call: (tool, args, caller, signal) =>
+        this.external ? this.external.call(tool, args, caller, signal) : Promise.resolve(NOT_CONNECTED),
+      opened: (caller) => this.external?.opened?.(caller) ?? (() => undefined),
     });
     writeFileSync(this.files.token, `${this.externalToken.token}\n`, { mode: PRIVATE_FILE_MODE });
     const announcement: HostAnnouncement = {

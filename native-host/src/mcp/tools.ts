@@ -4,7 +4,14 @@
  * extensions that do not send annotations yet.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientTool, ToolAnnotations, ToolCallResult } from '@tether/protocol';
+import type {
+  ClientTool,
+  ToolAnnotations,
+  ToolCallCancelReason,
+  ToolCallCancelledNotification,
+  ToolCallParams,
+  ToolCallResult,
+} from '@tether/protocol';
 
 /**
  * Page tools that only read, for an extension that declares no annotations: Copilot and Codex skip their own prompt
@@ -112,4 +119,48 @@ export function toolCallResultOf(value: unknown): ToolCallResult {
       parts.push({ type: 'image', data: part['data'], mimeType: part['mimeType'] });
   }
   return { success: result['success'], content: parts };
+}
+
+/** What `callBrowserTool` needs of the connection to the browser. */
+export interface BrowserToolPeer {
+  /** Sends `item/tool/call`; rejects (and forgets the request) once `signal` aborts. */
+  request(params: ToolCallParams, signal: AbortSignal): Promise<unknown>;
+  /** Sends `item/tool/call/cancelled`. */
+  notify(params: ToolCallCancelledNotification): void;
+}
+
+/** What an abandoned call resolves with: nobody reads it (the MCP SDK sends no answer to a cancelled request). */
+const ABANDONED: ToolCallResult = {
+  success: false,
+  content: [{ type: 'text', text: 'The caller stopped waiting for this call, so its result was not delivered.' }],
+};
+
+/** The reason an MCP call's signal was aborted with, as the protocol names it (anything else reads as `cancelled`). */
+export function cancelReasonOf(signal: AbortSignal): ToolCallCancelReason {
+  return signal.reason === 'disconnected' ? 'disconnected' : 'cancelled';
+}
+
+/**
+ * Runs `item/tool/call` for a caller that may stop waiting: when `signal` aborts first, the browser is told at once
+ * (`item/tool/call/cancelled`, so it withdraws the card and acts on no later click) and the call resolves as abandoned.
+ */
+export async function callBrowserTool(
+  peer: BrowserToolPeer,
+  params: ToolCallParams,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const withdraw = (): void => {
+    const { threadId, turnId, callId } = params;
+    peer.notify({ threadId, turnId, callId, reason: cancelReasonOf(signal) });
+  };
+  if (signal.aborted) return ABANDONED;
+  signal.addEventListener('abort', withdraw, { once: true });
+  try {
+    return toolCallResultOf(await peer.request(params, signal));
+  } catch (error) {
+    if (signal.aborted) return ABANDONED;
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', withdraw);
+  }
 }

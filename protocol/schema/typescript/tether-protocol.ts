@@ -772,6 +772,19 @@ export type ToolAnnotations = {
   [key: string]: unknown;
 };
 
+/** Why a server stopped waiting for an `item/tool/call`: its caller cancelled it, or the caller's connection closed. */
+export type ToolCallCancelReason = "cancelled" | "disconnected";
+
+/** `item/tool/call/cancelled`: the server no longer waits for the `item/tool/call` with this `threadId` and `callId`; the client withdraws it, acts on no later decision for it, and sends it no answer. */
+export type ToolCallCancelledNotification = {
+  threadId: string;
+  turnId: string;
+  /** The `callId` of the withdrawn `item/tool/call`. */
+  callId: string;
+  reason: ToolCallCancelReason;
+  [key: string]: unknown;
+};
+
 /** What a tool call did: its name, arguments, and once finished its result or error. */
 export type ToolCallContent = {
   toolName: string;
@@ -818,6 +831,8 @@ export type ToolCallParams = {
     /** The name the MCP client gave itself: a claim, not proven. */
     name: string;
     version?: string;
+    /** The connection the call came on (its `McpClientInfo.id`): a grant the user gives this client covers only this connection. */
+    connection?: string;
     [key: string]: unknown;
   };
   [key: string]: unknown;
@@ -1008,6 +1023,7 @@ export type ServerNotifications = {
   "item/agentMessage/delta": { params: AgentMessageDeltaNotification; };
   "item/reasoning/delta": { params: ReasoningDeltaNotification; };
   "item/completed": { params: ItemCompletedNotification; };
+  "item/tool/call/cancelled": { params: ToolCallCancelledNotification; };
   "approval/requested": { params: ApprovalRequestedNotification; };
   "approval/resolved": { params: ApprovalResolvedNotification; };
   "error": { params: ErrorNotification; };

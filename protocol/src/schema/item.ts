@@ -152,6 +152,12 @@ export const ToolCallParams = z
         kind: z.literal('mcpClient'),
         name: z.string().describe('The name the MCP client gave itself: a claim, not proven.'),
         version: z.string().optional(),
+        connection: z
+          .string()
+          .optional()
+          .describe(
+            'The connection the call came on (its `McpClientInfo.id`): a grant the user gives this client covers only this connection.',
+          ),
       })
       .optional()
       .describe("Set when an external MCP client, not the thread's agent, makes the call (on a shared tab)."),
@@ -166,3 +172,27 @@ export const ToolCallResult = z
   })
   .describe("The client's answer to `item/tool/call`: whether the tool succeeded, and what it gives the model.");
 export type ToolCallResult = z.infer<typeof ToolCallResult>;
+
+/** Why a server stopped waiting for an `item/tool/call`: its caller cancelled it, or the caller's connection closed. */
+export const ToolCallCancelReason = z
+  .enum(['cancelled', 'disconnected'])
+  .describe(
+    "Why a server stopped waiting for an `item/tool/call`: its caller cancelled it, or the caller's connection closed.",
+  );
+export type ToolCallCancelReason = z.infer<typeof ToolCallCancelReason>;
+
+/**
+ * `item/tool/call/cancelled`: the server no longer waits for the `item/tool/call` with this `threadId` and `callId`;
+ * the client withdraws it, acts on no later decision for it, and sends it no answer.
+ */
+export const ToolCallCancelledNotification = z
+  .looseObject({
+    threadId: z.string(),
+    turnId: z.string(),
+    callId: z.string().describe('The `callId` of the withdrawn `item/tool/call`.'),
+    reason: ToolCallCancelReason,
+  })
+  .describe(
+    '`item/tool/call/cancelled`: the server no longer waits for the `item/tool/call` with this `threadId` and `callId`; the client withdraws it, acts on no later decision for it, and sends it no answer.',
+  );
+export type ToolCallCancelledNotification = z.infer<typeof ToolCallCancelledNotification>;
