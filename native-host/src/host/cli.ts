@@ -11,6 +11,7 @@ import { ConfigError } from '../config/config-error';
 import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import { createFileLog, type Log } from '../log';
 import { McpHub } from '../mcp/hub';
+import { toolCacheFile } from '../mcp/tool-cache';
 import { logFile } from '../paths';
 import { reportedProtocolVersion, TETHER_VERSION } from '../version';
 import { Bridge } from './bridge';
@@ -93,7 +94,7 @@ function browserName(caller: Caller): string {
 
 function serve(config: HostConfig, configError: ConfigError | undefined, log: Log, browser: string): Promise<number> {
   return new Promise((resolveExit) => {
-    const mcp = new McpHub({ browser, log });
+    const mcp = new McpHub({ browser, log, toolCache: toolCacheFile() });
     const stdin = process.stdin;
     const stdout = openStdout();
     let bridge: Bridge | undefined;

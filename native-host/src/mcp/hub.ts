@@ -13,6 +13,8 @@ import type { McpHttpEndpoint } from './http-endpoint';
 import { type HostAnnouncement, liveHosts, removeQuietly } from './host-registry';
 import { ensureRuntimeDir, hostFiles, runtimeDir } from './runtime-dir';
 import type { McpSocketEndpoint } from './socket-endpoint';
+import { saveToolCache } from './tool-cache';
+import { mcpTools } from './tools';
 
 /** The environment variable that carries the token to `tether mcp` (never argv: `ps` shows argv to everyone). */
 export const TOKEN_ENV = 'TETHER_MCP_TOKEN';
@@ -33,6 +35,8 @@ export interface McpHubOptions {
   readonly dir?: string;
   /** The `tether` entry script that `tether mcp` runs from (default: this process's). */
   readonly cliPath?: string;
+  /** Where to keep the client tools for `tether mcp` to serve while no host runs (tool-cache.ts); none by default. */
+  readonly toolCache?: string;
 }
 
 /** The host's MCP server and its tokens. */
@@ -60,6 +64,7 @@ export class McpHub {
   /** Records the client tools of an `initialize` (the extension declares the same ones on each connection). */
   setClientTools(tools: readonly ClientTool[]): void {
     this.tools = tools;
+    if (this.options.toolCache) void saveToolCache(this.options.toolCache, mcpTools(tools), this.options.log);
   }
 
   /** Routes the calls of external clients (those holding the host's external token) through `handler`. */
