@@ -4,26 +4,18 @@
  * it when the host dies, even by SIGKILL (Chromium's only signal). Other systems have no such signal: there a child
  * must notice its closed stdin or be stopped on shutdown.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { findCommand, isRunnableFile } from './command-lookup';
 
 const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
 let setprivPath: string | null | undefined;
 
-/** True when `file` is a regular file this process may execute. */
-export function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The setpriv binary used for the parent-death signal (Linux), or null when there is none. */
 export function findSetpriv(): string | null {
   if (setprivPath !== undefined) return setprivPath;
-  setprivPath = process.platform === 'linux' ? (SETPRIV_CANDIDATES.find(isExecutable) ?? null) : null;
+  setprivPath =
+    process.platform === 'linux'
+      ? (SETPRIV_CANDIDATES.find((file) => isRunnableFile(file, 'linux', process.env)) ?? null)
+      : null;
   return setprivPath;
 }
 
@@ -35,15 +27,7 @@ export function diesWithParent(file: string, args: readonly string[]): [string, 
 
 /** Resolves a command like a shell would (PATH lookup, or relative to cwd when it holds a slash). */
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  if (process.platform === 'win32') return command; // PATHEXT and .cmd shims: leave it to spawn.
-  if (command.includes('/')) {
-    const full = isAbsolute(command) ? command : resolve(cwd, command);
-    return isExecutable(full) ? full : undefined;
-  }
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const full = join(dir, command);
-    if (isExecutable(full)) return full;
-  }
-  return undefined;
+  // A .cmd shim found through PATHEXT cannot be spawned without a shell: on Windows spawn does its own search.
+  if (process.platform === 'win32') return command;
+  return findCommand(command, { env, cwd });
 }

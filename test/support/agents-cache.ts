@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { findPreset } from '../../native-host/src/backends/presets';
 
 /** A pinned npm package that carries an agent binary. */
 export interface AgentPackage {
@@ -17,9 +18,16 @@ export interface AgentPackage {
   readonly binary: (installDir: string) => string | undefined;
 }
 
+/** The npm package of a known agent, from the host's table of agents (one spelling for install hints and tests). */
+function npmOf(id: string): string {
+  const preset = findPreset(id);
+  if (!preset) throw new Error(`no known agent "${id}" in native-host/src/backends/presets.ts`);
+  return preset.npm;
+}
+
 /** OpenAI Codex CLI: `codex app-server`. */
 export const CODEX_PACKAGE: AgentPackage = {
-  name: '@openai/codex',
+  name: npmOf('codex'),
   version: '0.171.0',
   binary: (dir) =>
     nativeIn(join(dir, 'node_modules/@openai'), 'codex-', (pkg) => vendorBinary(pkg, 'codex')) ?? shim(dir, 'codex'),
@@ -27,7 +35,7 @@ export const CODEX_PACKAGE: AgentPackage = {
 
 /** GitHub Copilot CLI: `copilot --acp`. */
 export const COPILOT_PACKAGE: AgentPackage = {
-  name: '@github/copilot',
+  name: npmOf('copilot'),
   version: '1.0.102',
   binary: (dir) =>
     nativeIn(join(dir, 'node_modules/@github'), 'copilot-', (pkg) =>
@@ -41,14 +49,14 @@ export const COPILOT_PACKAGE: AgentPackage = {
  * no per-platform binary.
  */
 export const CLAUDE_CODE_ACP_PACKAGE: AgentPackage = {
-  name: '@zed-industries/claude-code-acp',
+  name: npmOf('claude'),
   version: '0.16.2',
   binary: (dir) => shim(dir, 'claude-code-acp'),
 };
 
 /** Google Gemini CLI: `gemini --acp`; one bundled Node script (no dependencies to install). */
 export const GEMINI_PACKAGE: AgentPackage = {
-  name: '@google/gemini-cli',
+  name: npmOf('gemini'),
   version: '0.61.0',
   binary: (dir) => shim(dir, 'gemini'),
 };

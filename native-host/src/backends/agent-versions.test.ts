@@ -1,7 +1,6 @@
 import { ErrorCode } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import {
-  AGENT_VERSIONS,
   acpAgentRow,
   checkAcpProtocol,
   checkAgentVersion,
@@ -9,22 +8,19 @@ import {
   compareAgentVersions,
   parseAgentVersion,
 } from './agent-versions';
-import { findPreset } from './presets';
+import { BACKEND_PRESETS, findPreset } from './presets';
 
-const row = (kind: string) => AGENT_VERSIONS.find((r) => r.kind === kind)!;
+const row = (id: string) => findPreset(id)!;
 const order = (a: string, b: string) => compareAgentVersions(parseAgentVersion(a)!, parseAgentVersion(b)!);
 
 describe('supported agent versions', () => {
-  it('has one row per preset, each oldest version parsing', () => {
-    expect(AGENT_VERSIONS.map((r) => r.kind).sort()).toEqual(['claude', 'codex', 'copilot', 'gemini']);
-    for (const r of AGENT_VERSIONS) {
-      expect(findPreset(r.kind), r.kind).toBeDefined();
-      expect(parseAgentVersion(r.oldest), r.oldest).toBeDefined();
-    }
+  it('has an oldest version for every known agent, each parsing', () => {
+    expect(BACKEND_PRESETS.map((r) => r.id).sort()).toEqual(['claude', 'codex', 'copilot', 'gemini']);
+    for (const r of BACKEND_PRESETS) expect(parseAgentVersion(r.oldest), r.oldest).toBeDefined();
   });
 
   it('holds the versions the real-agent tests pin', () => {
-    expect(Object.fromEntries(AGENT_VERSIONS.map((r) => [r.kind, r.oldest]))).toEqual({
+    expect(Object.fromEntries(BACKEND_PRESETS.map((r) => [r.id, r.oldest]))).toEqual({
       codex: '0.171.0',
       copilot: '1.0.102',
       claude: '0.16.2',
@@ -33,10 +29,10 @@ describe('supported agent versions', () => {
   });
 
   it('finds an ACP agent by the name its initialize gives, and no other', () => {
-    expect(acpAgentRow('Copilot')?.kind).toBe('copilot');
-    expect(acpAgentRow('copilot')?.kind).toBe('copilot');
-    expect(acpAgentRow('@zed-industries/claude-code-acp')?.kind).toBe('claude');
-    expect(acpAgentRow('gemini-cli')?.kind).toBe('gemini');
+    expect(acpAgentRow('Copilot')?.id).toBe('copilot');
+    expect(acpAgentRow('copilot')?.id).toBe('copilot');
+    expect(acpAgentRow('@zed-industries/claude-code-acp')?.id).toBe('claude');
+    expect(acpAgentRow('gemini-cli')?.id).toBe('gemini');
     expect(acpAgentRow('scripted-acp-agent')).toBeUndefined();
     expect(acpAgentRow(undefined)).toBeUndefined();
   });
@@ -111,7 +107,7 @@ describe('agent version check', () => {
   });
 
   it('accepts the oldest supported version and newer ones', () => {
-    for (const r of AGENT_VERSIONS) expect(checkAgentVersion(r, r.oldest, log)).toBeUndefined();
+    for (const r of BACKEND_PRESETS) expect(checkAgentVersion(r, r.oldest, log)).toBeUndefined();
     expect(checkAgentVersion(row('codex'), '0.172.0-alpha.1', log)).toBeUndefined();
     expect(checkAgentVersion(row('gemini'), '1.0.0', log)).toBeUndefined();
   });

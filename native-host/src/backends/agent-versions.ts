@@ -1,35 +1,11 @@
 /**
- * The oldest agent versions the adapters support, in one table, and the check `initialize` makes against it: an agent
- * older than its row (or an ACP agent speaking another protocol version) is refused with an error that says which side
- * is older and the command that fixes it, instead of failing later on a method or field the old agent lacks.
+ * The check `initialize` makes against the oldest agent versions the adapters support (the `oldest` of each row of
+ * presets.ts): an agent older than its row (or an ACP agent speaking another protocol version) is refused with an
+ * error that says which side is older and the command that fixes it, instead of failing later on a method or field the
+ * old agent lacks.
  */
 import { hostCommand, RpcError } from '@tether/protocol';
-import { type BackendPreset, findPreset } from './presets';
-
-/** One agent kind: how it names itself and the oldest version this Tether supports. */
-export interface AgentVersionRow {
-  /** The preset this agent is (its update command is the preset's install command at `@latest`). */
-  readonly kind: BackendPreset['id'];
-  /** What the error calls it. */
-  readonly label: string;
-  /** `agentInfo.name` values of an ACP agent of this kind (exact, case-insensitive); Codex reports none. */
-  readonly acpNames: readonly string[];
-  /** The oldest version the adapter is tested with (test/support/agents-cache.ts pins these). */
-  readonly oldest: string;
-}
-
-/**
- * The table. Each oldest version is the one the real-agent tests pin (test/support/agents-cache.ts): the adapters'
- * wire details (Codex's paged history and approval shapes, the ACP agents' session listing, loading and permission
- * options) were recorded from those releases, and no older one was ever run behind Tether. Raise a row when the
- * tests pin a newer release and the adapter comes to depend on it.
- */
-export const AGENT_VERSIONS: readonly AgentVersionRow[] = [
-  { kind: 'codex', label: 'Codex', acpNames: [], oldest: '0.171.0' },
-  { kind: 'copilot', label: 'GitHub Copilot CLI', acpNames: ['Copilot'], oldest: '1.0.102' },
-  { kind: 'claude', label: 'claude-code-acp', acpNames: ['@zed-industries/claude-code-acp'], oldest: '0.16.2' },
-  { kind: 'gemini', label: 'Gemini CLI', acpNames: ['gemini-cli'], oldest: '0.61.0' },
-];
+import { BACKEND_PRESETS, type BackendPreset } from './presets';
 
 /** A parsed version: numeric core and prerelease identifiers, compared as semver orders them. */
 export interface AgentVersion {
@@ -97,15 +73,9 @@ export function codexVersionOf(userAgent: string | undefined): string | undefine
 }
 
 /** The row of an ACP agent that calls itself `name` (`agentInfo.name`), if it is one Tether knows. */
-export function acpAgentRow(name: string | undefined): AgentVersionRow | undefined {
+export function acpAgentRow(name: string | undefined): BackendPreset | undefined {
   const wanted = name?.toLowerCase();
-  return AGENT_VERSIONS.find((row) => row.acpNames.some((n) => n.toLowerCase() === wanted));
-}
-
-/** The command that updates the agent of `row` to its newest release. */
-export function agentUpdateCommand(row: AgentVersionRow): string {
-  const preset = findPreset(row.kind);
-  return preset ? `${preset.install}@latest` : `update ${row.label}`;
+  return BACKEND_PRESETS.find((row) => row.acpNames.some((n) => n.toLowerCase() === wanted));
 }
 
 /**
@@ -114,22 +84,22 @@ export function agentUpdateCommand(row: AgentVersionRow): string {
  * no proof of an old one), and so is one whose version does not parse, with `log` saying so.
  */
 export function checkAgentVersion(
-  row: AgentVersionRow,
+  row: BackendPreset,
   reported: string | undefined,
   log: (line: string) => void,
 ): RpcError | undefined {
   if (reported === undefined) return undefined;
   const version = parseAgentVersion(reported);
   if (!version) {
-    log(`${row.label} reported version ${JSON.stringify(reported)}, which does not parse; not checked`);
+    log(`${row.versionName} reported version ${JSON.stringify(reported)}, which does not parse; not checked`);
     return undefined;
   }
   const oldest = parseAgentVersion(row.oldest)!;
   if (compareAgentVersions(version, oldest) >= 0) return undefined;
-  const fix = agentUpdateCommand(row);
+  const fix = row.update;
   return RpcError.backendUnavailable(
-    `${row.label} ${reported} is older than ${row.oldest}, the oldest this Tether supports. Update it: ${fix}`,
-    { agent: row.kind, agentVersion: reported, oldestSupported: row.oldest, olderSide: 'agent', fix },
+    `${row.versionName} ${reported} is older than ${row.oldest}, the oldest this Tether supports. Update it: ${fix}`,
+    { agent: row.id, agentVersion: reported, oldestSupported: row.oldest, olderSide: 'agent', fix },
   );
 }
 
@@ -141,7 +111,7 @@ export function checkAgentVersion(
 export function checkAcpProtocol(
   answered: unknown,
   spoken: number,
-  agent: { readonly name: string; readonly row: AgentVersionRow | undefined },
+  agent: { readonly name: string; readonly row: BackendPreset | undefined },
 ): RpcError | undefined {
   if (answered === undefined || answered === spoken) return undefined;
   const data = { agentProtocolVersion: answered, protocolVersion: spoken };
@@ -156,7 +126,7 @@ export function checkAcpProtocol(
   }
   // A version that is no number names no side: the agent is the one to change either way.
   const older = typeof answered === 'number' ? `, so ${agent.name} is the older side` : '';
-  const fix = agent.row ? agentUpdateCommand(agent.row) : undefined;
+  const fix = agent.row?.update;
   const advice = fix ? `Update it: ${fix}` : `Update it to a release that speaks ACP version ${spoken}`;
   return RpcError.backendUnavailable(`${speaks}${older}. ${advice}`, {
     ...data,

@@ -39,9 +39,10 @@ import {
   policy,
 } from './codex-map';
 import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
-import { AGENT_VERSIONS, checkAgentVersion, codexVersionOf } from './agent-versions';
+import { checkAgentVersion, codexVersionOf } from './agent-versions';
 import { elicitation } from './codex-elicitation';
 import { codexPage, type ListTurns } from './codex-history';
+import { findPreset } from './presets';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -59,8 +60,8 @@ export function createCodexAdapter(
   return new CodexAdapter(upstream, options, budget).transport;
 }
 
-/** Codex's row of the supported-versions table. */
-const CODEX_VERSIONS = AGENT_VERSIONS.find((row) => row.kind === 'codex')!;
+/** Codex's row of the known agents (its oldest supported version and update command). */
+const CODEX_VERSIONS = findPreset('codex')!;
 
 /** What a request Codex resolved itself (serverRequest/resolved) is left with: no answer at all. */
 const UNANSWERED = new Promise<never>(() => undefined);

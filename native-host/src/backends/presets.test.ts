@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandBackendConfig } from '../config/schema';
-import { BACKEND_PRESETS, checkPresets, findCommandOnPath, findPreset, presetBackendConfig, presetOf } from './presets';
+import { findCommand } from '../command-lookup';
+import { BACKEND_PRESETS, checkPresets, findPreset, presetBackendConfig, presetOf } from './presets';
 
 function binDir(files: Record<string, number>): string {
   const dir = mkdtempSync(join(tmpdir(), 'tether-presets-'));
@@ -22,6 +23,19 @@ describe('backend presets', () => {
       ['copilot', 'copilot --acp', 'acp'],
       ['claude', 'claude-code-acp', 'acp'],
       ['gemini', 'gemini --acp', 'acp'],
+    ]);
+  });
+
+  it('installs each agent from its npm package and updates it to the package at @latest', () => {
+    expect(BACKEND_PRESETS.map((p) => [p.id, p.install, p.update])).toEqual([
+      ['codex', 'npm install -g @openai/codex', 'npm install -g @openai/codex@latest'],
+      ['copilot', 'npm install -g @github/copilot', 'npm install -g @github/copilot@latest'],
+      [
+        'claude',
+        'npm install -g @zed-industries/claude-code-acp',
+        'npm install -g @zed-industries/claude-code-acp@latest',
+      ],
+      ['gemini', 'npm install -g @google/gemini-cli', 'npm install -g @google/gemini-cli@latest'],
     ]);
   });
 
@@ -52,17 +66,9 @@ describe('backend presets', () => {
     expect(findPreset('nope')).toBeUndefined();
   });
 
-  it('finds executable commands on a PATH and skips non-executable files and relative entries', () => {
-    const bin = binDir({ codex: 0o755, copilot: 0o644 });
-    expect(findCommandOnPath('codex', { path: `relative/dir:${bin}`, platform: 'linux' })).toBe(join(bin, 'codex'));
-    expect(findCommandOnPath('copilot', { path: bin, platform: 'linux' })).toBeUndefined();
-    expect(findCommandOnPath('gemini', { path: bin, platform: 'linux' })).toBeUndefined();
-    expect(findCommandOnPath(join(bin, 'codex'), { path: '', platform: 'linux' })).toBe(join(bin, 'codex'));
-  });
-
   it('tells for each preset whether its command is on the PATH the browser gives the host', async () => {
     const bin = binDir({ codex: 0o755, gemini: 0o755 });
-    const checks = await checkPresets((command) => findCommandOnPath(command, { path: bin, platform: 'linux' }));
+    const checks = await checkPresets((command) => findCommand(command, { env: { PATH: bin }, platform: 'linux' }));
     expect(checks.map((c) => [c.preset.id, c.path])).toEqual([
       ['codex', join(bin, 'codex')],
       ['copilot', undefined],

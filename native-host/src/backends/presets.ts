@@ -1,9 +1,9 @@
 /**
- * Ready-made backend entries for agents people already use, so `tether install`, `tether doctor` and the options page
- * can offer them: each preset is a `command` backend of the config file with its dialect.
+ * The agents Tether knows, in one table: how each is started, installed, updated and signed in, how it names itself,
+ * and the oldest release the adapters support. `tether install`, `tether doctor` and the options page offer them as
+ * ready-made `command` backends of the config file; `agent-versions.ts` checks a running one against its row.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { basename, posix, win32 } from 'node:path';
+import { basename } from 'node:path';
 import type { CommandBackendConfig } from '../config/schema';
 
 /** A known agent that Tether can sit in front of. */
@@ -15,8 +15,18 @@ export interface BackendPreset {
   /** Command and arguments; argv[0] is looked up on the PATH. */
   readonly argv: readonly string[];
   readonly dialect: 'codex' | 'acp';
-  /** How to get the command when it is missing. */
+  /** The npm package that carries the command. */
+  readonly npm: string;
+  /** How to get the command when it is missing: a global install of `npm`. */
   readonly install: string;
+  /** How to update it to its newest release (what a version error tells the user to run). */
+  readonly update: string;
+  /** What a version error calls it: the program whose version is checked (claude-code-acp, not Claude Code). */
+  readonly versionName: string;
+  /** `agentInfo.name` values of an ACP agent of this kind (exact, case-insensitive); Codex reports none. */
+  readonly acpNames: readonly string[];
+  /** The oldest version the adapter is tested with (test/support/agents-cache.ts pins these). */
+  readonly oldest: string;
   /**
    * What the agent needs to sign in, said when it reports missing credentials and by `tether doctor`; `env` names
    * where its variables go (e.g. `backends.claude.env`).
@@ -26,46 +36,69 @@ export interface BackendPreset {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** The presets, in the order they are offered. */
+/** A row with its install and update commands, both spelt from its npm package. */
+function known(row: Omit<BackendPreset, 'install' | 'update'>): BackendPreset {
+  const install = `npm install -g ${row.npm}`;
+  return { ...row, install, update: `${install}@latest` };
+}
+
+/**
+ * The agents, in the order they are offered. Each oldest version is the one the real-agent tests pin
+ * (test/support/agents-cache.ts): the adapters' wire details (Codex's paged history and approval shapes, the ACP
+ * agents' session listing, loading and permission options) were recorded from those releases, and no older one was
+ * ever run behind Tether. Raise `oldest` when the tests pin a newer release and the adapter comes to depend on it.
+ */
 export const BACKEND_PRESETS: readonly BackendPreset[] = [
-  {
+  known({
     id: 'codex',
     label: 'OpenAI Codex',
     argv: ['codex', 'app-server'],
     dialect: 'codex',
-    install: 'npm install -g @openai/codex',
+    npm: '@openai/codex',
+    versionName: 'Codex',
+    acpNames: [],
+    oldest: '0.171.0',
     signIn: (env) => `run \`codex login\`, or set OPENAI_API_KEY in ${env}`,
-  },
-  {
+  }),
+  known({
     id: 'copilot',
     label: 'GitHub Copilot CLI',
     argv: ['copilot', '--acp'],
     dialect: 'acp',
-    install: 'npm install -g @github/copilot',
+    npm: '@github/copilot',
+    versionName: 'GitHub Copilot CLI',
+    acpNames: ['Copilot'],
+    oldest: '1.0.102',
     signIn: (env) =>
       `run \`copilot login\`, or set COPILOT_GITHUB_TOKEN (a token with the Copilot Requests permission) in ${env}`,
-  },
-  {
+  }),
+  known({
     id: 'claude',
     label: 'Claude Code (ACP)',
     argv: ['claude-code-acp'],
     dialect: 'acp',
-    install: 'npm install -g @zed-industries/claude-code-acp',
+    npm: '@zed-industries/claude-code-acp',
+    versionName: 'claude-code-acp',
+    acpNames: ['@zed-industries/claude-code-acp'],
+    oldest: '0.16.2',
     signIn: (env) =>
       `set ANTHROPIC_API_KEY in ${env}, or run \`claude /login\` in a terminal (Claude Code: npm install -g @anthropic-ai/claude-code)`,
-  },
-  {
+  }),
+  known({
     id: 'gemini',
     label: 'Gemini CLI',
     argv: ['gemini', '--acp'],
     dialect: 'acp',
-    install: 'npm install -g @google/gemini-cli',
+    npm: '@google/gemini-cli',
+    versionName: 'Gemini CLI',
+    acpNames: ['gemini-cli'],
+    oldest: '0.61.0',
     signIn: (env) =>
       `set GEMINI_API_KEY in ${env}, or run \`gemini\` in a terminal once and choose "Log in with Google"`,
     // Gemini relaunches itself only to raise its heap limit to half the RAM; the second Node start costs 0.5-0.7 s
     // before `initialize`, and the launcher ignores a SIGTERM sent to it alone.
     env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
-  },
+  }),
 ];
 
 /** The preset with this id, if any. */
@@ -118,39 +151,4 @@ export async function checkPresets(
   lookup: (command: string) => string | undefined | Promise<string | undefined>,
 ): Promise<PresetCheck[]> {
   return Promise.all(BACKEND_PRESETS.map(async (preset) => ({ preset, path: await lookup(preset.argv[0]!) })));
-}
-
-/** Where to find commands: a PATH value and, on Windows, PATHEXT. */
-export interface PathSpec {
-  readonly path: string;
-  readonly platform?: NodeJS.Platform;
-  readonly pathext?: string;
-}
-
-/** Finds `command` on `spec.path` on this machine: the absolute path of an executable file, or undefined. */
-export function findCommandOnPath(command: string, spec: PathSpec): string | undefined {
-  const platform = spec.platform ?? process.platform;
-  const path = platform === 'win32' ? win32 : posix;
-  const extensions =
-    platform === 'win32' ? ['', ...(spec.pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  if (path.isAbsolute(command)) return isExecutable(command, platform) ? command : undefined;
-  for (const dir of spec.path.split(platform === 'win32' ? ';' : ':')) {
-    // A relative PATH entry depends on the browser's working directory: never trust it.
-    if (!dir || !path.isAbsolute(dir)) continue;
-    for (const ext of extensions) {
-      const candidate = path.join(dir, command + ext);
-      if (isExecutable(candidate, platform)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-function isExecutable(file: string, platform: NodeJS.Platform): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    if (platform !== 'win32') accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -16,13 +16,8 @@ import { redactUrl } from '@tether/protocol/redact';
 import { ModelError } from '../app-server/models/model';
 import { listOpenAiModels } from '../app-server/models/openai';
 import type { OpenAiConfig } from '../app-server/models/openai-config';
-import {
-  BACKEND_PRESETS,
-  type BackendPreset,
-  findCommandOnPath,
-  findPreset,
-  presetBackendConfig,
-} from '../backends/presets';
+import { BACKEND_PRESETS, type BackendPreset, findPreset, presetBackendConfig } from '../backends/presets';
+import { findCommand } from '../command-lookup';
 import { ConfigError } from '../config/config-error';
 import { EMBEDDED_BACKEND_ID, findBackend, type HostConfig } from '../config/defaults';
 import { loadConfig } from '../config/load';
@@ -63,11 +58,7 @@ function load(deps: ConfigDeps): HostConfig {
 
 /** Where the host finds a preset's command: its own PATH (and PATHEXT), the one the browser gave it. */
 function commandPath(preset: BackendPreset, deps: ConfigDeps): string | undefined {
-  const env = deps.env ?? process.env;
-  return findCommandOnPath(preset.argv[0]!, {
-    path: env['PATH'] ?? '',
-    ...(env['PATHEXT'] ? { pathext: env['PATHEXT'] } : {}),
-  });
+  return findCommand(preset.argv[0]!, { env: deps.env ?? process.env });
 }
 
 /** The agents of `BACKEND_PRESETS`, whether the host's PATH has their command, and whether the file configures them. */

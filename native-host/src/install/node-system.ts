@@ -1,10 +1,10 @@
 /** The real `System`: this machine's file system, registry and processes. */
 import { execFile, spawn } from 'node:child_process';
-import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { access, chmod, mkdir, readdir, readFile, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
+import { isRunnableFile } from '../command-lookup';
 import type { ChildHandle, ExecResult, PathInfo, SpawnRequest, System, SystemFs } from './system';
 import { pathFor, supportedPlatform } from './system';
 
@@ -25,7 +25,6 @@ async function removal(remove: () => Promise<void>, nothingToRemove: readonly st
 
 function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SystemFs {
   const isWindows = platform === 'win32';
-  const pathExt = (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').toLowerCase().split(';').filter(Boolean);
   return {
     async readFile(path) {
       try {
@@ -85,16 +84,7 @@ function createNodeFs(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): System
       }
     },
     async isExecutable(path) {
-      if (isWindows) {
-        const lower = path.toLowerCase();
-        return pathExt.some((ext) => lower.endsWith(ext)) && (await this.stat(path))?.kind === 'file';
-      }
-      try {
-        await access(path, constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
+      return isRunnableFile(path, platform, env);
     },
   };
 }

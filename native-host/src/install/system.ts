@@ -3,6 +3,7 @@
  * be driven against a real machine (node-system.ts) or an in-memory Linux, macOS or Windows (memory-system.ts).
  */
 import { posix, win32 } from 'node:path';
+import { commandCandidates } from '../command-lookup';
 
 /** The platforms Tether installs for. */
 export type Platform = 'linux' | 'darwin' | 'win32';
@@ -119,20 +120,11 @@ export function fromUtf8(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
 }
 
-/** Finds a command on the PATH of `sys` (with PATHEXT on Windows); absolute path or undefined. */
+/** Finds a command on the PATH of `sys` (with PATHEXT on Windows), through the one lookup; path or undefined. */
 export async function findOnPath(sys: System, command: string): Promise<string | undefined> {
-  const path = pathFor(sys.platform);
-  const pathVar = sys.env.PATH ?? sys.env.Path ?? '';
-  const separator = sys.platform === 'win32' ? ';' : ':';
-  const extensions =
-    sys.platform === 'win32' ? ['', ...(sys.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  for (const dir of pathVar.split(separator)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    for (const ext of extensions) {
-      const candidate = path.join(dir, command + ext.toLowerCase());
-      const info = await sys.fs.stat(candidate);
-      if (info?.kind === 'file' && (await sys.fs.isExecutable(candidate))) return candidate;
-    }
+  for (const candidate of commandCandidates(command, { env: sys.env, platform: sys.platform, cwd: sys.cwd })) {
+    const info = await sys.fs.stat(candidate);
+    if (info?.kind === 'file' && (await sys.fs.isExecutable(candidate))) return candidate;
   }
   return undefined;
 }
