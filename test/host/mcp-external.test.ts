@@ -2,14 +2,16 @@
  * External MCP clients (Claude Code, Codex CLI, Cursor) through `tether mcp` against a real `tether host`: the client,
  * built on @modelcontextprotocol/sdk, spawns `tether mcp`, which finds the host in the per-user runtime folder and
  * says hello with the token from the host's 0600 file. The test plays the extension: it declares the page tools, shares
- * a conversation's tab (`bridge/mcp/share`) and answers the `item/tool/call` that names the client.
+ * a conversation's tab (`bridge/mcp/share`) and answers the `item/tool/call` that names the client. Each test has a
+ * runtime folder of its own (TETHER_RUNTIME_DIR), except the one that checks the folder every process finds unaided.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAGE_TOOLS } from '../agents/agent-host';
 import { HOST_ENTRY, type HostProcess, startHost } from './host-process';
@@ -18,12 +20,39 @@ const hosts: HostProcess[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  for (const h of hosts.splice(0)) await h.dispose();
+  for (const h of hosts.splice(0)) {
+    // A host started through a launcher is the launcher's child: end it by closing its input, as a browser does.
+    h.closeInput();
+    await Promise.race([h.exited, new Promise((r) => setTimeout(r, 3000))]);
+    await h.dispose();
+  }
 });
 
-/** A host whose runtime folder is a fresh private one, initialized as the extension does, once it announced itself. */
-async function hostWithTools(runtime: string): Promise<HostProcess> {
-  const h = startHost({ env: { XDG_RUNTIME_DIR: runtime } });
+function privateDir(prefix = 'tether-runtime-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** The folder a host and `tether mcp` share in these tests (and the data folder the host saves its tools in). */
+interface Place {
+  readonly runtime?: string;
+  readonly data: string;
+}
+
+function isolated(): Place {
+  return { runtime: privateDir(), data: privateDir('tether-data-') };
+}
+
+/** A host initialized as the extension does, once it announced itself in `announced` (its runtime folder). */
+async function hostWithTools(
+  place: Place,
+  options: { launcher?: string; env?: Record<string, string>; announced?: string } = {},
+): Promise<HostProcess> {
+  const h = startHost({
+    env: { XDG_DATA_HOME: place.data, ...(place.runtime ? { TETHER_RUNTIME_DIR: place.runtime } : {}), ...options.env },
+    ...(options.launcher ? { launcher: options.launcher } : {}),
+  });
   hosts.push(h);
   const init = await h.request('initialize', {
     clientInfo: { name: 'tether-extension', version: '1' },
@@ -31,82 +60,96 @@ async function hostWithTools(runtime: string): Promise<HostProcess> {
   });
   expect(init.error).toBeUndefined();
   h.send({ method: 'initialized' });
-  const info = join(runtime, 'tether', `host-${h.child.pid}.json`);
-  for (let i = 0; i < 200 && !existsSync(info); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(existsSync(info)).toBe(true);
+  const folder = options.announced ?? place.runtime!;
+  const browser = options.launcher ? basename(options.launcher) : 'chrome';
+  const announced = (): boolean =>
+    existsSync(folder) &&
+    readdirSync(folder).some(
+      (n) => /^host-\d+\.json$/.test(n) && readFileSync(join(folder, n), 'utf8').includes(`"browser":"${browser}"`),
+    );
+  for (let i = 0; i < 200 && !announced(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(announced()).toBe(true);
   return h;
 }
 
-/** `tether mcp` with only PATH and the runtime folder (and `extra`) in its environment. */
-function mcpEnv(runtime: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: runtime, ...extra };
+/** `tether mcp` with only PATH, the test's folders and `extra` in its environment. */
+function mcpEnv(place: Place, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '',
+    XDG_DATA_HOME: place.data,
+    ...(place.runtime ? { TETHER_RUNTIME_DIR: place.runtime } : {}),
+    ...extra,
+  };
 }
 
-async function connect(runtime: string, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+interface Connected {
+  readonly client: Client;
+  stderr(): string;
+  readonly listChanged: number[];
+}
+
+async function connect(env: Record<string, string>, args: string[] = []): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [HOST_ENTRY, 'mcp', ...args],
-    env: mcpEnv(runtime),
+    env,
     stderr: 'pipe',
   });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const client = new Client({ name: 'claude-code', version: '9.9.9' });
+  const listChanged: number[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listChanged.push(Date.now()));
   await client.connect(transport);
   clients.push(client);
-  return { client, stderr: () => stderr };
+  return { client, stderr: () => stderr, listChanged };
 }
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HOST_ENTRY, 'mcp', ...args], { env });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdin.end();
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 }
 
-function privateDir(): string {
-  return mkdtempSync(join(tmpdir(), 'tether-runtime-'));
+/** Shares a tab, calls page_read through `client` and answers it as the extension; resolves with the call's params. */
+async function readThrough(h: HostProcess, client: Client, text: string): Promise<Record<string, unknown>> {
+  const share = await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true });
+  expect(share.error).toBeUndefined();
+  const from = h.messages.length;
+  const reading = client.callTool({ name: 'page_read', arguments: { maxChars: 1000 } });
+  const call = await h.waitFor((m) => m.method === 'item/tool/call', 10_000, from);
+  h.send({ id: call.id, result: { success: true, content: [{ type: 'text', text }] } });
+  expect(await reading).toEqual({ isError: false, content: [{ type: 'text', text }] });
+  return call.params;
 }
 
 describe('external MCP clients through tether mcp', () => {
   it('lists the page tools, refuses calls until a tab is shared, then asks the extension naming the client', async () => {
-    const runtime = privateDir();
-    const h = await hostWithTools(runtime);
-    const folder = join(runtime, 'tether');
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    for (const name of readdirSync(folder)) expect(statSync(join(folder, name)).mode & 0o077).toBe(0);
+    const place = isolated();
+    const h = await hostWithTools(place);
+    expect(statSync(place.runtime!).mode & 0o777).toBe(0o700);
+    for (const name of readdirSync(place.runtime!)) expect(statSync(join(place.runtime!, name)).mode & 0o077).toBe(0);
 
-    const { client, stderr } = await connect(runtime);
-    expect(stderr()).toContain(`using the Tether host of chrome (pid ${h.child.pid}`);
+    const { client, stderr } = await connect(mcpEnv(place));
     const { tools } = await client.listTools();
     expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([
       ['page_read', true],
       ['page_click', false],
     ]);
+    expect(stderr()).toContain(`using the Tether host of chrome (pid ${h.child.pid}`);
     const joined = await h.waitFor((m) => m.method === 'bridge/mcp/clients' && m.params.clients.length === 1);
     expect(joined.params.clients[0]).toMatchObject({ name: 'claude-code', version: '9.9.9' });
 
     const unshared = await client.callTool({ name: 'page_read', arguments: {} });
     expect(unshared.isError).toBe(true);
-    expect(JSON.stringify(unshared.content)).toContain('Share this tab with external agents');
+    expect(textOf(unshared)).toContain('Share this tab with external agents');
 
-    const share = await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true });
-    expect(share.result).toMatchObject({ shared: ['thr_shared'], clients: [{ name: 'claude-code' }] });
-
-    const from = h.messages.length;
-    const reading = client.callTool({ name: 'page_read', arguments: { maxChars: 1000 } });
-    const call = await h.waitFor((m) => m.method === 'item/tool/call', 10_000, from);
-    expect(call.params).toMatchObject({
+    const params = await readThrough(h, client, 'Shared page text.');
+    expect(params).toMatchObject({
       threadId: 'thr_shared',
       tool: 'page_read',
       arguments: { maxChars: 1000 },
       caller: { kind: 'mcpClient', name: 'claude-code', version: '9.9.9' },
     });
-    h.send({ id: call.id, result: { success: true, content: [{ type: 'text', text: 'Shared page text.' }] } });
-    expect(await reading).toEqual({ isError: false, content: [{ type: 'text', text: 'Shared page text.' }] });
 
     const next = h.messages.length;
     const clicking = client.callTool({ name: 'page_click', arguments: { ref: 'e1' } });
@@ -119,29 +162,106 @@ describe('external MCP clients through tether mcp', () => {
     await h.waitFor((m) => m.method === 'bridge/mcp/clients' && m.params.clients.length === 0);
   });
 
-  it('fails fast and clearly: no host, a wrong token, a browser that runs no host', async () => {
-    const empty = privateDir();
-    const none = await run([], mcpEnv(empty));
-    expect(none.code).toBe(1);
-    expect(none.stderr).toContain('Tether is not running: open the Tether side panel in your browser');
+  it('finds a host started with XDG_RUNTIME_DIR while given only what Codex passes (HOME, PATH, LANG, SHELL, TERM)', async () => {
+    // The browser's session has XDG_RUNTIME_DIR; the host's parent is named like a browser, so --browser finds this
+    // host among any others of this user in the shared per-user folder.
+    const browser = `tb${process.pid}${Date.now() % 1000}`;
+    const launcher = join(privateDir('tether-launcher-'), browser);
+    writeFileSync(launcher, `#!/bin/sh\n'${process.execPath}' '${HOST_ENTRY}' host "$@"\n`, { mode: 0o700 });
+    const place: Place = { data: privateDir('tether-data-') };
+    const session = privateDir('tether-xdg-');
+    const uid = process.getuid?.() ?? 0;
+    const announced = existsSync(`/run/user/${uid}`) ? `/run/user/${uid}/tether` : `/tmp/tether-${uid}`;
+    const h = await hostWithTools(place, { launcher, env: { XDG_RUNTIME_DIR: session }, announced });
+    expect(existsSync(join(session, 'tether'))).toBe(false);
 
-    const runtime = privateDir();
-    await hostWithTools(runtime);
-    const wrong = await run([], mcpEnv(runtime, { TETHER_MCP_TOKEN: 'not-the-token' }));
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('the Tether host refused: the token is not valid');
-    const other = await run(['--browser', 'firefox'], mcpEnv(runtime));
-    expect(other.code).toBe(1);
-    expect(other.stderr).toContain('no Tether host runs for "firefox"; running: chrome');
+    const codexEnv = {
+      HOME: privateDir('tether-home-'),
+      PATH: process.env['PATH'] ?? '',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+      TERM: 'dumb',
+    };
+    const { client, stderr } = await connect(codexEnv, ['--browser', browser]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['page_read', 'page_click']);
+    expect(stderr()).toContain(`using the Tether host of ${browser}`);
+    expect(await readThrough(h, client, 'Found without XDG_RUNTIME_DIR.')).toMatchObject({ tool: 'page_read' });
+  });
+
+  it('with no host answers initialize, tools/list and each call with what to do, then uses the host that starts later', async () => {
+    const place = isolated();
+    const { client, listChanged, stderr } = await connect(mcpEnv(place));
+    expect(client.getServerVersion()?.name).toBe('tether');
+    expect((await client.listTools()).tools).toEqual([]);
+    const early = await client.callTool({ name: 'page_read', arguments: {} });
+    expect(early.isError).toBe(true);
+    expect(textOf(early)).toContain('Tether is not running: open your browser with Tether and share a tab');
+    expect(stderr()).toContain('Tether is not running');
+
+    const h = await hostWithTools(place);
+    await expect.poll(() => listChanged.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['page_read', 'page_click']);
+    expect(await readThrough(h, client, 'The browser came later.')).toMatchObject({ tool: 'page_read' });
+
+    // The host saved its tools (0600, in a 0700 folder): a client started while no browser runs lists them.
+    const saved = join(place.data, 'tether', 'mcp-tools.json');
+    expect(statSync(saved).mode & 0o777).toBe(0o600);
+    expect(statSync(join(saved, '..')).mode & 0o777).toBe(0o700);
+    h.closeInput();
+    await h.exited;
+    const later = await connect(mcpEnv(place));
+    expect((await later.client.listTools()).tools.map((t) => t.name)).toEqual(['page_read', 'page_click']);
+    expect((await later.client.callTool({ name: 'page_click', arguments: { ref: 'e1' } })).isError).toBe(true);
+  });
+
+  it('passes a cancelled call, and a client that goes away mid-call, on to the host, which withdraws the call', async () => {
+    const place = isolated();
+    const h = await hostWithTools(place);
+    const share = await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true });
+    expect(share.error).toBeUndefined();
+
+    const first = await connect(mcpEnv(place));
+    const stop = new AbortController();
+    let from = h.messages.length;
+    const clicking = first.client.callTool({ name: 'page_click', arguments: { ref: 'e1' } }, undefined, {
+      signal: stop.signal,
+    });
+    const call = await h.waitFor((m) => m.method === 'item/tool/call', 10_000, from);
+    stop.abort('the user pressed Esc');
+    await expect(clicking).rejects.toThrow();
+    const cancelled = await h.waitFor((m) => m.method === 'item/tool/call/cancelled', 10_000, from);
+    expect(cancelled.params).toMatchObject({ callId: call.params.callId, reason: 'cancelled' });
+
+    const second = await connect(mcpEnv(place));
+    from = h.messages.length;
+    void second.client.callTool({ name: 'page_click', arguments: { ref: 'e2' } }).catch(() => undefined);
+    const pending = await h.waitFor((m) => m.method === 'item/tool/call', 10_000, from);
+    await second.client.close();
+    const gone = await h.waitFor((m) => m.method === 'item/tool/call/cancelled', 10_000, from);
+    expect(gone.params).toMatchObject({ callId: pending.params.callId, reason: 'disconnected' });
+  });
+
+  it("answers calls with the host's refusal of a wrong token, and names the browsers that do run", async () => {
+    const place = isolated();
+    await hostWithTools(place);
+    const wrong = await connect(mcpEnv(place, { TETHER_MCP_TOKEN: 'not-the-token' }));
+    const refused = await wrong.client.callTool({ name: 'page_read', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('The Tether host refused: the token is not valid');
+    const other = await connect(mcpEnv(place), ['--browser', 'firefox']);
+    expect(textOf(await other.client.callTool({ name: 'page_read', arguments: {} }))).toContain(
+      'No Tether host runs for "firefox"; running: chrome',
+    );
   });
 
   it('prints the lines that point Claude Code, Codex and Cursor at tether mcp', async () => {
-    const child = spawn(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], { env: mcpEnv(privateDir()) });
+    const child = spawn(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], { env: mcpEnv(isolated()) });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     await new Promise((r) => child.once('exit', r));
-    expect(out).toContain('claude mcp add tether -- ');
+    expect(out).toContain('claude mcp add --scope user tether -e TETHER_RUNTIME_DIR=');
     expect(out).toContain('[mcp_servers.tether]');
+    expect(out).toContain('default_tools_approval_mode = "approve"');
     expect(out).toContain('"mcpServers"');
   });
 });
