@@ -25,7 +25,7 @@ async function externalClient(): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [HOST_ENTRY, 'mcp'],
-    env: { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: runtime },
+    env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'claude-code', version: '9.9.9' });
@@ -41,21 +41,21 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 }
 
 describe('external agents on a shared tab (Chromium)', () => {
-  const suite = useBrowserSuite({ env: { XDG_RUNTIME_DIR: runtime } });
+  const suite = useBrowserSuite({ env: { TETHER_RUNTIME_DIR: runtime } });
 
   it('refuses calls until the user shares the tab, then asks in its panel naming the client, and reads the page', async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
-    // The host opens its socket shortly after it starts.
-    let client: Client | undefined;
+    // tether mcp answers at once; it reaches the host once the host has opened its socket, shortly after it starts.
+    const client = await externalClient();
     await expect
-      .poll(async () => (client = await externalClient().catch(() => undefined)), { timeout: 15_000, interval: 300 })
-      .toBeDefined();
-    const tools = await client!.listTools();
+      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
+      .toContain('page_read');
+    const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['page_snapshot', 'page_click', 'page_read']),
     );
 
-    const unshared = await client!.callTool({ name: 'page_read', arguments: {} });
+    const unshared = await client.callTool({ name: 'page_read', arguments: {} });
     expect(unshared.isError).toBe(true);
     expect(textOf(unshared)).toMatch(/[Ss]hare/);
 
@@ -70,7 +70,7 @@ describe('external agents on a shared tab (Chromium)', () => {
     await panel.locator('button[data-action="share"]').click();
     expect(await status.isVisible()).toBe(true);
 
-    const reading = client!.callTool({ name: 'page_read', arguments: {} });
+    const reading = client.callTool({ name: 'page_read', arguments: {} });
     const card = panel.locator('.approval[data-tool="page_read"]');
     await card.waitFor({ timeout: 30_000 });
     expect(await card.locator('.caller').textContent()).toBe('claude-code 9.9.9');
@@ -85,7 +85,7 @@ describe('external agents on a shared tab (Chromium)', () => {
       .toContain('claude-code (its own name for itself) ran page_read');
 
     // A denial reaches the client as a tool error, and no page action ran.
-    const snapshotting = client!.callTool({ name: 'page_snapshot', arguments: {} });
+    const snapshotting = client.callTool({ name: 'page_snapshot', arguments: {} });
     await panel.locator('.approval[data-tool="page_snapshot"] button[data-choice="deny"]').click({ timeout: 30_000 });
     const denied = await snapshotting;
     expect(denied.isError).toBe(true);
@@ -94,7 +94,7 @@ describe('external agents on a shared tab (Chromium)', () => {
     // Unsharing stops it again.
     await panel.locator('input[name="share-tab"]').uncheck();
     await expect.poll(() => panel.locator('.share').getAttribute('data-shared')).toBe('false');
-    const after = await client!.callTool({ name: 'page_read', arguments: {} });
+    const after = await client.callTool({ name: 'page_read', arguments: {} });
     expect(after.isError).toBe(true);
     await panel.close();
   });

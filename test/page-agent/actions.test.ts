@@ -267,7 +267,7 @@ describe('page agent actions', () => {
       return el?.id;
     });
     expect(pane).toBe('pane');
-    const paneRef = await refOf('generic "tall"');
+    const paneRef = await refOf('clickable "tall"');
     await act(paneRef, { kind: 'scroll', dy: 300 });
     expect(await page.evaluate(() => document.getElementById('pane')?.scrollTop)).toBe(300);
   });

@@ -3,9 +3,10 @@
  * lines of the region an action changed.
  */
 import type { FindResult, FrameSnapshot, StaleRef } from '../shared/agent-contract';
-import { composedContains, composedParent } from './dom';
+import { clip, composedChildren, composedContains, composedParent, isNotRendered, SKIP_TAGS } from './dom';
 import { type RefTable, staleRef } from './refs';
 import { isDataTable, type SnapNode, Walker, type WalkResult } from './snapshot';
+import { TEXT_MAX } from './snapshot-lines';
 
 /** Where the walk of a whole frame starts (a frameset document has no body). */
 export function frameRoot(): Element {
@@ -105,11 +106,46 @@ export function findInFrame(refs: RefTable, shadows: ShadowRootSet, text: string
     if (!node.search.replace(/\s+/g, ' ').includes(query)) continue;
     total++;
     if (matches.length >= max) continue;
-    // A row already carries its controls' refs; other lines without one get one, so `from` can start there.
-    const line = node.ref || node.line.includes('[ref=') ? node.line : `${node.line} [ref=${refs.refFor(node.el)}]`;
-    matches.push(`- ${line}`);
+    matches.push(`- ${matchLine(refs, node, query)}`);
   }
   return { matches, total };
+}
+
+/**
+ * A match as a line with a ref. A control's line has its own; a text line's match gets the ref of the smallest
+ * element holding the text (a word-link span inside a paragraph, a cell of a row), so a click lands on that text,
+ * not on the middle of its paragraph; the line it sits in follows as context.
+ */
+function matchLine(refs: RefTable, node: SnapNode, query: string): string {
+  // A row already carries its controls' refs.
+  if (node.ref || node.line.includes('[ref=')) return node.line;
+  const inner = innermostWith(node.el, query);
+  if (inner !== node.el) {
+    const text = clip(inner.textContent ?? '', TEXT_MAX);
+    return `text ${JSON.stringify(text)} [ref=${refs.refFor(inner)}] in: ${clip(node.line, CONTEXT_MAX)}`;
+  }
+  // The line's own element gets a ref, so `from` can start there.
+  return `${node.line} [ref=${refs.refFor(node.el)}]`;
+}
+
+/** Characters of the enclosing line shown after a text match's own ref. */
+const CONTEXT_MAX = 80;
+
+/** The deepest rendered element under `root` whose text holds `query` (lower-cased, spaces collapsed). */
+function innermostWith(root: Element, query: string): Element {
+  let at = root;
+  for (let depth = 0; depth < 64; depth++) {
+    let next: Element | undefined;
+    const kids = composedChildren(at);
+    for (let i = 0; i < kids.length && !next; i++) {
+      const kid = kids[i];
+      if (!(kid instanceof Element) || SKIP_TAGS.has(kid.localName) || isNotRendered(kid)) continue;
+      if ((kid.textContent ?? '').replace(/\s+/g, ' ').toLowerCase().includes(query)) next = kid;
+    }
+    if (!next) return at;
+    at = next;
+  }
+  return at;
 }
 
 /** Bounds of what an action reports as changed. */
