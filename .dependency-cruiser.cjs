@@ -37,6 +37,31 @@ module.exports = {
       to: { path: '^native-host/src/(host|backends)/' },
     },
     {
+      name: 'relay-stays-thin',
+      severity: 'error',
+      comment:
+        'tether host as a relay loads no agent: the daemon serves the connection. The relay and the daemon client import neither backends, the app-server, the store nor the daemon itself.',
+      from: { path: '^native-host/src/(host/relay|daemon/(client|handshake|paths))\\.ts$' },
+      to: {
+        path: '^native-host/src/(backends|app-server|store|session)/|^native-host/src/daemon/(server|connection|cli)\\.ts$',
+      },
+    },
+    {
+      name: 'only-the-daemon-serves-the-socket',
+      severity: 'error',
+      comment:
+        'The daemon server is started by `tether daemon run` only; the host reaches it through daemon/client.ts.',
+      from: { path: '^native-host/src/', pathNot: '^native-host/src/(daemon/|cli\\.ts$)' },
+      to: { path: '^native-host/src/daemon/(server|connection|cli|lock)\\.ts$' },
+    },
+    {
+      name: 'nothing-below-host-knows-the-daemon',
+      severity: 'error',
+      comment: 'Backends, the app-server and the store serve the host and the daemon alike, and import neither.',
+      from: { path: '^native-host/src/(backends|app-server|store|session|mcp)/' },
+      to: { path: '^native-host/src/daemon/' },
+    },
+    {
       name: 'pages-not-worker',
       severity: 'error',
       comment: 'UI pages talk to the service worker through messages only.',

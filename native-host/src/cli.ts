@@ -31,6 +31,12 @@ const commands: Record<string, Command> = {
       "Stdio MCP server giving an agent the browser's page tools through the running Tether host (each call asks in the side panel).",
     run: async (args) => (await import('./mcp/cli')).main(args),
   },
+  daemon: {
+    usage: 'tether daemon [run|status|stop|restart] [--idle-exit SECONDS]',
+    summary:
+      'The per-user daemon that keeps agents and their turns running while browsers come and go (status by default).',
+    run: async (args) => (await import('./daemon/cli')).main(args),
+  },
   install: {
     usage:
       'tether install [--browser NAME|all] [--extension-id ID]... [--dev] [--scope user|system] [--user-data-dir DIR] [--dry-run]',

@@ -82,6 +82,11 @@ export class AppServer {
     };
   }
 
+  /** Turns running now. */
+  get runningTurns(): number {
+    return this.running;
+  }
+
   /** Registers a connected client. */
   addPeer(peer: Peer): void {
     this.peers.add(peer);

@@ -17,6 +17,8 @@ export interface AppServerHandle {
   connect(transport: MessageTransport, options?: { jsonrpc?: boolean }): AppServerSession;
   /** Closes every connection, interrupts running turns (journaling their end), closes the store. */
   close(): Promise<void>;
+  /** Turns running now, whatever connection started them. */
+  readonly runningTurns: number;
 }
 
 /** Creates an engine (opening and repairing the data dir) to serve connections with `connect`. */
@@ -34,6 +36,9 @@ export function createAppServer(options: AppServerOptions): AppServerHandle {
     async close() {
       await Promise.all([...sessions].map((s) => s.close()));
       server.close();
+    },
+    get runningTurns() {
+      return server.runningTurns;
     },
   };
 }

@@ -37,16 +37,18 @@ export class EmbeddedBackend implements Backend {
     const log = this.context.log;
     // Imported on first use: a host serving a command backend never loads the app-server's modules.
     this.session = import('../app-server').then(
-      ({ startAppServer }) =>
-        this.stopping
-          ? undefined
-          : startAppServer(link.server, {
-              dataDir: this.config.dataDir === undefined ? this.context.dataDir : this.config.dataDir,
-              ...(this.config.model ? { model: this.config.model } : {}),
-              // The endpoint saved by the options page; TETHER_OPENAI_* fill what it leaves out.
-              ...(this.config.openai ? { config: { openai: this.config.openai } } : {}),
-              log: (line) => log(`embedded: ${line}`),
-            }),
+      ({ startAppServer }) => {
+        if (this.stopping) return undefined;
+        const options = {
+          dataDir: this.config.dataDir === undefined ? this.context.dataDir : this.config.dataDir,
+          ...(this.config.model ? { model: this.config.model } : {}),
+          // The endpoint saved by the options page; TETHER_OPENAI_* fill what it leaves out.
+          ...(this.config.openai ? { config: { openai: this.config.openai } } : {}),
+          log: (line: string) => log(`embedded: ${line}`),
+        };
+        const shared = this.context.sharedEngine;
+        return shared ? shared(options).connect(link.server) : startAppServer(link.server, options);
+      },
       (error: unknown) => {
         log(`backend ${this.id}: the built-in app-server failed to start: ${(error as Error).stack ?? String(error)}`);
         link.close();

@@ -3,6 +3,7 @@
  * objects (the embedded app-server, dialect adapters) parse or serialise them, once each way.
  */
 import type { BackendConfig } from '../config/schema';
+import type { AppServerHandle, AppServerOptions } from '../app-server';
 import type { McpHub } from '../mcp/hub';
 
 /** How a backend ended. */
@@ -63,4 +64,9 @@ export interface BackendContext {
   readonly env?: NodeJS.ProcessEnv;
   /** The host's MCP server, through which agents reach the extension's page tools (absent: none offered). */
   readonly mcp?: McpHub;
+  /**
+   * The daemon's engines, one per set of options: an embedded backend connects to one (and stopping it closes only
+   * that connection, its turns going on) instead of running an engine of its own.
+   */
+  readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
 }

@@ -57,6 +57,8 @@ export interface BridgeOptions {
   readonly mcp?: McpHub;
   /** Where `bridge/config/*` finds the config file (default: the host's own environment). */
   readonly pathEnv?: PathEnv;
+  /** What `bridge/hello` says of the daemon: its version when it serves this connection, or why it could not. */
+  readonly daemon?: { readonly daemonVersion: string } | { readonly daemonUnavailable: string };
 }
 
 /** The message router of one browser connection. */
@@ -319,6 +321,7 @@ export class Bridge {
       backend: this.supervisor.selected,
       backends: backendInfos(this.options.config),
       limits: BRIDGE_LIMITS,
+      ...this.options.daemon,
     };
   }
 

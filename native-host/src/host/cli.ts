@@ -1,23 +1,24 @@
 /**
- * `tether host`: what the browser starts for each `connectNative`. Frames on stdin/stdout, logs to a file, one
- * backend behind. On stdin EOF (the extension disconnected) it stops the backend and exits well inside the 2 s after
- * which Chromium sends SIGKILL.
+ * `tether host`: what the browser starts for each `connectNative`. Frames on stdin/stdout, logs to a file. With
+ * `TETHER_DAEMON=1` it relays to the per-user daemon (starting it when needed), which serves the connection and
+ * outlives it; otherwise, or when the daemon cannot run, it serves in-process: one backend behind, and on stdin EOF
+ * (the extension disconnected) it stops the backend and exits well inside the 2 s after which Chromium sends SIGKILL.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
-import { ErrorCode, RpcError } from '@tether/protocol/errors';
-import { createBackend } from '../backends/factory';
-import { ConfigError } from '../config/config-error';
-import { defaultHostConfig, type HostConfig } from '../config/defaults';
+import { errorMessage } from '@tether/protocol/errors';
+import { connectDaemon } from '../daemon/client';
+import { daemonFiles } from '../daemon/paths';
 import { createFileLog, type Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { toolCacheFile } from '../mcp/tool-cache';
 import { logFile } from '../paths';
-import { reportedProtocolVersion, TETHER_VERSION } from '../version';
-import { Bridge } from './bridge';
-import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
+import { TETHER_VERSION } from '../version';
+import type { Bridge, BridgeOptions } from './bridge';
 import { type Caller, checkCaller } from './caller';
 import { FrameWriter } from './frame-writer';
+import { createHostBridge, type LoadedConfig, loadHostConfig } from './host-setup';
+import { relay, relayWanted } from './relay';
 import { openStdout } from './stdio';
 
 /** Exit codes of `tether host`. */
@@ -33,24 +34,17 @@ export const HostExit = {
 /** When the host opens its MCP socket for `tether mcp`, after start. */
 const ANNOUNCE_DELAY_MS = 300;
 
+/** How long a host waits for a daemon it started before it serves in-process instead. */
+const DAEMON_START_TIMEOUT_MS = 5000;
+
 /** Whole shutdown budget: Chromium kills the host 2 s after EOF. */
 const SHUTDOWN_BUDGET_MS = 1600;
 
 /** Runs the host with the browser's arguments; resolves with the exit code once it has stopped. */
 export async function main(args: string[]): Promise<number> {
   const started = performance.now();
-  let config: HostConfig = defaultHostConfig();
-  let configError: ConfigError | undefined;
-  // Without a config file nothing needs validating: Zod (a third of the start-up time) is not even loaded.
-  if (process.env['TETHER_CONFIG'] || existsSync(config.file)) {
-    try {
-      config = (await import('../config/load')).loadConfig();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
-      configError = error;
-    }
-  }
+  const loaded = await loadHostConfig();
+  const { config, configError } = loaded;
   const fileLog = createFileLog({
     file: logFile(),
     maxBytes: config.logMaxBytes,
@@ -74,7 +68,27 @@ export async function main(args: string[]): Promise<number> {
       `tether ${TETHER_VERSION}, node ${process.version}, config ${config.file} (${config.source}), backend ${config.defaultBackend}` +
       (check.devAllowed ? '; development extension allowed (installed with --dev)' : ''),
   );
-  const code = await serve(config, configError, log, browserName(caller));
+  const browser = browserName(caller);
+  let daemon: BridgeOptions['daemon'];
+  if (relayWanted()) {
+    try {
+      const link = await connectDaemon(
+        daemonFiles(),
+        { hostVersion: TETHER_VERSION, browser },
+        { start: true, startTimeoutMs: DAEMON_START_TIMEOUT_MS, log },
+      );
+      log(`relaying to the daemon (pid ${link.welcome.pid}, version ${link.welcome.daemonVersion})`);
+      const code = await relay(link, log);
+      log(`stopped (exit ${code}) ${Math.round(performance.now() - started)} ms after start`);
+      fileLog.close();
+      return code;
+    } catch (error) {
+      // Nothing is worse than before: the host serves in-process and the panel can say why.
+      daemon = { daemonUnavailable: errorMessage(error) };
+      log(`serving in-process: ${errorMessage(error)}`);
+    }
+  }
+  const code = await serve(loaded, log, browser, daemon);
   log(`stopped (exit ${code}) ${Math.round(performance.now() - started)} ms after start`);
   fileLog.close();
   return code;
@@ -92,7 +106,7 @@ function browserName(caller: Caller): string {
   return caller.browser;
 }
 
-function serve(config: HostConfig, configError: ConfigError | undefined, log: Log, browser: string): Promise<number> {
+function serve(loaded: LoadedConfig, log: Log, browser: string, daemon: BridgeOptions['daemon']): Promise<number> {
   return new Promise((resolveExit) => {
     const mcp = new McpHub({ browser, log, toolCache: toolCacheFile() });
     const stdin = process.stdin;
@@ -132,36 +146,15 @@ function serve(config: HostConfig, configError: ConfigError | undefined, log: Lo
       onPressure: (high) => bridge?.outputPressure(high),
       onError: (error) => finish(`stdout failed (${error.message}): the browser closed the connection`, HostExit.Ok),
     });
-    bridge = new Bridge({
-      config,
+    bridge = createHostBridge({
+      ...loaded,
       writer,
       log,
-      hostVersion: TETHER_VERSION,
-      protocolVersion: reportedProtocolVersion(process.env),
       mcp,
-      createBackend: (id, backendConfig) =>
-        createBackend(id, backendConfig, {
-          configFile: config.file,
-          dataDir: config.dataDir,
-          maxLineBytes: MAX_BACKEND_LINE_BYTES,
-          log,
-          mcp,
-        }),
+      hostVersion: TETHER_VERSION,
       setInputPaused: (paused) => (paused ? stdin.pause() : stdin.resume()),
-      ...(configError
-        ? {
-            unavailable: new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${configError.message}`, {
-              configFile: configError.file,
-              issues: configError.issues,
-            }),
-          }
-        : {}),
+      ...(daemon ? { daemon } : {}),
     });
-    if (configError) {
-      writer.enqueueText(
-        JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }),
-      );
-    }
 
     const frames = new FrameSplitter<Buffer>(
       {

@@ -184,3 +184,34 @@ describe('FrameWriter', () => {
     ]);
   });
 });
+
+describe('FrameWriter with lines framing (the daemon side of a relay)', () => {
+  it('writes one JSON text a line, a batch as one array line, and never chunks a message over 1 MiB', async () => {
+    let written = '';
+    const out = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        written += chunk.toString('utf8');
+        cb();
+      },
+    });
+    const writer = new FrameWriter(out, { framing: 'lines' });
+    writer.enqueue(bytes(msg(1)), msg(1).length);
+    const read = Buffer.from(`${msg(2)}\n${msg(3)}\n`);
+    writer.enqueueRange(read, 0, msg(2).length);
+    writer.enqueueRange(read, msg(2).length + 1, read.length - 1);
+    const batch = `[${msg(4)},${msg(5)}]`;
+    writer.enqueue(bytes(batch), batch.length, true);
+    const big = JSON.stringify({ method: 'x', params: { text: 'a'.repeat(2 * 1024 * 1024) } });
+    writer.enqueueText(big);
+    await writer.whenIdle();
+    const lines = written.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      JSON.parse(msg(1)),
+      [JSON.parse(msg(2)), JSON.parse(msg(3))],
+      [JSON.parse(msg(4)), JSON.parse(msg(5))],
+      JSON.parse(big),
+    ]);
+    expect(writer.stats.chunkedMessages).toBe(0);
+  });
+});

@@ -25,6 +25,11 @@ export interface FrameWriterOptions {
   readonly onError?: (error: Error) => void;
   /** What masks secrets (default: the process's `secrets`). */
   readonly redactor?: Redactor;
+  /**
+   * `native` (default): length-prefixed frames, packed and chunked for the browser. `lines`: one JSON text a line, no
+   * size limit (the daemon's side of a relay, whose host packs and chunks for the browser).
+   */
+  readonly framing?: 'native' | 'lines';
 }
 
 /** Counters, for tests and diagnostics. */
@@ -48,6 +53,7 @@ const NEWLINE = 0x0a;
 /** Coalescing, chunking frame writer over a byte stream (the host's stdout). */
 export class FrameWriter {
   private readonly maxFrameBytes: number;
+  private readonly lines: boolean;
   private readonly highWater: number;
   // The queue as parallel arrays (no object per message): message k is bytes[k][starts[k], ends[k]) when bytes[k]
   // is a Buffer, or the concatenation of bytes[k] when it is a list; for a batch, only what lies between its brackets.
@@ -76,7 +82,8 @@ export class FrameWriter {
     private readonly out: NodeJS.WritableStream,
     private readonly options: FrameWriterOptions = {},
   ) {
-    this.maxFrameBytes = options.maxFrameBytes ?? BROWSER_MAX_FRAME_BYTES;
+    this.lines = options.framing === 'lines';
+    this.maxFrameBytes = this.lines ? Number.POSITIVE_INFINITY : (options.maxFrameBytes ?? BROWSER_MAX_FRAME_BYTES);
     this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
     this.redactor = options.redactor ?? secrets;
     out.on('drain', () => {
@@ -216,6 +223,10 @@ export class FrameWriter {
     this.scheduled = false;
     const { bytes, starts, ends } = this;
     while (this.head < bytes.length && !this.blocked && !this.broken) {
+      if (this.lines) {
+        this.flushLines();
+        continue;
+      }
       // Take as many messages as fit in one frame: `[` + each + `,` between + `]`.
       const first = this.head;
       let payload = ends[first]! - starts[first]! + 2;
@@ -268,6 +279,22 @@ export class FrameWriter {
       this.options.onPressure?.(false);
     }
     if (this.head === this.bytes.length && !this.blocked) this.resolveIdle();
+  }
+
+  /** Writes the queued messages as lines (a batch as a JSON array), gathered into one write of up to 256 KiB. */
+  private flushLines(): void {
+    const g = this.gather;
+    while (this.head < this.bytes.length && g.bytes < LARGE_FRAME_BYTES) {
+      const k = this.head++;
+      if (this.batches[k]) g.byte(OPEN);
+      this.append(k);
+      if (this.batches[k]) g.byte(CLOSE);
+      g.byte(NEWLINE);
+      this.stats.messages += this.counts[k]!;
+      this.queuedBytes -= this.ends[k]! - this.starts[k]!;
+    }
+    this.stats.frames++;
+    if (!writeParts(this.out, g.take())) this.blocked = true;
   }
 
   /** Appends queued message `k` to the frame being built. */

@@ -226,6 +226,10 @@ export type BridgeHelloResult = {
   backend: string;
   backends: BackendInfo[];
   limits: BridgeLimits;
+  /** The version of the Tether daemon serving this connection (the host relays to it); absent when the host serves in-process. */
+  daemonVersion?: string;
+  /** Why the host serves in-process although it was set to relay to the daemon (it could not start or reach one). */
+  daemonUnavailable?: string;
   [key: string]: unknown;
 };
 

@@ -57,6 +57,18 @@ export const BridgeHelloResult = z
     backend: z.string().describe('The id of the backend now serving this connection.'),
     backends: z.array(BackendInfo),
     limits: BridgeLimits,
+    daemonVersion: z
+      .string()
+      .optional()
+      .describe(
+        'The version of the Tether daemon serving this connection (the host relays to it); absent when the host serves in-process.',
+      ),
+    daemonUnavailable: z
+      .string()
+      .optional()
+      .describe(
+        'Why the host serves in-process although it was set to relay to the daemon (it could not start or reach one).',
+      ),
   })
   .describe("The host's version, the backend now serving, the configured backends and the host's limits.");
 export type BridgeHelloResult = z.infer<typeof BridgeHelloResult>;

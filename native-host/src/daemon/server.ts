@@ -1,0 +1,186 @@
+/**
+ * `tether daemon run`: the per-user daemon. It takes the lock (its pidfile), writes a fresh token (0600), listens on
+ * its socket (0600 in the 0700 runtime folder; a named pipe on Windows; never TCP) and serves every connection that
+ * presents the token in its first line. The embedded app-server engines are shared by all connections and live as
+ * long as the daemon, so turns outlive the browser connection that started them. It exits when nothing is connected
+ * and no turn runs for `idleExitMs`, and on SIGTERM, interrupting running turns (journaled as such); what backends
+ * and commands started is reaped when it exits (reaper.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { errorMessage } from '@tether/protocol/errors';
+import { type AppServerHandle, type AppServerOptions, createAppServer } from '../app-server';
+import type { Log } from '../log';
+import { ensureRuntimeDir } from '../mcp/runtime-dir';
+import { PRIVATE_FILE_MODE } from '../private-files';
+import { TETHER_VERSION } from '../version';
+import { type DaemonConnection, serveConnection } from './connection';
+import {
+  DaemonHello,
+  type DaemonStatus,
+  type DaemonWelcome,
+  parseLine,
+  readFirstLine,
+  tokenMatches,
+} from './handshake';
+import { acquireLock } from './lock';
+import type { DaemonFiles } from './paths';
+
+/** Default idle time before the daemon exits: no connection and no running turn for 15 minutes. */
+export const DEFAULT_IDLE_EXIT_MS = 15 * 60 * 1000;
+
+/** Options of runDaemon. */
+export interface DaemonOptions {
+  readonly files: DaemonFiles;
+  readonly idleExitMs: number;
+  readonly log: Log;
+}
+
+/** Runs the daemon until it is stopped or idle; resolves with the exit code (0 also when another daemon runs). */
+export async function runDaemon(options: DaemonOptions): Promise<number> {
+  const { files, log } = options;
+  // Everything the daemon creates (socket, token, journals) is for this user only, whatever the umask was.
+  process.umask(0o077);
+  ensureRuntimeDir(files.dir, log);
+  const lock = await acquireLock(files.lock, TETHER_VERSION);
+  if (!lock.acquired) {
+    log(`another daemon (pid ${lock.holder.pid}, version ${lock.holder.version}) already runs; exiting`);
+    return 0;
+  }
+  // The lock is ours, so a socket left there is a dead daemon's.
+  if (process.platform !== 'win32') removeQuietly(files.socket);
+  const token = randomBytes(32).toString('base64url');
+  const tmp = `${files.token}.${process.pid}`;
+  writeFileSync(tmp, token, { mode: PRIVATE_FILE_MODE });
+  renameSync(tmp, files.token);
+
+  const engines = new Map<string, AppServerHandle>();
+  const connections = new Set<DaemonConnection>();
+  let handshaking = 0;
+  let nextId = 1;
+  let lastBusy = Date.now();
+  let stopping: Promise<void> | undefined;
+  const runningTurns = (): number => [...engines.values()].reduce((n, e) => n + e.runningTurns, 0);
+
+  const sharedEngine = (engineOptions: AppServerOptions): AppServerHandle => {
+    const { log: _ignored, ...settings } = engineOptions;
+    const key = JSON.stringify(settings);
+    let engine = engines.get(key);
+    if (!engine) {
+      engine = createAppServer({ ...settings, log: (line) => log(`embedded: ${line}`) });
+      engines.set(key, engine);
+    }
+    return engine;
+  };
+
+  const status = (): DaemonStatus => ({
+    pid: process.pid,
+    version: TETHER_VERSION,
+    startedAtMs: lock.info.startedAtMs,
+    uptimeMs: Date.now() - lock.info.startedAtMs,
+    socket: files.socket,
+    log: files.log,
+    clients: connections.size,
+    runningTurns: runningTurns(),
+    idleExitMs: options.idleExitMs,
+  });
+
+  const welcome = (socket: Socket, answer: DaemonWelcome): void => {
+    socket.write(`${JSON.stringify(answer)}\n`);
+  };
+
+  const accept = async (socket: Socket): Promise<void> => {
+    handshaking++;
+    socket.on('error', () => undefined);
+    let hello: DaemonHello;
+    let rest: Buffer;
+    try {
+      const first = await readFirstLine(socket);
+      rest = first.rest;
+      hello = parseLine(first.line, DaemonHello, 'the first line');
+      if (!tokenMatches(hello.token, token)) throw new Error('wrong token');
+    } catch (error) {
+      log(`refused a connection: ${errorMessage(error)}`);
+      welcome(socket, { ok: false, error: `refused: ${errorMessage(error)}` });
+      socket.end();
+      socket.destroySoon();
+      return;
+    } finally {
+      handshaking--;
+    }
+    if (stopping) {
+      welcome(socket, { ok: false, error: 'the daemon is stopping' });
+      socket.end();
+      return;
+    }
+    welcome(socket, { ok: true, daemonVersion: TETHER_VERSION, pid: process.pid, status: status() });
+    if (hello.control === 'status') {
+      socket.end();
+      return;
+    }
+    if (hello.control === 'stop') {
+      socket.end();
+      void stop('asked by tether daemon stop');
+      return;
+    }
+    const connection = await serveConnection({ socket, rest, hello, id: nextId++, log, sharedEngine });
+    connections.add(connection);
+    void connection.closed.then(() => {
+      connections.delete(connection);
+      lastBusy = Date.now();
+    });
+  };
+
+  const server = createServer({ pauseOnConnect: true }, (socket) => void accept(socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(files.socket, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  if (process.platform !== 'win32') chmodSync(files.socket, PRIVATE_FILE_MODE);
+  log(
+    `listening on ${files.socket} (tether ${TETHER_VERSION}, node ${process.version}; idle exit after ${options.idleExitMs} ms)`,
+  );
+
+  let resolveExit!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => (resolveExit = resolve));
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      const t0 = performance.now();
+      log(`stopping: ${reason}`);
+      clearInterval(ticker);
+      server.close();
+      await Promise.all([...connections].map((c) => c.close('the daemon is stopping')));
+      // Interrupts the turns still running and journals their end before the stores close.
+      await Promise.all([...engines.values()].map((e) => e.close()));
+      if (process.platform !== 'win32' && lock.holds()) removeQuietly(files.socket);
+      if (lock.holds()) removeQuietly(files.token);
+      lock.release();
+      log(`stopped in ${Math.round(performance.now() - t0)} ms`);
+      resolveExit(0);
+    })();
+    return stopping;
+  };
+
+  const tick = Math.max(20, Math.min(options.idleExitMs / 4, 30_000));
+  const ticker = setInterval(() => {
+    if (!lock.holds()) {
+      void stop('the lock file was removed or taken by another daemon');
+      return;
+    }
+    if (connections.size > 0 || handshaking > 0 || runningTurns() > 0) lastBusy = Date.now();
+    else if (Date.now() - lastBusy >= options.idleExitMs)
+      void stop(`idle: no connection and no running turn for ${options.idleExitMs} ms`);
+  }, tick);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop(signal));
+  return exited;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}

@@ -1,0 +1,86 @@
+/**
+ * What every browser connection is served with, whether the host serves it in-process or the daemon serves it
+ * through a relaying host: the config (loaded fresh, its errors kept to be shown) and a Bridge over a writer.
+ */
+import { existsSync } from 'node:fs';
+import { ErrorCode, RpcError } from '@tether/protocol/errors';
+import type { AppServerHandle, AppServerOptions } from '../app-server';
+import { createBackend } from '../backends/factory';
+import { ConfigError } from '../config/config-error';
+import { defaultHostConfig, type HostConfig } from '../config/defaults';
+import type { Log } from '../log';
+import type { McpHub } from '../mcp/hub';
+import { reportedProtocolVersion } from '../version';
+import { Bridge, type BridgeOptions } from './bridge';
+import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
+import type { FrameWriter } from './frame-writer';
+
+/** The host's config, or the defaults and the error that kept the file from loading. */
+export interface LoadedConfig {
+  readonly config: HostConfig;
+  readonly configError: ConfigError | undefined;
+}
+
+/** Loads the config file (TETHER_CONFIG or the default one); a broken file yields the defaults and its error. */
+export async function loadHostConfig(): Promise<LoadedConfig> {
+  const config = defaultHostConfig();
+  // Without a config file nothing needs validating: Zod (a third of the start-up time) is not even loaded.
+  if (!process.env['TETHER_CONFIG'] && !existsSync(config.file)) return { config, configError: undefined };
+  try {
+    return { config: (await import('../config/load')).loadConfig(), configError: undefined };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
+    return { config, configError: error };
+  }
+}
+
+/** Options of createHostBridge. */
+export interface HostBridgeOptions extends LoadedConfig {
+  readonly writer: FrameWriter;
+  readonly log: Log;
+  readonly mcp: McpHub;
+  readonly hostVersion: string;
+  readonly setInputPaused: (paused: boolean) => void;
+  readonly daemon?: BridgeOptions['daemon'];
+  /** The daemon's shared app-server engines: an embedded backend joins one, so its turns outlive the connection. */
+  readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
+}
+
+/** A Bridge for one browser connection; a config error is told to the browser at once and answers every request. */
+export function createHostBridge(options: HostBridgeOptions): Bridge {
+  const { config, configError, writer, log, mcp } = options;
+  const bridge = new Bridge({
+    config,
+    writer,
+    log,
+    hostVersion: options.hostVersion,
+    protocolVersion: reportedProtocolVersion(process.env),
+    mcp,
+    createBackend: (id, backendConfig) =>
+      createBackend(id, backendConfig, {
+        configFile: config.file,
+        dataDir: config.dataDir,
+        maxLineBytes: MAX_BACKEND_LINE_BYTES,
+        log,
+        mcp,
+        ...(options.sharedEngine ? { sharedEngine: options.sharedEngine } : {}),
+      }),
+    setInputPaused: options.setInputPaused,
+    ...(options.daemon ? { daemon: options.daemon } : {}),
+    ...(configError
+      ? {
+          unavailable: new RpcError(ErrorCode.BackendUnavailable, `Backend unavailable: ${configError.message}`, {
+            configFile: configError.file,
+            issues: configError.issues,
+          }),
+        }
+      : {}),
+  });
+  if (configError) {
+    writer.enqueueText(
+      JSON.stringify({ method: 'error', params: { message: configError.message, code: 'configError' } }),
+    );
+  }
+  return bridge;
+}

@@ -1,0 +1,129 @@
+/**
+ * `tether host` as a relay to the daemon: native-messaging frames on stdin become JSON lines on the daemon's socket,
+ * and the daemon's lines become frames on stdout, packed and split over 1 MiB by the one FrameWriter, as when the
+ * host served in-process. Nothing is parsed here: the daemon serves the connection (bridge/*, the backend, MCP).
+ * When the browser disconnects the relay ends its side of the socket and exits at once; the daemon and its turns go
+ * on.
+ */
+import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter, LineSplitter } from '@tether/protocol/codec';
+import type { DaemonLink } from '../daemon/client';
+import type { Log } from '../log';
+import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
+import { shapeOf, shapeOfParts } from './envelope-scan';
+import { FrameWriter } from './frame-writer';
+import { openStdout } from './stdio';
+
+const NEWLINE = Buffer.from('\n');
+
+/** Exit codes the relay returns (the same as the in-process host's). */
+export const RelayExit = { Ok: 0, BadInput: 5 } as const;
+
+/** Relays stdin/stdout to the daemon connection until either side ends; resolves with the exit code. */
+export function relay(link: DaemonLink, log: Log): Promise<number> {
+  return new Promise((resolveExit) => {
+    const { socket } = link;
+    const stdin = process.stdin;
+    const stdout = openStdout();
+    let finishing = false;
+
+    const finish = (reason: string, code: number): void => {
+      if (finishing) return;
+      finishing = true;
+      log(`relay stopping: ${reason}`);
+      stdin.pause();
+      stdin.removeAllListeners('data');
+      socket.end();
+      const deadline = setTimeout(() => done(code), 1000);
+      void writer
+        .whenIdle()
+        .then(() => new Promise<void>((resolve) => stdout.end(resolve)))
+        .then(() => {
+          clearTimeout(deadline);
+          done(code);
+        });
+    };
+    const done = (code: number): void => {
+      stdin.destroy();
+      socket.destroy();
+      setTimeout(() => process.exit(code), 200).unref();
+      resolveExit(code);
+    };
+
+    const writer = new FrameWriter(stdout, {
+      onPressure: (high) => (high ? socket.pause() : socket.resume()),
+      onError: (error) => finish(`stdout failed (${error.message}): the browser closed the connection`, RelayExit.Ok),
+    });
+    const lines = new LineSplitter<Buffer>(
+      {
+        message: (chunk, start, end) => {
+          if (shapeOf(chunk, start, end) === 'array') writer.enqueue([chunk.subarray(start, end)], end - start, true);
+          else writer.enqueueRange(chunk, start, end);
+        },
+        messageParts: (parts, length) => writer.enqueue(parts, length, shapeOfParts(parts, length) === 'array'),
+        error: (error) => log(`the daemon sent a line the relay dropped: ${error.message}`),
+      },
+      { maxLineBytes: MAX_BACKEND_LINE_BYTES },
+    );
+    if (link.rest.length > 0) lines.push(link.rest);
+    socket.on('data', (chunk: Buffer) => lines.push(chunk));
+    socket.once('close', () => {
+      if (finishing) return;
+      writer.enqueueText(
+        JSON.stringify({
+          method: 'error',
+          params: { message: 'The Tether daemon stopped; reconnect to start it again.', code: 'daemonGone' },
+        }),
+      );
+      finish('the daemon closed the connection', RelayExit.Ok);
+    });
+    socket.on('error', (error) => log(`daemon socket: ${error.message}`));
+    socket.resume();
+
+    const toDaemon = (payload: Buffer): void => {
+      socket.write(oneLine(payload));
+      if (!socket.write(NEWLINE)) {
+        stdin.pause();
+        socket.once('drain', () => stdin.resume());
+      }
+    };
+    const frames = new FrameSplitter<Buffer>(
+      {
+        message: (chunk, start, end) => toDaemon(chunk.subarray(start, end)),
+        messageParts: (parts, length) => toDaemon(Buffer.concat(parts, length)),
+        error: (error) => {
+          log(error.message);
+          if (!frames.failed) {
+            finish('input ended inside a frame', RelayExit.BadInput);
+            return;
+          }
+          writer.enqueueText(
+            JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }),
+          );
+          finish('unreadable input', RelayExit.BadInput);
+        },
+      },
+      { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
+    );
+    stdin.on('data', (chunk: Buffer) => frames.push(chunk));
+    stdin.once('end', () => {
+      frames.end();
+      finish('input ended (the extension disconnected)', RelayExit.Ok);
+    });
+    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, RelayExit.Ok));
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+      process.once(signal, () => finish(signal, RelayExit.Ok));
+  });
+}
+
+/** Whether the host relays to the daemon: `TETHER_DAEMON=1` (the default stays in-process until it is complete). */
+export function relayWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['TETHER_DAEMON'] === '1';
+}
+
+/** The payload without raw newlines: JSON escapes them inside strings, so one is whitespace, and a space will do. */
+function oneLine(payload: Buffer): Buffer {
+  if (!payload.includes(0x0a)) return payload;
+  const copy = Buffer.from(payload);
+  for (let i = copy.indexOf(0x0a); i !== -1; i = copy.indexOf(0x0a, i + 1)) copy[i] = 0x20;
+  return copy;
+}

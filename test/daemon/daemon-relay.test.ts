@@ -1,0 +1,108 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
+import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
+
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string })
+  .version;
+
+let daemon: DaemonEnv | undefined;
+const hosts: HostProcess[] = [];
+
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.dispose();
+  await daemon?.dispose();
+  daemon = undefined;
+});
+
+function host(d: DaemonEnv): HostProcess {
+  const h = startHost({ env: d.env });
+  hosts.push(h);
+  return h;
+}
+
+async function initialize(h: HostProcess): Promise<void> {
+  const init = await h.request('initialize', { clientInfo: { name: 'daemon-test', version: '1' } }, 20_000);
+  expect(init.error).toBeUndefined();
+  h.send({ method: 'initialized' });
+}
+
+/** The records of a thread's journal under the test's data folder. */
+function journal(d: DaemonEnv, threadId: string): Array<{ type: string; turn?: { status: string }; item?: Msg }> {
+  const threads = join(d.dir, 'data', 'tether', 'threads');
+  const file = join(threads, `${threadId}.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return []; // a line being written
+      }
+    });
+}
+
+const textOf = (item: any): string => item.content.text;
+
+describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
+  it("starts the daemon and answers bridge/hello with the daemon's version beside the host's", async () => {
+    daemon = daemonEnv();
+    const h = host(daemon);
+    const hello = await h.request('bridge/hello', { clientInfo: { name: 'daemon-test', version: '1' } }, 20_000);
+    expect(hello.result).toMatchObject({ hostVersion: VERSION, daemonVersion: VERSION, backend: 'embedded' });
+    expect(hello.result.daemonUnavailable).toBeUndefined();
+    expect(daemon.pid()).toBeDefined();
+    expect(isAlive(daemon.pid()!)).toBe(true);
+  });
+
+  it('keeps a streamed turn running into the journal after the host exits, and a new host reads it whole, once', async () => {
+    daemon = daemonEnv();
+    const first = host(daemon);
+    await initialize(first);
+    const started = await first.request('thread/start', { title: 'outlives the browser' });
+    const threadId: string = started.result.thread.id;
+    const from = first.messages.length;
+    await first.request('turn/start', { threadId, input: [{ text: '/stream 300 10' }] });
+    await first.waitFor((m) => m.method === 'item/agentMessage/delta', 10_000, from);
+    first.closeInput();
+    const exit = await first.exited;
+    expect(exit.code).toBe(0);
+    const daemonPid = daemon.pid()!;
+    expect(isAlive(daemonPid)).toBe(true);
+    const d = daemon;
+    const turnEnd = () => journal(d, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
+    // The turn was not finished when the browser left: it finishes in the daemon, journaled as completed.
+    expect(turnEnd()).toBeUndefined();
+    await waitUntil(() => turnEnd() !== undefined, 'the turn to end in the journal', 20_000);
+    expect(turnEnd()?.turn?.status).toBe('completed');
+
+    const second = host(daemon);
+    await initialize(second);
+    const read = await second.request('thread/read', { threadId });
+    const answers = (read.result.items as Msg[]).filter((i: any) => i.type === 'agentMessage');
+    expect(answers).toHaveLength(1);
+    const expected = Array.from({ length: 300 }, (_, i) => `${i + 1} `).join('');
+    expect(textOf(answers[0])).toBe(expected);
+    expect(daemon.pid()).toBe(daemonPid);
+  });
+
+  it('serves in-process and says why in bridge/hello when the daemon cannot run', async () => {
+    // A runtime folder that is a file: the daemon cannot make its socket there.
+    daemon = daemonEnv();
+    const blocker = join(daemon.dir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const h = startHost({ env: { ...daemon.env, TETHER_RUNTIME_DIR: blocker } });
+    hosts.push(h);
+    const hello = await h.request('bridge/hello', {}, 20_000);
+    expect(hello.result.hostVersion).toBe(VERSION);
+    expect(hello.result.daemonVersion).toBeUndefined();
+    expect(hello.result.daemonUnavailable).toMatch(/daemon/);
+    await initialize(h);
+    const started = await h.request('thread/start', { title: 'in-process' });
+    expect(started.result.thread.id).toEqual(expect.any(String));
+    expect(readdirSync(daemon.dir)).not.toContain('run');
+  });
+});
