@@ -4,14 +4,15 @@
 // @modelcontextprotocol/sdk client) against Tether's page agent (extension/src/content/page-agent.ts, bundled from
 // source and loaded into the same pages in Debian Chromium with playwright-core), and a click by ref with its settled
 // result on the form page for both.
-// Usage: node bench/page-tools.bench.mjs [--quick]   (writes bench/results/page-tools.json and the "Page tools" section
-// of BENCHMARKS.md)
+// Usage: node bench/page-tools.bench.mjs [--quick] [--no-publish]   (writes bench/results/page-tools.json and the "Page
+// tools" section of BENCHMARKS.md; --no-publish only prints, for a before/after comparison of a change)
 import { existsSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fmt, importTypeScript, machine as machineOf, median, publish, root, tmp } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
+const noPublish = process.argv.includes('--no-publish');
 /** Calls per measure; the median is reported. */
 const RUNS = quick ? 3 : 7;
 const PAGES = ['login', 'article', 'table'];
@@ -217,7 +218,7 @@ function section(results, m) {
     if (!t)
       return `| ${name} | ${fmt(p.medianMs, 1)} ms | ${fmt(p.chars)} / ${fmt(p.lines)} / ${fmt(p.refs)} | not measured | | |`;
     const cut = t.cut
-      ? ` (cut; the rest in ${t.rest.calls} more calls, ${fmt(t.rest.refs)} refs, ${fmt(t.rest.ms, 1)} ms)`
+      ? ` (cut; the rest in ${t.rest.calls} more calls, ${fmt(t.rest.chars)} chars, ${fmt(t.rest.refs)} refs, ${fmt(t.rest.ms, 1)} ms; whole ${Math.round((100 * (t.chars + t.rest.chars)) / p.chars)}%)`
       : '';
     return (
       `| ${name} | ${fmt(p.medianMs, 1)} ms | ${fmt(p.chars)} / ${fmt(p.lines)} / ${fmt(p.refs)} | ` +
@@ -293,7 +294,7 @@ async function main() {
     const text = section(results, machineOf());
     console.log(`\n${text}`);
     // Half a comparison is no BENCHMARKS.md section: only the figures are written until the agent exists.
-    publish('page-tools', results, 'Page tools', tether ? text : undefined);
+    if (!noPublish) publish('page-tools', results, 'Page tools', tether ? text : undefined);
   } finally {
     await mcp.close();
     await tether?.close();

@@ -12,7 +12,7 @@ import type {
 import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
-import { ApprovalBroker } from './approvals/approval-broker';
+import { ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './approvals/approval-broker';
 import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './host-link/event-router';
 import { HostLink } from './host-link/host-link';
 import type { PortLike } from './host-link/native-port';
@@ -26,6 +26,9 @@ import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
 import { ruleOrigin } from './approvals/site-rules';
 import { ViewRegistry, type View } from './views/views';
+
+/** What a withdrawn call answers: nothing, since its caller no longer waits (an answer could reach another caller). */
+const NO_ANSWER: Promise<never> = new Promise(() => undefined);
 
 /** The decision origin of a history step: not a web origin, so only "allow once" and "deny" are offered. */
 const UNKNOWN_DESTINATION = 'about:history';
@@ -320,8 +323,10 @@ export class TetherWorker {
       'turn/started': ({ turn }) => this.activeTurns.set(turn.threadId, turn.id),
       'turn/completed': ({ turn }) => {
         if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
-        void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id });
+        void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id }, 'turn-ended');
       },
+      'item/tool/call/cancelled': ({ threadId, callId, reason }) =>
+        void this.broker.withdraw({ threadId, requestId: callId }, reason),
       'approval/resolved': ({ threadId, requestId }) => void this.broker.withdraw({ threadId, requestId }),
       'bridge/mcp/clients': ({ clients }) => {
         this.mcpClients = clients;
@@ -330,6 +335,8 @@ export class TetherWorker {
       'bridge/backend/exited': (e) => {
         const notice: Notice = { kind: 'backend-exited', message: e.message, stderrTail: e.stderrTail };
         this.broadcast({ type: 'notice', notice });
+        // Page tool calls of its agents died with it (external clients' calls come from the host, which lives on).
+        void this.broker.withdraw({ external: false, source: 'client-tool' }, 'backend-stopped');
         this.link.backendExited(e.message, e.restartInMs);
       },
     };
@@ -356,10 +363,27 @@ export class TetherWorker {
     client.handle('approval/request', async (params) => ({
       decision: await this.broker.ask({ source: 'server', ...params }),
     }));
-    client.handle('item/tool/call', (params) => this.runClientTool(params));
+    client.handle('item/tool/call', async (params) => {
+      // Tracked from arrival to answer: a caller that stops waiting (item/tool/call/cancelled, its turn ending, its
+      // backend stopping) stops the call wherever it is, and gets no answer.
+      const call = this.broker.begin({
+        threadId: params.threadId,
+        turnId: params.turnId,
+        requestId: params.callId,
+        external: params.caller !== undefined,
+      });
+      try {
+        return await this.runClientTool(params, call.signal);
+      } finally {
+        call.end();
+      }
+    });
   }
 
-  private async runClientTool(params: ServerRequestParams<'item/tool/call'>): Promise<ToolCallResult> {
+  private async runClientTool(
+    params: ServerRequestParams<'item/tool/call'>,
+    signal: AbortSignal,
+  ): Promise<ToolCallResult> {
     const fail = (text: string): ToolCallResult => ({ success: false, content: [{ type: 'text', text }] });
     const parsed = parsePageToolCall(params.tool, params.arguments);
     if (!parsed.ok) return fail(parsed.error);
@@ -401,11 +425,13 @@ export class TetherWorker {
         choices: ['allow', 'allow_session', 'deny'],
         page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
         ...decisionOrigin(call, elements, askedOrigin),
+        signal,
         onAsk: () => void this.pages.highlight(tabId, outlined, true),
       });
     } finally {
       void this.pages.highlight(tabId, outlined, false);
     }
+    if (signal.aborted) return NO_ANSWER;
     if (decision === 'deny') return fail(`The user did not allow ${call.tool} on ${origin}.`);
     // Bindings can change while the user decides: use only the tab bound now, and only if it is the same one.
     if (this.deps.state.tabsForThread(params.threadId)[0] !== tabId)
@@ -414,7 +440,16 @@ export class TetherWorker {
     if (ruleOrigin((await this.deps.tab(tabId))?.url) !== askedOrigin) {
       return fail(`The tab left ${origin} before ${call.tool} could run, so it did not run; ask again.`);
     }
+    if (signal.aborted) return NO_ANSWER;
     const result = await this.pages.run(tabId, call);
+    if (signal.aborted) {
+      // Too late to stop the page action, but no one receives its result: the transcript says so, not that it ran.
+      const why = stopReasonText(stopReasonOf(signal));
+      const summary = `${whoWaited(params.caller)} stopped waiting (${why}) while ${call.tool} ran on ${origin}: the action happened, but its result was not delivered.`;
+      const notice: Notice = { kind: 'call-withdrawn', toolName: call.tool, threadId: params.threadId, summary };
+      this.sendToTab(tabId, { type: 'notice', notice });
+      return NO_ANSWER;
+    }
     // An external client's call belongs to no turn of this conversation: the transcript still says what it did.
     if (params.caller) {
       const outcome = result.success ? 'ran' : 'failed';

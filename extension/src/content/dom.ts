@@ -112,14 +112,18 @@ export function isInvisible(el: Element): boolean {
   return visibility === 'hidden' || visibility === 'collapse';
 }
 
+/** Pushed off the page's top or left edge, where no scrolling brings it (skip links and honeypots at -9999px). */
+export function isOffPage(rect: DOMRect): boolean {
+  return (rect.width > 0 && rect.right + window.scrollX <= 0) || (rect.height > 0 && rect.bottom + window.scrollY <= 0);
+}
+
 /**
  * Visually hidden on purpose: pushed off the page's top or left edge (skip links at -9999px), or clipped to a
  * 1x1 box (the `sr-only` pattern). Rows below the fold are not: they are on the page, just scrolled away.
  * Only a tiny box pays for a computed style, to tell a clipped box from display:contents or a zero-size wrapper.
  */
 export function isVisuallyHidden(el: Element, rect: DOMRect): boolean {
-  if (rect.width > 0 && rect.right + window.scrollX <= 0) return true;
-  if (rect.height > 0 && rect.bottom + window.scrollY <= 0) return true;
+  if (isOffPage(rect)) return true;
   if (rect.width > 1 || rect.height > 1) return false;
   const style = getComputedStyle(el);
   if (style.display === 'contents') return false;

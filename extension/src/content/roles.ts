@@ -74,9 +74,6 @@ export const ACTIONABLE_ROLES = new Set([
   'treeitem',
 ]);
 
-/** A generic element with a click handler or tabindex counts as a control only with this little text. */
-const GENERIC_CONTROL_TEXT_MAX = 200;
-
 /** Roles that take their name from their content when no label says otherwise. */
 const NAME_FROM_CONTENT = new Set([
   ...ACTIONABLE_ROLES,
@@ -132,15 +129,24 @@ export function roleOf(el: Element): string {
   return 'generic';
 }
 
-/** Whether the element gets a ref: a control, a contenteditable root, or a generic element that takes clicks. */
+/**
+ * Whether the element is a control by its role or tag (a contenteditable root, a select): it gets a ref. Elements
+ * that take clicks without a control role (clickable.ts) get one too, decided with their computed cursor.
+ */
 export function isActionable(el: Element, role: string): boolean {
   if (ACTIONABLE_ROLES.has(role)) return role !== 'listbox' || el.localName === 'select';
-  if (el.localName === 'select' || isEditableRoot(el)) return true;
-  if (role !== 'generic') return false;
-  const tabIndex = el.getAttribute('tabindex');
-  if (!el.hasAttribute('onclick') && (tabIndex === null || Number(tabIndex) < 0)) return false;
-  // A focusable scroll region or a clickable card holding a whole section is a container, not a control.
-  return (el.textContent?.length ?? 0) <= GENERIC_CONTROL_TEXT_MAX;
+  return el.localName === 'select' || isEditableRoot(el);
+}
+
+/**
+ * A field a user types into (a textarea, a text input, a contenteditable root) that the page keeps in the tab order:
+ * code editors type through a 1x1 px textarea like this, so it stays in the snapshot though drawn as nothing.
+ */
+export function isTypingTarget(el: Element): boolean {
+  if (el.getAttribute('tabindex')?.trim() === '-1' || isDisabled(el)) return false;
+  if (el instanceof HTMLTextAreaElement) return !el.readOnly;
+  if (el instanceof HTMLInputElement) return TEXT_INPUT_TYPES.has(el.type) && !el.readOnly;
+  return isEditableRoot(el);
 }
 
 function byIds(el: Element, ids: string): string {
@@ -258,11 +264,27 @@ export function statesOf(el: Element, role: string): string[] {
   return states;
 }
 
+/** A field's value as shown, with its whole length when it was cut (`page_read` with its ref reads it whole). */
+export interface FieldValue {
+  value?: string;
+  /** A password: the caller writes `[password]`, never the value. */
+  password?: boolean;
+  /** Characters of the whole value, set only when `value` was cut. */
+  total?: number;
+}
+
+function shown(text: string): FieldValue {
+  const value = clip(text, NAME_MAX);
+  if (!value) return {};
+  const cut = text.length > NAME_MAX && text.replace(/\s+/g, ' ').trim().length > NAME_MAX;
+  return cut ? { value, total: text.length } : { value };
+}
+
 /**
  * The value shown after the colon: text of a field, the chosen options of a select, a slider's number. Never a
  * password's (`password` true tells the caller to write `[password]` instead).
  */
-export function fieldValue(el: Element): { value?: string; password?: boolean } {
+export function fieldValue(el: Element): FieldValue {
   if (el instanceof HTMLInputElement) {
     const type = el.type;
     if (type === 'password') return { password: true };
@@ -271,17 +293,30 @@ export function fieldValue(el: Element): { value?: string; password?: boolean } 
     }
     if (type === 'image' || type === 'file')
       return type === 'file' && el.files?.length ? { value: clip(el.files[0]?.name ?? '', NAME_MAX) } : {};
-    return el.value ? { value: clip(el.value, NAME_MAX) } : {};
+    return shown(el.value);
   }
-  if (el instanceof HTMLTextAreaElement) return el.value ? { value: clip(el.value, NAME_MAX) } : {};
+  if (el instanceof HTMLTextAreaElement) return shown(el.value);
   if (el instanceof HTMLSelectElement) {
     const chosen = Array.from(el.selectedOptions, (option) => option.label.trim()).join(', ');
     return chosen ? { value: clip(chosen, NAME_MAX) } : {};
   }
-  if (isEditableRoot(el)) {
-    const text = clip(el.textContent ?? '', NAME_MAX);
-    return text ? { value: text } : {};
-  }
+  if (isEditableRoot(el)) return shown(el.textContent ?? '');
   const now = el.getAttribute('aria-valuenow');
   return now ? { value: clip(el.getAttribute('aria-valuetext') ?? now, NAME_MAX) } : {};
+}
+
+/**
+ * The whole of what an element holds, for `page_read` with a ref: a field's value, a select's chosen options, else
+ * the rendered text. Undefined for a password field, whose value never leaves the page.
+ */
+export function wholeValue(el: Element): string | undefined {
+  if (el instanceof HTMLInputElement) {
+    if (el.type === 'password') return undefined;
+    return el.type === 'file' ? Array.from(el.files ?? [], (file) => file.name).join('\n') : el.value;
+  }
+  if (el instanceof HTMLTextAreaElement) return el.value;
+  if (el instanceof HTMLSelectElement)
+    return Array.from(el.selectedOptions, (option) => option.label.trim()).join('\n');
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the rendered text, with line breaks where a user sees them.
+  return el instanceof HTMLElement ? el.innerText : (el.textContent ?? '');
 }

@@ -3,11 +3,14 @@
  * only on actionable nodes (refs on every cell were 55% of Playwright MCP's tokens on a 500-row table); a data
  * table's row is one line of cells joined with ` | `, its controls' refs inline.
  */
+import { type Clickable, clickableKind, hasClickHandler, hasPointer, isCellTarget, isFocusable } from './clickable';
 import {
   clip,
   composedChildren,
+  composedParent,
   isInvisible,
   isNotRendered,
+  isOffPage,
   isVisuallyHidden,
   looksLikeClosedHost,
   SKIP_TAGS,
@@ -15,7 +18,19 @@ import {
   textStart,
 } from './dom';
 import type { RefTable } from './refs';
-import { inputType, isActionable, isEditableRoot, nameOf, roleOf, statesOf, fieldValue } from './roles';
+import { fieldValue, isActionable, isEditableRoot, isTypingTarget, nameOf, roleOf, statesOf } from './roles';
+import {
+  clickableName,
+  clickableRole,
+  controlLine,
+  deepActiveElement,
+  INLINE_TAGS,
+  isInlineText,
+  ownText,
+  TEXT_MAX,
+} from './snapshot-lines';
+
+export { controlLine, deepActiveElement, linkUrl } from './snapshot-lines';
 
 /** One snapshot line (without its indentation) and what it stands for. */
 export interface SnapNode {
@@ -39,8 +54,6 @@ export interface WalkResult {
   readonly shadowRoots: ShadowRoot[];
 }
 
-/** Longest text line; an article's paragraphs are for orientation, page_read gives the full text. */
-const TEXT_MAX = 100;
 /** Longest text run of one table cell. */
 const CELL_MAX = 60;
 
@@ -61,85 +74,7 @@ const LANDMARKS = new Set([
 const GROUPS = new Set(['group', 'listbox', 'menu', 'menubar', 'tablist', 'radiogroup', 'tree', 'toolbar', 'tabpanel']);
 const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
-/** Tags whose text flows into their parent's text line. */
-const INLINE_TAGS = new Set(
-  'a abbr b bdi bdo br cite code data del dfn em font i img ins kbd label mark q s samp small span strong sub sup time u var wbr'.split(
-    ' ',
-  ),
-);
-/** Input types whose kind the line names, as the value format depends on it. */
-const SHOWN_TYPES = new Set([
-  'email',
-  'tel',
-  'url',
-  'date',
-  'time',
-  'datetime-local',
-  'month',
-  'week',
-  'color',
-  'file',
-]);
 const LAYOUT_TABLE_CONTENT = 'table, h1, h2, h3, h4, h5, h6, form, ul, ol, dl, textarea, iframe, article, nav';
-
-/** The focused element, through shadow roots. */
-export function deepActiveElement(): Element | null {
-  let active = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active;
-}
-
-/** A link's destination as shown: a path for the page's own origin, the full URL for another, none for scripts. */
-export function linkUrl(el: Element): string | undefined {
-  const href = (el as HTMLAnchorElement).href;
-  if (typeof href !== 'string' || !href) return undefined;
-  try {
-    const url = new URL(href);
-    if (url.protocol === 'javascript:') return undefined;
-    const shown = url.origin === location.origin ? `${url.pathname}${url.search}${url.hash}` : url.href;
-    return clip(shown, 150);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Roles written without their role word inside a table row (`"Edit" [ref=e2]`): a quoted name with a ref is a control. */
-const BARE_IN_ROW = new Set(['button', 'link']);
-/** Roles written without their name inside a table row: the row says which one it is. */
-const UNNAMED_IN_ROW = new Set(['checkbox', 'radio', 'switch']);
-
-/**
- * The line of an actionable element: `role "name" [states] [ref=eN] /url: ... : value`. `inRow` is the compact
- * token inside a table row: buttons and links without their role word or URL, checkboxes without their name.
- */
-export function controlLine(
-  el: Element,
-  role: string,
-  ref: string | undefined,
-  active: Element | null,
-  inRow = false,
-): string {
-  const name = inRow && UNNAMED_IN_ROW.has(role) ? '' : nameOf(el, role);
-  let line = inRow && name && BARE_IN_ROW.has(role) ? JSON.stringify(name) : role;
-  if (name && line === role) line += ` ${JSON.stringify(name)}`;
-  for (const state of statesOf(el, role)) line += ` [${state}]`;
-  const type = inputType(el);
-  if (SHOWN_TYPES.has(type)) line += ` [type=${type}]`;
-  const { value, password } = fieldValue(el);
-  if (password) line += ' [password]';
-  if (el === active) line += ' [active]';
-  if (ref) line += ` [ref=${ref}]`;
-  if (role === 'link' && !inRow) {
-    const url = linkUrl(el);
-    if (url) line += ` /url: ${url}`;
-  }
-  if (value !== undefined) line += `: ${value}`;
-  return line;
-}
-
-function isInlineText(el: Element): boolean {
-  return INLINE_TAGS.has(el.localName) && !(el instanceof HTMLLabelElement && el.control);
-}
 
 /** Rows looked at to tell a layout table (a page built of tables) from a table of data. */
 const LAYOUT_PROBE_ROWS = 20;
@@ -157,27 +92,51 @@ export function isDataTable(table: Element): boolean {
   return true;
 }
 
-/** Walks a tree into snapshot nodes. One instance per walk (it caches the focused element). */
+/** Walks a tree into snapshot nodes. One instance per walk (it caches the focused element and computed cursors). */
 export class Walker {
   readonly nodes: SnapNode[] = [];
   readonly shadowRoots: ShadowRoot[] = [];
   unreadable = 0;
   private readonly active = deepActiveElement();
+  private readonly pointers = new Map<Element, boolean>();
 
   constructor(private readonly refs: RefTable) {}
 
   /** Walks `root` itself and its composed subtree. */
   walk(root: Element): WalkResult {
-    this.visit(root, 0, false);
+    this.visit(root, 0, false, this.parentPointer(root));
     return { nodes: this.nodes, unreadable: this.unreadable, shadowRoots: this.shadowRoots };
   }
 
-  /** The line of one element as `changed`/`focus` show it (an actionable element with its ref). */
+  /** The line of one element as `changed`/`focus` show it (a control or clickable with its ref). */
   lineOf(el: Element): string {
     const role = roleOf(el);
     if (isActionable(el, role)) return controlLine(el, role, this.refs.refFor(el), this.active);
+    if (clickableKind(el, role, this.pointer(el), this.parentPointer(el))) {
+      return controlLine(el, clickableRole(role), this.refs.refFor(el), this.active, false, clickableName(el, role));
+    }
     const name = nameOf(el, role);
     return `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
+  }
+
+  /** The computed cursor is a pointer (cached: a row's cells and inline runs ask about the same parents). */
+  private pointer(el: Element): boolean {
+    let known = this.pointers.get(el);
+    if (known === undefined) {
+      known = hasPointer(el);
+      this.pointers.set(el, known);
+    }
+    return known;
+  }
+
+  private parentPointer(el: Element): boolean {
+    const parent = composedParent(el);
+    return parent instanceof Element && this.pointer(parent);
+  }
+
+  /** How the element takes a user's action without a control role (clickable.ts), with its cursor cached. */
+  private clickable(el: Element, role: string, parentPointer: boolean): Clickable | undefined {
+    return clickableKind(el, role, this.pointer(el), parentPointer);
   }
 
   private push(el: Element, depth: number, line: string, search: string, extra?: Partial<SnapNode>): void {
@@ -188,23 +147,21 @@ export class Walker {
     const root = shadowRootOf(parent);
     if (root) this.shadowRoots.push(root);
     const kids = composedChildren(parent);
+    const pointer = this.pointer(parent);
     for (let i = 0; i < kids.length; i++) {
       const kid = kids[i];
-      if (kid instanceof Element) this.visit(kid, depth, inText || (inlineCovered && isInlineText(kid)));
+      if (kid instanceof Element) this.visit(kid, depth, inText || (inlineCovered && isInlineText(kid)), pointer);
     }
   }
 
-  private visit(el: Element, depth: number, inText: boolean): void {
+  private visit(el: Element, depth: number, inText: boolean, parentPointer: boolean): void {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (isNotRendered(el)) return;
     const rect = el.getBoundingClientRect();
     const role = roleOf(el);
     const actionable = isActionable(el, role);
-    // A visually hidden checkbox behind a styled label is still what the label operates.
-    const labelled = actionable && ((el as HTMLInputElement).labels?.length ?? 0) > 0;
-    if (!labelled && isVisuallyHidden(el, rect)) return;
-    if (tag === 'svg' && !actionable) return;
+    if (isVisuallyHidden(el, rect) && !this.keptHidden(el, actionable, rect)) return;
     if (looksLikeClosedHost(el, rect)) this.unreadable++;
     if (tag === 'iframe' || tag === 'frame') {
       if (rect.width > 1 && rect.height > 1 && !isInvisible(el)) this.frameLine(el, depth);
@@ -224,6 +181,13 @@ export class Walker {
       this.children(el, depth + 1, true);
       return;
     }
+    const kind = rect.width > 0 || rect.height > 0 ? this.clickable(el, role, parentPointer) : undefined;
+    if (kind && !isInvisible(el)) {
+      this.clickableLine(el, role, kind, depth);
+      this.children(el, depth + 1, kind === 'leaf' || inText);
+      return;
+    }
+    if (tag === 'svg') return;
     if (role === 'heading') {
       const name = nameOf(el, role);
       if (name && !isInvisible(el)) {
@@ -254,7 +218,7 @@ export class Walker {
       return;
     }
     if (!inText) {
-      const text = ownText(el);
+      const text = ownText(el, (kid) => this.isTarget(kid));
       if (text && !isInvisible(el)) {
         this.push(el, depth, `text: ${clip(text, TEXT_MAX)}`, text);
         this.children(el, depth + 1, false, true);
@@ -262,6 +226,36 @@ export class Walker {
       }
     }
     this.children(el, depth, inText);
+  }
+
+  /**
+   * A visually hidden element the snapshot still shows: a checkbox drawn by its label, and a field a user types into
+   * through a 1x1 px box (code editors), unless it is pushed off the page (a honeypot, a skip link).
+   */
+  private keptHidden(el: Element, actionable: boolean, rect: DOMRect): boolean {
+    if (!actionable) return false;
+    if (((el as HTMLInputElement).labels?.length ?? 0) > 0) return true;
+    return isTypingTarget(el) && !isOffPage(rect);
+  }
+
+  /** Whether an inline element has a line of its own (a control or a clickable), so its text is not plain text. */
+  private isTarget(el: Element): boolean {
+    const role = roleOf(el);
+    return isActionable(el, role) || this.clickable(el, role, this.parentPointer(el)) !== undefined;
+  }
+
+  /** A clickable's line: a leaf with its name like a control, a container (a card) as `role [ref]:` over its content. */
+  private clickableLine(el: Element, role: string, kind: Clickable, depth: number): void {
+    const ref = this.refs.refFor(el);
+    const shownRole = clickableRole(role);
+    if (kind === 'leaf') {
+      const name = clickableName(el, role);
+      this.push(el, depth, controlLine(el, shownRole, ref, this.active, false, name), name, { ref });
+      return;
+    }
+    const label = el.getAttribute('aria-label')?.trim() || el.getAttribute('title')?.trim();
+    const named = label ? ` ${JSON.stringify(clip(label, TEXT_MAX))}` : '';
+    this.push(el, depth, `${shownRole}${named} [ref=${ref}]:`, label ?? '', { ref });
   }
 
   private frameLine(el: Element, depth: number): void {
@@ -276,31 +270,43 @@ export class Walker {
     this.push(table, depth, `table${name ? ` ${JSON.stringify(name)}` : ''}:`, name);
     const mark = this.nodes.length;
     const rows = table instanceof HTMLTableElement ? table.rows : table.querySelectorAll('[role=row]');
+    const grid = roleOf(table) !== 'table';
     for (let r = 0; r < rows.length; r++) {
-      this.row(rows[r] as Element, depth + 1);
+      this.row(rows[r] as Element, depth + 1, grid);
     }
     if (this.nodes.length === mark) this.nodes.pop();
   }
 
-  /** One row of a data table as a line, when it shows anything. */
-  row(row: Element, depth: number): void {
+  /**
+   * One row of a data table as a line, when it shows anything. A row or cell that takes clicks of its own (a
+   * clickable row, a cell of a grid, a calendar day) carries its ref: `row [ref=e4]: ...`, `| 28 [ref=e9] |`.
+   */
+  row(row: Element, depth: number, grid = row.closest('[role=grid], [role=treegrid]') !== null): void {
     if (row.getAttribute('aria-hidden') === 'true' || isNotRendered(row)) return;
     const cells =
       row instanceof HTMLTableRowElement
         ? Array.from(row.cells)
         : Array.from(row.querySelectorAll('*')).filter((cell) => CELL_ROLES.has(roleOf(cell)));
+    const rowPointer = this.pointer(row);
     const texts: string[] = [];
     const search: string[] = [];
     let content = false;
     for (const cell of cells) {
-      const text = this.cellText(cell, search);
+      let text = this.cellText(cell, search);
+      const header = cell.localName === 'th' || roleOf(cell) === 'columnheader' || roleOf(cell) === 'rowheader';
+      if (isCellTarget(cell, grid && !header, this.pointer(cell), rowPointer) && !isInvisible(cell)) {
+        text = `${text ? `${text} ` : ''}[ref=${this.refs.refFor(cell)}]`;
+      }
       if (text) content = true;
       texts.push(text);
     }
-    if (content) this.push(row, depth, `row: ${texts.join(' | ')}`, search.join(' '));
+    if (!content) return;
+    const own = hasClickHandler(row) || isFocusable(row) || (rowPointer && !this.parentPointer(row));
+    const head = own ? `row [ref=${this.refs.refFor(row)}]:` : 'row:';
+    this.push(row, depth, `${head} ${texts.join(' | ')}`, search.join(' '));
   }
 
-  /** A cell as text runs (each cut at CELL_MAX) with its controls as inline tokens that keep their refs. */
+  /** A cell as text runs (each cut at CELL_MAX) with its controls and clickables as inline tokens that keep their refs. */
   private cellText(cell: Element, search: string[]): string {
     const parts: string[] = [];
     let run = '';
@@ -312,8 +318,16 @@ export class Walker {
       }
       run = '';
     };
+    const token = (kid: Element, role: string, name?: string): void => {
+      if (isInvisible(kid)) return;
+      flush();
+      const ref = this.refs.refFor(kid);
+      parts.push(controlLine(kid, role, ref, this.active, true, name));
+      search.push(name ?? nameOf(kid, role), fieldValue(kid).value ?? '');
+    };
     const walk = (node: Element): void => {
       const kids = composedChildren(node);
+      const pointer = this.pointer(node);
       for (let i = 0; i < kids.length; i++) {
         const kid = kids[i] as Node;
         if (kid.nodeType === Node.TEXT_NODE) {
@@ -323,12 +337,10 @@ export class Walker {
         if (!(kid instanceof Element)) continue;
         if (SKIP_TAGS.has(kid.localName) || kid.getAttribute('aria-hidden') === 'true' || isNotRendered(kid)) continue;
         const role = roleOf(kid);
-        if (isActionable(kid, role)) {
-          if (isInvisible(kid)) continue;
-          flush();
-          parts.push(controlLine(kid, role, this.refs.refFor(kid), this.active, true));
-          search.push(nameOf(kid, role), fieldValue(kid).value ?? '');
-        } else if (kid.localName === 'img') run += ` ${kid.getAttribute('alt') ?? ''} `;
+        if (isActionable(kid, role)) token(kid, role);
+        else if (this.clickable(kid, role, pointer) === 'leaf')
+          token(kid, clickableRole(role), clickableName(kid, role));
+        else if (kid.localName === 'img') run += ` ${kid.getAttribute('alt') ?? ''} `;
         else {
           const block = !INLINE_TAGS.has(kid.localName);
           if (block) run += ' ';
@@ -341,33 +353,4 @@ export class Walker {
     flush();
     return parts.join(' ');
   }
-}
-
-/**
- * The text an element shows itself: its text nodes and those of inline children (links included, for the reading
- * flow), but empty when all of it is the text of controls, which have lines of their own.
- */
-function ownText(el: Element): string {
-  let text = '';
-  let plain = false;
-  const walk = (node: Element, inControl: boolean): void => {
-    const kids = composedChildren(node);
-    for (let i = 0; i < kids.length && text.length < TEXT_MAX * 3; i++) {
-      const kid = kids[i] as Node;
-      if (kid.nodeType === Node.TEXT_NODE) {
-        const value = textStart(kid);
-        if (!inControl && !plain && /\S/.test(value)) plain = true;
-        text += value;
-        continue;
-      }
-      if (!(kid instanceof Element) || !isInlineText(kid)) continue;
-      if (kid.getAttribute('aria-hidden') === 'true' || isNotRendered(kid)) continue;
-      if (isVisuallyHidden(kid, kid.getBoundingClientRect())) continue;
-      if (kid.localName === 'img') text += ` ${kid.getAttribute('alt') ?? ''} `;
-      else if (kid.localName === 'br') text += ' ';
-      else walk(kid, inControl || isActionable(kid, roleOf(kid)));
-    }
-  };
-  walk(el, false);
-  return plain ? text.replace(/\s+/g, ' ').trim() : '';
 }

@@ -86,6 +86,11 @@ export function Options(props: { client: WorkerClient }) {
       </section>
       <section>
         <h2>Site rules</h2>
+        <p class="muted" data-role="rules-scope">
+          Site rules cover every agent: the conversation's own and every external MCP client on a shared tab. They are
+          the only choices that do: “Allow … for this thread” covers the agent it was given to, and on an external
+          client's card that client on its current connection only.
+        </p>
         {rules.length === 0 ? (
           <p class="muted">
             No rules. A page tool's approval (reading the page, listing tabs, a screenshot) offers “Always allow” and

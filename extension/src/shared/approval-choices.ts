@@ -14,18 +14,26 @@ export function isPageApprovalOnSite(a: Pick<PendingApproval, 'source' | 'origin
 /**
  * The choices a card offers for an approval, and the only ones the worker accepts. A machine tool gets allow once,
  * allow for this thread (when the backend offers it) and deny; a page tool gets its thread grant and the site rules
- * only on a page with a web origin, since both are limited to that origin. A high-risk page action gets allow once
+ * only on a page with a web origin, since both are limited to that origin. An external MCP client's card offers no
+ * site rule, and its thread grant covers that client's connection only. A high-risk page action gets allow once
  * and deny only.
  */
-export function offeredChoices(a: Pick<PendingApproval, 'source' | 'origin' | 'choices' | 'page'>): ApprovalChoice[] {
+export function offeredChoices(
+  a: Pick<PendingApproval, 'source' | 'origin' | 'choices' | 'page' | 'caller'>,
+): ApprovalChoice[] {
   // A high-risk page action is decided each time: nothing the user could remember applies to it.
   if (a.page && a.page.highRisk.length > 0) return a.choices.includes('allow') ? ['allow', 'deny'] : ['deny'];
   const onSite = isPageApprovalOnSite(a);
+  // A grant to an external client is kept for its connection: one that names none gets nothing remembered, and its
+  // card sets no site rule, which would cover every agent and client (the options page lists those).
+  const external = a.caller !== undefined;
+  const grantable = !external || a.caller?.connection !== undefined;
   const out: ApprovalChoice[] = [];
   if (a.choices.includes('allow')) out.push('allow');
-  if (a.choices.includes('allow_session') && (a.source === 'server' || onSite)) out.push('allow_session');
-  if (onSite && a.choices.includes('allow')) out.push('always_allow_site');
+  if (a.choices.includes('allow_session') && (a.source === 'server' || (onSite && grantable)))
+    out.push('allow_session');
+  if (onSite && !external && a.choices.includes('allow')) out.push('always_allow_site');
   out.push('deny');
-  if (onSite) out.push('always_deny_site');
+  if (onSite && !external) out.push('always_deny_site');
   return out;
 }

@@ -35,8 +35,11 @@ export const PendingApproval = z.object({
   choices: z.array(ApprovalDecision),
   /** How far the backend's `allow_session` reaches (server approvals); absent: every call of the tool. */
   sessionScope: ApprovalSessionScope.optional(),
-  /** An external MCP client that made the call on a shared tab: its own name for itself, a claim. */
-  caller: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  /**
+   * An external MCP client that made the call on a shared tab: its own name for itself (a claim) and the connection
+   * it called on, which a grant to it is limited to.
+   */
+  caller: z.object({ name: z.string(), version: z.string().optional(), connection: z.string().optional() }).optional(),
   /** A page tool's class and what the extension found about the action (client-tool approvals). */
   page: z
     .object({
@@ -143,6 +146,8 @@ export type Diagnostics = z.infer<typeof Diagnostics>;
 export const Notice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rule-decided'), rule: SiteRule, toolName: z.string(), threadId: z.string() }),
   z.object({ kind: z.literal('tool-ran'), toolName: z.string(), threadId: z.string(), summary: z.string() }),
+  /** A page tool call whose caller stopped waiting: its card was withdrawn, or its result was not delivered. */
+  z.object({ kind: z.literal('call-withdrawn'), toolName: z.string(), threadId: z.string(), summary: z.string() }),
   z.object({ kind: z.literal('backend-exited'), message: z.string(), stderrTail: z.array(z.string()) }),
   z.object({ kind: z.literal('error'), message: z.string() }),
   /** A running turn lost with its connection: the host or its backend stopped, or the backend was switched. */

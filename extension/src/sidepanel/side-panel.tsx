@@ -288,5 +288,7 @@ function showNotice(view: Transcript, n: Notice): void {
     view.addNote('error', n.message);
   } else if (n.kind === 'tool-ran') {
     view.addNote('rule', n.summary);
+  } else if (n.kind === 'call-withdrawn') {
+    view.addNote('note', n.summary);
   }
 }

@@ -3,7 +3,6 @@
  * Codex's thread/turn/item protocol (no `jsonrpc` field, server requests from id 0) on the other.
  */
 import {
-  type ApprovalOutcome,
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
@@ -11,7 +10,6 @@ import {
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,
-  type RequestId,
   RpcError,
   type Thread,
   type Turn,
@@ -22,26 +20,15 @@ import {
   type AdapterOptions,
   AdapterCore,
   type AgentIdentity,
-  type ApprovalSpec,
   asRecord,
   itemsAfter,
   str,
 } from './dialect-core';
-import {
-  choicesFrom,
-  codexDecision,
-  historyItems,
-  mapCodexError,
-  mapItem,
-  mapThread,
-  mapThreadStatus,
-  mapTurn,
-  policy,
-} from './codex-map';
+import { historyItems, mapCodexError, mapItem, mapThread, mapThreadStatus, mapTurn, policy } from './codex-map';
 import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
 import { checkAgentVersion, codexVersionOf } from './agent-versions';
-import { elicitation } from './codex-elicitation';
 import { codexPage, type ListTurns } from './codex-history';
+import { CodexPermissions, isCodexPermission } from './codex-permissions';
 import { findPreset } from './presets';
 
 /**
@@ -63,15 +50,13 @@ export function createCodexAdapter(
 /** Codex's row of the known agents (its oldest supported version and update command). */
 const CODEX_VERSIONS = findPreset('codex')!;
 
-/** What a request Codex resolved itself (serverRequest/resolved) is left with: no answer at all. */
-const UNANSWERED = new Promise<never>(() => undefined);
-
 class CodexAdapter extends AdapterCore {
   private readonly turnInputs = new Map<string, UserInput[]>();
   private readonly turns = new Map<string, Turn>();
-  private readonly pendingChanges = new Map<string, unknown>();
-  /** Codex server request id -> Tether approval id, to withdraw what Codex resolves itself (interrupt). */
-  private readonly approvalByCodexId = new Map<RequestId, string>();
+  private readonly permissions = new CodexPermissions({
+    ask: (spec) => this.askApproval(spec),
+    withdraw: (requestId) => this.approvals.withdrawById(requestId, 'cancelled'),
+  });
   private dynamicTools: Array<Record<string, unknown>> = [];
   /** Last thread object seen per id (Codex answers some calls with `{}`). */
   private readonly knownThreads = new Map<string, Thread>();
@@ -359,10 +344,7 @@ class CodexAdapter extends AdapterCore {
       case 'item/completed': {
         if (!threadId || !turnId) return;
         const raw = asRecord(p.item);
-        if (raw.type === 'fileChange' && typeof raw.id === 'string') {
-          if (method === 'item/started') this.pendingChanges.set(raw.id, raw.changes);
-          else this.pendingChanges.delete(raw.id);
-        }
+        this.permissions.noteItem(method, raw);
         const item = mapItem(raw, { turnId, final: method === 'item/completed' });
         if (item) this.emit(method, { threadId, turnId, item });
         return;
@@ -376,17 +358,9 @@ class CodexAdapter extends AdapterCore {
         const out = method === 'item/agentMessage/delta' ? method : 'item/reasoning/delta';
         return this.emit(out, { threadId, turnId, itemId, delta });
       }
-      case 'serverRequest/resolved': {
+      case 'serverRequest/resolved':
         // Codex withdrew a request we still show (interrupt, turn end): settle it as cancelled without answering Codex.
-        const id = p.requestId;
-        if (typeof id !== 'string' && typeof id !== 'number') return;
-        const approval = this.approvalByCodexId.get(id);
-        if (approval !== undefined) {
-          this.approvalByCodexId.delete(id);
-          this.approvals.withdrawById(approval, 'cancelled');
-        }
-        return;
-      }
+        return this.permissions.resolvedByCodex(p.requestId);
       case 'error': {
         const e = asRecord(p.error);
         const message = str(e.message) ?? str(p.message) ?? 'Codex reported an error';
@@ -411,54 +385,9 @@ class CodexAdapter extends AdapterCore {
 
   protected onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown {
     const p = asRecord(params);
-    const threadId = str(p.threadId) ?? '';
-    const turnId = str(p.turnId) ?? '';
-    switch (method) {
-      case 'item/commandExecution/requestApproval': {
-        const command = str(p.command);
-        return this.codexApproval(ctx.id, {
-          threadId,
-          turnId,
-          toolName: 'shell',
-          preview: command ?? str(p.reason) ?? 'Run a command',
-          arguments: { command, cwd: p.cwd, reason: p.reason ?? undefined },
-          choices: choicesFrom(p.availableDecisions),
-          // Codex's acceptForSession approves this exact command for the rest of the session.
-          sessionScope: 'command',
-        });
-      }
-      case 'item/fileChange/requestApproval': {
-        const changes = this.pendingChanges.get(str(p.itemId) ?? '');
-        const paths = Array.isArray(changes) ? changes.map((c) => str(asRecord(c).path)).filter(Boolean) : [];
-        return this.codexApproval(ctx.id, {
-          threadId,
-          turnId,
-          toolName: 'apply_patch',
-          preview: str(p.reason) ?? (paths.length > 0 ? `Change ${paths.join(', ')}` : 'Apply file changes'),
-          arguments: { changes: changes ?? [], reason: p.reason ?? undefined, grantRoot: p.grantRoot ?? undefined },
-          choices: ['allow', 'allow_session', 'deny'],
-        });
-      }
-      case 'item/tool/call':
-        return this.callClientTool(p);
-      case 'mcpServer/elicitation/request': {
-        const asked = elicitation(p);
-        return this.codexApproval(ctx.id, asked.spec, asked.answer);
-      }
-      default:
-        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
-    }
-  }
-
-  /** Asks the client; Codex gets the decision, unless it withdrew the request itself (then it gets nothing). */
-  private codexApproval(
-    codexId: RequestId,
-    spec: ApprovalSpec,
-    answer: (outcome: ApprovalOutcome) => unknown = (outcome) => ({ decision: codexDecision(outcome) }),
-  ): Promise<unknown> {
-    const { requestId, settled } = this.askApproval(spec);
-    this.approvalByCodexId.set(codexId, requestId);
-    return settled.then(({ outcome }) => (this.approvalByCodexId.delete(codexId) ? answer(outcome) : UNANSWERED));
+    if (isCodexPermission(method)) return this.permissions.answer(method, p, ctx.id);
+    if (method === 'item/tool/call') return this.callClientTool(p);
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
   }
 
   private async callClientTool(p: Record<string, unknown>): Promise<unknown> {

@@ -5,11 +5,16 @@
  * thread" given on the same origin: a `server` approval acts on the user's machine, so nothing a site can steer
  * may approve it. Pending approvals survive a worker restart; a server approval whose request died with an old
  * connection is then answered through `approval/resolve`.
+ *
+ * A decision acts only for a caller that still waits: a page tool call is tracked from its arrival (`begin`) to its
+ * answer, and `withdraw` (the caller cancelled or went away, its turn ended, its backend stopped) drops its card,
+ * aborts its signal so nothing runs after, and tells the tab who stopped waiting. A "for this thread" grant covers the
+ * caller it was given to: the thread's agent, or one external client on one connection.
  */
 import { ErrorCode, RpcError, type ApprovalDecision, type ApprovalSessionScope } from '@tether/protocol';
 import { offeredChoices } from '../../shared/approval-choices';
 import type { ApprovalChoice, Notice, PendingApproval } from '../../shared/records';
-import type { PersistentState } from '../views/persistent-state';
+import type { PersistentState, ThreadAllow } from '../views/persistent-state';
 import { matchRule, ruleOrigin, withRule } from './site-rules';
 
 /** What is asked: the backend's approval request, or a page tool call the extension gates itself. */
@@ -30,8 +35,10 @@ export interface ApprovalAsk {
    * for one site never opens another.
    */
   readonly origin?: string;
-  /** An external MCP client that made the call (its own name for itself). */
+  /** An external MCP client that made the call (its own name for itself, and its connection). */
   readonly caller?: PendingApproval['caller'];
+  /** The call's signal (from `begin`): once aborted, nobody is asked and the answer is `deny`. */
+  readonly signal?: AbortSignal;
   /** Called when the user is asked (no rule or grant decided): the worker outlines the element meanwhile. */
   readonly onAsk?: () => void;
 }
@@ -61,9 +68,85 @@ export class ApprovalDecisionError extends Error {
 /** Label used as the origin of pages that have none a rule could name (chrome://, file:, about:blank). */
 export const NO_SITE = '(no site)';
 
+/** Why a caller stopped waiting: it cancelled the call, its connection closed, its turn ended, its backend stopped. */
+export type StopReason = 'cancelled' | 'disconnected' | 'turn-ended' | 'backend-stopped';
+
+/** Which approvals and calls a withdrawal covers: every field given must match; `external: false` is the agents' own. */
+export interface WithdrawMatch {
+  readonly threadId?: string;
+  readonly turnId?: string;
+  readonly requestId?: string;
+  readonly external?: boolean;
+  readonly source?: PendingApproval['source'];
+}
+
+/** A page tool call from its arrival to its answer. */
+export interface TrackedCall {
+  /** Aborted, with the StopReason as its reason, when the caller stops waiting. */
+  readonly signal: AbortSignal;
+  /** The call was answered (or abandoned): stop tracking it. */
+  end(): void;
+}
+
+interface Running {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly requestId: string;
+  readonly external: boolean;
+  readonly controller: AbortController;
+}
+
+/** Withdrawals of calls not seen yet remembered at most (a cancellation can overtake its request in one batch). */
+const EARLY_WITHDRAWALS = 256;
+
+/** Who stopped waiting, in the extension's words. */
+export function whoWaited(caller: PendingApproval['caller']): string {
+  return caller ? `${caller.name} (its own name for itself)` : 'The agent';
+}
+
+const STOP_REASONS: readonly StopReason[] = ['cancelled', 'disconnected', 'turn-ended', 'backend-stopped'];
+
+/** Why a tracked call's signal was aborted (`begin`), `cancelled` when it does not say. */
+export function stopReasonOf(signal: AbortSignal): StopReason {
+  return STOP_REASONS.find((r) => r === signal.reason) ?? 'cancelled';
+}
+
+/** Why, in the extension's words. */
+export function stopReasonText(reason: StopReason): string {
+  switch (reason) {
+    case 'cancelled':
+      return 'it cancelled the call';
+    case 'disconnected':
+      return 'it disconnected';
+    case 'turn-ended':
+      return 'its turn ended';
+    case 'backend-stopped':
+      return 'it stopped running';
+  }
+}
+
+/** Whether a "for this thread" grant was given to this caller: the thread's agent, or the same client connection. */
+function grantedTo(allow: ThreadAllow, caller: PendingApproval['caller']): boolean {
+  if (!allow.caller || !caller) return !allow.caller && !caller;
+  return allow.caller.connection === caller.connection && allow.caller.name === caller.name;
+}
+
+function matches(match: WithdrawMatch, c: { threadId: string; turnId: string; requestId: string }, external: boolean) {
+  return (
+    (match.threadId === undefined || c.threadId === match.threadId) &&
+    (match.turnId === undefined || c.turnId === match.turnId) &&
+    (match.requestId === undefined || c.requestId === match.requestId) &&
+    (match.external === undefined || external === match.external)
+  );
+}
+
 /** Routes approvals to tabs, applies site rules, and turns user choices into protocol decisions. */
 export class ApprovalBroker {
   private readonly waiters = new Map<string, (decision: ApprovalDecision) => void>();
+  /** Page tool calls being asked about or run, by approval key. */
+  private readonly running = new Map<string, Running>();
+  /** Keys of calls withdrawn before they began, oldest first. */
+  private readonly early = new Map<string, StopReason>();
 
   constructor(private readonly deps: BrokerDeps) {}
 
@@ -71,15 +154,16 @@ export class ApprovalBroker {
   async ask(req: ApprovalAsk): Promise<ApprovalDecision> {
     const { state } = this.deps;
     const tabId = this.deps.tabForThread(req.threadId);
-    if (tabId === undefined) return 'deny';
+    if (tabId === undefined || req.signal?.aborted) return 'deny';
     const origin = ruleOrigin(req.origin ?? (await this.deps.tabUrl(tabId))) ?? NO_SITE;
+    if (req.signal?.aborted) return 'deny';
     const page = req.source === 'client-tool' ? req.page : undefined;
     if (page && origin !== NO_SITE) {
       const rule = matchRule(state.rules(), origin, page.toolClass);
       const highRisk = page.highRisk.length > 0;
       const allowedForThread = state
         .threadAllows(req.threadId)
-        .some((a) => a.toolClass === page.toolClass && a.origin === origin);
+        .some((a) => a.toolClass === page.toolClass && a.origin === origin && grantedTo(a, req.caller));
       // Both cover this origin only; the user's "always deny on this site" wins over an earlier thread grant, and a
       // high-risk action is denied by a deny rule but never allowed by a remembered choice.
       if (allowedForThread && rule?.decision !== 'deny' && !highRisk) return 'allow';
@@ -89,7 +173,10 @@ export class ApprovalBroker {
       }
     }
     const pending: PendingApproval = {
-      key: `${req.source}:${req.threadId}:${req.requestId}`,
+      key:
+        req.source === 'client-tool'
+          ? clientToolKey(req.threadId, req.requestId)
+          : `server:${req.threadId}:${req.requestId}`,
       source: req.source,
       threadId: req.threadId,
       turnId: req.turnId,
@@ -139,16 +226,49 @@ export class ApprovalBroker {
     return decision;
   }
 
-  /** Drops approvals the server resolved or withdrew (`approval/resolved`), or all of a finished turn. */
-  async withdraw(match: { threadId: string; requestId?: string; turnId?: string }): Promise<void> {
+  /** Tracks a page tool call (an `item/tool/call`) until `end`, so that `withdraw` can stop it. */
+  begin(call: { threadId: string; turnId: string; requestId: string; external: boolean }): TrackedCall {
+    const key = clientToolKey(call.threadId, call.requestId);
+    const controller = new AbortController();
+    const early = this.early.get(key);
+    this.early.delete(key);
+    if (early) controller.abort(early);
+    else this.running.set(key, { ...call, controller });
+    return {
+      signal: controller.signal,
+      end: () => {
+        if (this.running.get(key)?.controller === controller) this.running.delete(key);
+      },
+    };
+  }
+
+  /**
+   * Drops approvals the server resolved or withdrew (`approval/resolved`), or those of a finished turn. With `why`,
+   * the caller stopped waiting: matching page tool calls are stopped too (even one already decided, so its result is
+   * not reported as delivered), the tab is told, and an exact withdrawal of a call not seen yet stops it on arrival.
+   */
+  async withdraw(match: WithdrawMatch, why?: StopReason): Promise<void> {
     const gone = this.deps.state
       .pendingApprovals()
-      .filter(
-        (p) =>
-          p.threadId === match.threadId &&
-          (match.requestId === undefined || p.requestId === match.requestId) &&
-          (match.turnId === undefined || p.turnId === match.turnId),
-      );
+      .filter((p) => matches(match, p, p.caller !== undefined) && (match.source ?? p.source) === p.source);
+    if (why) {
+      let found = gone.some((p) => p.source === 'client-tool');
+      for (const [key, call] of this.running) {
+        if (!matches(match, call, call.external)) continue;
+        found = true;
+        this.running.delete(key);
+        call.controller.abort(why);
+      }
+      if (!found && match.threadId !== undefined && match.requestId !== undefined) {
+        this.early.set(clientToolKey(match.threadId, match.requestId), why);
+        if (this.early.size > EARLY_WITHDRAWALS) this.early.delete(this.early.keys().next().value!);
+      }
+      for (const p of gone) {
+        if (p.source !== 'client-tool') continue;
+        const summary = `${whoWaited(p.caller)} stopped waiting for ${p.toolName} (${stopReasonText(why)}): its approval was withdrawn and nothing was done.`;
+        this.deps.onNotice(p.tabId, { kind: 'call-withdrawn', toolName: p.toolName, threadId: p.threadId, summary });
+      }
+    }
     await this.drop(gone);
   }
 
@@ -169,6 +289,8 @@ export class ApprovalBroker {
 
   /** The connection these requests came on is gone: client-tool calls died with it; server ones can still be resolved. */
   async forgetConnection(): Promise<void> {
+    for (const call of this.running.values()) call.controller.abort('disconnected' satisfies StopReason);
+    this.running.clear();
     await this.drop(this.deps.state.pendingApprovals().filter((p) => p.source === 'client-tool'));
     for (const [key, waiter] of this.waiters) {
       this.waiters.delete(key);
@@ -208,8 +330,15 @@ export class ApprovalBroker {
       case 'deny':
         return choice;
       case 'allow_session':
-        if (p.source === 'client-tool' && p.page)
-          await state.addThreadAllow(p.threadId, { toolClass: p.page.toolClass, origin: p.origin });
+        if (p.source === 'client-tool' && p.page) {
+          const caller = p.caller?.connection ? { name: p.caller.name, connection: p.caller.connection } : undefined;
+          if (p.caller && !caller) throw new ApprovalDecisionError(refusal(p, choice));
+          await state.addThreadAllow(p.threadId, {
+            toolClass: p.page.toolClass,
+            origin: p.origin,
+            ...(caller ? { caller } : {}),
+          });
+        }
         return 'allow_session';
       case 'always_allow_site':
       case 'always_deny_site': {
@@ -229,6 +358,11 @@ export class ApprovalBroker {
   }
 }
 
+/** The key of a page tool call's approval (and of the call while it is tracked). */
+function clientToolKey(threadId: string, requestId: string): string {
+  return `client-tool:${threadId}:${requestId}`;
+}
+
 /** Why `choice` is not offered for `p`, in words that say what the user can do instead. */
 function refusal(p: PendingApproval, choice: ApprovalChoice): string {
   const site = choice === 'always_allow_site' || choice === 'always_deny_site';
@@ -236,6 +370,10 @@ function refusal(p: PendingApproval, choice: ApprovalChoice): string {
     const thread = p.choices.includes('allow_session') ? ', allow it for this thread,' : '';
     return `"${p.toolName}" acts on your computer, not on a site, so no site rule can cover it: allow it once${thread} or deny it.`;
   }
+  if (p.caller && site)
+    return `A site rule covers every agent and client, so ${p.caller.name}'s card cannot set one: allow it once, for ${p.caller.name} only, or deny it.`;
+  if (p.caller && choice === 'allow_session' && !p.caller.connection)
+    return `${p.caller.name} did not say which connection it calls on, so nothing can be remembered for it: allow it once instead.`;
   if (p.origin === NO_SITE) {
     return site
       ? 'This page has no web origin, so no site rule can cover it.'

@@ -21,8 +21,15 @@ export interface StorageAreaLike {
 export const TabBinding = z.object({ threadId: z.string().min(1) });
 export type TabBinding = z.infer<typeof TabBinding>;
 
-/** "Allow for this thread" of a page tool: it covers that tool's class on the one origin the card named. */
-export const ThreadAllow = z.object({ toolClass: ToolClass, origin: z.string() });
+/**
+ * "Allow for this thread" of a page tool: it covers that tool's class on the one origin the card named, for the
+ * thread's own agent, or (with `caller`) for one external MCP client on one connection only.
+ */
+export const ThreadAllow = z.object({
+  toolClass: ToolClass,
+  origin: z.string(),
+  caller: z.object({ name: z.string(), connection: z.string() }).optional(),
+});
 export type ThreadAllow = z.infer<typeof ThreadAllow>;
 
 const KEYS = {
@@ -133,8 +140,9 @@ export class PersistentState {
   /** Remembers "allow for this thread on this origin" for a page tool. */
   async addThreadAllow(threadId: string, allow: ThreadAllow): Promise<void> {
     const list = this.allows.get(threadId) ?? [];
-    if (!list.some((a) => a.toolClass === allow.toolClass && a.origin === allow.origin))
-      this.allows.set(threadId, [...list, allow]);
+    const same = (a: ThreadAllow): boolean =>
+      a.toolClass === allow.toolClass && a.origin === allow.origin && a.caller?.connection === allow.caller?.connection;
+    if (!list.some(same)) this.allows.set(threadId, [...list, allow]);
     await this.areas.session.set({ [KEYS.threadAllows]: Object.fromEntries(this.allows) });
   }
 

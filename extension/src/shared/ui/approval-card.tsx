@@ -16,6 +16,8 @@ export function choiceLabel(a: PendingApproval, choice: ApprovalChoice): string 
     case 'allow':
       return 'Allow once';
     case 'allow_session':
+      if (a.page && a.caller)
+        return `Allow ${classOnSite(a.page.toolClass, a.origin)} for ${a.caller.name}, this connection only`;
       if (a.page) return `Allow ${classOnSite(a.page.toolClass, a.origin)} for this thread`;
       if (a.source === 'client-tool') return `Allow for this thread on ${a.origin}`;
       return a.sessionScope === 'command'
