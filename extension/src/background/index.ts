@@ -5,6 +5,10 @@
 import '../shared/zod-setup';
 import { ViewToWorker, VIEW_PORT_NAME, type WorkerToView } from '../shared/messages';
 import { connectNativeHost } from './host-link/native-port';
+import { chromeDebugger, chromeEventWait } from './input/chrome-debugger';
+import { DebuggerSessions } from './input/debugger-session';
+import { InputLayer } from './input/input-layer';
+import { trustedPolicy } from './input/trusted-policy';
 import { chromePageTools } from './page-tools/chrome-pages';
 import { createMenus, onMenuClick, openPanelOnAction } from './views/open-tether';
 import { PersistentState } from './views/persistent-state';
@@ -21,7 +25,21 @@ let platformOs = 'linux';
 void chrome.runtime.getPlatformInfo().then((info) => (platformOs = info.os));
 
 const state = new PersistentState({ local: chrome.storage.local, session: chrome.storage.session });
-const worker = new TetherWorker({
+const debuggerApi = chromeDebugger();
+const input = new InputLayer({
+  sessions: debuggerApi
+    ? new DebuggerSessions(debuggerApi, {
+        set: (fn, ms) => setTimeout(fn, ms),
+        clear: (h) => clearTimeout(h as number),
+      })
+    : undefined,
+  waitEvent: chromeEventWait,
+  policy: trustedPolicy(
+    () => state.settings(),
+    (tabId, origin) => worker.offerTrustedInput(tabId, origin),
+  ),
+});
+const worker: TetherWorker = new TetherWorker({
   state,
   connectNative: connectNativeHost,
   lastError: () => chrome.runtime.lastError?.message,
@@ -36,7 +54,7 @@ const worker = new TetherWorker({
     void chrome.action.setBadgeText({ tabId, text: count > 0 ? String(count) : '' }).catch(() => {});
     void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
   },
-  pageTools: chromePageTools(),
+  pageTools: chromePageTools({ readFiles: (paths) => worker.readFiles(paths), input }),
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,
   os: () => platformOs,
@@ -141,6 +159,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
     await state.setBinding(tabId, undefined);
     await worker.broker.tabClosed(tabId);
     worker.pages.tabClosed(tabId);
+    input.tabClosed(tabId);
   });
 });
 /** Enables the side panel of every open tab (at install and browser start, before any tab event arrives). */

@@ -66,6 +66,8 @@ export function unusedPageTools(over: Partial<PageToolDeps> = {}): PageToolDeps 
     tabInfo: async () => ({ url: 'https://a.example/', title: 'A' }),
     navigate: unused,
     waitForLoad: async () => true,
+    frameOffset: async () => ({ x: 0, y: 0 }),
+    readFiles: unused,
     ...over,
   };
 }

@@ -6,6 +6,7 @@ import type { WorkerToView } from '../shared/messages';
 import type { SiteRule } from '../shared/records';
 import { acted, facts, fakeTab, snap } from './page-tools/fake-tab';
 import { fakeWorker, unusedPageTools } from './test-helpers';
+import { NO_DEBUGGER_API } from './input/input-layer';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */
 async function setup() {
@@ -180,7 +181,7 @@ describe('TetherWorker page tool gate', () => {
     expect(acts()).toEqual([]);
     await worker.broker.decide(p.key, 'allow', 1);
     const r = await answer;
-    expect(r).toEqual({ success: true, content: [{ type: 'text', text: 'Clicked e1.\nChanged:\n- status "Done"' }] });
+    expect(r).toEqual({ success: true, content: [{ type: 'text', text: `Clicked e1.\nInput: synthetic (${NO_DEBUGGER_API}).\nChanged:\n- status "Done"` }] });
     expect(acts()).toHaveLength(1);
     expect(highlights()).toEqual([
       { op: 'highlight', ref: 'e1' },

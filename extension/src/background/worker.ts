@@ -16,7 +16,7 @@ import { ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './appro
 import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './host-link/event-router';
 import { HostLink } from './host-link/host-link';
 import type { PortLike } from './host-link/native-port';
-import type { ElementFacts } from '../shared/agent-contract';
+import type { AgentFile, ElementFacts } from '../shared/agent-contract';
 import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
 import { describeAction } from './page-tools/action-cards';
 import { CLIENT_TOOLS, type PageToolCall, parsePageToolCall } from './page-tools/page-tool-specs';
@@ -85,6 +85,8 @@ export class TetherWorker {
   private mcpClients: McpClientInfo[] = [];
   /** Composer text for a tab whose panel is not open yet (the context menu's selection), given at its hello. */
   private readonly drafts = new Map<number, string>();
+  /** Tabs and sites whose panel was offered trusted input already. */
+  private readonly trustedOffers = new Set<string>();
   /** Unknown notification methods already logged once (a backend may send one per delta). */
   private readonly unknownMethods = new Set<string>();
 
@@ -133,6 +135,7 @@ export class TetherWorker {
           for (const v of this.viewsOfThread(threadId)) v.send({ type: 'notice', notice });
         }
         this.activeTurns.clear();
+        void this.deps.pageTools.input?.endAll();
         void this.broker.forgetConnection();
       },
       now: deps.now,
@@ -189,6 +192,13 @@ export class TetherWorker {
     return client;
   }
 
+  /** Files on this computer read by the host, for a synthetic page_upload; rejects with the host's reason. */
+  async readFiles(_paths: readonly string[]): Promise<AgentFile[]> {
+    throw new Error(
+      'This Tether host cannot read files for an upload (it has no bridge/files/read); use trusted input in Chrome, or update the host.',
+    );
+  }
+
   /** The running turn of a thread, if any. */
   activeTurn(threadId: string): string | undefined {
     return this.activeTurns.get(threadId);
@@ -207,6 +217,17 @@ export class TetherWorker {
   /** The pages of the tabs that show `threadId`. */
   viewsOfThread(threadId: string): View[] {
     return this.views.forTabs(this.deps.state.tabsForThread(threadId));
+  }
+
+  /**
+   * Offers trusted input on `origin` in the tab's side panel (once per tab and site while the worker lives), with
+   * what Chrome's debugging bar means, before anything attaches: an action under 'ask' on a site not yet allowed.
+   */
+  offerTrustedInput(tabId: number, origin: string): void {
+    const key = `${tabId} ${origin}`;
+    if (this.trustedOffers.has(key)) return;
+    this.trustedOffers.add(key);
+    this.sendToTab(tabId, { type: 'notice', notice: { kind: 'trusted-input-offer', origin } });
   }
 
   /** Sends to the side panels and popups of a tab. */
@@ -323,6 +344,8 @@ export class TetherWorker {
       'turn/started': ({ turn }) => this.activeTurns.set(turn.threadId, turn.id),
       'turn/completed': ({ turn }) => {
         if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
+        // Chrome's debugging bar shows only while a turn acts: the turn's tab is let go when it ends.
+        for (const tab of this.deps.state.tabsForThread(turn.threadId)) void this.deps.pageTools.input?.turnEnded(tab);
         void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id }, 'turn-ended');
       },
       'item/tool/call/cancelled': ({ threadId, callId, reason }) =>

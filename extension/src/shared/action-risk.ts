@@ -24,6 +24,8 @@ export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
   page_select: 'act',
   page_check: 'act',
   page_hover: 'act',
+  page_drag: 'act',
+  page_upload: 'act',
   page_press: 'act',
   page_scroll: 'act',
   page_navigate: 'navigate',
@@ -106,6 +108,8 @@ export function highRiskReasons(action: PlannedAction): string[] {
   // Without a ref the key goes to whatever has focus, which the card cannot describe: it could send any form.
   if (activates && action.elements.length === 0)
     reasons.add('It presses a key that can submit a form or press a button where the focus is, unseen.');
+  // Files from the user's computer leave it: which files and which site is for the user to see every time.
+  if (action.tool === 'page_upload') reasons.add('It gives files from your computer to the page.');
   for (const el of action.elements) {
     const r = el.risk;
     const typing = action.tool === 'page_type' || action.tool === 'page_fill_form';

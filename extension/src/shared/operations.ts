@@ -21,7 +21,7 @@ import {
   TurnSteerResult,
 } from '@tether/protocol';
 import { z } from 'zod';
-import { ApprovalChoice, Diagnostics, Settings, SiteRule, WorkerState } from './records';
+import { ApprovalChoice, Diagnostics, Settings, SiteRule, TrustedInputSetting, WorkerState } from './records';
 
 /** An operation's params and result schemas. */
 export interface ViewOpSpec {
@@ -64,9 +64,17 @@ export const viewOps = {
   'rules/list': { params: Empty, result: Rules },
   'rules/revoke': { params: z.object({ id: z.string().min(1) }), result: Rules },
   'settings/set': {
-    params: z.object({ backend: z.string().nullable().optional(), model: z.string().nullable().optional() }),
+    params: z.object({
+      backend: z.string().nullable().optional(),
+      model: z.string().nullable().optional(),
+      trustedInput: TrustedInputSetting.nullable().optional(),
+      /** Replaces the list of sites with trusted input (options page: remove one). */
+      trustedSites: z.array(z.string().url()).max(1000).nullable().optional(),
+    }),
     result: Settings,
   },
+  /** Allows trusted input on the calling tab's site (the panel's offer): only that page's origin, never one given. */
+  'trusted/allow-site': { params: Empty, result: Settings },
   'diagnostics/get': { params: Empty, result: Diagnostics },
   /** The host's model settings (never a key), optionally with the model servers running on this computer. */
   'config/read': { params: BridgeConfigReadParams.unwrap(), result: BridgeConfigReadResult },

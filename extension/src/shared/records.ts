@@ -65,8 +65,22 @@ export const SiteRule = z.object({
 });
 export type SiteRule = z.infer<typeof SiteRule>;
 
+/**
+ * When page actions use trusted input (Chrome's debugger, which shows "Tether started debugging this browser" while
+ * the agent acts): never, on the sites the user allowed from the panel (the default), or everywhere.
+ */
+export const TrustedInputSetting = z.enum(['off', 'ask', 'always']);
+export type TrustedInputSetting = z.infer<typeof TrustedInputSetting>;
+
 /** User settings kept in storage. */
-export const Settings = z.object({ backend: z.string().optional(), model: z.string().optional() });
+export const Settings = z.object({
+  backend: z.string().optional(),
+  model: z.string().optional(),
+  /** Absent: 'ask' (trusted input on the sites in `trustedSites`). */
+  trustedInput: TrustedInputSetting.optional(),
+  /** Origins the user allowed trusted input on, under 'ask'. */
+  trustedSites: z.array(z.string()).optional(),
+});
 export type Settings = z.infer<typeof Settings>;
 
 /** A connection failure remembered for diagnostics. */
@@ -149,6 +163,8 @@ export const Notice = z.discriminatedUnion('kind', [
   /** A page tool call whose caller stopped waiting: its card was withdrawn, or its result was not delivered. */
   z.object({ kind: z.literal('call-withdrawn'), toolName: z.string(), threadId: z.string(), summary: z.string() }),
   z.object({ kind: z.literal('backend-exited'), message: z.string(), stderrTail: z.array(z.string()) }),
+  /** An action on `origin` would use trusted input if the user allowed it there (the panel explains and offers). */
+  z.object({ kind: z.literal('trusted-input-offer'), origin: z.string() }),
   z.object({ kind: z.literal('error'), message: z.string() }),
   /** A running turn lost with its connection: the host or its backend stopped, or the backend was switched. */
   z.object({

@@ -109,24 +109,43 @@ function delay(ms: number): Promise<undefined> {
 }
 
 /**
- * Sets files on the file input marked with `attribute="token"` (the page agent marks it, so CDP can find the very
- * element a ref names in any frame or open shadow root of the tab's process) as the user's choice in the file picker.
- * Resolves false when no element carries the mark.
+ * The node id of the element marked with `selector` (the page agent marks the very element a ref names), found in
+ * every frame and open shadow root of the tab's process; undefined when nothing carries the mark.
  */
-export async function trustedSetFiles(send: CdpSend, selector: string, paths: readonly string[]): Promise<boolean> {
+async function findMarked(send: CdpSend, selector: string): Promise<number | undefined> {
   await send('DOM.getDocument', { depth: -1, pierce: true });
-  const search = await send('DOM.performSearch', { query: selector, includeUserAgentShadowDOM: false });
-  const { searchId, resultCount } = readSearch(search);
+  const { searchId, resultCount } = readSearch(
+    await send('DOM.performSearch', { query: selector, includeUserAgentShadowDOM: false }),
+  );
   try {
-    if (resultCount === 0) return false;
-    const results = await send('DOM.getSearchResults', { searchId, fromIndex: 0, toIndex: 1 });
-    const nodeId = readNodeIds(results)[0];
-    if (nodeId === undefined) return false;
-    await send('DOM.setFileInputFiles', { nodeId, files: [...paths] });
-    return true;
+    if (resultCount === 0) return undefined;
+    return readNodeIds(await send('DOM.getSearchResults', { searchId, fromIndex: 0, toIndex: 1 }))[0];
   } finally {
     await send('DOM.discardSearchResults', { searchId }).catch(() => undefined);
   }
+}
+
+/** Sets files on the marked file input as the user's choice in the file picker; false when nothing is marked. */
+export async function trustedSetFiles(send: CdpSend, selector: string, paths: readonly string[]): Promise<boolean> {
+  const nodeId = await findMarked(send, selector);
+  if (nodeId === undefined) return false;
+  await send('DOM.setFileInputFiles', { nodeId, files: [...paths] });
+  return true;
+}
+
+/** Focuses the marked element the way the browser does for a user (focus events, caret); false when none is marked. */
+export async function trustedFocus(send: CdpSend, selector: string): Promise<boolean> {
+  const nodeId = await findMarked(send, selector);
+  if (nodeId === undefined) return false;
+  await send('DOM.focus', { nodeId });
+  return true;
+}
+
+/** Drops files (paths on this computer) at `p`, as a user dragging them from the file manager: enter, over, drop. */
+export async function trustedDropFiles(send: CdpSend, p: Point, paths: readonly string[]): Promise<void> {
+  const data = { items: [], files: [...paths], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const)
+    await send('Input.dispatchDragEvent', { type, x: p.x, y: p.y, data, modifiers: 0 });
 }
 
 function readSearch(v: unknown): { searchId: string; resultCount: number } {

@@ -9,6 +9,8 @@ import type { Point } from '../../shared/agent-contract';
 import {
   trustedClick,
   trustedDrag,
+  trustedDropFiles,
+  trustedFocus,
   trustedHover,
   trustedInsertText,
   trustedKey,
@@ -25,13 +27,15 @@ export type TrustedStep =
   | { kind: 'press'; chord: KeyChord }
   | { kind: 'text'; text: string }
   | { kind: 'drag'; from: Point; to: Point }
-  | { kind: 'files'; selector: string; paths: readonly string[] };
+  | { kind: 'files'; selector: string; paths: readonly string[] }
+  | { kind: 'drop-files'; point: Point; paths: readonly string[] }
+  | { kind: 'focus'; selector: string };
 
 /** How one action's input is made: trusted, or synthetic and why (said in the result). */
 export type InputMode = { trusted: true } | { trusted: false; why: string };
 
 /** Whether the user's setting allows trusted input on a site now, and if not, why (in the result's words). */
-export type TrustedPolicy = (origin: string) => InputMode;
+export type TrustedPolicy = (origin: string, tabId: number) => InputMode;
 
 /** The browser side of the layer: the debugger sessions (absent in Firefox) and CDP events of a tab. */
 export interface InputDeps {
@@ -53,7 +57,7 @@ export class InputLayer {
   mode(tabId: number, origin: string): InputMode {
     const { sessions } = this.deps;
     if (!sessions) return { trusted: false, why: NO_DEBUGGER_API };
-    const allowed = this.deps.policy(origin);
+    const allowed = this.deps.policy(origin, tabId);
     if (!allowed.trusted) return allowed;
     const refused = sessions.refusal(tabId);
     return refused ? { trusted: false, why: refused } : { trusted: true };
@@ -70,7 +74,7 @@ export class InputLayer {
   }
 
   /** Performs one trusted step; resolves with what the page made of a drag (native HTML5 or pointer-driven). */
-  async perform(tabId: number, step: TrustedStep): Promise<{ drag?: 'html5' | 'pointer'; filesSet?: boolean }> {
+  async perform(tabId: number, step: TrustedStep): Promise<{ drag?: 'html5' | 'pointer'; found?: boolean }> {
     const { sessions } = this.deps;
     if (!sessions) throw new TrustedInputUnavailable(NO_DEBUGGER_API);
     const send = (method: string, params?: Record<string, unknown>) => sessions.send(tabId, method, params);
@@ -90,7 +94,12 @@ export class InputLayer {
       case 'drag':
         return { drag: await trustedDrag(send, (m) => this.deps.waitEvent(tabId, m), step.from, step.to) };
       case 'files':
-        return { filesSet: await trustedSetFiles(send, step.selector, step.paths) };
+        return { found: await trustedSetFiles(send, step.selector, step.paths) };
+      case 'drop-files':
+        await trustedDropFiles(send, step.point, step.paths);
+        return {};
+      case 'focus':
+        return { found: await trustedFocus(send, step.selector) };
     }
   }
 

@@ -92,6 +92,18 @@ export function describeAction(
       return { preview: `${call.args.checked ? 'Check' : 'Uncheck'} ${target}${on}` };
     case 'page_hover':
       return { preview: `Move the pointer over ${target}${on}` };
+    case 'page_drag': {
+      const to = elements[1];
+      return { preview: `Drag ${target} onto ${to ? elementLabel(to) : 'another element'}${on}` };
+    }
+    case 'page_upload': {
+      const n = call.args.paths.length;
+      const what = el?.tag === 'input' ? target : `the drop area ${target}`;
+      return {
+        preview: `Give ${n === 1 ? '1 file' : `${n} files`} from your computer to ${what}${on}`,
+        value: call.args.paths.map((p) => `${baseName(p)}  (${p})`).join('\n'),
+      };
+    }
     case 'page_press':
       return {
         preview: el ? `Press a key in ${target}${on}` : `Press a key on ${thisPage}`,
@@ -111,6 +123,11 @@ export function describeAction(
     case 'page_reload':
       return { preview: `Reload ${thisPage}` };
   }
+}
+
+/** The file name of a path, POSIX or Windows. */
+export function baseName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 }
 
 /** ", which leads to other.example" for a link to another origin; empty for a link on the same site. */

@@ -17,6 +17,7 @@ export function dialogOf(args: { dialog?: 'accept' | 'dismiss'; promptText?: str
 /** The refs a call names, in order: the elements its card describes and outlines. */
 export function callRefs(call: PageToolCall): string[] {
   if (call.tool === 'page_fill_form') return call.args.fields.map((f) => f.ref);
+  if (call.tool === 'page_drag') return [call.args.from, call.args.to];
   if ('ref' in call.args && typeof call.args.ref === 'string') return [call.args.ref];
   return [];
 }

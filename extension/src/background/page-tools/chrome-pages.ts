@@ -6,7 +6,15 @@
 import pageAgentScript from '../../content/page-agent.ts?iife';
 import pageReadScript from '../../content/page-read.ts?iife';
 import { z } from 'zod';
-import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts } from '../../shared/agent-contract';
+import {
+  AGENT_GLOBAL,
+  AGENT_VERSION,
+  type AgentCall,
+  type AgentFile,
+  type ElementFacts,
+  Point,
+} from '../../shared/agent-contract';
+import type { InputLayer } from '../input/input-layer';
 import { installDialogShim } from '../../content/dialog-shim';
 import { PageReadResult } from '../../shared/agent-contract';
 import type { AgentReply, PageToolDeps } from './page-tool-deps';
@@ -90,9 +98,101 @@ async function crop(dataUrl: string, box: NonNullable<ElementFacts['box']>): Pro
   return `data:image/png;base64,${btoa(binary)}`;
 }
 
-/** The page tools' browser access. */
-export function chromePageTools(): PageToolDeps {
+/** The isolated-world key under which a frame keeps the probes it listens for (see frameOffset). */
+const PROBES = '__tetherFrameProbes';
+
+/**
+ * Runs in every frame's isolated world: listens for the message a child frame posts with `nonce`, and keeps the
+ * content-box offset of the iframe element it came from (its `contentWindow` is the message's source, which holds
+ * across origins), scrolling that iframe into view first when none of it shows.
+ */
+function listenForProbe(nonce: string, key: string): void {
+  const g = globalThis as unknown as Record<string, Map<string, { x: number; y: number } | null>>;
+  const probes = g[key] ?? new Map<string, { x: number; y: number } | null>();
+  g[key] = probes;
+  probes.set(nonce, null);
+  const listener = (event: MessageEvent): void => {
+    if (event.data !== nonce) return;
+    window.removeEventListener('message', listener, true);
+    for (const frame of Array.from(document.querySelectorAll('iframe, frame'))) {
+      if ((frame as HTMLIFrameElement).contentWindow !== event.source) continue;
+      let r = frame.getBoundingClientRect();
+      if (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) {
+        frame.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        r = frame.getBoundingClientRect();
+      }
+      const style = getComputedStyle(frame);
+      probes.set(nonce, {
+        x: r.left + frame.clientLeft + Number.parseFloat(style.paddingLeft || '0'),
+        y: r.top + frame.clientTop + Number.parseFloat(style.paddingTop || '0'),
+      });
+    }
+  };
+  window.addEventListener('message', listener, true);
+  setTimeout(() => window.removeEventListener('message', listener, true), 2_000);
+}
+
+/** Runs in the child frame's isolated world: tells its parent which frame it is. */
+function postProbe(nonce: string): void {
+  if (window.parent !== window) window.parent.postMessage(nonce, '*');
+}
+
+/** Runs in every frame: the offset the probe found there, if this frame is the child's parent. */
+function takeProbe(nonce: string, key: string): { x: number; y: number } | null {
+  const probes = (globalThis as unknown as Record<string, Map<string, { x: number; y: number } | null> | undefined>)[
+    key
+  ];
+  const found = probes?.get(nonce) ?? null;
+  probes?.delete(nonce);
+  return found;
+}
+
+/**
+ * The offset of a frame's viewport in the tab's: its parent finds the iframe element the frame's window is (a message
+ * posted from the frame names it), adds that element's content-box offset, and so on up to the top frame. Frame ids
+ * say nothing of parents without the webNavigation permission, so each hop asks every frame which one is the parent.
+ */
+async function frameOffset(tabId: number, frameId: number): Promise<{ x: number; y: number }> {
+  let offset = { x: 0, y: 0 };
+  for (let hop = 0, child = frameId; child !== 0; hop++) {
+    if (hop > 16) throw new Error('The frame is nested too deeply to find where it is on the page.');
+    const nonce = `tether-probe-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+    await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: listenForProbe,
+      args: [nonce, PROBES],
+    });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [child] }, func: postProbe, args: [nonce] });
+    // The message is delivered after the poster's task ends: give it a moment before asking who heard it.
+    let parent: { frameId: number; at: { x: number; y: number } } | undefined;
+    for (let attempt = 0; attempt < 20 && !parent; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 10));
+      const results = await chrome.scripting.executeScript({
+        target: { tabId, allFrames: true },
+        func: takeProbe,
+        args: [nonce, PROBES],
+      });
+      for (const r of results) {
+        const at = Point.safeParse(r.result);
+        if (at.success) parent = { frameId: r.frameId, at: at.data };
+      }
+    }
+    if (!parent) throw new Error('The frame of this element could not be found on the page (it may have gone).');
+    offset = { x: offset.x + parent.at.x, y: offset.y + parent.at.y };
+    child = parent.frameId;
+  }
+  return offset;
+}
+
+/** The page tools' browser access; `readFiles` and `input` come from the worker's host link and the debugger. */
+export function chromePageTools(extra: {
+  readFiles(paths: readonly string[]): Promise<AgentFile[]>;
+  input?: InputLayer;
+}): PageToolDeps {
   return {
+    frameOffset,
+    readFiles: (paths) => extra.readFiles(paths),
+    ...(extra.input ? { input: extra.input } : {}),
     readPage: async (tabId, maxChars) => {
       await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });
       const [first] = await chrome.scripting.executeScript({

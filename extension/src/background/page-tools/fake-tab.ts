@@ -16,6 +16,7 @@ export type FakeAgent = Partial<{
   describe(ref: string): ElementFacts | 'stale';
   act(call: Extract<AgentCall, { op: 'act' }>): ActResult | Promise<ActResult>;
   wait(call: Extract<AgentCall, { op: 'wait' }>): unknown;
+  read(call: Extract<AgentCall, { op: 'read' }>): unknown;
 }>;
 
 /** One frame's document as the fake tab shows it: its id and the agent running in it (answers as the contract says). */
@@ -83,6 +84,8 @@ async function answer(agent: FakeAgent, call: AgentCall): Promise<unknown> {
       return agent.act?.(call);
     case 'wait':
       return agent.wait?.(call);
+    case 'read':
+      return agent.read?.(call);
     case 'highlight':
       return true;
   }

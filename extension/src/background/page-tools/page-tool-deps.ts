@@ -2,7 +2,8 @@
  * What the page tools need from the browser (chrome-pages.ts binds it to chrome.*, tests to a fake tab), and the
  * shapes that come back from the page.
  */
-import type { AgentCall, ElementFacts, PageReadResult } from '../../shared/agent-contract';
+import type { AgentCall, AgentFile, ElementFacts, PageReadResult, Point } from '../../shared/agent-contract';
+import type { InputLayer } from '../input/input-layer';
 
 /** A tab as tabs_list reports it. */
 export interface TabSummary {
@@ -39,4 +40,10 @@ export interface PageToolDeps {
   navigate(tabId: number, to: { url: string } | 'back' | 'forward' | 'reload'): Promise<void>;
   /** Resolves when the tab's page finished loading, or false after `capMs`. */
   waitForLoad(tabId: number, capMs: number): Promise<boolean>;
+  /** The offset of a frame's viewport in the tab's viewport (CSS px): 0,0 for the top frame. */
+  frameOffset(tabId: number, frameId: number): Promise<Point>;
+  /** Files on this computer, read by the host for a synthetic upload; rejects with the host's reason. */
+  readFiles(paths: readonly string[]): Promise<AgentFile[]>;
+  /** Trusted input (Chrome's debugger); absent where only synthetic input is possible. */
+  readonly input?: InputLayer;
 }

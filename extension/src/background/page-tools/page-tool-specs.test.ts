@@ -61,6 +61,8 @@ describe('parsePageToolCall', () => {
       page_select: { ref: 'e1', values: ['a'] },
       page_check: { ref: 'e1', checked: true },
       page_hover: { ref: 'e1' },
+      page_drag: { from: 'e1', to: 'e2' },
+      page_upload: { ref: 'e1', paths: ['/tmp/a.txt'] },
       page_press: { key: 'Enter' },
       page_navigate: { url: 'https://a.example/' },
     };

@@ -13,6 +13,13 @@ export const PAGE_READ_MAX_CHARS = 200_000;
 export const PAGE_READ_DEFAULT_CHARS = 50_000;
 /** Longest page_wait. */
 export const PAGE_WAIT_MAX_MS = 30_000;
+/** Most files one page_upload gives a page. */
+export const MAX_UPLOAD_FILES = 20;
+
+/** An absolute POSIX path, or a Windows drive or UNC path. */
+function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(p) || p.startsWith('\\\\');
+}
 
 const Ref = z
   .string()
@@ -44,6 +51,7 @@ export const PAGE_TOOL_ARGS = {
         )
         .optional()
         .describe('Cap on the text length.'),
+      ref: Ref.optional().describe("Read only this element whole: a field's full value, or the element's text."),
     })
     .strict(),
   page_snapshot: z
@@ -95,6 +103,33 @@ export const PAGE_TOOL_ARGS = {
     .strict(),
   page_check: z.object({ ref: Ref, checked: z.boolean() }).strict(),
   page_hover: z.object({ ref: Ref }).strict(),
+  page_drag: z
+    .object({
+      from: Ref.describe('Element to drag.'),
+      to: Ref.describe('Element to drop it on.'),
+      position: z
+        .object({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) })
+        .strict()
+        .optional()
+        .describe("Drop point in px from the target's top-left (default: its centre)."),
+    })
+    .strict(),
+  page_upload: z
+    .object({
+      ref: Ref.describe('A file input, or a drop zone.'),
+      paths: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(4096)
+            .refine((p) => isAbsolutePath(p), 'an absolute path, like /home/me/report.pdf or C:\\Users\\me\\a.png'),
+        )
+        .min(1)
+        .max(MAX_UPLOAD_FILES)
+        .describe("Absolute paths of files on the user's computer."),
+    })
+    .strict(),
   page_press: z
     .object({
       key: z.string().min(1).max(50).describe('Enter, Tab, Escape, ArrowDown, or a chord like Control+a.'),
@@ -119,7 +154,7 @@ export type PageToolName = keyof typeof PAGE_TOOL_ARGS;
 
 const DESCRIPTIONS: Record<PageToolName, string> = {
   page_read:
-    "Read the page in this conversation's tab as text: URL, title, selected text and main text (article extraction).",
+    "Read the page in this conversation's tab as text: URL, title, selected text, main text and text fields; or one element by ref.",
   page_snapshot:
     'Snapshot the page as an accessibility tree, one element per line; controls carry [ref=eN] for the action tools. Call again after the page changes.',
   page_find: 'Find text on the page (long pages): matching elements with their refs.',
@@ -132,6 +167,8 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_select: 'Choose options of a select by ref.',
   page_check: 'Check or uncheck a checkbox or radio by ref.',
   page_hover: 'Move the pointer over an element by ref.',
+  page_drag: 'Drag an element onto another by ref (drag-and-drop, sortable lists). Returns what changed.',
+  page_upload: "Give files from the user's computer to a file input or drop zone by ref (asks the user each time).",
   page_press: 'Press a key or chord, on an element by ref or the focused one.',
   page_scroll: 'Scroll an element into view by ref, or the page by dy pixels.',
   page_navigate: 'Open an http(s) URL in this tab. Returns the new page.',

@@ -6,6 +6,7 @@ import { PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 import { staleRefMessage } from './ref-table';
 import { unusedPageTools } from '../test-helpers';
+import { NO_DEBUGGER_API } from '../input/input-layer';
 
 /** Runs a call given as the model would send it. */
 async function run(tools: PageTools, tool: string, args: unknown = {}): Promise<ToolCallResult> {
@@ -250,6 +251,7 @@ describe('PageTools actions', () => {
     expect(r.success).toBe(true);
     expect(textOf(r).split('\n')).toEqual([
       'Clicked e3.',
+      `Input: synthetic (${NO_DEBUGGER_API}).`,
       'A confirm dialog opened: "Sign in now?"; it was dismissed (call again with dialog: "accept" to accept it).',
       'Page errors: TypeError: x is undefined',
       'Focus: - textbox "Password" [ref=e2]',
@@ -275,7 +277,7 @@ describe('PageTools actions', () => {
     const { tools } = formPage(() => acted(error === undefined ? {} : { error }));
     await run(tools, 'page_snapshot');
     expect(textOf(await run(tools, 'page_hover', { ref: 'e1' }))).toBe(
-      'Hovered over e1.\nNothing on the page changed.',
+      `Hovered over e1.\nInput: synthetic (${NO_DEBUGGER_API}).\nNothing on the page changed.`,
     );
     error = 'The element is disabled.';
     expect(await run(tools, 'page_check', { ref: 'e1', checked: true })).toEqual({
@@ -304,6 +306,7 @@ describe('PageTools actions', () => {
     expect(textOf(r)).toBe(
       [
         'Clicked e3.',
+        `Input: synthetic (${NO_DEBUGGER_API}).`,
         'Now on https://a.example/welcome "Welcome".',
         'Page: https://a.example/welcome',
         'Title: A',

@@ -7,30 +7,26 @@ import type { ToolCallResult } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol';
 import type { z } from 'zod';
 import {
-  ActResult,
   DescribeResult,
   FindResult,
   FrameSnapshot,
+  ReadResult,
   WaitResult,
-  type AgentAction,
   type AgentCall,
-  type DialogPolicy,
   type ElementFacts,
 } from '../../shared/agent-contract';
-import { callRefs, dialogOf, doneLine, reportLines } from './action-report';
+import { callRefs, dialogOf } from './action-report';
+import { PageActions, parseReply, type Prepared } from './page-actions';
 import type { PageToolDeps } from './page-tool-deps';
 import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';
 import { RefTable, staleRefMessage, type RefTarget } from './ref-table';
 import { mergeSnapshots, type FramePart } from './snapshot-merge';
-
-/** The frames of one tab made ready for actions (agent injected, dialog shim installed), with the shim's channel. */
-type Prepared = Map<number, string | undefined>;
+import { StaleRefError } from './stale-ref-error';
 
 /** Snapshot size budget, in characters, before it is cut with a note saying how to read on. */
 export const SNAPSHOT_MAX_CHARS = 40_000;
 /** Size of the snapshot an action or a navigation returns when the page is small enough to show whole. */
 const INLINE_SNAPSHOT_CHARS = 6_000;
-const SETTLE = { quietMs: 100, capMs: 1_500 };
 const LOAD_CAP_MS = 10_000;
 const FIND_MAX = 30;
 
@@ -38,17 +34,22 @@ function text(t: string, success = true): ToolCallResult {
   return { success, content: [{ type: 'text', text: t }] };
 }
 
-/** Thrown inside the runner for a ref that can no longer be used; becomes a failed tool result. */
-class StaleRefError extends Error {
-  override readonly name = 'StaleRefError';
-}
-
 /** The page tools of every tab, with each tab's refs. */
 export class PageTools {
   private readonly tables = new Map<number, RefTable>();
   private readonly docs = new Map<string, string>();
 
-  constructor(private readonly deps: PageToolDeps) {}
+  private readonly actions: PageActions;
+
+  constructor(private readonly deps: PageToolDeps) {
+    this.actions = new PageActions({
+      deps,
+      resolve: (tabId, ref) => this.resolve(tabId, ref),
+      table: (tabId) => this.table(tabId),
+      navigatedFrom: (tabId, before) => this.navigatedFrom(tabId, before),
+      afterNavigation: (tabId) => this.afterNavigation(tabId),
+    });
+  }
 
   /** Forgets a closed tab's refs. */
   tabClosed(tabId: number): void {
@@ -87,13 +88,14 @@ export class PageTools {
   private async dispatch(tabId: number, call: PageToolCall): Promise<ToolCallResult> {
     switch (call.tool) {
       case 'page_read':
+        if (call.args.ref) return this.readRef(tabId, call.args.ref, call.args.maxChars ?? PAGE_READ_DEFAULT_CHARS);
         return this.read(tabId, call.args.maxChars ?? PAGE_READ_DEFAULT_CHARS);
       case 'tabs_list':
         return text(JSON.stringify(await this.deps.listTabs(tabId), null, 1));
       case 'page_screenshot':
         if (call.args.ref) {
           // An element that cannot be scrolled to would leave a picture of something else: say why instead.
-          const scrolled = await this.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
+          const scrolled = await this.actions.act(tabId, call.args.ref, { kind: 'scroll', dy: 0 });
           if (!scrolled.success) return scrolled;
           // Cropped where it is now; an element in a frame has a box in the frame's viewport, not the tab's.
           const box =
@@ -110,7 +112,7 @@ export class PageTools {
       case 'page_wait':
         return text(await this.wait(tabId, call.args.text, call.args.textGone, call.args.ms ?? 5_000));
       case 'page_click':
-        return this.act(
+        return this.actions.act(
           tabId,
           call.args.ref,
           {
@@ -118,10 +120,10 @@ export class PageTools {
             button: call.args.button ?? 'left',
             double: call.args.double ?? false,
           },
-          dialogOf(call.args),
+          { dialog: dialogOf(call.args) },
         );
       case 'page_type':
-        return this.act(
+        return this.actions.act(
           tabId,
           call.args.ref,
           {
@@ -130,20 +132,33 @@ export class PageTools {
             submit: call.args.submit ?? false,
             clear: call.args.clear ?? false,
           },
-          dialogOf(call.args),
+          { dialog: dialogOf(call.args) },
         );
       case 'page_fill_form':
         return this.fill(tabId, call.args.fields);
       case 'page_select':
-        return this.act(tabId, call.args.ref, { kind: 'select', values: call.args.values });
+        return this.actions.act(tabId, call.args.ref, { kind: 'select', values: call.args.values });
       case 'page_check':
-        return this.act(tabId, call.args.ref, { kind: 'check', checked: call.args.checked });
+        return this.actions.act(tabId, call.args.ref, { kind: 'check', checked: call.args.checked });
       case 'page_hover':
-        return this.act(tabId, call.args.ref, { kind: 'hover' });
+        return this.actions.act(tabId, call.args.ref, { kind: 'hover' });
+      case 'page_drag':
+        return this.actions.act(tabId, call.args.from, {
+          kind: 'drag',
+          to: call.args.to,
+          ...(call.args.position ? { position: call.args.position } : {}),
+        });
+      case 'page_upload':
+        return this.actions.act(tabId, call.args.ref, { kind: 'upload', files: [] }, { paths: call.args.paths });
       case 'page_press':
-        return this.act(tabId, call.args.ref, { kind: 'press', key: call.args.key }, dialogOf(call.args));
+        return this.actions.act(
+          tabId,
+          call.args.ref,
+          { kind: 'press', key: call.args.key },
+          { dialog: dialogOf(call.args) },
+        );
       case 'page_scroll':
-        return this.act(tabId, call.args.ref, { kind: 'scroll', dy: call.args.dy ?? 0 });
+        return this.actions.act(tabId, call.args.ref, { kind: 'scroll', dy: call.args.dy ?? 0 });
       case 'page_navigate':
         return this.navigate(tabId, { url: call.args.url });
       case 'page_back':
@@ -162,6 +177,20 @@ export class PageTools {
     if (page.selection) header.push(`Selected text: ${page.selection}`);
     const note = page.truncated ? '\n\n[The text was cut at the size limit.]' : '';
     return text(`${header.join('\n')}\n\n${page.text}${note}`);
+  }
+
+  /** One element's whole value (a field) or text, with a note when even that was cut at `maxChars`. */
+  private async readRef(tabId: number, ref: string, maxChars: number): Promise<ToolCallResult> {
+    const t = this.resolve(tabId, ref);
+    await this.deps.injectAgent(tabId);
+    const r = await this.callIn(tabId, t, ref, { op: 'read', ref: t.local, maxChars }, ReadResult);
+    if (r.stale) throw new StaleRefError(staleRefMessage(ref));
+    if ('error' in r) return text(r.error, false);
+    const cut =
+      r.total > r.text.length
+        ? `\n\n[Cut at ${r.text.length} of ${r.total} characters: page_read with this ref and a larger maxChars reads more.]`
+        : '';
+    return text(`${r.element} (${ref}), ${r.total} characters:\n${r.text}${cut}`);
   }
 
   private async screenshot(tabId: number, box?: ElementFacts['box']): Promise<ToolCallResult> {
@@ -281,68 +310,11 @@ export class PageTools {
       : `Timed out after ${Date.now() - start} ms waiting for ${what}; call page_snapshot to see the page as it is.`;
   }
 
-  /** One action, then what changed: the settled region, dialogs, errors, or the new page after a navigation. */
-  private async act(
-    tabId: number,
-    ref: string | undefined,
-    action: AgentAction,
-    dialog?: DialogPolicy,
-    prepared: Prepared = new Map(),
-  ): Promise<ToolCallResult> {
-    const before = await this.deps.tabInfo(tabId);
-    const t = ref ? this.resolve(tabId, ref) : undefined;
-    const frameId = t?.frameId ?? 0;
-    const channel = await this.prepare(tabId, frameId, prepared);
-    const call: AgentCall = {
-      op: 'act',
-      prefix: '',
-      action,
-      ...(t ? { ref: t.local } : {}),
-      ...(dialog ? { dialog } : {}),
-      ...(channel ? { channel } : {}),
-      ...SETTLE,
-    };
-    let result: ActResult | undefined;
-    let docId = t?.docId;
-    try {
-      const reply = await this.deps.callAgent(tabId, frameId, call, t?.docId);
-      if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
-      docId = reply.docId;
-      result = parseReply(ActResult, reply.value);
-    } catch (error) {
-      // The frame went away mid-action: the action navigated it (a link, a form sent). Anything else is a failure.
-      if (error instanceof StaleRefError || !(await this.navigatedFrom(tabId, before))) throw error;
-    }
-    if (result?.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
-    if (result?.error) return text(result.error, false);
-    const table = this.table(tabId);
-    const report = reportLines(result, (lines) =>
-      docId === undefined ? [...lines] : table.rewrite(lines, frameId, docId),
-    );
-    const done = doneLine(action, ref);
-    if (!result || result.unloading || (await this.navigatedFrom(tabId, before)))
-      return text([done, ...report, await this.afterNavigation(tabId)].join('\n'));
-    return text([done, ...report].join('\n'));
-  }
-
-  /**
-   * Makes sure the agent runs in the tab's frames and the dialog shim in `frameId`, once per frame for the calls that
-   * share `prepared` (the fields of one fill); resolves with the shim's channel, if it could be installed.
-   */
-  private async prepare(tabId: number, frameId: number, prepared: Prepared): Promise<string | undefined> {
-    if (prepared.has(frameId)) return prepared.get(frameId);
-    if (prepared.size === 0) await this.deps.injectAgent(tabId);
-    // Without the shim (a page whose main world cannot be scripted) the action still runs; dialogs then stay the page's.
-    const channel = await this.deps.installDialogShim(tabId, frameId).catch(() => undefined);
-    prepared.set(frameId, channel);
-    return channel;
-  }
-
   private async fill(tabId: number, fields: readonly { ref: string; value: string }[]): Promise<ToolCallResult> {
     const out: string[] = [];
     const prepared: Prepared = new Map();
     for (const f of fields) {
-      const r = await this.act(tabId, f.ref, { kind: 'fill', value: f.value }, undefined, prepared);
+      const r = await this.actions.act(tabId, f.ref, { kind: 'fill', value: f.value }, { prepared });
       const first = r.content[0];
       const line = first?.type === 'text' ? first.text.split('\n')[0] : '';
       if (!r.success)
@@ -380,14 +352,4 @@ export class PageTools {
     const now = await this.deps.tabInfo(tabId);
     return before !== undefined && now !== undefined && now.url !== before.url;
   }
-}
-
-/** Parses what a page's agent returned; a reply of the wrong shape is an error naming the extension, not the page. */
-function parseReply<T>(schema: z.ZodType<T>, value: unknown): T {
-  const r = schema.safeParse(value);
-  if (!r.success)
-    throw new Error(
-      'The page agent answered something unexpected (the page may have replaced it); reload the page and try again.',
-    );
-  return r.data;
 }

@@ -17,6 +17,11 @@ export interface StorageAreaLike {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
+/** A change of settings: a value sets a field, `null` clears it, absent leaves it. */
+export type SettingsPatch = {
+  [K in keyof Settings]?: Settings[K] | null;
+};
+
 /** A tab's thread. */
 export const TabBinding = z.object({ threadId: z.string().min(1) });
 export type TabBinding = z.infer<typeof TabBinding>;
@@ -168,13 +173,17 @@ export class PersistentState {
   }
 
   /** Merges settings; `null` clears a field. */
-  async updateSettings(patch: { backend?: string | null; model?: string | null }): Promise<void> {
+  async updateSettings(patch: SettingsPatch): Promise<void> {
     const next: Settings = { ...this.settingsValue };
     for (const key of ['backend', 'model'] as const) {
       const v = patch[key];
       if (v === null) delete next[key];
       else if (v !== undefined) next[key] = v;
     }
+    if (patch.trustedInput === null) delete next.trustedInput;
+    else if (patch.trustedInput !== undefined) next.trustedInput = patch.trustedInput;
+    if (patch.trustedSites === null) delete next.trustedSites;
+    else if (patch.trustedSites !== undefined) next.trustedSites = [...new Set(patch.trustedSites)];
     this.settingsValue = next;
     await this.areas.local.set({ [KEYS.settings]: next });
   }

@@ -11,6 +11,7 @@ import {
   type ViewOp,
   type ViewOpResult,
 } from '../../shared/operations';
+import { ruleOrigin } from '../approvals/site-rules';
 import type { View } from './views';
 import type { TetherWorker } from '../worker';
 
@@ -126,6 +127,14 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const before = w.deps.state.settings().backend;
     await w.deps.state.updateSettings(patch);
     if (w.deps.state.settings().backend !== before) w.link.restart();
+    w.broadcastState();
+    return w.deps.state.settings();
+  },
+  'trusted/allow-site': async (w, view) => {
+    const origin = ruleOrigin((await w.deps.tab(tabOf(view)))?.url);
+    if (!origin) throw new Error('Trusted input can be allowed only on an http or https page.');
+    const sites = w.deps.state.settings().trustedSites ?? [];
+    await w.deps.state.updateSettings({ trustedSites: [...sites, origin] });
     w.broadcastState();
     return w.deps.state.settings();
   },

@@ -1,0 +1,351 @@
+/**
+ * One action by ref, through the input layer: trusted (the agent locates the element, the worker performs the input
+ * through chrome.debugger while the agent watches) or synthetic (the agent's own `act`), then what changed. Every
+ * tool that acts comes through `act`, so no tool has two code paths, and every answer says which input it was.
+ */
+import type { ToolCallResult } from '@tether/protocol';
+import { errorMessage } from '@tether/protocol';
+import type { z } from 'zod';
+import { parseKey } from '../../content/keys';
+import {
+  ActResult,
+  type AgentAction,
+  type AgentCall,
+  type DialogPolicy,
+  LocateResult,
+  MarkResult,
+  type Point,
+  TARGET_MARK,
+} from '../../shared/agent-contract';
+import { type InputMode, NO_DEBUGGER_API, tabPoint, type TrustedStep } from '../input/input-layer';
+import { TrustedInputUnavailable } from '../input/debugger-session';
+import { doneLine, reportLines } from './action-report';
+import type { PageToolDeps } from './page-tool-deps';
+import { type RefTable, type RefTarget, staleRefMessage } from './ref-table';
+import { StaleRefError } from './stale-ref-error';
+
+/** The frames of one tab made ready for actions (agent injected, dialog shim installed), with the shim's channel. */
+export type Prepared = Map<number, string | undefined>;
+
+const SETTLE = { quietMs: 100, capMs: 1_500 };
+/** Characters typed key by key with trusted input; the rest of a longer text is inserted at once (a paste's speed). */
+const TRUSTED_KEYS_MAX = 200;
+
+/** What the page tools give the actions: their browser access, refs and the page after a navigation. */
+export interface ActionContext {
+  readonly deps: PageToolDeps;
+  resolve(tabId: number, ref: string): RefTarget;
+  table(tabId: number): RefTable;
+  navigatedFrom(tabId: number, before: { url: string } | undefined): Promise<boolean>;
+  afterNavigation(tabId: number): Promise<string>;
+}
+
+/** How one action is asked for. */
+export interface ActOptions {
+  dialog?: DialogPolicy | undefined;
+  prepared?: Prepared;
+  /** page_upload: paths on this computer (trusted input gives Chrome the paths; synthetic needs the bytes). */
+  paths?: readonly string[];
+}
+
+function text(t: string, success = true): ToolCallResult {
+  return { success, content: [{ type: 'text', text: t }] };
+}
+
+/** The line that says how the input was made. */
+export function inputLine(mode: InputMode): string {
+  return mode.trusted ? 'Input: trusted (the page saw real input).' : `Input: synthetic (${mode.why}).`;
+}
+
+/** Whether the worker performs `a` itself when trusted input is on (the rest stay the agent's: values, options). */
+function trustedKind(a: AgentAction): boolean {
+  return ['click', 'hover', 'press', 'type', 'drag', 'upload'].includes(a.kind);
+}
+
+/** A point refused because something covers it, said the way the model can act on. */
+class CoveredError extends Error {
+  override readonly name = 'CoveredError';
+}
+
+/** Runs actions for the page tools. */
+export class PageActions {
+  constructor(private readonly ctx: ActionContext) {}
+
+  /** One action, then what changed: the settled region, dialogs, errors, or the new page after a navigation. */
+  async act(tabId: number, ref: string | undefined, action: AgentAction, o: ActOptions = {}): Promise<ToolCallResult> {
+    const { deps } = this.ctx;
+    const before = await deps.tabInfo(tabId);
+    const t = ref ? this.ctx.resolve(tabId, ref) : undefined;
+    const frameId = t?.frameId ?? 0;
+    const channel = await this.prepare(tabId, frameId, o.prepared ?? new Map());
+    let mode: InputMode = { trusted: false, why: NO_DEBUGGER_API };
+    if (deps.input && trustedKind(action)) {
+      mode = deps.input.mode(tabId, originOf(before?.url));
+      if (mode.trusted) mode = await deps.input.ready(tabId).then(() => mode, fallback);
+    }
+    let result: ActResult | undefined;
+    let docId = t?.docId;
+    try {
+      if (mode.trusted) {
+        const watched = await this.trusted(tabId, t, ref, action, o, channel);
+        if (typeof watched === 'string') return text(watched, false);
+        ({ result, docId, mode } = { ...watched, mode: watched.mode ?? mode });
+      } else {
+        const agentAction = action.kind === 'upload' ? await this.withBytes(action, o.paths ?? []) : action;
+        const call = this.actCall(tabId, agentAction, t, o, channel);
+        const reply = await deps.callAgent(tabId, frameId, call, t?.docId);
+        if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+        docId = reply.docId;
+        result = parseReply(ActResult, reply.value);
+      }
+    } catch (error) {
+      if (error instanceof CoveredError) return text(error.message, false);
+      // The frame went away mid-action: the action navigated it (a link, a form sent). Anything else is a failure.
+      if (error instanceof StaleRefError || !(await this.ctx.navigatedFrom(tabId, before))) throw error;
+    }
+    if (result?.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    if (result?.error) return text(result.error, false);
+    const table = this.ctx.table(tabId);
+    const report = reportLines(result, (lines) =>
+      docId === undefined ? [...lines] : table.rewrite(lines, frameId, docId),
+    );
+    // Values, options and scrolling are set the same way in both modes: only input events say which they were.
+    const head = trustedKind(action) ? [doneLine(action, ref), inputLine(mode)] : [doneLine(action, ref)];
+    if (!result || result.unloading || (await this.ctx.navigatedFrom(tabId, before)))
+      return text([...head, ...report, await this.ctx.afterNavigation(tabId)].join('\n'));
+    return text([...head, ...report].join('\n'));
+  }
+
+  /**
+   * Makes sure the agent runs in the tab's frames and the dialog shim in `frameId`, once per frame for the calls that
+   * share `prepared` (the fields of one fill); resolves with the shim's channel, if it could be installed.
+   */
+  private async prepare(tabId: number, frameId: number, prepared: Prepared): Promise<string | undefined> {
+    if (prepared.has(frameId)) return prepared.get(frameId);
+    if (prepared.size === 0) await this.ctx.deps.injectAgent(tabId);
+    // Without the shim (a page whose main world cannot be scripted) the action still runs; dialogs then stay the page's.
+    const channel = await this.ctx.deps.installDialogShim(tabId, frameId).catch(() => undefined);
+    prepared.set(frameId, channel);
+    return channel;
+  }
+
+  private actCall(
+    tabId: number,
+    action: AgentAction,
+    t: RefTarget | undefined,
+    o: ActOptions,
+    channel: string | undefined,
+  ): AgentCall {
+    // A drag's target is a tab ref: the agent knows it by its own ref, and only in its own frame.
+    let sent = action;
+    if (action.kind === 'drag') {
+      const to = this.ctx.resolve(tabId, action.to);
+      if (to.frameId !== t?.frameId || to.docId !== t.docId)
+        throw new CoveredError(
+          `${action.to} is in another frame than the element dragged: synthetic input can only drag within one frame.`,
+        );
+      sent = { ...action, to: to.local };
+    }
+    return {
+      op: 'act',
+      prefix: '',
+      action: sent,
+      ...(t ? { ref: t.local } : {}),
+      ...(o.dialog ? { dialog: o.dialog } : {}),
+      ...(channel ? { channel } : {}),
+      ...SETTLE,
+    };
+  }
+
+  /** The upload with the files' bytes, read by the host (synthetic input cannot give the page a path). */
+  private async withBytes(action: Extract<AgentAction, { kind: 'upload' }>, paths: readonly string[]) {
+    if (action.files.length > 0 || paths.length === 0) return action;
+    const files = await this.ctx.deps.readFiles(paths);
+    return { ...action, files };
+  }
+
+  /**
+   * A trusted action: locate, watch, perform, settle. Resolves with the agent's report, or a string when the action
+   * could not start (the element is covered or cannot be pointed at); `mode` is set when the input fell back midway.
+   */
+  private async trusted(
+    tabId: number,
+    t: RefTarget | undefined,
+    ref: string | undefined,
+    action: AgentAction,
+    o: ActOptions,
+    channel: string | undefined,
+  ): Promise<string | { result: ActResult; docId: string | undefined; mode?: InputMode }> {
+    const { deps } = this.ctx;
+    const input = deps.input;
+    if (!input) throw new TrustedInputUnavailable('no input layer');
+    const steps: TrustedStep[] = [];
+    const marks: RefTarget[] = [];
+    const mark = async (target: RefTarget, r: string): Promise<string> => {
+      const token = randomToken();
+      await this.agent(tabId, target, r, { op: 'mark', ref: target.local, token }, MarkResult);
+      marks.push(target);
+      return `[${TARGET_MARK}="${token}"]`;
+    };
+    try {
+      switch (action.kind) {
+        case 'click':
+        case 'hover': {
+          const at = await this.point(tabId, need(t, action.kind), ref ?? '', action.clickCover === true);
+          steps.push(
+            action.kind === 'click'
+              ? { kind: 'click', point: at.point, button: action.button, double: action.double }
+              : { kind: 'hover', point: at.point },
+          );
+          break;
+        }
+        case 'press':
+          if (t) steps.push({ kind: 'focus', selector: await mark(t, ref ?? '') });
+          steps.push({ kind: 'press', chord: parseKey(action.key) });
+          break;
+        case 'type': {
+          steps.push({ kind: 'focus', selector: await mark(need(t, 'type'), ref ?? '') });
+          if (action.clear) steps.push({ kind: 'press', chord: parseKey('ControlOrMeta+a') }, del());
+          const chars = [...action.text];
+          for (const c of chars.slice(0, TRUSTED_KEYS_MAX))
+            steps.push(c === '\n' ? { kind: 'press', chord: parseKey('Enter') } : charStep(c));
+          if (chars.length > TRUSTED_KEYS_MAX)
+            steps.push({ kind: 'text', text: chars.slice(TRUSTED_KEYS_MAX).join('') });
+          if (action.submit) steps.push({ kind: 'press', chord: parseKey('Enter') });
+          break;
+        }
+        case 'drag': {
+          const target = this.ctx.resolve(tabId, action.to);
+          const from = await this.point(tabId, need(t, 'drag'), ref ?? '', false);
+          const to = await this.point(tabId, target, action.to, true);
+          const point = action.position ? tabPoint(action.position, to.topLeft) : to.point;
+          steps.push({ kind: 'drag', from: from.point, to: point });
+          break;
+        }
+        case 'upload': {
+          const target = need(t, 'upload');
+          const el = await this.locate(tabId, target, ref ?? '').catch(() => undefined);
+          const paths = o.paths ?? [];
+          if (el && !(el.facts.tag === 'input' && el.facts.inputType === 'file')) {
+            const offset = await deps.frameOffset(tabId, target.frameId);
+            steps.push({ kind: 'drop-files', point: tabPoint(el.point, offset), paths });
+          } else steps.push({ kind: 'files', selector: await mark(target, ref ?? ''), paths });
+          break;
+        }
+        default:
+          throw new TrustedInputUnavailable(`page tools do not send ${action.kind} through the debugger`);
+      }
+    } catch (error) {
+      if (error instanceof CoveredError) return error.message;
+      throw error;
+    }
+    const frameId = t?.frameId ?? 0;
+    const watchReply = await deps.callAgent(
+      tabId,
+      frameId,
+      {
+        op: 'watch',
+        prefix: '',
+        ...(t ? { ref: t.local } : {}),
+        ...(o.dialog ? { dialog: o.dialog } : {}),
+        ...(channel ? { channel } : {}),
+      },
+      t?.docId,
+    );
+    if (watchReply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    let lost: InputMode | undefined;
+    try {
+      for (const step of steps) {
+        const done = await input.perform(tabId, step);
+        if (done.found === false) throw new StaleRefError(staleRefMessage(ref ?? ''));
+      }
+    } catch (error) {
+      // The user cancelled the debugging bar mid-action: what ran stays done; the result says the rest did not.
+      if (!(error instanceof TrustedInputUnavailable)) throw error;
+      lost = { trusted: false, why: `${error.message}; this action stopped partway, so check the page` };
+    } finally {
+      for (const m of marks)
+        void deps
+          .callAgent(tabId, m.frameId, { op: 'mark', ref: m.local, token: null }, m.docId)
+          .catch(() => undefined);
+    }
+    const reply = await deps.callAgent(tabId, frameId, { op: 'settle', ...SETTLE });
+    if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    return { result: parseReply(ActResult, reply.value), docId: reply.docId, ...(lost ? { mode: lost } : {}) };
+  }
+
+  private async agent<T>(tabId: number, t: RefTarget, ref: string, call: AgentCall, schema: z.ZodType<T>): Promise<T> {
+    const reply = await this.ctx.deps.callAgent(tabId, t.frameId, call, t.docId);
+    if (reply.stale) throw new StaleRefError(staleRefMessage(ref));
+    return parseReply(schema, reply.value);
+  }
+
+  private async locate(tabId: number, t: RefTarget, ref: string) {
+    const r = await this.agent(tabId, t, ref, { op: 'locate', ref: t.local }, LocateResult);
+    if (r.stale) throw new StaleRefError(staleRefMessage(ref));
+    if ('error' in r) throw new CoveredError(r.error);
+    return r;
+  }
+
+  /** The tab point to act on for a ref (its element's visible centre), and its box's top-left; refuses a covered one. */
+  private async point(
+    tabId: number,
+    t: RefTarget,
+    ref: string,
+    coverOk: boolean,
+  ): Promise<{ point: Point; topLeft: Point }> {
+    const r = await this.locate(tabId, t, ref);
+    if (r.covered && !coverOk)
+      throw new CoveredError(
+        `${ref} is ${r.covered}, so a click there would hit that instead. Deal with it first (close or accept it), or pass clickCover: true.`,
+      );
+    const offset = await this.ctx.deps.frameOffset(tabId, t.frameId);
+    const box = r.facts.box;
+    return { point: tabPoint(r.point, offset), topLeft: tabPoint(box ? { x: box.x, y: box.y } : r.point, offset) };
+  }
+}
+
+function charStep(c: string): TrustedStep {
+  // A character on no US key (é, 漢, an emoji) is committed as an input method would; the rest are real key presses.
+  try {
+    return { kind: 'press', chord: parseKey(c) };
+  } catch {
+    return { kind: 'text', text: c };
+  }
+}
+
+function del(): TrustedStep {
+  return { kind: 'press', chord: parseKey('Delete') };
+}
+
+function need(t: RefTarget | undefined, kind: string): RefTarget {
+  if (!t) throw new CoveredError(`page_${kind} needs a ref: call page_snapshot and pass the ref of the element.`);
+  return t;
+}
+
+function fallback(error: unknown): InputMode {
+  if (error instanceof TrustedInputUnavailable) return { trusted: false, why: error.message };
+  return { trusted: false, why: `trusted input failed to start: ${errorMessage(error)}` };
+}
+
+function originOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).origin : '';
+  } catch {
+    return '';
+  }
+}
+
+function randomToken(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Parses what a page's agent returned; a reply of the wrong shape is an error naming the extension, not the page. */
+export function parseReply<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw new Error(
+      'The page agent answered something unexpected (the page may have replaced it); reload the page and try again.',
+    );
+  return r.data;
+}
