@@ -26,18 +26,11 @@ import {
 } from './dialect-core';
 import { AcpErrorCode, mapAcpError } from './acp-errors';
 import { acpAgentRow, checkAcpProtocol, checkAgentVersion } from './agent-versions';
-import {
-  agentErrorText,
-  approvalCard,
-  listedThread,
-  permissionChoices,
-  permissionOption,
-  safeSegment,
-  stopStatus,
-} from './acp-map';
+import { agentErrorText, listedThread, safeSegment, stopStatus } from './acp-map';
 import { AcpModels } from './acp-models';
 import { ReplayWatch } from './acp-replay';
 import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
+import { type AcpPermissionDeps, answerPermission } from './acp-permissions';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
@@ -70,6 +63,17 @@ class AcpAdapter extends AdapterCore {
   /** Titles the adapter made from a first prompt: an agent's own title may replace these, never a client's. */
   private readonly madeTitles = new Map<string, string>();
   private readonly replay = new ReplayWatch();
+  private readonly permissions: AcpPermissionDeps = {
+    turnOf: (sessionId) => {
+      const threadId = this.threadOfSession(sessionId);
+      const turn = threadId ? this.active.get(threadId) : undefined;
+      return threadId && turn ? { threadId, turn } : undefined;
+    },
+    isRunning: (turn) => this.active.get(turn.threadId) === turn,
+    isTetherTool: (toolCall, title) => this.mcp?.isTetherTool(toolCall, title) === true,
+    ask: (spec) => this.askApproval(spec),
+    setStatus: (threadId, status) => this.emit('thread/status/changed', { threadId, status }),
+  };
 
   constructor(upstream: MessageTransport, options: AdapterOptions) {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
@@ -417,35 +421,7 @@ class AcpAdapter extends AdapterCore {
       // fs/* and terminal/* were not offered in our client capabilities.
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether does not provide ${method} to ACP agents`);
     }
-    const p = asRecord(params);
-    const threadId = this.threadOfSession(str(p.sessionId) ?? '');
-    const turn = threadId ? this.active.get(threadId) : undefined;
-    if (!threadId || !turn) return { outcome: { outcome: 'cancelled' } };
-    const toolCall = asRecord(p.toolCall);
-    const options = (Array.isArray(p.options) ? p.options : []).map(asRecord);
-    turn.ensureToolCall(toolCall);
-    // One prompt, in the side panel: the MCP call that follows goes through the extension's approval. A refusal
-    // here would end the agent's turn without telling the model; `allow_always` would outlive this one call.
-    const once = options.find((o) => o.kind === 'allow_once');
-    if (once && this.mcp?.isTetherTool(toolCall, turn.toolTitle(str(toolCall.toolCallId) ?? ''))) {
-      return { outcome: { outcome: 'selected', optionId: once.optionId } };
-    }
-    this.emit('thread/status/changed', { threadId, status: 'waitingOnApproval' });
-    const { settled } = this.askApproval({
-      threadId,
-      turnId: turn.id,
-      ...approvalCard(toolCall),
-      choices: permissionChoices(options),
-    });
-    return settled.then(({ outcome }) => {
-      const toolCallId = str(toolCall.toolCallId);
-      if (outcome === 'deny' && toolCallId) turn.decline(toolCallId);
-      const option = permissionOption(options, outcome);
-      if (this.active.get(threadId) === turn) this.emit('thread/status/changed', { threadId, status: 'running' });
-      return option
-        ? { outcome: { outcome: 'selected', optionId: option.optionId } }
-        : { outcome: { outcome: 'cancelled' } };
-    });
+    return answerPermission(params, this.permissions);
   }
 
   protected override onAgentClosed(): void {
