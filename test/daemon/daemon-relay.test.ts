@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
+import { HOST_ENTRY, type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
 import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string })
@@ -43,6 +43,20 @@ function journal(d: DaemonEnv, threadId: string): Array<{ type: string; turn?: {
         return []; // a line being written
       }
     });
+}
+
+/** Pids of the processes whose command line names `text` (Linux /proc). */
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const textOf = (item: any): string => item.content.text;
@@ -87,6 +101,46 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     const expected = Array.from({ length: 300 }, (_, i) => `${i + 1} `).join('');
     expect(textOf(answers[0])).toBe(expected);
     expect(daemon.pid()).toBe(daemonPid);
+  });
+
+  it('keeps a command backend and its running turn after the relay left, then stops it once the turn ends', async () => {
+    daemon = daemonEnv();
+    const backendData = join(daemon.dir, 'backend-data');
+    const config = {
+      defaultBackend: 'child',
+      backends: {
+        child: {
+          kind: 'command',
+          argv: [process.execPath, HOST_ENTRY, 'app-server', '--listen', 'stdio', '--data-dir', backendData],
+        },
+      },
+    };
+    const first = startHost({ env: daemon.env, config });
+    hosts.push(first);
+    await initialize(first);
+    const started = await first.request('thread/start', { title: 'a child backend outlives the browser' });
+    const threadId: string = started.result.thread.id;
+    const from = first.messages.length;
+    await first.request('turn/start', { threadId, input: [{ text: '/stream 600 10' }] });
+    await first.waitFor((m) => m.method === 'item/agentMessage/delta', 10_000, from);
+    first.closeInput();
+    expect((await first.exited).code).toBe(0);
+    const d = daemon;
+    const status = (): string => d.tether('daemon', 'status').stdout;
+    expect(status()).toMatch(/running turns\s+1/);
+    const file = join(backendData, 'threads', `${threadId}.jsonl`);
+    const ended = () =>
+      existsSync(file) && /"type":"turn","turn":\{[^\n]*"status":"completed"/.test(readFileSync(file, 'utf8'));
+    await waitUntil(ended, 'the child backend to finish the turn', 20_000);
+    await waitUntil(() => /running turns\s+0/.test(status()), 'the daemon to count the turn as ended');
+    const answer = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"agentMessage"'))
+      .map((l) => JSON.parse(l).item);
+    expect(answer).toHaveLength(1);
+    expect(textOf(answer[0])).toBe(Array.from({ length: 600 }, (_, i) => `${i + 1} `).join(''));
+    // Its turn done and no browser left, the backend is stopped.
+    await waitUntil(() => processesNaming(backendData).length === 0, 'the child backend to be stopped');
   });
 
   it('serves in-process and says why in bridge/hello when the daemon cannot run', async () => {

@@ -1,8 +1,8 @@
 /**
  * One relayed browser connection inside the daemon: what `tether host` did in-process for its browser (bridge/*
  * methods, the backend supervisor, the MCP hub), over JSON lines on the socket instead of frames on stdio. When the
- * relay goes away the connection's backend is stopped, but an embedded backend's engine is shared by the daemon, so
- * its running turns go on journaling and another connection can `thread/resume` them.
+ * relay goes away, running turns go on journaling and another connection can `thread/resume` them: an embedded
+ * backend's engine is shared by the daemon, and a command backend keeps running until its turns end (TurnWatch).
  */
 import type { Socket } from 'node:net';
 import { BROWSER_MAX_INBOUND_BYTES, LineSplitter } from '@tether/protocol/codec';
@@ -15,6 +15,7 @@ import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { TETHER_VERSION } from '../version';
 import type { DaemonHello } from './handshake';
+import { TurnWatch } from './turn-watch';
 
 /** Options of serveConnection. */
 export interface ConnectionOptions {
@@ -32,7 +33,11 @@ export interface ConnectionOptions {
 export interface DaemonConnection {
   /** Settles once the relay is gone and the connection's backend has stopped. */
   readonly closed: Promise<void>;
-  /** Stops serving: the backend is stopped, queued output flushed, the socket ended. */
+  /** True until the relay goes away (a command backend may then go on running its turns). */
+  readonly attached: boolean;
+  /** Turns a command backend of this connection runs (the embedded backend's are its engine's). */
+  readonly runningTurns: number;
+  /** Stops serving now: the backend is stopped (its running turns interrupted), the socket ended. */
   close(reason: string): Promise<void>;
 }
 
@@ -43,13 +48,32 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   const loaded = await loadHostConfig();
   if (loaded.configError) log(loaded.configError.message);
   const mcp = new McpHub({ browser: hello.browser ?? 'browser', log });
+  const turns = new TurnWatch();
   let bridge: Bridge | undefined;
+  let attached = true;
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let forceClose!: () => void;
+  const forced = new Promise<void>((resolve) => (forceClose = resolve));
 
+  /** The relay went away: a command backend's running turns go on (declining its requests) before it stops. */
+  const relayGone = (reason: string): Promise<void> => {
+    if (!attached) return closing ?? Promise.resolve();
+    attached = false;
+    socket.pause();
+    if (turns.runningTurns > 0)
+      log(`${reason}; the backend goes on with ${turns.runningTurns} running turn(s) and stops when they end`);
+    return finish(reason, Promise.race([turns.detach(), forced]));
+  };
   const close = (reason: string): Promise<void> => {
+    forceClose();
+    attached = false;
+    return finish(reason, Promise.resolve());
+  };
+  const finish = (reason: string, after: Promise<void>): Promise<void> => {
     closing ??= (async () => {
+      await after;
       log(`closing: ${reason}`);
       socket.pause();
       try {
@@ -67,7 +91,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   const writer = new FrameWriter(socket, {
     framing: 'lines',
     onPressure: (high) => bridge?.outputPressure(high),
-    onError: (error) => void close(`the relay's socket failed: ${error.message}`),
+    onError: (error) => void relayGone(`the relay's socket failed: ${error.message}`),
   });
   bridge = createHostBridge({
     ...loaded,
@@ -78,6 +102,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     setInputPaused: (paused) => (paused ? socket.pause() : socket.resume()),
     daemon: { daemonVersion: TETHER_VERSION },
     sharedEngine: options.sharedEngine,
+    wrapBackend: (backend) => turns.watch(backend),
   });
   const lines = new LineSplitter<Buffer>(
     {
@@ -93,12 +118,21 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   socket.on('data', (chunk: Buffer) => lines.push(chunk));
   socket.once('end', () => {
     lines.end();
-    void close('the relay disconnected');
+    void relayGone('the relay disconnected');
   });
-  socket.once('error', (error) => void close(`socket error: ${error.message}`));
-  socket.once('close', () => void close('the relay disconnected'));
+  socket.once('error', (error) => void relayGone(`socket error: ${error.message}`));
+  socket.once('close', () => void relayGone('the relay disconnected'));
   if (options.rest.length > 0) lines.push(options.rest);
   socket.resume();
   log(`serving ${hello.browser ?? 'a browser'} through tether host ${hello.hostVersion ?? '(unknown version)'}`);
-  return { closed, close };
+  return {
+    closed,
+    close,
+    get attached() {
+      return attached;
+    },
+    get runningTurns() {
+      return turns.runningTurns;
+    },
+  };
 }

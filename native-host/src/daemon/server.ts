@@ -61,7 +61,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let nextId = 1;
   let lastBusy = Date.now();
   let stopping: Promise<void> | undefined;
-  const runningTurns = (): number => [...engines.values()].reduce((n, e) => n + e.runningTurns, 0);
+  const runningTurns = (): number =>
+    [...engines.values()].reduce((n, e) => n + e.runningTurns, 0) +
+    [...connections].reduce((n, c) => n + c.runningTurns, 0);
 
   const sharedEngine = (engineOptions: AppServerOptions): AppServerHandle => {
     const { log: _ignored, ...settings } = engineOptions;
@@ -81,7 +83,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     uptimeMs: Date.now() - lock.info.startedAtMs,
     socket: files.socket,
     log: files.log,
-    clients: connections.size,
+    clients: [...connections].filter((c) => c.attached).length,
     runningTurns: runningTurns(),
     idleExitMs: options.idleExitMs,
   });
