@@ -69,8 +69,12 @@ describe('page agent actions', () => {
     const seen = await events();
     expect(seen).toEqual([
       'pointerover:next',
+      'pointerenter:html',
+      'pointerenter:body',
       'pointerenter:next',
       'mouseover:next',
+      'mouseenter:html',
+      'mouseenter:body',
       'mouseenter:next',
       'pointermove:next',
       'mousemove:next',
@@ -193,17 +197,44 @@ describe('page agent actions', () => {
     );
   });
 
-  it('hovers with pointer and mouse over, enter and move', async () => {
+  it('hovers with over and enter from the document down, then out and leave when the pointer moves on', async () => {
     const ref = await refOf('"Menu"');
+    await page.evaluate(() => {
+      for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) {
+        document.addEventListener(
+          type,
+          (e) => (window as unknown as { events: string[] }).events.push(`${type}:${(e.target as Element).id}`),
+          true,
+        );
+      }
+    });
     await events();
-    await act(ref, { kind: 'hover' });
+    const hovered = await act(ref, { kind: 'hover' });
     expect(await events()).toEqual([
       'pointerover:menu',
+      'pointerenter:html',
+      'pointerenter:body',
       'pointerenter:menu',
       'mouseover:menu',
+      'mouseenter:html',
+      'mouseenter:body',
       'mouseenter:menu',
       'pointermove:menu',
       'mousemove:menu',
+    ]);
+    expect(hovered).toMatchObject({ limits: [expect.stringMatching(/CSS :hover/)] });
+    await act(await refOf('"Next page"'), { kind: 'hover' });
+    expect(await events()).toEqual([
+      'pointerout:menu',
+      'pointerleave:menu',
+      'pointerover:next',
+      'pointerenter:next',
+      'mouseout:menu',
+      'mouseleave:menu',
+      'mouseover:next',
+      'mouseenter:next',
+      'pointermove:next',
+      'mousemove:next',
     ]);
   });
 

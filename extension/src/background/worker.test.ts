@@ -181,7 +181,12 @@ describe('TetherWorker page tool gate', () => {
     expect(acts()).toEqual([]);
     await worker.broker.decide(p.key, 'allow', 1);
     const r = await answer;
-    expect(r).toEqual({ success: true, content: [{ type: 'text', text: `Clicked e1.\nInput: synthetic (${NO_DEBUGGER_API}).\nChanged:\n- status "Done"` }] });
+    expect(r).toEqual({
+      success: true,
+      content: [
+        { type: 'text', text: `Clicked e1.\nInput: synthetic (${NO_DEBUGGER_API}).\nChanged:\n- status "Done"` },
+      ],
+    });
     expect(acts()).toHaveLength(1);
     expect(highlights()).toEqual([
       { op: 'highlight', ref: 'e1' },

@@ -7,11 +7,8 @@ import type { AgentAction } from '../shared/agent-contract';
 import { isDisabled, isInvisible, isNotRendered } from './dom';
 import {
   ActionError,
-  centreOf,
-  clickSequence,
   describeEl,
   fireChange,
-  hoverSequence,
   insertEditableText,
   insertText,
   isValueField,
@@ -21,6 +18,8 @@ import {
   type ValueField,
 } from './input';
 import { pressKey } from './keyboard';
+import { clickAt, moveTo } from './pointer';
+import { type Aim, AimError, aimAt } from './pointing';
 import { KeyParseError, parseKey, type KeyChord } from './keys';
 import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
 
@@ -122,8 +121,24 @@ function chooseOptions(select: HTMLSelectElement, values: readonly string[]): HT
   });
 }
 
-/** Checks the action against its target and returns the function that performs it; throws ActionError when it cannot. */
-export function prepareAction(action: AgentAction, el: Element | undefined): () => void {
+/** What an action reports beyond its effect on the page: text it copied, limits it met. */
+export interface ActionReport {
+  copied?: string;
+  limits?: string[];
+}
+
+/** An action's return: a report, or nothing to add. */
+export type ActionOutput = ActionReport | undefined | void;
+
+/**
+ * Checks the action against its target and returns the function that performs it; throws ActionError when it
+ * cannot. `clipboard` is the worker's clipboard text, for a paste.
+ */
+export function prepareAction(
+  action: AgentAction,
+  el: Element | undefined,
+  clipboard?: string,
+): () => ActionOutput | Promise<ActionOutput> {
   if (el && action.kind !== 'scroll') {
     if (isNotRendered(el) || isInvisible(el)) {
       throw new ActionError(
@@ -134,15 +149,14 @@ export function prepareAction(action: AgentAction, el: Element | undefined): () 
       throw new ActionError(`${describeEl(el)} is disabled; it cannot be used until the page enables it.`);
   }
   switch (action.kind) {
-    case 'click':
-      return () => clickSequence(need(el, action.kind), action.button, action.double);
-    case 'hover':
-      return () => {
-        const target = need(el, action.kind);
-        scrollIntoViewIfNeeded(target);
-        const { x, y } = centreOf(target);
-        hoverSequence(target, x, y);
-      };
+    case 'click': {
+      const aim = aimOrRefuse(need(el, action.kind), 'click', action.clickCover);
+      return () => clickAt(aim.hit, aim.point, action.button, action.double);
+    }
+    case 'hover': {
+      const aim = aimOrRefuse(need(el, action.kind), 'hover over', action.clickCover);
+      return () => moveTo(aim.hit, aim.point);
+    }
     case 'type':
     case 'fill': {
       const target = need(el, action.kind);
@@ -189,8 +203,9 @@ export function prepareAction(action: AgentAction, el: Element | undefined): () 
           `${describeEl(target)} is a radio button: it cannot be unchecked. Check another option of its group instead.`,
         );
       }
+      const aim = aimOrRefuse(target, 'click');
       return () => {
-        clickSequence(target, 'left', false);
+        clickAt(aim.hit, aim.point, 'left', false);
         if (checkedState(target) !== action.checked) {
           throw new ActionError(
             `Clicking ${describeEl(target)} did not change it (the page kept it ${state ? 'checked' : 'unchecked'}).`,
@@ -214,6 +229,28 @@ export function prepareAction(action: AgentAction, el: Element | undefined): () 
     case 'upload':
       throw new ActionError(`This page agent cannot ${action.kind} yet.`);
   }
+}
+
+/**
+ * Where a user would point at the element (scrolled into view); refuses when it cannot be pointed at, or when
+ * something covers it, naming the cover: a click never goes through a cover silently. `onCover` aims at the cover.
+ */
+function aimOrRefuse(el: Element, verb: string, onCover = false): Aim {
+  let aim: Aim;
+  try {
+    aim = aimAt(el);
+  } catch (error) {
+    if (error instanceof AimError)
+      throw new ActionError(`A user could not ${verb} ${describeEl(el)}: ${error.message}.`);
+    throw error;
+  }
+  if (aim.covered && !onCover) {
+    throw new ActionError(
+      `${describeEl(el)} is ${aim.covered}, so a user's ${verb === 'click' ? 'click' : 'pointer'} would land on that. ` +
+        'Close or answer it first (look for its buttons in page_snapshot), or ask for clickCover to act on the cover itself.',
+    );
+  }
+  return aim;
 }
 
 function need(el: Element | undefined, kind: string): Element {

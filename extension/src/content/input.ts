@@ -1,7 +1,7 @@
 /**
- * Synthetic input as a user's would arrive: pointer and mouse events at the element's centre, keyboard events, and
- * values written through the native setters (not the element's own `value` property, which React replaces on the
- * instance to track changes) followed by input events, so framework-controlled fields see the change.
+ * Synthetic text input as a user's would arrive (pointer input is in pointer.ts): keyboard events, and values
+ * written through the native setters (not the element's own `value` property, which React replaces on the instance
+ * to track changes) followed by input events, so framework-controlled fields see the change.
  * Every event is untrusted (`isTrusted: false`); pages that insist on trusted input ignore them.
  */
 import type { KeyChord } from './keys';
@@ -25,89 +25,6 @@ export function scrollIntoViewIfNeeded(el: Element): void {
   if (rect.top < 0 || rect.left < 0 || rect.bottom > window.innerHeight || rect.right > window.innerWidth) {
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
-}
-
-/** The element's centre in viewport coordinates. */
-export function centreOf(el: Element): { x: number; y: number } {
-  const rect = el.getBoundingClientRect();
-  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
-}
-
-const BUTTONS = {
-  left: { button: 0, buttons: 1 },
-  middle: { button: 1, buttons: 4 },
-  right: { button: 2, buttons: 2 },
-};
-
-/** Which mouse button. */
-export type MouseButton = keyof typeof BUTTONS;
-
-function mouseEvent(el: Element, type: string, x: number, y: number, pressed: MouseButton | null, detail = 0): boolean {
-  const { button, buttons } = pressed ? BUTTONS[pressed] : { button: 0, buttons: 0 };
-  const bubbles = type !== 'pointerenter' && type !== 'mouseenter';
-  const init: PointerEventInit = {
-    bubbles,
-    cancelable: bubbles,
-    composed: true,
-    view: window,
-    clientX: x,
-    clientY: y,
-    screenX: x + window.screenX,
-    screenY: y + window.screenY,
-    button: type.endsWith('move') || type.endsWith('over') || type.endsWith('enter') ? -1 : button,
-    buttons: type.endsWith('up') || type === 'click' || type === 'dblclick' || type === 'auxclick' ? 0 : buttons,
-    detail,
-  };
-  if (type.startsWith('pointer')) {
-    return el.dispatchEvent(new PointerEvent(type, { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
-  }
-  // MouseEvent's `button` for a move is 0, not -1.
-  return el.dispatchEvent(new MouseEvent(type, { ...init, button: Math.max(0, init.button ?? 0) }));
-}
-
-/** pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove: the pointer arriving on the element. */
-export function hoverSequence(el: Element, x: number, y: number): void {
-  for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
-    mouseEvent(el, type, x, y, null);
-  }
-}
-
-const FOCUSABLE =
-  'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]';
-
-function focusOnPress(el: Element): void {
-  const target = el.closest(FOCUSABLE);
-  if (target instanceof HTMLElement && !target.matches(':disabled')) target.focus({ preventScroll: true });
-  else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-}
-
-function press(el: Element, x: number, y: number, button: MouseButton, detail: number): void {
-  mouseEvent(el, 'pointerdown', x, y, button, detail);
-  if (mouseEvent(el, 'mousedown', x, y, button, detail)) focusOnPress(el);
-  mouseEvent(el, 'pointerup', x, y, button, detail);
-  mouseEvent(el, 'mouseup', x, y, button, detail);
-}
-
-/**
- * The full sequence of a click at the element's centre: hover, pointerdown, mousedown (focus), pointerup, mouseup,
- * then click (whose dispatch runs the element's activation: a link follows, a checkbox toggles, a submit submits),
- * contextmenu for the right button, auxclick for the middle one, a second press and dblclick for `double`.
- */
-export function clickSequence(el: Element, button: MouseButton, double: boolean): void {
-  scrollIntoViewIfNeeded(el);
-  const { x, y } = centreOf(el);
-  hoverSequence(el, x, y);
-  press(el, x, y, button, 1);
-  if (button === 'right') {
-    mouseEvent(el, 'contextmenu', x, y, button, 1);
-    return;
-  }
-  const clickType = button === 'left' ? 'click' : 'auxclick';
-  mouseEvent(el, clickType, x, y, button, 1);
-  if (!double) return;
-  press(el, x, y, button, 2);
-  mouseEvent(el, clickType, x, y, button, 2);
-  mouseEvent(el, 'dblclick', x, y, button, 2);
 }
 
 /** Dispatches one keyboard event; false when the page prevented its default. */

@@ -9,29 +9,37 @@
  * It imports only types from the contract: no schema library in pages, no eval, no page-visible globals (the
  * isolated world's globalThis is not the page's), and no change to the page's DOM but the highlight overlay.
  */
-import { prepareAction } from './act';
+import { type ActionOutput, type ActionReport, prepareAction } from './act';
 import type {
   ActResult,
+  AgentAction,
   AgentCall,
+  DialogPolicy,
   DescribeResult,
   FindResult,
   FrameSnapshot,
+  LocateResult,
   PageAgent,
   StaleRef,
   WaitResult,
 } from '../shared/agent-contract';
+import { isInvisible, isNotRendered } from './dom';
 import { Highlighter } from './highlight';
-import { ActionError } from './input';
+import { ActionError, describeEl } from './input';
+import { syntheticLimits } from './limits';
+import { AimError, aimAt, frameOrigin } from './pointing';
 import { changedLines, findInFrame, ShadowRootSet, snapshotFrame } from './read-ops';
 import { RefTable, staleMessage, staleRef } from './refs';
 import { describeElement } from './risk';
-import { watchAction } from './settle';
+import { type ActionWatch, watchAction } from './settle';
 import { deepActiveElement, Walker } from './snapshot';
 import { waitForText } from './wait';
 
 /** agent-contract's AGENT_GLOBAL and AGENT_VERSION (a test checks they agree); that module imports zod. */
 const AGENT_GLOBAL = '__tetherPageAgent';
 const AGENT_VERSION = 2;
+/** agent-contract's TARGET_MARK (a test checks they agree). */
+const TARGET_MARK = 'data-tether-target';
 
 const QUIET_MAX_MS = 5_000;
 const CAP_MAX_MS = 15_000;
@@ -52,12 +60,42 @@ function failed(error: string, stale = false): ActResult {
   };
 }
 
+/** `locate`: the element scrolled into view, its facts, the point a user would click and what covers it. */
+function locate(el: Element | undefined, ref: string): LocateResult {
+  if (!el) return staleRef(ref);
+  if (isNotRendered(el) || isInvisible(el)) return { stale: false, error: `${describeEl(el)} is hidden.` };
+  try {
+    const aim = aimAt(el);
+    const frame = frameOrigin(el);
+    return {
+      stale: false,
+      facts: describeElement(el),
+      point: aim.point,
+      ...(aim.covered ? { covered: aim.covered } : {}),
+      ...(frame ? { frame } : {}),
+    };
+  } catch (error) {
+    if (error instanceof AimError)
+      return { stale: false, error: `${describeEl(el)} cannot be pointed at: ${error.message}.` };
+    throw error;
+  }
+}
+
+/** A watch over the page while an action runs, with the target and its state before. */
+interface Watching {
+  readonly watch: ActionWatch;
+  readonly el: Element | undefined;
+  readonly before: string;
+}
+
 /** The agent of one document. */
 class Agent implements PageAgent {
   readonly version = AGENT_VERSION;
   private refs = new RefTable('');
   private readonly shadows = new ShadowRootSet();
   private readonly highlighter = new Highlighter();
+  /** The watch `watch` started for a trusted action, until `settle` reports it. */
+  private watching: Watching | undefined;
   /** Actions run one after another: two at once would share the shim's in-flight state and each other's mutations. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -81,6 +119,20 @@ class Agent implements PageAgent {
         this.queue = run.catch(() => undefined);
         return run;
       }
+      case 'locate':
+        return locate(this.refs.resolve(call.ref), call.ref);
+      case 'watch': {
+        const run = this.queue.then(() => this.watch(call));
+        this.queue = run.catch(() => undefined);
+        return run;
+      }
+      case 'settle': {
+        const run = this.queue.then(() => this.settleWatch(call));
+        this.queue = run.catch(() => undefined);
+        return run;
+      }
+      case 'mark':
+        return this.mark(call);
       case 'wait':
         return waitForText(call.text, call.textGone, call.timeoutMs, this.shadows.live()) satisfies Promise<WaitResult>;
       default:
@@ -111,37 +163,97 @@ class Agent implements PageAgent {
       el = this.refs.resolve(call.ref);
       if (!el) return failed(staleMessage(call.ref), true);
     }
-    let run: () => void;
+    let run: () => ActionOutput | Promise<ActionOutput>;
     try {
-      run = prepareAction(call.action, el);
+      run = prepareAction(call.action, el, call.clipboard);
     } catch (error) {
       if (error instanceof ActionError) return failed(error.message);
       throw error;
     }
+    const watching = this.begin(el, call);
+    let output: ActionReport & { error?: string } = {};
+    try {
+      output = (await run()) ?? {};
+    } catch (thrown) {
+      output = { error: thrown instanceof Error ? thrown.message : String(thrown) };
+    }
+    return this.finish(watching, call.quietMs, call.capMs, { action: call.action, ...output });
+  }
+
+  /** `watch`: the worker is about to act with trusted input; what it changes is reported by `settle`. */
+  private watch(call: Extract<AgentCall, { op: 'watch' }>): StaleRef | { stale: false } {
+    this.usePrefix(call.prefix);
+    let el: Element | undefined;
+    if (call.ref !== undefined) {
+      el = this.refs.resolve(call.ref);
+      if (!el) return staleRef(call.ref);
+    }
+    this.watching?.watch.settle(0, 0).catch(() => undefined);
+    this.watching = this.begin(el, call);
+    return { stale: false };
+  }
+
+  private async settleWatch(call: Extract<AgentCall, { op: 'settle' }>): Promise<ActResult> {
+    const watching = this.watching;
+    this.watching = undefined;
+    if (!watching) return failed('No trusted action was being watched in this document (call watch before acting).');
+    return this.finish(watching, call.quietMs, call.capMs, {});
+  }
+
+  private mark(call: Extract<AgentCall, { op: 'mark' }>): StaleRef | { stale: false } {
+    const el = this.refs.resolve(call.ref);
+    if (!el) return staleRef(call.ref);
+    if (call.token === null) el.removeAttribute(TARGET_MARK);
+    else el.setAttribute(TARGET_MARK, call.token);
+    return { stale: false };
+  }
+
+  private begin(el: Element | undefined, opts: { channel?: string; dialog?: DialogPolicy }): Watching {
     const watch = watchAction({
-      ...(call.channel ? { channel: call.channel } : {}),
-      ...(call.dialog ? { dialog: call.dialog } : {}),
+      ...(opts.channel ? { channel: opts.channel } : {}),
+      ...(opts.dialog ? { dialog: opts.dialog } : {}),
       shadowRoots: this.shadows.live(),
       ignore: this.highlighter.node,
     });
-    let error: string | undefined;
-    try {
-      run();
-    } catch (thrown) {
-      error = thrown instanceof Error ? thrown.message : String(thrown);
-    }
-    const settled = await watch.settle(clampMs(call.quietMs, QUIET_MAX_MS), clampMs(call.capMs, CAP_MAX_MS));
+    return { watch, el, before: this.stateOf(el) };
+  }
+
+  /** The target's line and the focus, to tell a click that changed only a property (a checkbox) from one that did nothing. */
+  private stateOf(el: Element | undefined): string {
+    const walker = new Walker(this.refs);
+    const active = deepActiveElement();
+    return `${el?.isConnected ? walker.lineOf(el) : ''}\n${active ? walker.lineOf(active) : ''}`;
+  }
+
+  private async finish(
+    { watch, el, before }: Watching,
+    quietMs: number,
+    capMs: number,
+    done: ActionReport & { action?: AgentAction; error?: string },
+  ): Promise<ActResult> {
+    const settled = await watch.settle(clampMs(quietMs, QUIET_MAX_MS), clampMs(capMs, CAP_MAX_MS));
     const changed = settled.unloading ? [] : changedLines(this.refs, this.shadows, settled.mutated, el);
     const active = settled.unloading ? null : deepActiveElement();
     const focus = active && active !== document.body ? `- ${new Walker(this.refs).lineOf(active)}` : undefined;
+    const quiet =
+      !done.error &&
+      !settled.unloading &&
+      settled.mutated.size === 0 &&
+      settled.dialogs.length === 0 &&
+      this.stateOf(el) === before;
+    const limits = done.action
+      ? syntheticLimits(done.action, el, { nothingChanged: quiet, copied: done.copied !== undefined })
+      : [];
     return {
-      ...(error ? { error } : {}),
+      ...(done.error ? { error: done.error } : {}),
       unloading: settled.unloading,
       changed,
       ...(focus ? { focus } : {}),
       dialogs: settled.dialogs,
       errors: settled.errors,
       settledMs: settled.settledMs,
+      ...(limits.length > 0 || done.limits ? { limits: [...(done.limits ?? []), ...limits] } : {}),
+      ...(done.copied !== undefined ? { copied: done.copied } : {}),
     };
   }
 }

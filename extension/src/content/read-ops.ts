@@ -81,7 +81,8 @@ export function snapshotFrame(
       break;
     }
     size += line.length + 1;
-    if (node.frameSrc !== undefined) iframes.push({ line: lines.length, src: node.frameSrc });
+    if (node.frameSrc !== undefined)
+      iframes.push({ line: lines.length, src: node.frameSrc, ref: refs.refFor(node.el) });
     lines.push(line);
   }
   return {

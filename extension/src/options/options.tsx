@@ -7,6 +7,7 @@ import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { hostCommands } from './install-commands';
 import { ModelSettings } from './model-settings';
+import { TrustedInputSettings } from '../shared/ui/trusted-input';
 
 /** The options app. */
 export function Options(props: { client: WorkerClient }) {
@@ -84,6 +85,12 @@ export function Options(props: { client: WorkerClient }) {
           </label>
         </div>
       </section>
+      <TrustedInputSettings
+        client={client}
+        settings={state?.settings}
+        available={typeof chrome !== 'undefined' && chrome.debugger !== undefined}
+        onError={setError}
+      />
       <section>
         <h2>Site rules</h2>
         <p class="muted" data-role="rules-scope">

@@ -70,6 +70,11 @@ export type AgentCall =
       /** Mutation quiet that counts as settled, and the most the agent waits for it (bounded by the worker too). */
       quietMs: number;
       capMs: number;
+      /**
+       * The text on the worker's clipboard for this thread (the last `copied`), which Control+V pastes; without it
+       * the agent pastes what was last copied in this document.
+       */
+      clipboard?: string;
     }
   | { op: 'wait'; text?: string; textGone?: string; timeoutMs: number }
   /**
@@ -109,8 +114,11 @@ export const FrameSnapshot = z.object({
   title: z.string(),
   /** One node per line, indented two spaces per level, refs written as `[ref=<prefix>eN]`. */
   lines: z.array(z.string()),
-  /** Lines that stand for an iframe or frame element: the line's index and the frame's resolved URL. */
-  iframes: z.array(z.object({ line: z.number().int().nonnegative(), src: z.string() })),
+  /**
+   * Lines that stand for an iframe or frame element: the line's index, the frame's resolved URL, and the element's
+   * ref (not shown in the line), which `locate` turns into the frame's content-box offset for points inside it.
+   */
+  iframes: z.array(z.object({ line: z.number().int().nonnegative(), src: z.string(), ref: z.string().optional() })),
   /** The budget ran out: how many nodes were left out, and the ref to pass as `from` for the rest. */
   cut: z.object({ remaining: z.number().int().nonnegative(), from: z.string() }).optional(),
   /** Closed shadow roots and other parts the agent could see exist but not read. */
@@ -182,6 +190,8 @@ export const ActResult = z.object({
    * applied, no user activation, pages that check `isTrusted` ignore it); absent when nothing applies.
    */
   limits: z.array(z.string()).optional(),
+  /** Text a Control+C or Control+X put on the agent's clipboard; the worker keeps it and passes it as `clipboard`. */
+  copied: z.string().optional(),
 });
 export type ActResult = z.infer<typeof ActResult>;
 

@@ -3,6 +3,7 @@
  * Stop and steering, new thread, history, model and backend pickers. Controls the backend cannot serve are greyed.
  */
 import { ShareToggle } from '../shared/ui/share-toggle';
+import { TrustedInputOffer } from '../shared/ui/trusted-input';
 import { classVerb } from '../shared/action-risk';
 import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -32,6 +33,8 @@ export function SidePanel(props: { client: WorkerClient }) {
   // The page the tab shows now (it changes as the tab navigates; the thread's title does not).
   const [page, setPage] = useState<{ title: string; url: string }>();
   const [error, setError] = useState<string>();
+  /** The site whose trusted input the worker offers (once per site), until allowed or dismissed. */
+  const [trustedOffer, setTrustedOffer] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const transcript = useRef<Transcript | undefined>(undefined);
@@ -132,7 +135,8 @@ export function SidePanel(props: { client: WorkerClient }) {
           view.interrupt(m.notice, turn?.id === turnId ? inputText(turn.input) : undefined);
           setTurn((t) => (t?.id === turnId ? undefined : t));
           setActivity(undefined);
-        } else showNotice(view, m.notice);
+        } else if (m.notice.kind === 'trusted-input-offer') setTrustedOffer(m.notice.origin);
+        else showNotice(view, m.notice);
         break;
     }
   };
@@ -245,6 +249,9 @@ export function SidePanel(props: { client: WorkerClient }) {
       </div>
       <ApprovalAnnouncer approvals={approvals} />
       {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}
+      {trustedOffer ? (
+        <TrustedInputOffer client={client} origin={trustedOffer} onClose={() => setTrustedOffer(undefined)} />
+      ) : null}
       {error ? (
         <div class="error-text" role="alert">
           {error}

@@ -263,15 +263,18 @@ export class PageActions {
       // The user cancelled the debugging bar mid-action: what ran stays done; the result says the rest did not.
       if (!(error instanceof TrustedInputUnavailable)) throw error;
       lost = { trusted: false, why: `${error.message}; this action stopped partway, so check the page` };
+    }
+    try {
+      const reply = await deps.callAgent(tabId, frameId, { op: 'settle', ...SETTLE });
+      if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+      return { result: parseReply(ActResult, reply.value), docId: reply.docId, ...(lost ? { mode: lost } : {}) };
     } finally {
+      // Unmarked after the settle, so taking the mark off is not reported as a change the action made.
       for (const m of marks)
         void deps
           .callAgent(tabId, m.frameId, { op: 'mark', ref: m.local, token: null }, m.docId)
           .catch(() => undefined);
     }
-    const reply = await deps.callAgent(tabId, frameId, { op: 'settle', ...SETTLE });
-    if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
-    return { result: parseReply(ActResult, reply.value), docId: reply.docId, ...(lost ? { mode: lost } : {}) };
   }
 
   private async agent<T>(tabId: number, t: RefTarget, ref: string, call: AgentCall, schema: z.ZodType<T>): Promise<T> {

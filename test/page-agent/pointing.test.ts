@@ -1,0 +1,228 @@
+/**
+ * Where the agent points in real Chromium: `locate` (the point a user would click, what covers it, an iframe's
+ * content offset), and synthetic clicks aimed at what is under that point instead of at the ref's element.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ActResult,
+  type AgentAction,
+  FrameSnapshot,
+  LocateResult,
+  TARGET_MARK,
+} from '../../extension/src/shared/agent-contract';
+import { agentCall, startSite, visit } from './harness';
+
+/** Tabs whose script listens on the `<a>` inside each `li role=tab`, a button under a fixed cookie banner, a
+ * checkbox drawn by its label, a framed page and a button far below the fold. */
+const POINTING_PAGE = `<!doctype html><html><head><title>Pointing</title><style>
+  body { margin: 0; font: 16px sans-serif; }
+  li[role=tab] { display: inline-block; padding: 2px; }
+  li[role=tab] a { display: inline-block; padding: 10px 30px; }
+  #banner { position: fixed; left: 0; right: 0; top: 150px; height: 300px; background: #eee; }
+  #banner p { margin: 0; }
+  .fake input { position: absolute; opacity: 0; width: 0; height: 0; margin: 0; }
+  .fake span { display: inline-block; width: 20px; height: 20px; border: 1px solid; }
+</style></head><body>
+<ul role="tablist"><li role="tab" id="t1" aria-selected="true"><a id="a1">One</a></li><li role="tab" id="t2" aria-selected="false"><a id="a2">Two</a></li></ul>
+<p id="shown">One</p>
+<label class="fake"><input type="checkbox" id="terms"><span></span> Accept terms</label>
+<iframe id="frame" title="Framed" style="border: 5px solid; padding: 7px; width: 300px; height: 100px" srcdoc="<p>inside</p>"></iframe>
+<div style="height: 2000px"></div>
+<button id="buy" onclick="window.bought = true">Buy</button>
+<div style="height: 2000px"></div>
+<div id="banner" role="dialog" aria-label="We use cookies"><p>We use cookies</p><button onclick="document.getElementById('banner').remove()">Accept</button></div>
+<script>
+  for (const a of document.querySelectorAll('li[role=tab] a')) a.addEventListener('click', () => {
+    for (const li of document.querySelectorAll('li[role=tab]')) li.setAttribute('aria-selected', String(li.contains(a)));
+    document.getElementById('shown').textContent = a.textContent;
+  });
+</script></body></html>`;
+
+let browser: Browser;
+let page: Page;
+let agent: string;
+
+beforeAll(async () => {
+  ({ browser, page, agent } = await startSite({ '/pointing': POINTING_PAGE }));
+  await page.setViewportSize({ width: 800, height: 600 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function refOf(text: string): Promise<string> {
+  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
+  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
+  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
+  return ref;
+}
+
+async function act(ref: string, action: AgentAction): Promise<ActResult> {
+  return ActResult.parse(await agentCall(page, { op: 'act', prefix: '', ref, action, quietMs: 50, capMs: 1000 }));
+}
+
+async function locate(ref: string): Promise<LocateResult> {
+  return LocateResult.parse(await agentCall(page, { op: 'locate', ref }));
+}
+
+describe('pointing at elements', () => {
+  it('locates an element below the fold: scrolls it to the middle and gives its centre and facts', async () => {
+    await visit(page, '/pointing', agent);
+    await page.evaluate(() => document.getElementById('banner')?.remove());
+    const located = await locate(await refOf('"Buy"'));
+    if (!('point' in located)) throw new Error(JSON.stringify(located));
+    const truth = await page.evaluate(() => {
+      const r = document.getElementById('buy')?.getBoundingClientRect() ?? new DOMRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2, scrolled: window.scrollY };
+    });
+    expect(truth.scrolled).toBeGreaterThan(1000);
+    expect(located.point.x).toBeCloseTo(truth.x, 5);
+    expect(located.point.y).toBeCloseTo(truth.y, 5);
+    expect(located.point.y).toBeGreaterThan(200);
+    expect(located.point.y).toBeLessThan(400);
+    expect(located.facts).toMatchObject({ role: 'button', name: 'Buy', tag: 'button' });
+    expect(located.covered).toBeUndefined();
+  });
+
+  it('says what covers an element, and refuses a synthetic click through the cover naming it', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    const located = await locate(buy);
+    expect(located).toMatchObject({ covered: 'covered by div "We use cookies" (dialog)' });
+    const refused = await act(buy, { kind: 'click', button: 'left', double: false });
+    expect(refused.error).toBe(
+      'button "Buy" is covered by div "We use cookies" (dialog), so a user\'s click would land on that. ' +
+        'Close or answer it first (look for its buttons in page_snapshot), or ask for clickCover to act on the cover itself.',
+    );
+    expect(await page.evaluate(() => (window as unknown as { bought?: boolean }).bought)).toBeUndefined();
+  });
+
+  it('clicks the cover when asked to, and the element once the cover is gone', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    await page.evaluate(() => {
+      const banner = document.getElementById('banner');
+      banner?.addEventListener('click', (e) => {
+        (window as unknown as { coverClicked: string }).coverClicked = (e.target as Element).localName;
+      });
+    });
+    const onCover = await act(buy, { kind: 'click', button: 'left', double: false, clickCover: true });
+    expect(onCover.error).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { coverClicked?: string }).coverClicked)).toBe('div');
+    expect(await page.evaluate(() => (window as unknown as { bought?: boolean }).bought)).toBeUndefined();
+    await act(await refOf('"Accept"'), { kind: 'click', button: 'left', double: false });
+    const clicked = await act(buy, { kind: 'click', button: 'left', double: false });
+    expect(clicked.error).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { bought?: boolean }).bought)).toBe(true);
+  });
+
+  it('clicks the link a tab draws itself with, so a tab library listening on it switches', async () => {
+    await visit(page, '/pointing', agent);
+    const two = await refOf('tab "Two"');
+    const result = await act(two, { kind: 'click', button: 'left', double: false });
+    expect(result.error).toBeUndefined();
+    expect(await page.$eval('#shown', (el) => el.textContent)).toBe('Two');
+    expect(result.changed.join('\n')).toContain(`tab "Two" [selected] [ref=${two}]`);
+  });
+
+  it('checks a zero-size checkbox through the label that draws it, without calling the label a cover', async () => {
+    await visit(page, '/pointing', agent);
+    await page.evaluate(() => document.getElementById('banner')?.remove());
+    const terms = await refOf('checkbox "Accept terms"');
+    const located = await locate(terms);
+    expect(located).toMatchObject({ stale: false, facts: { role: 'checkbox' } });
+    expect(located).not.toHaveProperty('covered');
+    expect((await act(terms, { kind: 'check', checked: true })).error).toBeUndefined();
+    expect(await page.$eval('#terms', (el) => (el as HTMLInputElement).checked)).toBe(true);
+  });
+
+  it("gives an iframe's content box origin so the worker can add it to points inside", async () => {
+    await visit(page, '/pointing', agent);
+    await page.evaluate(() => document.getElementById('banner')?.remove());
+    const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
+    const located = await locate(snap.iframes[0]?.ref ?? '');
+    const box = await page.evaluate(() => document.getElementById('frame')?.getBoundingClientRect().toJSON());
+    expect(located).toMatchObject({ frame: { x: box.left + 12, y: box.top + 12 } });
+  });
+
+  it('answers a hidden element with an error and a stale ref as stale', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    await page.evaluate(() => {
+      const b = document.getElementById('buy');
+      if (b) b.style.visibility = 'hidden';
+    });
+    expect(await locate(buy)).toEqual({ stale: false, error: 'button "Buy" is hidden.' });
+    await page.evaluate(() => document.getElementById('buy')?.remove());
+    expect(await locate(buy)).toMatchObject({ stale: true });
+  });
+
+  it('sends press and release with the button held, whole-click detail, and the point in every event', async () => {
+    await visit(page, '/pointing', agent);
+    await page.evaluate(() => {
+      document.getElementById('banner')?.remove();
+      const log: string[] = [];
+      (window as unknown as { log: string[] }).log = log;
+      for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick']) {
+        document.getElementById('buy')?.addEventListener(type, (e) => {
+          const m = e as PointerEvent;
+          log.push(`${type} button=${m.button} buttons=${m.buttons} detail=${m.detail} ${m.clientX},${m.clientY}`);
+        });
+      }
+    });
+    await act(await refOf('"Buy"'), { kind: 'click', button: 'left', double: true });
+    const { log, x, y } = await page.evaluate(() => {
+      const r = document.getElementById('buy')?.getBoundingClientRect() ?? new DOMRect();
+      return {
+        log: (window as unknown as { log: string[] }).log,
+        x: Math.floor(r.left + r.width / 2),
+        y: Math.floor(r.top + r.height / 2),
+      };
+    });
+    const at = (line: string) => line.replace(/ [\d.]+,[\d.]+$/, '');
+    expect(log.map(at)).toEqual([
+      'pointerdown button=0 buttons=1 detail=0',
+      'mousedown button=0 buttons=1 detail=1',
+      'pointerup button=0 buttons=0 detail=0',
+      'mouseup button=0 buttons=0 detail=1',
+      'click button=0 buttons=0 detail=1',
+      'pointerdown button=0 buttons=1 detail=0',
+      'mousedown button=0 buttons=1 detail=2',
+      'pointerup button=0 buttons=0 detail=0',
+      'mouseup button=0 buttons=0 detail=2',
+      'click button=0 buttons=0 detail=2',
+      'dblclick button=0 buttons=0 detail=2',
+    ]);
+    for (const line of log) {
+      const [px, py] = (/ ([\d.]+),([\d.]+)$/.exec(line) ?? []).slice(1).map(Number);
+      expect(Math.abs((px ?? 0) - x)).toBeLessThanOrEqual(1);
+      expect(Math.abs((py ?? 0) - y)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('reports what a trusted click at the located point changed, between watch and settle', async () => {
+    await visit(page, '/pointing', agent);
+    const two = await refOf('tab "Two"');
+    const located = await locate(two);
+    if (!('point' in located)) throw new Error(JSON.stringify(located));
+    expect(await agentCall(page, { op: 'watch', prefix: '', ref: two })).toEqual({ stale: false });
+    await page.mouse.click(located.point.x, located.point.y);
+    const result = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
+    expect(await page.$eval('#shown', (el) => el.textContent)).toBe('Two');
+    expect(result.changed.join('\n')).toContain(`tab "Two" [selected] [ref=${two}]`);
+    expect(result.limits).toBeUndefined();
+    const again = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
+    expect(again.error).toMatch(/No trusted action was being watched/);
+  });
+
+  it('marks an element for the worker to find through CDP, and unmarks it', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    expect(await agentCall(page, { op: 'mark', ref: buy, token: 't-1' })).toEqual({ stale: false });
+    expect(await page.$eval(`[${TARGET_MARK}="t-1"]`, (el) => el.id)).toBe('buy');
+    await agentCall(page, { op: 'mark', ref: buy, token: null });
+    expect(await page.$(`[${TARGET_MARK}]`)).toBeNull();
+  });
+});
