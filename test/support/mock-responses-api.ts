@@ -10,7 +10,15 @@ import { type ScriptedModelServer, type SseWriter, startScriptedModelServer, typ
 /** What the mock model answers to one request: text, or a function call (which makes Codex ask for an approval). */
 export type MockModelTurn =
   | TextTurn
-  | { kind: 'functionCall'; name: string; arguments: Record<string, unknown>; callId?: string; text?: string };
+  | {
+      kind: 'functionCall';
+      name: string;
+      arguments: Record<string, unknown>;
+      callId?: string;
+      text?: string;
+      /** The tool's namespace: Codex lists an MCP server's tools as functions of `mcp__<server>`. */
+      namespace?: string;
+    };
 
 /** Decides the answer from the request: `index` counts requests from 0. */
 export type MockModelScript = (request: { body: ResponsesRequestBody; index: number }) => MockModelTurn;
@@ -85,6 +93,7 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
       id: `fc_${responseId}`,
       call_id: turn.callId ?? `call_${responseId}`,
       name: turn.name,
+      ...(turn.namespace ? { namespace: turn.namespace } : {}),
       arguments: JSON.stringify(turn.arguments),
       status: 'completed',
     };
