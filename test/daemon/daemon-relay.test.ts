@@ -103,6 +103,29 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     expect(daemon.pid()).toBe(daemonPid);
   });
 
+  it('serves two browsers at once, each a session of its own, through one daemon', async () => {
+    daemon = daemonEnv();
+    const chrome = host(daemon);
+    const manifest = join(daemon.dir, 'tether.json');
+    const firefox = startHost({ env: daemon.env, args: ['--allow-dev-extension', manifest, 'tether@tether.dev'] });
+    hosts.push(firefox);
+    await Promise.all([initialize(chrome), initialize(firefox)]);
+    const [a, b] = await Promise.all([
+      chrome.request('thread/start', { title: 'in chrome' }),
+      firefox.request('thread/start', { title: 'in firefox' }),
+    ]);
+    const chromeThread: string = a.result.thread.id;
+    const fromChrome = chrome.messages.length;
+    const fromFirefox = firefox.messages.length;
+    await chrome.request('turn/start', { threadId: chromeThread, input: [{ text: '/stream 3' }] });
+    await chrome.waitFor((m) => m.method === 'turn/completed', 10_000, fromChrome);
+    // Firefox's connection sees nothing of Chrome's thread.
+    const leaked = firefox.messages.slice(fromFirefox).filter((m) => JSON.stringify(m).includes(chromeThread));
+    expect(leaked).toEqual([]);
+    expect(b.result.thread.id).not.toBe(chromeThread);
+    expect(daemon.tether('daemon', 'status').stdout).toMatch(/clients\s+2/);
+  });
+
   it('keeps a command backend and its running turn after the relay left, then stops it once the turn ends', async () => {
     daemon = daemonEnv();
     const backendData = join(daemon.dir, 'backend-data');
