@@ -340,6 +340,33 @@ describe('codex adapter', () => {
     client.close();
   });
 
+  it('withdraws a page tool call in the client when Codex resolves it itself, and answers Codex nothing', async () => {
+    const { client, init, waitFor, agent } = setup('tools');
+    const tool = { name: 'page_title', description: 'Title of the page', inputSchema: { type: 'object' } };
+    await init({ clientTools: [tool] });
+    const calls: Array<{ threadId: string; callId: string }> = [];
+    // The user has not decided yet: the client holds the call.
+    client.onRequest('item/tool/call', (params) => {
+      calls.push(serverRequests['item/tool/call'].params.parse(params));
+      return new Promise(() => undefined);
+    });
+    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
+    await client.request('turn/start', { threadId, input: [{ text: 'What is the title?' }] });
+    for (let i = 0; i < 400 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(calls).toHaveLength(1);
+    // An interrupt: Codex resolves its own item/tool/call (id 0) and stops waiting for it.
+    agent.inject({ method: 'serverRequest/resolved', params: { threadId, requestId: 0 } });
+    expect(await waitFor('item/tool/call/cancelled')).toEqual({
+      threadId,
+      turnId: expect.any(String),
+      callId: 'call_tool',
+      reason: 'cancelled',
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(agent.answers.has(0)).toBe(false);
+    client.close();
+  });
+
   it('ignores unknown notifications, unknown item kinds and unknown fields', async () => {
     const { client, seen, init, agent, waitFor } = setup('text');
     await init();

@@ -10,8 +10,10 @@ import {
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,
+  type RequestId,
   RpcError,
   type Thread,
+  type ToolCallResult,
   type Turn,
   type UserInput,
 } from '@tether/protocol';
@@ -30,6 +32,7 @@ import { checkAgentVersion, codexVersionOf } from './agent-versions';
 import { codexPage, type ListTurns } from './codex-history';
 import { CodexPermissions, isCodexPermission } from './codex-permissions';
 import { findPreset } from './presets';
+import { callBrowserTool } from '../mcp/tools';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -58,6 +61,8 @@ class CodexAdapter extends AdapterCore {
     withdraw: (requestId) => this.approvals.withdrawById(requestId, 'cancelled'),
   });
   private dynamicTools: Array<Record<string, unknown>> = [];
+  /** Codex's `item/tool/call` requests still waiting for the client, by Codex's request id. */
+  private readonly toolCalls = new Map<RequestId, AbortController>();
   /** Last thread object seen per id (Codex answers some calls with `{}`). */
   private readonly knownThreads = new Map<string, Thread>();
 
@@ -360,6 +365,9 @@ class CodexAdapter extends AdapterCore {
       }
       case 'serverRequest/resolved':
         // Codex withdrew a request we still show (interrupt, turn end): settle it as cancelled without answering Codex.
+        // A page tool call Codex gave up on is withdrawn in the browser (its card goes, no later click acts).
+        if (typeof p.requestId === 'string' || typeof p.requestId === 'number')
+          this.toolCalls.get(p.requestId)?.abort('cancelled');
         return this.permissions.resolvedByCodex(p.requestId);
       case 'error': {
         const e = asRecord(p.error);
@@ -386,11 +394,12 @@ class CodexAdapter extends AdapterCore {
   protected onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown {
     const p = asRecord(params);
     if (isCodexPermission(method)) return this.permissions.answer(method, p, ctx.id);
-    if (method === 'item/tool/call') return this.callClientTool(p);
+    if (method === 'item/tool/call') return this.callClientTool(p, ctx.id);
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
   }
 
-  private async callClientTool(p: Record<string, unknown>): Promise<unknown> {
+  /** Runs Codex's `item/tool/call` in the client; one Codex resolves itself meanwhile is withdrawn, and unanswered. */
+  private async callClientTool(p: Record<string, unknown>, codexId: RequestId): Promise<unknown> {
     const params = {
       threadId: str(p.threadId) ?? '',
       turnId: str(p.turnId) ?? '',
@@ -398,23 +407,38 @@ class CodexAdapter extends AdapterCore {
       tool: str(p.tool) ?? '',
       arguments: p.arguments ?? {},
     };
+    const stop = new AbortController();
+    this.toolCalls.set(codexId, stop);
+    let result: ToolCallResult;
     try {
-      const result = await this.client.request('item/tool/call', params);
-      return {
-        success: result.success,
-        contentItems: result.content.map((c) =>
-          c.type === 'text'
-            ? { type: 'inputText', text: c.text }
-            : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
-        ),
-      };
+      result = await callBrowserTool(
+        {
+          request: (call, signal) => this.client.request('item/tool/call', call, { signal }),
+          notify: (cancelled) => {
+            if (!this.client.isClosed) this.client.notify('item/tool/call/cancelled', cancelled);
+          },
+        },
+        params,
+        stop.signal,
+      );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return {
+      result = {
         success: false,
-        contentItems: [{ type: 'inputText', text: `The browser could not run ${params.tool}: ${message}` }],
+        content: [{ type: 'text', text: `The browser could not run ${params.tool}: ${message}` }],
       };
+    } finally {
+      this.toolCalls.delete(codexId);
     }
+    if (stop.signal.aborted) return new Promise<never>(() => undefined);
+    return {
+      success: result.success,
+      contentItems: result.content.map((c) =>
+        c.type === 'text'
+          ? { type: 'inputText', text: c.text }
+          : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
+      ),
+    };
   }
 
   /** Codex keeps a title only through `thread/name/set`; a failure costs the title, not the thread. */
