@@ -28,7 +28,7 @@ import { Highlighter } from './highlight';
 import { ActionError, describeEl } from './input';
 import { syntheticLimits } from './limits';
 import { AimError, aimAt, frameOrigin } from './pointing';
-import { changedLines, findInFrame, ShadowRootSet, snapshotFrame } from './read-ops';
+import { changedLines, findInFrame, readElement, ShadowRootSet, snapshotFrame } from './read-ops';
 import { RefTable, staleMessage, staleRef } from './refs';
 import { describeElement } from './risk';
 import { type ActionWatch, watchAction } from './settle';
@@ -133,6 +133,8 @@ class Agent implements PageAgent {
       }
       case 'mark':
         return this.mark(call);
+      case 'read':
+        return readElement(this.refs, call.ref, call.maxChars);
       case 'wait':
         return waitForText(call.text, call.textGone, call.timeoutMs, this.shadows.live()) satisfies Promise<WaitResult>;
       default:

@@ -5,6 +5,8 @@
  */
 import { Readability } from '@mozilla/readability';
 import type { PageReadResult } from '../shared/agent-contract';
+import { isNotRendered } from './dom';
+import { nameOf, roleOf, TEXT_INPUT_TYPES } from './roles';
 
 const BLOCKS = new Set([
   'P',
@@ -47,6 +49,26 @@ function blockText(root: Node): string {
     .trim();
 }
 
+/**
+ * The text a user typed or a page put in its fields, which neither the article nor `innerText` holds (a textarea's
+ * value is not its text): one block per non-empty rendered field, named as the snapshot names it; never a password.
+ */
+function fieldsText(): string {
+  const blocks: string[] = [];
+  for (const field of document.querySelectorAll('textarea, input')) {
+    const text = field instanceof HTMLTextAreaElement || isTextInput(field) ? (field as HTMLInputElement).value : '';
+    if (!text.trim() || isNotRendered(field)) continue;
+    const role = roleOf(field);
+    const name = nameOf(field, role);
+    blocks.push(`[${role}${name ? ` ${JSON.stringify(name)}` : ''}]\n${text}`);
+  }
+  return blocks.length > 0 ? `\n\nText fields:\n${blocks.join('\n\n')}` : '';
+}
+
+function isTextInput(el: Element): boolean {
+  return el instanceof HTMLInputElement && el.type !== 'password' && TEXT_INPUT_TYPES.has(el.type);
+}
+
 function readPage(maxChars: number): PageReadResult {
   const selection = (globalThis.getSelection?.()?.toString() ?? '').slice(0, maxChars);
   let text = '';
@@ -61,7 +83,7 @@ function readPage(maxChars: number): PageReadResult {
   // Pages that are not articles (apps, short pages) still have text worth reading.
   // biome-ignore lint/performance/useDomNodeTextContent: innerText is the rendered text (no script or hidden nodes).
   if (text.length < 200) text = document.body?.innerText?.trim() ?? text;
-  text = text.replace(/\n{3,}/g, '\n\n');
+  text = text.replace(/\n{3,}/g, '\n\n') + fieldsText();
   const truncated = text.length > maxChars;
   return {
     url: location.href,

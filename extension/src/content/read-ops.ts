@@ -2,9 +2,10 @@
  * The reading calls built on the walk: a bounded frame snapshot that can continue `from` a ref, `find`, and the
  * lines of the region an action changed.
  */
-import type { FindResult, FrameSnapshot, StaleRef } from '../shared/agent-contract';
+import type { FindResult, FrameSnapshot, ReadResult, StaleRef } from '../shared/agent-contract';
 import { clip, composedChildren, composedContains, composedParent, isNotRendered, SKIP_TAGS } from './dom';
 import { type RefTable, staleRef } from './refs';
+import { nameOf, roleOf, wholeValue } from './roles';
 import { isDataTable, type SnapNode, Walker, type WalkResult } from './snapshot';
 import { TEXT_MAX } from './snapshot-lines';
 
@@ -147,6 +148,21 @@ function innermostWith(root: Element, query: string): Element {
     at = next;
   }
   return at;
+}
+
+/**
+ * One element read whole (`page_read` with a ref): a field's full value, which the snapshot cuts at 100 characters,
+ * or another element's rendered text; the element named as its snapshot line would name it, without ref and value.
+ */
+export function readElement(refs: RefTable, ref: string, maxChars: number): ReadResult {
+  const el = refs.resolve(ref);
+  if (!el) return staleRef(ref);
+  const role = roleOf(el);
+  const name = nameOf(el, role);
+  const element = `${role}${name ? ` ${JSON.stringify(name)}` : ''}`;
+  const whole = wholeValue(el);
+  if (whole === undefined) return { stale: false, error: `${element} is a password field: its value is never read.` };
+  return { stale: false, element, text: whole.slice(0, Math.max(0, maxChars)), total: whole.length };
 }
 
 /** Bounds of what an action reports as changed. */

@@ -77,6 +77,8 @@ export type AgentCall =
       clipboard?: string;
     }
   | { op: 'wait'; text?: string; textGone?: string; timeoutMs: number }
+  /** The whole value of a field (or the rendered text of another element) by ref, up to `maxChars`: see ReadResult. */
+  | { op: 'read'; ref: string; maxChars: number }
   /**
    * Turns a ref into facts and a point for the worker's input layer (trusted input through chrome.debugger): the
    * agent scrolls the element into view (block 'center', instant), takes the centre of its first client rect that
@@ -210,6 +212,22 @@ export type StaleRef = z.infer<typeof StaleRef>;
 /** Reply to `describe`. */
 export const DescribeResult = z.union([StaleRef, z.object({ stale: z.literal(false), element: ElementFacts })]);
 export type DescribeResult = z.infer<typeof DescribeResult>;
+
+/**
+ * Reply to `read`: the element as a snapshot line names it, its text cut at `maxChars`, and the length of the whole;
+ * or why it cannot be read (a password field's value never leaves the page).
+ */
+export const ReadResult = z.union([
+  StaleRef,
+  z.object({
+    stale: z.literal(false),
+    element: z.string(),
+    text: z.string(),
+    total: z.number().int().nonnegative(),
+  }),
+  z.object({ stale: z.literal(false), error: z.string() }),
+]);
+export type ReadResult = z.infer<typeof ReadResult>;
 
 /** A point in CSS pixels relative to the viewport of the frame the agent runs in. */
 export const Point = z.object({ x: z.number(), y: z.number() });

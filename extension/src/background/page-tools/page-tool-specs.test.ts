@@ -112,6 +112,12 @@ describe('parsePageToolCall', () => {
     expect(maxChars('lots')).toBe('refused');
   });
 
+  it('takes a ref on page_read to read one element whole, and refuses a ref of another shape', () => {
+    const r = parsePageToolCall('page_read', { ref: 'f3e12', maxChars: 5000 });
+    expect(r.ok && r.call.tool === 'page_read' ? r.call.args : undefined).toEqual({ ref: 'f3e12', maxChars: 5000 });
+    expect(refusal('page_read', { ref: '#bio' })).toMatch(/ref: a ref from the latest page_snapshot/);
+  });
+
   it('accepts refs of the tab and of a frame, and no other shape', () => {
     for (const ref of ['e1', 'e12345', 'f7e3']) expect(parsePageToolCall('page_hover', { ref }).ok, ref).toBe(true);
     for (const ref of ['', 'e', '12', 'E1', 'e1 ', 'e1]', '[ref=e1]', 'f7', 'e-1'])

@@ -58,6 +58,29 @@ describe('PageTools reading', () => {
     expect(tab.reads).toEqual([50_000, PAGE_READ_MAX_CHARS, 1000]);
   });
 
+  it('reads one element whole by ref, says when maxChars cut even that, and passes a refusal on', async () => {
+    const whole = 'word '.repeat(400);
+    const env = formPage();
+    const frame = env.tab.frames.get(0);
+    if (!frame) throw new Error('formPage has frame 0');
+    frame.agent.read = (call) =>
+      call.ref === 'e2'
+        ? { stale: false, error: 'textbox "Password" is a password field: its value is never read.' }
+        : { stale: false, element: 'textbox "Name"', text: whole.slice(0, call.maxChars), total: whole.length };
+    const [name, password] = refsIn(textOf(await run(env.tools, 'page_snapshot')));
+    const r = await run(env.tools, 'page_read', { ref: name, maxChars: 1000 });
+    expect(textOf(r)).toBe(
+      `textbox "Name" (${name}), 2000 characters:\n${whole.slice(0, 1000)}\n\n` +
+        '[Cut at 1000 of 2000 characters: page_read with this ref and a larger maxChars reads more.]',
+    );
+    expect(env.tab.calls.at(-1)?.call).toEqual({ op: 'read', ref: 'e1', maxChars: 1000 });
+    expect(await run(env.tools, 'page_read', { ref: password })).toEqual({
+      success: false,
+      content: [{ type: 'text', text: 'textbox "Password" is a password field: its value is never read.' }],
+    });
+    expect(env.tab.reads).toEqual([]);
+  });
+
   it('returns a screenshot as PNG image content without the data URL prefix, and a failure as readable text', async () => {
     const { tools } = fakeTab();
     expect((await run(tools, 'page_screenshot')).content).toEqual([
