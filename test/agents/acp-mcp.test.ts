@@ -100,9 +100,9 @@ describe('page tools over MCP for ACP agents', () => {
     expect(report.argv[1]).toBe('mcp');
     expect(report.envNames).toEqual(['TETHER_MCP_SOCKET', 'TETHER_MCP_TOKEN']);
     expect(report.wrongToken.code).toBe(1);
-    expect(report.wrongToken.stderr).toContain('the Tether host refused: the token is not valid');
+    expect(report.wrongToken.stderr).toContain('The Tether host refused: the token is not valid');
     expect(report.noHost.code).toBe(1);
-    expect(report.noHost.stderr).toContain('Tether is not running: open the Tether side panel in your browser');
+    expect(report.noHost.stderr).toContain('Tether is not running: open your browser with Tether and share a tab');
     expectTokenKeptSecret(h, report.token);
   });
 
