@@ -103,6 +103,37 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     expect(daemon.pid()).toBe(daemonPid);
   });
 
+  it('lets a new host resume a turn still streaming: the answer so far, then the rest live, no gap, no duplicate', async () => {
+    daemon = daemonEnv();
+    const first = host(daemon);
+    await initialize(first);
+    const threadId: string = (await first.request('thread/start', { title: 'resumed live' })).result.thread.id;
+    const from = first.messages.length;
+    await first.request('turn/start', { threadId, input: [{ text: '/stream 800 10' }] });
+    await first.waitFor((m) => m.method === 'item/agentMessage/delta', 10_000, from);
+    first.closeInput();
+    await first.exited;
+
+    const second = host(daemon);
+    await initialize(second);
+    const mark = second.messages.length;
+    const resumed = await second.request('thread/resume', { threadId });
+    expect(resumed.result.activeTurn?.status).toBe('running');
+    const open = (resumed.result.items as Msg[]).filter((i: any) => i.type === 'agentMessage');
+    expect(open).toHaveLength(1);
+    const soFar = textOf(open[0]);
+    const done = await second.waitFor((m) => m.method === 'turn/completed', 20_000, mark);
+    expect(done.params.turn.status).toBe('completed');
+    const rest = second.messages
+      .slice(mark)
+      .filter((m) => m.method === 'item/agentMessage/delta')
+      .map((m) => m.params.delta)
+      .join('');
+    const expected = Array.from({ length: 800 }, (_, i) => `${i + 1} `).join('');
+    expect(soFar.length).toBeGreaterThan(0);
+    expect(soFar + rest).toBe(expected);
+  });
+
   it('serves two browsers at once, each a session of its own, through one daemon', async () => {
     daemon = daemonEnv();
     const chrome = host(daemon);
