@@ -26,11 +26,11 @@ import {
 } from './dialect-core';
 import { AcpErrorCode, mapAcpError } from './acp-errors';
 import { acpAgentRow, checkAcpProtocol, checkAgentVersion } from './agent-versions';
-import { agentErrorText, listedThread, safeSegment, stopStatus } from './acp-map';
+import { listedThread, safeSegment, stopStatus } from './acp-map';
 import { AcpModels } from './acp-models';
-import { ReplayWatch } from './acp-replay';
 import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
 import { type AcpPermissionDeps, answerPermission } from './acp-permissions';
+import { AcpSessions } from './acp-sessions';
 import { AcpTurn } from './acp-turn';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
@@ -45,14 +45,8 @@ export function createAcpAdapter(upstream: MessageTransport, options: AdapterOpt
 
 class AcpAdapter extends AdapterCore {
   private readonly journal: ThreadJournal;
-  private canLoad = false;
   private canList = false;
   private agentName = 'acp';
-  /** Sessions this agent process knows (created or loaded since it started). */
-  private readonly live = new Set<string>();
-  /** Sessions being loaded: their replayed updates rebuild history only when `replays` has a collector. */
-  private readonly loading = new Set<string>();
-  private readonly replays = new Map<string, AcpTurn>();
   private readonly active = new Map<string, AcpTurn>();
   /** Tether's MCP server for this agent's sessions (the page tools), when the host runs one. */
   private readonly mcp: AcpMcpGrants | undefined;
@@ -60,9 +54,9 @@ class AcpAdapter extends AdapterCore {
   private mcpHttp = false;
   private provisional = 0;
   private readonly models: AcpModels;
+  private readonly sessions: AcpSessions;
   /** Titles the adapter made from a first prompt: an agent's own title may replace these, never a client's. */
   private readonly madeTitles = new Map<string, string>();
-  private readonly replay = new ReplayWatch();
   private readonly permissions: AcpPermissionDeps = {
     turnOf: (sessionId) => {
       const threadId = this.threadOfSession(sessionId);
@@ -79,6 +73,16 @@ class AcpAdapter extends AdapterCore {
     super(upstream, options, { jsonrpc: true, agentName: 'acp agent' });
     this.journal = new ThreadJournal(join(options.dataDir, 'agents', safeSegment(options.backendId)), this.log);
     this.models = new AcpModels((m, params) => this.agent.request(m, params), this.log, options.backendId);
+    this.sessions = new AcpSessions({
+      journal: this.journal,
+      models: this.models,
+      acp: (method, params, ctx, threadId) => this.acp(method, params, ctx, threadId),
+      mcpServers: (threadId) => this.mcpServers(threadId),
+      warn: (threadId, message) => this.emit('warning', { threadId, message }),
+      agentName: () => this.agentName,
+      defaultCwd: () => this.options.backend?.cwd ?? process.cwd(),
+      log: this.log,
+    });
     this.mcp = options.mcp
       ? new AcpMcpGrants(options.mcp, {
           call: (params, signal) => this.client.request('item/tool/call', params, { signal }),
@@ -112,7 +116,7 @@ class AcpAdapter extends AdapterCore {
     );
     const caps = asRecord(result.agentCapabilities);
     this.mcpHttp = asRecord(caps.mcpCapabilities).http === true;
-    this.canLoad = caps.loadSession === true;
+    this.sessions.canLoad = caps.loadSession === true;
     this.canList = asRecord(caps.sessionCapabilities).list !== undefined;
     const info = asRecord(result.agentInfo);
     this.agentName = str(info.title) ?? str(info.name) ?? this.options.backendId;
@@ -144,7 +148,7 @@ class AcpAdapter extends AdapterCore {
         const sessionId = str(session.sessionId);
         if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
         this.mcp?.bind(provisional, sessionId);
-        this.live.add(sessionId);
+        this.sessions.started(sessionId);
         const model = await this.models.ofSession(sessionId, session, p.model);
         const now = Date.now();
         const thread: Thread = {
@@ -164,7 +168,7 @@ class AcpAdapter extends AdapterCore {
       },
       'thread/read': async (p, ctx) => {
         const thread = await this.known(p.threadId);
-        await this.rebuildUnread(p.threadId, ctx);
+        await this.sessions.rebuildUnread(p.threadId, ctx);
         if (p.afterItemId !== undefined) {
           const items = this.journal.itemsAfter(p.threadId, p.afterItemId);
           if (!items) throw RpcError.itemNotFound(p.threadId, p.afterItemId);
@@ -175,7 +179,7 @@ class AcpAdapter extends AdapterCore {
       },
       'thread/resume': async (p, ctx) => {
         const thread = await this.known(p.threadId);
-        await this.rebuildUnread(p.threadId, ctx);
+        await this.sessions.rebuildUnread(p.threadId, ctx);
         const { items: history, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
         const turn = this.active.get(p.threadId);
         // The latest page plus the open items with their text so far: the deltas that follow continue them.
@@ -235,7 +239,7 @@ class AcpAdapter extends AdapterCore {
     if (thread.archived) throw RpcError.threadArchived(p.threadId);
     const running = this.active.get(p.threadId);
     if (running) throw RpcError.threadBusy(p.threadId, running.id);
-    const sessionId = await this.attach(p.threadId, ctx);
+    const sessionId = await this.sessions.attach(p.threadId, ctx);
     if (p.model && p.model !== thread.model && (await this.models.switch(sessionId, p.model)))
       this.journal.update(p.threadId, { model: p.model });
     const input = p.input.map((i) => ({ type: 'text' as const, text: i.text }));
@@ -296,61 +300,6 @@ class AcpAdapter extends AdapterCore {
     this.emit('thread/status/changed', { threadId: turn.threadId, status: 'idle' });
   }
 
-  /** The agent session for a thread in this agent process: reloaded, or a new one when the agent cannot reload. */
-  private async attach(threadId: string, ctx: RequestContext): Promise<string> {
-    const entry = this.journal.get(threadId)!;
-    if (this.live.has(entry.sessionId)) return entry.sessionId;
-    const cwd = entry.thread.cwd ?? this.options.backend?.cwd ?? process.cwd();
-    let why = `${this.agentName} cannot load sessions`;
-    if (this.canLoad) {
-      try {
-        await this.load(entry.sessionId, cwd, false, ctx, threadId);
-        return entry.sessionId;
-      } catch (error) {
-        why = agentErrorText(error);
-        this.log(`session/load of ${entry.sessionId} failed, starting a new session: ${why}`);
-      }
-    }
-    const mcpServers = await this.mcpServers(threadId);
-    const session = asRecord(await this.acp('session/new', { cwd, mcpServers }, ctx));
-    const sessionId = str(session.sessionId);
-    if (!sessionId) throw RpcError.internal(`${this.agentName} answered session/new without a sessionId`);
-    this.live.add(sessionId);
-    await this.models.ofSession(sessionId, session);
-    this.journal.update(threadId, {}, sessionId);
-    this.emit('warning', {
-      threadId,
-      message: `${this.agentName} cannot reopen its earlier session of this thread (${why}): this turn starts without the earlier context (the history is still shown).`,
-    });
-    return sessionId;
-  }
-
-  /** `session/load`; its replayed updates rebuild history only when `collect` (the journal already has it otherwise). */
-  private async load(
-    sessionId: string,
-    cwd: string,
-    collect: boolean,
-    ctx: RequestContext,
-    threadId: string,
-  ): Promise<void> {
-    this.loading.add(sessionId);
-    const collector = collect
-      ? new AcpTurn(sessionId, [], { emit: () => undefined, record: (item) => this.journal.append(sessionId, item) })
-      : undefined;
-    if (collector) this.replays.set(sessionId, collector);
-    try {
-      const mcpServers = await this.mcpServers(threadId);
-      const loaded = asRecord(await this.acp('session/load', { sessionId, cwd, mcpServers }, ctx, sessionId));
-      this.live.add(sessionId);
-      await this.replay.ended(sessionId);
-      await this.models.ofSession(sessionId, loaded);
-      collector?.finish('completed');
-    } finally {
-      this.loading.delete(sessionId);
-      this.replays.delete(sessionId);
-    }
-  }
-
   /** Adds sessions that the agent lists and the journal does not know (made by another client, say). */
   private async mergeAgentSessions(ctx: RequestContext): Promise<void> {
     let result: Record<string, unknown>;
@@ -384,26 +333,13 @@ class AcpAdapter extends AdapterCore {
     return { ...entry.thread, status: running ? entry.thread.status : 'idle' };
   }
 
-  /** A session the agent listed but the journal never saw is loaded once, its replay rebuilding the history. */
-  private async rebuildUnread(threadId: string, ctx: RequestContext): Promise<void> {
-    const entry = this.journal.get(threadId)!;
-    if (entry.unread === true && this.canLoad && !this.live.has(entry.sessionId)) {
-      this.journal.put({ thread: entry.thread, sessionId: entry.sessionId });
-      await this.load(entry.sessionId, entry.thread.cwd ?? process.cwd(), true, ctx, threadId);
-    }
-  }
-
   protected onAgentNotification(method: string, params: unknown): void {
     if (method !== 'session/update') return;
     const p = asRecord(params);
     const sessionId = str(p.sessionId);
     const update = asRecord(p.update);
     if (!sessionId) return;
-    this.replay.noteUpdate(sessionId);
-    if (this.loading.has(sessionId)) {
-      this.replays.get(sessionId)?.update(update);
-      return;
-    }
+    if (this.sessions.replayed(sessionId, update)) return;
     const threadId = this.threadOfSession(sessionId);
     if (!threadId) return;
     if (update.sessionUpdate === 'session_info_update') {
