@@ -162,8 +162,7 @@ describe('refs on clickables from an isolated world', () => {
     expect(snap.lines).toContainEqual(expect.stringMatching(/- clickable "5" \[ref=e\d+\]$/));
     await clicks();
     const ref = refIn(snap.lines, 'clickable "5"');
-    const action = { kind: 'click', button: 'left', double: false };
-    await isolated.call({ op: 'act', prefix: '', ref, action, quietMs: 30, capMs: 1000 });
+    await isolated.call({ op: 'act', prefix: '', ref, action: CLICK, quietMs: 30, capMs: 1000 });
     expect(await clicks()).toEqual(['day-5']);
   });
 });

@@ -8,13 +8,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActResult, type AgentCall, FrameSnapshot } from '../../extension/src/shared/agent-contract';
+import { ActResult, type AgentCall, FrameSnapshot, ReadResult } from '../../extension/src/shared/agent-contract';
 import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { FIREFOX_PATH } from '../firefox/firefox-browser';
+import { clickablesPage, LONG_VALUE } from './clickable-pages';
 import { bundleAgent, LOGIN_SNAPSHOT, loginPage } from './harness';
 import { effectsPage, formPage } from './pages';
 
-const PAGES: Record<string, string> = { '/login': loginPage(), '/form': formPage(), '/effects': effectsPage() };
+const PAGES: Record<string, string> = {
+  '/login': loginPage(),
+  '/form': formPage(),
+  '/effects': effectsPage(),
+  '/shapes': clickablesPage(),
+};
 
 let browser: Browser;
 let page: Page;
@@ -105,6 +111,39 @@ describe.skipIf(!existsSync(FIREFOX_PATH))('page agent in Firefox ESR', () => {
     expect(posted).toEqual([
       '/apply name=Ada+Lovelace&nickname=ada&start=2026-03-14&volume=5&bio=Mathematician&country=de&agree=yes&plan=b',
     ]);
+  });
+
+  it('gives refs to pointer, onclick and href-less clickables and grid cells, clicks each on its element, and reads a field whole', async () => {
+    await open('/shapes');
+    const snap = await snapshot();
+    for (const text of [
+      'clickable "terms of use"',
+      'clickable "Next"',
+      'clickable "Fancy action"',
+      'textbox "Code editor"',
+    ])
+      refIn(snap, text);
+    expect(snap.lines).toContainEqual(expect.stringMatching(/- row: Ada \[ref=e\d+\] \| 36 \[ref=e\d+\]$/));
+    expect(snap.lines.join('\n')).not.toMatch(/Screen reader only action|Clipboard helper|"31"/);
+    const targets: [string, string][] = [
+      ['clickable "5"', 'day-5'],
+      ['"terms of use"', 'terms'],
+      ['"Prev"', 'prev'],
+      ['Ada', 'cell-ada'],
+    ];
+    for (const [text, id] of targets) {
+      const action = { kind: 'click', button: 'left', double: false } as const;
+      await call({ op: 'act', prefix: '', ref: refIn(snap, text), action, quietMs: 30, capMs: 1000 });
+      expect(await page.evaluate(() => (window as unknown as { clicks: string[] }).clicks.splice(0))).toEqual([id]);
+    }
+    const bio = refIn(snap, 'textbox "Bio"');
+    expect(snap.lines.find((l) => l.includes('textbox "Bio"'))).toMatch(/\[cut at 100 of 879 characters: page_read/);
+    expect(ReadResult.parse(await call({ op: 'read', ref: bio, maxChars: 50_000 }))).toEqual({
+      stale: false,
+      element: 'textbox "Bio"',
+      text: LONG_VALUE,
+      total: 879,
+    });
   });
 
   it('dismisses a confirm through the main-world shim and reports it', async () => {
