@@ -1,0 +1,106 @@
+/**
+ * The real Claude Code (2.1.44, the `cli.js` that claude-code-acp's pinned package brings) as a user runs it,
+ * `claude -p`, with Tether added by running the `claude mcp add` line `tether mcp --print-config` prints, unedited,
+ * and `--allowedTools mcp__tether` as that config advises, against a real `tether host` (the test plays the extension)
+ * and a mock Messages API on 127.0.0.1. The page's text must reach the model.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_ACP_PACKAGE, installDirOf } from '../support/agents-cache';
+import { CLAUDE_OFFLINE_ENV } from '../support/agents-offline';
+import {
+  type AnthropicRequestBody,
+  lastUserBlocks,
+  startMockAnthropicMessages,
+} from '../support/mock-anthropic-messages';
+import { HOST_ENTRY, type HostProcess, startHost } from '../host/host-process';
+import { agentSuite, PAGE_TOOLS, tempDir } from './agent-host';
+
+const claude = agentSuite('claude', CLAUDE_CODE_ACP_PACKAGE, startMockAnthropicMessages, () => tempDir('claude-home'));
+
+const hosts: HostProcess[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.dispose();
+});
+
+function privateDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('real Claude Code with the printed config', () => {
+  it('claude -p reads the shared tab through the printed `claude mcp add` line; the page text reaches the model', async () => {
+    const runtime = privateDir('tether-runtime-');
+    const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
+    hosts.push(h);
+    const init = await h.request('initialize', {
+      clientInfo: { name: 'tether-extension', version: '1' },
+      capabilities: { clientTools: PAGE_TOOLS },
+    });
+    expect(init.error).toBeUndefined();
+    h.send({ method: 'initialized' });
+    expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
+
+    const printed = await run(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
+      PATH: process.env['PATH'] ?? '',
+      TETHER_RUNTIME_DIR: runtime,
+    });
+    const add = printed.stdout.split('\n').find((line) => line.startsWith('claude mcp add '));
+    expect(add).toBeDefined();
+
+    // `claude` on PATH, as an install puts it there.
+    const bin = privateDir('claude-bin-');
+    const cli = join(installDirOf(CLAUDE_CODE_ACP_PACKAGE), 'node_modules/@anthropic-ai/claude-agent-sdk/cli.js');
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec '${process.execPath}' '${cli}' "$@"\n`, { mode: 0o700 });
+    const env = {
+      HOME: claude.home,
+      PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+      ANTHROPIC_BASE_URL: claude.mock.origin,
+      ANTHROPIC_API_KEY: 'mock-key',
+      ...CLAUDE_OFFLINE_ENV,
+    };
+    const added = await run('/bin/sh', ['-c', add!], env, claude.workDir);
+    expect(added.code, added.stderr).toBe(0);
+
+    const pageText = 'Tether test page: the quick brown fox.';
+    claude.mock.setScript(({ body }: { body: AnthropicRequestBody }) => {
+      const result = lastUserBlocks(body).find((b) => b.type === 'tool_result');
+      if (result) return { kind: 'text', text: `The page says: ${JSON.stringify(result.content)}` };
+      if (body.tools?.some((t) => t.name === 'mcp__tether__page_read')) {
+        return { kind: 'toolUse', name: 'mcp__tether__page_read', input: {} };
+      }
+      return { kind: 'text', text: `no Tether tools among ${body.tools?.map((t) => t.name).join(', ')}` };
+    });
+    const asked = run('claude', ['-p', 'Read the page', '--allowedTools', 'mcp__tether'], env, claude.workDir);
+    const ended = asked.then((r) => {
+      throw new Error(`claude -p ended before calling Tether (exit ${r.code}): ${r.stdout}\n${r.stderr.slice(-3000)}`);
+    });
+    const call = await Promise.race([h.waitFor((m) => m.method === 'item/tool/call', 90_000), ended]);
+    ended.catch(() => undefined);
+    expect(call.params).toMatchObject({ tool: 'page_read', caller: { kind: 'mcpClient', name: 'claude-code' } });
+    h.send({ id: call.id, result: { success: true, content: [{ type: 'text', text: pageText }] } });
+    const done = await asked;
+    expect(done.code, done.stderr.slice(-2000)).toBe(0);
+    expect(done.stdout).toContain(pageText);
+  });
+});
