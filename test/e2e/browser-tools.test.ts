@@ -3,12 +3,12 @@
  * the host, the worker asks in the side panel, the page agent acts on fixture pages served from 127.0.0.1, and the
  * fixture server records what a form really sent.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import { completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { contentText, type ChatScript } from '../support/mock-chat-completions';
+import { card, choose, refOf, tool } from '../support/page-tool-calls';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -17,40 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
 });
-
-/** Sends `/tool NAME {args}` and returns the text of the answer once it completed. */
-async function tool(
-  panel: Page,
-  name: string,
-  args: unknown,
-  decide?: (panel: Page) => Promise<void>,
-): Promise<string> {
-  const before = await completedAnswers(panel).count();
-  await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
-  if (decide) await decide(panel);
-  await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(before + 1);
-  return (await completedAnswers(panel).last().locator('.body').textContent()) ?? '';
-}
-
-/** The card of a pending page tool approval. */
-function card(panel: Page, toolName: string) {
-  return panel.locator(`.approval[data-tool="${toolName}"]`);
-}
-
-/** Clicks `choice` on the card of `toolName`, once it shows. */
-function choose(toolName: string, choice: string) {
-  return async (panel: Page): Promise<void> => {
-    await card(panel, toolName).locator(`button[data-choice="${choice}"]`).click({ timeout: 30_000 });
-  };
-}
-
-/** The ref of the line that shows `role "name"` in a snapshot or action result. */
-function refOf(text: string, role: string, name: string): string {
-  const line = text.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`) && l.includes('[ref='));
-  const ref = line ? /\[ref=((?:f\d+)?e\d+)\]/.exec(line)?.[1] : undefined;
-  if (!ref) throw new Error(`No ref for ${role} "${name}" in:\n${text}`);
-  return ref;
-}
 
 describe('browser tools (Chromium, /tool commands)', () => {
   const suite = useBrowserSuite();

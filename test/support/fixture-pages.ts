@@ -5,6 +5,8 @@
  * and a comment form, and a 500-row table of about 5,000 elements.
  */
 
+import { TRUSTED_PAGES } from './trusted-pages';
+
 /** What a page is rendered for: its own origin and the site's other origin (for cross-origin frames and links). */
 export interface PageContext {
   readonly origin: string;
@@ -293,6 +295,7 @@ export const PAGES: Readonly<Record<string, string | ((ctx: PageContext) => stri
   '/password': password,
   '/dialogs': dialogs,
   '/done': done,
+  ...TRUSTED_PAGES,
 };
 
 /** The index page: a link to every page. */

@@ -179,6 +179,8 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
   // The click's user gesture must reach sidePanel.open() before any wait, so the worker's readiness is not awaited.
   menuClick(info, tab);
 });
+// Chrome's debugging bar cannot be cancelled in a headless browser: the end-to-end test of that flow calls this.
+Reflect.set(globalThis, '__tetherCancelDebugging', (tabId: number) => debuggerApi?.cancelAsUser(tabId));
 // A native menu cannot be clicked in a headless browser: the end-to-end test (and DevTools) call this instead.
 Reflect.set(globalThis, '__tetherMenuClick', menuClick);
 chrome.runtime.onStartup.addListener(enablePanelsOfOpenTabs);

@@ -5,16 +5,27 @@
 import { CDP_VERSION, type DebuggerApi } from './debugger-session';
 
 /** The tab's debugger API, or undefined where the browser has none (Firefox). */
-export function chromeDebugger(): DebuggerApi | undefined {
+export function chromeDebugger(): (DebuggerApi & { cancelAsUser(tabId: number): Promise<void> }) | undefined {
   if (typeof chrome === 'undefined' || !chrome.debugger?.attach) return undefined;
+  const listeners: ((tabId: number, reason: string) => void)[] = [];
   return {
     attach: (tabId) => chrome.debugger.attach({ tabId }, CDP_VERSION),
     detach: (tabId) => chrome.debugger.detach({ tabId }),
     send: (tabId, method, params) => chrome.debugger.sendCommand({ tabId }, method, params),
-    onDetach: (listener) =>
+    onDetach: (listener) => {
+      listeners.push(listener);
       chrome.debugger.onDetach.addListener((source, reason) => {
         if (source.tabId !== undefined) listener(source.tabId, reason);
-      }),
+      });
+    },
+    /**
+     * What the bar's Cancel does (detach, then onDetach with `canceled_by_user`), for tests: a headless browser shows
+     * no bar to press. Reached only from the worker's own global scope, never from a page.
+     */
+    cancelAsUser: async (tabId) => {
+      await chrome.debugger.detach({ tabId }).catch(() => undefined);
+      for (const listener of listeners) listener(tabId, 'canceled_by_user');
+    },
   };
 }
 
