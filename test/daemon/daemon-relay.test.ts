@@ -1,4 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOST_ENTRY, type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
@@ -195,6 +197,45 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     expect(textOf(answer[0])).toBe(Array.from({ length: 600 }, (_, i) => `${i + 1} `).join(''));
     // Its turn done and no browser left, the backend is stopped.
     await waitUntil(() => processesNaming(backendData).length === 0, 'the child backend to be stopped');
+  });
+
+  describe('with a daemon of another version', () => {
+    /** Starts `tether daemon run` reporting version 0.0.1, and resolves once it answers. */
+    async function oldDaemon(d: DaemonEnv): Promise<number> {
+      const child = spawn(process.execPath, [HOST_ENTRY, 'daemon', 'run'], {
+        env: { ...process.env, ...d.env, TETHER_TEST_DAEMON_VERSION: '0.0.1' },
+        stdio: 'ignore',
+        detached: true,
+      });
+      child.unref();
+      await waitUntil(() => /version\s+0\.0\.1/.test(d.tether('daemon', 'status').stdout), 'the old daemon');
+      return child.pid!;
+    }
+
+    it("replaces it when idle: bridge/hello then reports a daemon of the host's version", async () => {
+      daemon = daemonEnv();
+      const old = await oldDaemon(daemon);
+      const h = host(daemon);
+      const hello = await h.request('bridge/hello', {}, 20_000);
+      expect(hello.result).toMatchObject({ hostVersion: VERSION, daemonVersion: VERSION });
+      expect(isAlive(old)).toBe(false);
+      expect(daemon.pid()).not.toBe(old);
+    });
+
+    it('keeps it while a browser uses it, and bridge/hello shows both versions', async () => {
+      daemon = daemonEnv();
+      const old = await oldDaemon(daemon);
+      const token = readFileSync(join(daemon.dir, 'run', 'daemon.token'), 'utf8');
+      const browser = connect(join(daemon.dir, 'run', 'daemon.sock'));
+      await new Promise((resolve) => browser.once('connect', resolve));
+      browser.write(`${JSON.stringify({ token, browser: 'other' })}\n`);
+      await waitUntil(() => /clients\s+1/.test(daemon!.tether('daemon', 'status').stdout), 'the other browser');
+      const h = host(daemon);
+      const hello = await h.request('bridge/hello', {}, 20_000);
+      expect(hello.result).toMatchObject({ hostVersion: VERSION, daemonVersion: '0.0.1' });
+      expect(daemon.pid()).toBe(old);
+      browser.destroy();
+    });
   });
 
   it('serves in-process and says why in bridge/hello when the daemon cannot run', async () => {

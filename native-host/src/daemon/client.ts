@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
 import { type DaemonHello, DaemonWelcome, parseLine, readFirstLine } from './handshake';
+import { daemonAlive } from './lock';
 import type { DaemonFiles } from './paths';
 
 /** The daemon is not running, refused us, or could not be started; `message` says which and what to do. */
@@ -148,4 +149,29 @@ function startDaemon(options: ConnectOptions): { readonly exit: number | undefin
     },
     describe: () => spawnError ?? (signal ? `killed by ${signal}` : `exit code ${exit}`),
   };
+}
+
+/**
+ * connectDaemon, replacing a daemon of another version than `version` when nothing uses it (no other client, no
+ * running turn). A busy one keeps serving, and `bridge/hello` shows both versions, until it idles out.
+ */
+export async function connectCurrentDaemon(
+  files: DaemonFiles,
+  hello: Omit<DaemonHello, 'token'>,
+  options: ConnectOptions & { readonly version: string },
+): Promise<DaemonLink> {
+  const link = await connectDaemon(files, hello, options);
+  const { daemonVersion, status } = link.welcome;
+  if (daemonVersion === options.version || !status || status.clients > 0 || status.runningTurns > 0) {
+    if (daemonVersion !== options.version)
+      options.log?.(`the daemon runs version ${daemonVersion}, busy: it is replaced by ${options.version} once idle`);
+    return link;
+  }
+  options.log?.(`the daemon runs version ${daemonVersion} and is idle: replacing it with ${options.version}`);
+  link.socket.destroy();
+  const stopping = await connectDaemon(files, { control: 'stop' });
+  stopping.socket.destroy();
+  const deadline = Date.now() + 5000;
+  while (daemonAlive(stopping.welcome.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, POLL_MS));
+  return connectDaemon(files, hello, options);
 }

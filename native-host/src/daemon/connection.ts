@@ -14,7 +14,7 @@ import { createHostBridge, loadHostConfig } from '../host/host-setup';
 import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { TETHER_VERSION } from '../version';
-import type { DaemonHello } from './handshake';
+import { type DaemonHello, daemonVersion } from './handshake';
 import { TurnWatch } from './turn-watch';
 
 /** Options of serveConnection. */
@@ -100,7 +100,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     mcp,
     hostVersion: hello.hostVersion ?? TETHER_VERSION,
     setInputPaused: (paused) => (paused ? socket.pause() : socket.resume()),
-    daemon: { daemonVersion: TETHER_VERSION },
+    daemon: { daemonVersion: daemonVersion() },
     sharedEngine: options.sharedEngine,
     wrapBackend: (backend) => turns.watch(backend),
   });

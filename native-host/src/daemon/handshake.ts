@@ -6,6 +6,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
+import { TETHER_VERSION } from '../version';
+
+/** Tests start a daemon that reports an older version with this variable (version skew without two builds). */
+export const TEST_DAEMON_VERSION_ENV = 'TETHER_TEST_DAEMON_VERSION';
+
+/** The version this process reports as a daemon: TETHER_VERSION, unless a test says otherwise. */
+export function daemonVersion(env: NodeJS.ProcessEnv = process.env): string {
+  return env[TEST_DAEMON_VERSION_ENV] || TETHER_VERSION;
+}
 
 /** Longest first line either side reads: anything longer is not a client of ours. */
 export const HANDSHAKE_MAX_BYTES = 4096;

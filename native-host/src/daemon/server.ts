@@ -14,12 +14,12 @@ import { type AppServerHandle, type AppServerOptions, createAppServer } from '..
 import type { Log } from '../log';
 import { ensureRuntimeDir } from '../mcp/runtime-dir';
 import { PRIVATE_FILE_MODE } from '../private-files';
-import { TETHER_VERSION } from '../version';
 import { type DaemonConnection, serveConnection } from './connection';
 import {
   DaemonHello,
   type DaemonStatus,
   type DaemonWelcome,
+  daemonVersion,
   parseLine,
   readFirstLine,
   tokenMatches,
@@ -43,7 +43,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   // Everything the daemon creates (socket, token, journals) is for this user only, whatever the umask was.
   process.umask(0o077);
   ensureRuntimeDir(files.dir, log);
-  const lock = await acquireLock(files.lock, TETHER_VERSION);
+  const version = daemonVersion();
+  const lock = await acquireLock(files.lock, version);
   if (!lock.acquired) {
     log(`another daemon (pid ${lock.holder.pid}, version ${lock.holder.version}) already runs; exiting`);
     return 0;
@@ -78,7 +79,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
 
   const status = (): DaemonStatus => ({
     pid: process.pid,
-    version: TETHER_VERSION,
+    version,
     startedAtMs: lock.info.startedAtMs,
     uptimeMs: Date.now() - lock.info.startedAtMs,
     socket: files.socket,
@@ -116,7 +117,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       socket.end();
       return;
     }
-    welcome(socket, { ok: true, daemonVersion: TETHER_VERSION, pid: process.pid, status: status() });
+    welcome(socket, { ok: true, daemonVersion: version, pid: process.pid, status: status() });
     if (hello.control === 'status') {
       socket.end();
       return;
@@ -144,7 +145,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   });
   if (process.platform !== 'win32') chmodSync(files.socket, PRIVATE_FILE_MODE);
   log(
-    `listening on ${files.socket} (tether ${TETHER_VERSION}, node ${process.version}; idle exit after ${options.idleExitMs} ms)`,
+    `listening on ${files.socket} (tether ${version}, node ${process.version}; idle exit after ${options.idleExitMs} ms)`,
   );
 
   let resolveExit!: (code: number) => void;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
 import { errorMessage } from '@tether/protocol/errors';
-import { connectDaemon } from '../daemon/client';
+import { connectCurrentDaemon } from '../daemon/client';
 import { daemonFiles } from '../daemon/paths';
 import { createFileLog, type Log } from '../log';
 import { McpHub } from '../mcp/hub';
@@ -72,10 +72,10 @@ export async function main(args: string[]): Promise<number> {
   let daemon: BridgeOptions['daemon'];
   if (relayWanted()) {
     try {
-      const link = await connectDaemon(
+      const link = await connectCurrentDaemon(
         daemonFiles(),
         { hostVersion: TETHER_VERSION, browser },
-        { start: true, startTimeoutMs: DAEMON_START_TIMEOUT_MS, log },
+        { start: true, startTimeoutMs: DAEMON_START_TIMEOUT_MS, log, version: TETHER_VERSION },
       );
       log(`relaying to the daemon (pid ${link.welcome.pid}, version ${link.welcome.daemonVersion})`);
       const code = await relay(link, log);
