@@ -84,6 +84,18 @@ describe('approval card labels', () => {
     ]);
   });
 
+  it("names the client and its connection on an external client's grant, and offers it no site rule", () => {
+    const external: PendingApproval = {
+      ...click,
+      caller: { name: 'mcp-inspector', version: '1.0.3', connection: 'conn-a' },
+    };
+    expect(labels(external)).toEqual([
+      'Allow once',
+      'Allow acting on https://news.example for mcp-inspector, this connection only',
+      'Deny',
+    ]);
+  });
+
   it('names the class and the one origin a page tool grant or site rule covers', () => {
     expect(labels(page)).toEqual([
       'Allow once',
