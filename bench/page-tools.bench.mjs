@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Page tools side by side in one run, on the fixture site's login, article and table pages (test/support/
-// fixture-site.ts): Playwright MCP's browser_snapshot (npm @playwright/mcp 0.0.83 as an MCP stdio server, driven by the
+// fixture-site.ts) and a page of clickables without a control role (test/page-agent/clickable-pages.ts: word-link
+// spans, href-less anchors, calendar days in divs, grid cells, a code editor's 1x1 textarea): Playwright MCP's browser_snapshot (npm @playwright/mcp 0.0.83 as an MCP stdio server, driven by the
 // @modelcontextprotocol/sdk client) against Tether's page agent (extension/src/content/page-agent.ts, bundled from
 // source and loaded into the same pages in Debian Chromium with playwright-core), and a click by ref with its settled
 // result on the form page for both.
 // Usage: node bench/page-tools.bench.mjs [--quick] [--no-publish]   (writes bench/results/page-tools.json and the "Page
 // tools" section of BENCHMARKS.md; --no-publish only prints, for a before/after comparison of a change)
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fmt, importTypeScript, machine as machineOf, median, publish, root, tmp } from './support.mjs';
@@ -15,7 +17,7 @@ const quick = process.argv.includes('--quick');
 const noPublish = process.argv.includes('--no-publish');
 /** Calls per measure; the median is reported. */
 const RUNS = quick ? 3 : 7;
-const PAGES = ['login', 'article', 'table'];
+const PAGES = ['login', 'article', 'table', 'shapes'];
 const CHROMIUM = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
 /** The snapshot budget the worker gives the agent (the issue: bounded, with a way to get the rest). */
 const MAX_CHARS = 40_000;
@@ -268,10 +270,26 @@ function section(results, m) {
   ].join('\n');
 }
 
+/** One page on a free port of 127.0.0.1 (whatever the path). */
+async function serve(html) {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/shapes` };
+}
+
 async function main() {
   const loadAtStart = loadavg()[0];
   const { startFixtureSite } = await importTypeScript('fixture-site', "export * from './test/support/fixture-site';");
   const site = await startFixtureSite();
+  const { clickablesPage } = await importTypeScript(
+    'clickable-pages',
+    "export { clickablesPage } from './test/page-agent/clickable-pages';",
+  );
+  const shapes = await serve(clickablesPage());
+  const urlOf = (name) => (name === 'shapes' ? shapes.url : site.url(`/${name}`));
   const script = await agentScript();
   const mcp = await startPlaywrightMcp();
   const tether = script === undefined ? undefined : await startTetherAgent(script);
@@ -285,8 +303,8 @@ async function main() {
       tether: tether ? { pages: {} } : null,
     };
     for (const name of PAGES) {
-      results.mcp.pages[name] = await mcp.snapshot(site.url(`/${name}`));
-      if (tether) results.tether.pages[name] = await tether.snapshot(site.url(`/${name}`));
+      results.mcp.pages[name] = await mcp.snapshot(urlOf(name));
+      if (tether) results.tether.pages[name] = await tether.snapshot(urlOf(name));
     }
     if (tether) results.tether.find = await tether.find('order 1500');
     results.mcp.click = await mcp.clickTerms(site.url('/form'));
@@ -299,6 +317,7 @@ async function main() {
     await mcp.close();
     await tether?.close();
     await site.close();
+    shapes.server.close();
   }
 }
 

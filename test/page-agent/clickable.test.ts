@@ -145,10 +145,8 @@ describe('refs on what a user can click', () => {
   it('cuts a long field value with a note saying how long it is and how to read it whole, never a password', async () => {
     const all = await lines();
     const bio = all.find((l) => l.includes('textbox "Bio"')) ?? '';
-    expect(bio).toMatch(
-      /: Sentence 1 of the biography .{40,}… \[cut at 100 of 879 characters: page_read with this ref reads it whole\]$/,
-    );
-    expect(all.find((l) => l.includes('textbox "Title"'))).toMatch(/\[cut at 100 of 131 characters/);
+    expect(bio).toMatch(/: Sentence 1 of the biography .{40,}… \[cut: 879 chars; page_read with this ref reads all\]$/);
+    expect(all.find((l) => l.includes('textbox "Title"'))).toMatch(/\[cut: 131 chars; /);
     expect(all.join('\n')).not.toContain('hunter2');
   });
 });

@@ -137,7 +137,9 @@ describe.skipIf(!existsSync(FIREFOX_PATH))('page agent in Firefox ESR', () => {
       expect(await page.evaluate(() => (window as unknown as { clicks: string[] }).clicks.splice(0))).toEqual([id]);
     }
     const bio = refIn(snap, 'textbox "Bio"');
-    expect(snap.lines.find((l) => l.includes('textbox "Bio"'))).toMatch(/\[cut at 100 of 879 characters: page_read/);
+    expect(snap.lines.find((l) => l.includes('textbox "Bio"'))).toMatch(
+      /\[cut: 879 chars; page_read with this ref reads all\]$/,
+    );
     expect(ReadResult.parse(await call({ op: 'read', ref: bio, maxChars: 50_000 }))).toEqual({
       stale: false,
       element: 'textbox "Bio"',

@@ -91,8 +91,7 @@ export function controlLine(
     if (url) line += ` /url: ${url}`;
   }
   if (value !== undefined) line += `: ${value}`;
-  if (total !== undefined)
-    line += ` [cut at ${NAME_MAX} of ${total} characters: page_read with this ref reads it whole]`;
+  if (total !== undefined) line += ` [cut: ${total} chars; page_read with this ref reads all]`;
   return line;
 }
 

@@ -156,8 +156,9 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_read:
     "Read the page in this conversation's tab as text: URL, title, selected text, main text and text fields; or one element by ref.",
   page_snapshot:
-    'Snapshot the page as an accessibility tree, one element per line; controls carry [ref=eN] for the action tools. Call again after the page changes.',
-  page_find: 'Find text on the page (long pages): matching elements with their refs.',
+    'Snapshot the page as an accessibility tree, one element per line; controls and other clickables carry [ref=eN] for the action tools. Call again after the page changes.',
+  page_find:
+    'Find text on the page: matching elements with their refs; a word inside a paragraph gets a ref of its own, to click it.',
   page_screenshot: 'A PNG screenshot of the visible tab, or of one element by ref.',
   page_wait: 'Wait (bounded) until text appears or disappears, or for some milliseconds.',
   tabs_list: "List the tabs in the window of this conversation's tab: title, URL, active.",
