@@ -12,6 +12,7 @@ async function setup() {
   await state.load();
   await state.setBinding(1, { threadId: 't1' });
   const notices: Notice[] = [];
+  const clock = { ms: 1000 };
   const broker = new ApprovalBroker({
     state,
     tabForThread: (threadId) => state.tabsForThread(threadId)[0],
@@ -19,10 +20,10 @@ async function setup() {
     onChange: () => undefined,
     onNotice: (_tab, notice) => notices.push(notice),
     resolveRemote: async () => undefined,
-    now: () => 1000,
+    now: () => clock.ms,
     newId: () => 'rule-1',
   });
-  return { state, broker, notices };
+  return { state, broker, notices, clock };
 }
 
 const inspector = { name: 'mcp-inspector', version: '1.0.3', connection: 'conn-a' };
@@ -91,6 +92,14 @@ describe('approvals of callers that stop waiting', () => {
     expect(call.signal.aborted).toBe(true);
     expect(await broker.ask(ask({ requestId: 'c9', signal: call.signal, caller: inspector }))).toBe('deny');
     expect(broker.pendingForTab(1)).toEqual([]);
+  });
+
+  it('forgets a withdrawal that no call followed soon: a later call with the same id (a new host) is asked', async () => {
+    const { broker, clock } = await setup();
+    await broker.withdraw({ threadId: 't1', requestId: 'c9' }, 'cancelled');
+    clock.ms += 60_000;
+    const call = broker.begin({ threadId: 't1', turnId: '', requestId: 'c9', external: true });
+    expect(call.signal.aborted).toBe(false);
   });
 
   it("withdraws a turn's page tool cards when the turn ends, saying so", async () => {

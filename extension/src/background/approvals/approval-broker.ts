@@ -98,6 +98,8 @@ interface Running {
 
 /** Withdrawals of calls not seen yet remembered at most (a cancellation can overtake its request in one batch). */
 const EARLY_WITHDRAWALS = 256;
+/** How long such a withdrawal waits for its call: the two arrive in one host batch, or one right after the other. */
+const EARLY_WITHDRAWAL_MS = 10_000;
 
 /** Who stopped waiting, in the extension's words. */
 export function whoWaited(caller: PendingApproval['caller']): string {
@@ -146,7 +148,7 @@ export class ApprovalBroker {
   /** Page tool calls being asked about or run, by approval key. */
   private readonly running = new Map<string, Running>();
   /** Keys of calls withdrawn before they began, oldest first. */
-  private readonly early = new Map<string, StopReason>();
+  private readonly early = new Map<string, { why: StopReason; atMs: number }>();
 
   constructor(private readonly deps: BrokerDeps) {}
 
@@ -232,7 +234,8 @@ export class ApprovalBroker {
     const controller = new AbortController();
     const early = this.early.get(key);
     this.early.delete(key);
-    if (early) controller.abort(early);
+    // Only a withdrawal that just overtook its call counts: call ids start again with a new host or backend.
+    if (early && this.deps.now() - early.atMs <= EARLY_WITHDRAWAL_MS) controller.abort(early.why);
     else this.running.set(key, { ...call, controller });
     return {
       signal: controller.signal,
@@ -260,7 +263,7 @@ export class ApprovalBroker {
         call.controller.abort(why);
       }
       if (!found && match.threadId !== undefined && match.requestId !== undefined) {
-        this.early.set(clientToolKey(match.threadId, match.requestId), why);
+        this.early.set(clientToolKey(match.threadId, match.requestId), { why, atMs: this.deps.now() });
         if (this.early.size > EARLY_WITHDRAWALS) this.early.delete(this.early.keys().next().value!);
       }
       for (const p of gone) {
@@ -291,6 +294,7 @@ export class ApprovalBroker {
   async forgetConnection(): Promise<void> {
     for (const call of this.running.values()) call.controller.abort('disconnected' satisfies StopReason);
     this.running.clear();
+    this.early.clear();
     await this.drop(this.deps.state.pendingApprovals().filter((p) => p.source === 'client-tool'));
     for (const [key, waiter] of this.waiters) {
       this.waiters.delete(key);
