@@ -6,7 +6,6 @@ import {
   type ClientRequestParams,
   ErrorCode,
   type InitializeParams,
-  type Item,
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,
@@ -23,13 +22,12 @@ import {
   AdapterCore,
   type AgentIdentity,
   asRecord,
-  itemsAfter,
   str,
 } from './dialect-core';
-import { historyItems, mapCodexError, mapItem, mapThread, mapThreadStatus, mapTurn, policy } from './codex-map';
-import { DEFAULT_PAGE_BUDGET, invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
+import { mapCodexError, mapModels, mapItem, mapThread, mapThreadStatus, mapTurn, policy } from './codex-map';
+import { DEFAULT_PAGE_BUDGET, type PageBudget } from '../store/history-page';
 import { checkAgentVersion, codexVersionOf } from './agent-versions';
-import { codexPage, type ListTurns } from './codex-history';
+import { CodexReads } from './codex-reads';
 import { CodexPermissions, isCodexPermission } from './codex-permissions';
 import { findPreset } from './presets';
 import { callBrowserTool } from '../mcp/tools';
@@ -65,15 +63,20 @@ class CodexAdapter extends AdapterCore {
   private readonly toolCalls = new Map<RequestId, AbortController>();
   /** Last thread object seen per id (Codex answers some calls with `{}`). */
   private readonly knownThreads = new Map<string, Thread>();
+  private readonly reads: CodexReads;
 
   protected readonly runsClientTools = true;
 
-  constructor(
-    upstream: MessageTransport,
-    options: AdapterOptions,
-    private readonly budget: PageBudget,
-  ) {
+  constructor(upstream: MessageTransport, options: AdapterOptions, budget: PageBudget) {
     super(upstream, options, { jsonrpc: false, agentName: 'codex' });
+    this.reads = new CodexReads(
+      {
+        forward: (method, params, ctx, threadId, map) => this.forward(method, params, ctx, threadId, map),
+        remember: (thread) => this.remember(thread),
+        turnOf: (raw, threadId) => this.turnOf(raw, threadId),
+      },
+      budget,
+    );
   }
 
   protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
@@ -128,31 +131,9 @@ class CodexAdapter extends AdapterCore {
           return { thread: this.remember(p.title ? { ...thread, title: p.title } : thread) };
         });
       },
-      'thread/read': async (p, ctx) => {
-        if (p.afterItemId === undefined) {
-          const { thread, items, olderCursor } = await this.latestPage('thread/read', p.threadId, ctx);
-          return { thread, items, ...(olderCursor ? { olderCursor } : {}) };
-        }
-        const { thread, items } = await this.liveHistory(p.threadId, ctx);
-        return { thread, items: itemsAfter(items, p.afterItemId, p.threadId) };
-      },
-      'thread/resume': async (p, ctx) => {
-        // Without a subscription a plain read gives the same history.
-        const method = p.subscribe === false ? 'thread/read' : 'thread/resume';
-        const { thread, items, olderCursor, activeTurn } = await this.latestPage(method, p.threadId, ctx);
-        return { thread, items, ...(activeTurn ? { activeTurn } : {}), ...(olderCursor ? { olderCursor } : {}) };
-      },
-      'thread/history/read': async (p, ctx) => {
-        const position = readCursor(p.cursor, p.threadId);
-        if (position.kind === 'agent') {
-          const { items, olderCursor } = await codexPage(this.listTurns(ctx), p.threadId, this.budget, position);
-          return { items, olderCursor };
-        }
-        if (position.kind !== 'memory') throw invalidCursor(p.threadId, 'it was given out by another backend');
-        const { items } = await this.liveHistory(p.threadId, ctx);
-        const { items: page, olderCursor } = memoryPage(items, p.threadId, this.budget, p.cursor);
-        return { items: page, olderCursor };
-      },
+      'thread/read': (p, ctx) => this.reads.read(p, ctx),
+      'thread/resume': (p, ctx) => this.reads.resume(p, ctx),
+      'thread/history/read': (p, ctx) => this.reads.history(p, ctx),
       'thread/list': (p, ctx) => {
         const params = {
           ...(p.cursor ? { cursor: p.cursor } : {}),
@@ -231,68 +212,8 @@ class CodexAdapter extends AdapterCore {
         this.approvals.resolve(p, p.decision);
         return {};
       },
-      'model/list': (_p, ctx) =>
-        this.forward('model/list', {}, ctx, undefined, (r) => ({
-          models: (Array.isArray(r.data) ? r.data : [])
-            .map(asRecord)
-            .filter((m) => m.hidden !== true && typeof m.id === 'string')
-            .map((m) => ({
-              id: String(m.id),
-              ...(str(m.displayName) ? { displayName: str(m.displayName) } : {}),
-              provider: 'codex',
-              ...(typeof m.isDefault === 'boolean' ? { isDefault: m.isDefault } : {}),
-            })),
-        })),
+      'model/list': (_p, ctx) => this.forward('model/list', {}, ctx, undefined, (r) => ({ models: mapModels(r.data) })),
     };
-  }
-
-  /**
-   * The thread and its latest page. Codex pages a saved, idle thread itself (`codexPage`); it refuses to page an
-   * ephemeral one and reports a running turn as interrupted with no items (it pages what it saved), so those are read
-   * live and whole, and paged in memory: their cursors are of kind `memory`, and `thread/history/read` reads live again.
-   * That costs the whole mapped history per read, for threads that live in Codex's memory (ephemeral) or are being
-   * written now; every other read costs a page (see codex-history.ts).
-   */
-  private async latestPage(
-    method: 'thread/read' | 'thread/resume',
-    threadId: string,
-    ctx: RequestContext,
-  ): Promise<{ thread: Thread; items: Item[]; olderCursor: string | null; activeTurn?: Turn }> {
-    const params = method === 'thread/read' ? { threadId } : { threadId, excludeTurns: true };
-    const meta = await this.forward(method, params, ctx, threadId, (r) => asRecord(r.thread));
-    if (meta.ephemeral !== true && asRecord(meta.status).type !== 'active') {
-      const page = await codexPage(this.listTurns(ctx), threadId, this.budget);
-      return { thread: this.remember(mapThread(meta)), items: page.items, olderCursor: page.olderCursor };
-    }
-    const { thread, items, activeTurn } = await this.liveHistory(threadId, ctx);
-    const page = memoryPage(items, threadId, this.budget);
-    return { thread, items: page.items, olderCursor: page.olderCursor, ...(activeTurn ? { activeTurn } : {}) };
-  }
-
-  /** The thread with its whole history as Codex holds it now (a running turn included). */
-  private liveHistory(
-    threadId: string,
-    ctx: RequestContext,
-  ): Promise<{ thread: Thread; items: Item[]; activeTurn?: Turn }> {
-    return this.forward('thread/read', { threadId, includeTurns: true }, ctx, threadId, (r) => {
-      const turns = asRecord(r.thread).turns;
-      const active = Array.isArray(turns)
-        ? turns
-            .map(asRecord)
-            .filter((t) => t.status === 'inProgress')
-            .pop()
-        : undefined;
-      return {
-        thread: this.remember(mapThread(r.thread)),
-        items: historyItems(r.thread),
-        ...(active ? { activeTurn: this.turnOf(active, threadId) } : {}),
-      };
-    });
-  }
-
-  /** `thread/turns/list` for the client request answered through `ctx`. */
-  private listTurns(ctx: RequestContext): ListTurns {
-    return (query) => this.forward('thread/turns/list', query, ctx, query.threadId, (r) => r);
   }
 
   private async startTurn(p: ClientRequestParams<'turn/start'>, ctx: RequestContext): Promise<{ turn: Turn }> {

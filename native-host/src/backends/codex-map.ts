@@ -7,6 +7,7 @@ import {
   type ApprovalOutcome,
   ErrorCode,
   type Item,
+  type ModelInfo,
   RpcError,
   type Thread,
   type ThreadStatus,
@@ -306,4 +307,17 @@ export function codexDecision(outcome: ApprovalOutcome): 'accept' | 'acceptForSe
     default:
       return 'cancel';
   }
+}
+
+/** Codex's `model/list` data as Tether's models: the ones Codex does not hide, with their names and default. */
+export function mapModels(data: unknown): ModelInfo[] {
+  return (Array.isArray(data) ? data : [])
+    .map(asRecord)
+    .filter((m) => m.hidden !== true && typeof m.id === 'string')
+    .map((m) => ({
+      id: String(m.id),
+      ...(str(m.displayName) ? { displayName: str(m.displayName) } : {}),
+      provider: 'codex',
+      ...(typeof m.isDefault === 'boolean' ? { isDefault: m.isDefault } : {}),
+    }));
 }

@@ -1,0 +1,120 @@
+/**
+ * Reading a Codex thread back: `thread/read`, `thread/resume` and `thread/history/read` answered by pages of the same
+ * budget as the thread store's. Codex pages a saved, idle thread itself (codex-history.ts); it refuses to page an
+ * ephemeral one and reports a running turn as interrupted with no items (it pages what it saved), so those are read
+ * live and whole, and paged in memory: their cursors are of kind `memory`, and `thread/history/read` reads live again.
+ * That costs the whole mapped history per read, for threads that live in Codex's memory (ephemeral) or are being
+ * written now; every other read costs a page.
+ */
+import type { ClientRequestParams, ClientRequestResult, Item, RequestContext, Thread, Turn } from '@tether/protocol';
+import { invalidCursor, memoryPage, type PageBudget, readCursor } from '../store/history-page';
+import { codexPage, type ListTurns } from './codex-history';
+import { historyItems, mapThread } from './codex-map';
+import { asRecord, itemsAfter } from './dialect-core';
+
+/** What reading needs from the adapter. */
+export interface CodexReadDeps {
+  /**
+   * One request to Codex for the client request answered through `ctx`: `map` reads the answer synchronously, errors
+   * are translated.
+   */
+  forward<T>(
+    method: string,
+    params: unknown,
+    ctx: RequestContext,
+    threadId: string,
+    map: (result: Record<string, unknown>) => T,
+  ): Promise<T>;
+  /** Keeps the thread as the adapter knows it, and gives it back. */
+  remember(thread: Thread): Thread;
+  /** A Codex turn in Tether's terms (a running one followed by the adapter). */
+  turnOf(raw: unknown, threadId: string): Turn;
+}
+
+/** The reads of one Codex adapter; `budget` bounds each page. */
+export class CodexReads {
+  constructor(
+    private readonly deps: CodexReadDeps,
+    private readonly budget: PageBudget,
+  ) {}
+
+  /** `thread/read`: the latest page, or everything after an item. */
+  async read(p: ClientRequestParams<'thread/read'>, ctx: RequestContext): Promise<ClientRequestResult<'thread/read'>> {
+    if (p.afterItemId === undefined) {
+      const { thread, items, olderCursor } = await this.latestPage('thread/read', p.threadId, ctx);
+      return { thread, items, ...(olderCursor ? { olderCursor } : {}) };
+    }
+    const { thread, items } = await this.liveHistory(p.threadId, ctx);
+    return { thread, items: itemsAfter(items, p.afterItemId, p.threadId) };
+  }
+
+  /** `thread/resume`: the latest page and the running turn, if any. */
+  async resume(
+    p: ClientRequestParams<'thread/resume'>,
+    ctx: RequestContext,
+  ): Promise<ClientRequestResult<'thread/resume'>> {
+    // Without a subscription a plain read gives the same history.
+    const method = p.subscribe === false ? 'thread/read' : 'thread/resume';
+    const { thread, items, olderCursor, activeTurn } = await this.latestPage(method, p.threadId, ctx);
+    return { thread, items, ...(activeTurn ? { activeTurn } : {}), ...(olderCursor ? { olderCursor } : {}) };
+  }
+
+  /** `thread/history/read`: the page older than a cursor this adapter gave out. */
+  async history(
+    p: ClientRequestParams<'thread/history/read'>,
+    ctx: RequestContext,
+  ): Promise<ClientRequestResult<'thread/history/read'>> {
+    const position = readCursor(p.cursor, p.threadId);
+    if (position.kind === 'agent') {
+      const { items, olderCursor } = await codexPage(this.listTurns(ctx), p.threadId, this.budget, position);
+      return { items, olderCursor };
+    }
+    if (position.kind !== 'memory') throw invalidCursor(p.threadId, 'it was given out by another backend');
+    const { items } = await this.liveHistory(p.threadId, ctx);
+    const { items: page, olderCursor } = memoryPage(items, p.threadId, this.budget, p.cursor);
+    return { items: page, olderCursor };
+  }
+
+  /** The thread and its latest page: paged by Codex when saved and idle, else read live and paged in memory. */
+  private async latestPage(
+    method: 'thread/read' | 'thread/resume',
+    threadId: string,
+    ctx: RequestContext,
+  ): Promise<{ thread: Thread; items: Item[]; olderCursor: string | null; activeTurn?: Turn }> {
+    const params = method === 'thread/read' ? { threadId } : { threadId, excludeTurns: true };
+    const meta = await this.deps.forward(method, params, ctx, threadId, (r) => asRecord(r.thread));
+    if (meta.ephemeral !== true && asRecord(meta.status).type !== 'active') {
+      const page = await codexPage(this.listTurns(ctx), threadId, this.budget);
+      return { thread: this.deps.remember(mapThread(meta)), items: page.items, olderCursor: page.olderCursor };
+    }
+    const { thread, items, activeTurn } = await this.liveHistory(threadId, ctx);
+    const page = memoryPage(items, threadId, this.budget);
+    return { thread, items: page.items, olderCursor: page.olderCursor, ...(activeTurn ? { activeTurn } : {}) };
+  }
+
+  /** The thread with its whole history as Codex holds it now (a running turn included). */
+  private liveHistory(
+    threadId: string,
+    ctx: RequestContext,
+  ): Promise<{ thread: Thread; items: Item[]; activeTurn?: Turn }> {
+    return this.deps.forward('thread/read', { threadId, includeTurns: true }, ctx, threadId, (r) => {
+      const turns = asRecord(r.thread).turns;
+      const active = Array.isArray(turns)
+        ? turns
+            .map(asRecord)
+            .filter((t) => t.status === 'inProgress')
+            .pop()
+        : undefined;
+      return {
+        thread: this.deps.remember(mapThread(r.thread)),
+        items: historyItems(r.thread),
+        ...(active ? { activeTurn: this.deps.turnOf(active, threadId) } : {}),
+      };
+    });
+  }
+
+  /** `thread/turns/list` for the client request answered through `ctx`. */
+  private listTurns(ctx: RequestContext): ListTurns {
+    return (query) => this.deps.forward('thread/turns/list', query, ctx, query.threadId, (r) => r);
+  }
+}
