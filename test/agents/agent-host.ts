@@ -3,13 +3,12 @@
  * with the Tether protocol only. The set-up every agent file repeats (install the agent, start its mock model, dispose
  * the hosts after each test) lives here, registered with vitest's hooks.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type HostProcess, type Msg, startHost } from '../host/host-process';
 import { type AgentPackage, ensureAgent } from '../support/agents-cache';
-import type { TextTurn } from '../support/sse-server';
 
 /** A host in front of one agent, with the calls the agent tests make through it. */
 export interface AgentHost extends HostProcess {
@@ -176,42 +175,4 @@ export async function answerToolCall(
   const call: Msg = await h.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 90_000, from);
   h.send({ id: call.id, result });
   return call.params;
-}
-
-/**
- * Interrupts a turn while it streams, then a turn waiting on the user's permission for a shell command that would touch
- * `marker` in the working directory (`shell` is the model turn asking to run a command): both end interrupted, the
- * permission is cancelled and the command never runs.
- */
-export async function expectInterruptsStreamingAndWaitingTurns<T>(
-  h: AgentHost,
-  agent: AgentSuite<{ enqueue(turn: TextTurn | T): void }>,
-  shell: (command: string) => T,
-  marker: string,
-): Promise<void> {
-  await h.initialize();
-  const { thread } = await h.call('thread/start', {});
-  agent.mock.enqueue({ kind: 'slow', text: 'y'.repeat(200), chunks: 200, chunkDelayMs: 50 });
-  const slow = await h.startTurn(thread.id, 'Talk slowly');
-  await h.waitFor((m) => m.method === 'item/agentMessage/delta', 60_000, slow.from);
-  await h.call('turn/interrupt', { threadId: thread.id, turnId: slow.turnId });
-  expect((await h.turnCompleted(slow.turnId, slow.from)).params.turn.status).toBe('interrupted');
-
-  agent.mock.enqueue(shell(`touch ${marker}`));
-  const waiting = await h.startTurn(thread.id, 'Run and cancel');
-  await h.waitFor((m) => m.method === 'approval/request', 60_000, waiting.from);
-  await h.call('turn/interrupt', { threadId: thread.id, turnId: waiting.turnId });
-  expect((await h.turnCompleted(waiting.turnId, waiting.from)).params.turn.status).toBe('interrupted');
-  expect(h.messagesOf('approval/resolved', waiting.from).map((m) => m.params.decision)).toEqual(['cancelled']);
-  expect(existsSync(join(agent.workDir, marker))).toBe(false);
-}
-
-/** Milliseconds from closing the stdin of a host with a started thread to its exit (the browser allows 2 s). */
-export async function msToExitAfterStdinCloses(h: AgentHost): Promise<number> {
-  await h.initialize();
-  await h.call('thread/start', {});
-  const closed = performance.now();
-  h.closeInput();
-  const exit = await h.exited;
-  return exit.at - closed;
 }
