@@ -21,6 +21,7 @@ export function clickablesPage(): string {
   return `<!doctype html><html><head><title>Clickables</title><style>
 .day { cursor: pointer; display: inline-block; width: 2em; }
 .pointer { cursor: pointer; }
+.sortable li { cursor: grab; }
 .card { cursor: pointer; border: 1px solid #999; padding: 4px; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; border: 0; overflow: hidden; clip: rect(0 0 0 0); }
 .editor { position: relative; width: 400px; height: 60px; font-family: monospace; }
@@ -42,6 +43,8 @@ export function clickablesPage(): string {
 <div class="editor"><textarea class="inputarea" id="code" aria-label="Code editor" autocorrect="off"></textarea>
 <div class="lines">const answer = 42;</div></div>
 <div class="card" id="card"><h3>Lighthouse tour</h3><p>${'A walk along the cliffs to the old lighthouse, with a guide who knows its history. '.repeat(3)}</p><button id="book">Book</button></div>
+<ul class="sortable" aria-label="Stops"><li id="stop-a">Harbour</li><li id="stop-b">Lighthouse</li><li id="stop-c">Dunes</li></ul>
+<div draggable="true" id="tile">Photo tile</div>
 <label>Bio <textarea id="bio" rows="3">${LONG_VALUE}</textarea></label>
 <label>Title <input id="title" value="${'Long title '.repeat(12).trim()}"></label>
 <label>Secret <input id="secret" type="password" value="hunter2-secret"></label>

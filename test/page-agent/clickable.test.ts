@@ -87,6 +87,13 @@ describe('refs on what a user can click', () => {
     }
   });
 
+  it('gives sortable items drawn with a grab cursor and a draggable tile a ref each, for a drag between them', async () => {
+    const all = await lines();
+    for (const name of ['Harbour', 'Lighthouse', 'Dunes'])
+      expect(all).toContainEqual(expect.stringMatching(new RegExp(`^ {2}- listitem "${name}" \\[ref=e\\d+\\]$`)));
+    expect(all).toContainEqual(expect.stringMatching(/^ {2}- clickable "Photo tile" \[ref=e\d+\]$/));
+  });
+
   it('gives grid cells refs inside their row line, not the header, and double-clicks a cell', async () => {
     const all = await lines();
     expect(all).toContain('    - row: Name | Age');

@@ -35,9 +35,15 @@ const CONTROL_SELECTOR = [
   ...Array.from(ACTIONABLE_ROLES, (role) => `[role=${role}]`),
 ].join(', ');
 
-/** Whether the element is drawn with a pointer cursor (`cursor` inherits, so a button's inner spans have it too). */
+/** Cursors a site draws over what a user clicks or drags (sortable items show `grab` or `move`). */
+const ACTION_CURSORS = new Set(['pointer', 'grab', 'move']);
+
+/**
+ * Whether the element is drawn with a cursor that invites a click or a drag (`cursor` inherits, so a button's inner
+ * spans have it too).
+ */
 export function hasPointer(el: Element): boolean {
-  return getComputedStyle(el).cursor === 'pointer';
+  return ACTION_CURSORS.has(getComputedStyle(el).cursor);
 }
 
 /** Whether the parent in the composed tree draws a pointer: the child then is part of a bigger clickable. */
@@ -52,9 +58,16 @@ export function isFocusable(el: Element): boolean {
   return tabIndex !== null && tabIndex.trim() !== '' && Number(tabIndex) >= 0;
 }
 
-/** An inline `onclick` the page wrote (an attribute, seen from any world), or a handler property this world sees. */
+/**
+ * An inline `onclick` the page wrote (an attribute, seen from any world), a handler property this world sees, or
+ * `draggable=true` (the page handles its drag).
+ */
 export function hasClickHandler(el: Element): boolean {
-  return el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function';
+  return (
+    el.hasAttribute('onclick') ||
+    el.getAttribute('draggable') === 'true' ||
+    typeof (el as HTMLElement).onclick === 'function'
+  );
 }
 
 /** Whether the element has a control among its descendants (whose own lines then carry the refs). */
