@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,18 +30,17 @@ class ScriptedHost {
     readonly dir: string,
     readonly tools: unknown[],
     readonly token = 'host-token',
+    readonly pid = 4242,
   ) {}
 
   async start(): Promise<void> {
-    const socketPath = join(this.dir, 'host-4242.sock');
+    const socketPath = join(this.dir, `host-${this.pid}.sock`);
     this.server = createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve) => this.server!.listen(socketPath, resolve));
-    writeFileSync(join(this.dir, 'host-4242.token'), `${this.token}\n`, { mode: 0o600 });
-    const info = { pid: 4242, browser: 'chrome', startedAtMs: Date.now(), socket: socketPath };
-    writeFileSync(
-      join(this.dir, 'host-4242.json'),
-      JSON.stringify({ ...info, tokenFile: join(this.dir, 'host-4242.token') }),
-    );
+    const tokenFile = join(this.dir, `host-${this.pid}.token`);
+    writeFileSync(tokenFile, `${this.token}\n`, { mode: 0o600 });
+    const info = { pid: this.pid, browser: 'chrome', startedAtMs: Date.now(), socket: socketPath, tokenFile };
+    writeFileSync(join(this.dir, `host-${this.pid}.json`), JSON.stringify(info));
   }
 
   send(socket: Socket, message: object): void {
@@ -61,9 +60,11 @@ class ScriptedHost {
     }
   }
 
+  /** Stops like a host whose browser closed: connections end, the announcement goes. */
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    rmSync(join(this.dir, `host-${this.pid}.json`), { force: true });
   }
 
   private accept(socket: Socket): void {
@@ -196,6 +197,27 @@ describe('tether mcp as a proxy', () => {
     await host.waitFor((m) => m.method === 'tools/call');
     expect(await close()).toBe(0);
     await host.waitFor((m) => m.method === '(connection ended)');
+  });
+
+  it('after its host goes, answers calls with what to do, then uses the next host in the same session', async () => {
+    const dir = runtime();
+    const first = new ScriptedHost(dir, [PAGE_READ]);
+    cleanups.push(() => first.close());
+    await first.start();
+    const { client, lines } = await proxyAndClient(dir);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['page_read']);
+    await first.close();
+    await expect.poll(() => lines.join('\n')).toContain('the Tether host closed the connection');
+    const meanwhile = await client.callTool({ name: 'page_read', arguments: {} });
+    expect(JSON.stringify(meanwhile.content)).toContain('Tether is not running');
+
+    const second = new ScriptedHost(dir, [PAGE_READ], 'host-token', 4343);
+    cleanups.push(() => second.close());
+    await second.start();
+    const reading = client.callTool({ name: 'page_read', arguments: {} });
+    const call = await second.waitFor((m) => m.method === 'tools/call');
+    second.send(second.sockets.at(-1)!, { id: call.id, result: { content: [{ type: 'text', text: 'Again.' }] } });
+    expect(await reading).toEqual({ content: [{ type: 'text', text: 'Again.' }] });
   });
 
   it("answers each call with the host's refusal when the token is not valid", async () => {

@@ -70,6 +70,9 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
   let closing = false;
   /** The tools the client was last given, as JSON, to know whether a host's list is news to it. */
   let served: string | undefined;
+  /** Looks for a host while none is connected; `seen` is the runtime folder's announcements it last saw. */
+  let watcher: NodeJS.Timeout | undefined;
+  let seen = '';
   // Reaching a host starts at once (its outcome goes to stderr); the MCP handshake waits for the client's name.
   let early: Promise<GreetedHost> | undefined = reachHost(options);
   early.catch(() => undefined);
@@ -126,6 +129,9 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     reached = true;
     failure = undefined;
     upstream = { client, host };
+    clearInterval(watcher);
+    watcher = undefined;
+    void tell(upstream);
     return upstream;
   };
 
@@ -154,8 +160,6 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     }
   };
 
-  let watcher: NodeJS.Timeout | undefined;
-  let seen = '';
   // Only the runtime folder can announce a new host; a socket named by the host that started this agent cannot return.
   function watch(): void {
     if (watcher || closing || options.env[SOCKET_ENV]) return;
@@ -165,12 +169,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       if (now === seen) return;
       seen = now;
       if (now === '') return;
-      void connected().then((up) => {
-        if (!up) return;
-        clearInterval(watcher);
-        watcher = undefined;
-        return tell(up);
-      });
+      void connected();
     }, options.watchMs ?? WATCH_MS);
   }
 
