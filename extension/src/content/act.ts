@@ -18,6 +18,7 @@ import {
   type ValueField,
 } from './input';
 import { pressKey } from './keyboard';
+import { deepActiveElement } from './snapshot';
 import { clickAt, moveTo } from './pointer';
 import { type Aim, AimError, aimAt } from './pointing';
 import { KeyParseError, parseKey, type KeyChord } from './keys';
@@ -221,7 +222,7 @@ export function prepareAction(
         if (error instanceof KeyParseError) throw new ActionError(error.message, { cause: error });
         throw error;
       }
-      return () => pressKey(el ?? document.activeElement ?? document.body, chord);
+      return () => pressKey(el ?? deepActiveElement() ?? document.body, chord, clipboard);
     }
     case 'scroll':
       return () => scrollBy(el, action.dy);

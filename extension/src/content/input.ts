@@ -4,7 +4,8 @@
  * to track changes) followed by input events, so framework-controlled fields see the change.
  * Every event is untrusted (`isTrusted: false`); pages that insist on trusted input ignore them.
  */
-import type { KeyChord } from './keys';
+import { deletionRange, type FieldSelection } from './caret';
+import { type KeyChord, keyInfo } from './keys';
 import { nameOf, roleOf } from './roles';
 
 /** An action the element cannot take; the message names the element and says what to do instead. */
@@ -27,12 +28,22 @@ export function scrollIntoViewIfNeeded(el: Element): void {
   }
 }
 
-/** Dispatches one keyboard event; false when the page prevented its default. */
+/**
+ * Dispatches one keyboard event with the legacy fields pages still read (jQuery UI reads `keyCode`): `keyCode` and
+ * `which` are the key's virtual key code on keydown and keyup and the character code on keypress. False when the
+ * page prevented its default.
+ */
 export function keyEvent(el: Element, type: 'keydown' | 'keypress' | 'keyup', chord: KeyChord): boolean {
+  const info = keyInfo(chord.key);
+  const charCode = type === 'keypress' ? (chord.key === 'Enter' ? 13 : (chord.key.codePointAt(0) ?? 0)) : 0;
+  const keyCode = type === 'keypress' ? charCode : (info?.keyCode ?? 0);
+  const legacy: KeyboardEventInit = { keyCode, which: keyCode, charCode };
   return el.dispatchEvent(
     new KeyboardEvent(type, {
+      ...legacy,
       key: chord.key,
-      code: chord.code,
+      code: chord.code || info?.code || '',
+      location: info?.location ?? 0,
       ctrlKey: chord.ctrl,
       shiftKey: chord.shift,
       altKey: chord.alt,
@@ -92,31 +103,51 @@ function inputEvent(el: Element, type: 'beforeinput' | 'input', inputType: strin
   );
 }
 
-/** Inserts text at the caret as typing would: beforeinput (cancelable), the native value, input. */
-export function insertText(el: ValueField, text: string): void {
-  if (!inputEvent(el, 'beforeinput', 'insertText', text)) return;
+/** Inserts text at the caret as typing (or `inputType`, a paste) would: beforeinput (cancelable), the native value, input. */
+export function insertText(el: ValueField, text: string, inputType = 'insertText'): void {
+  if (!inputEvent(el, 'beforeinput', inputType, text)) return;
   const { start, end } = selectionOf(el);
   const limit = el.maxLength > 0 ? el.maxLength - (el.value.length - (end - start)) : text.length;
   if (limit <= 0) return;
   const inserted = text.slice(0, limit);
   setNativeValue(el, el.value.slice(0, start) + inserted + el.value.slice(end));
   setCaret(el, start + inserted.length);
-  inputEvent(el, 'input', 'insertText', inserted);
+  inputEvent(el, 'input', inputType, inserted);
 }
 
-/** Deletes the selection, or one character before (Backspace) or after (Delete) the caret. */
-export function deleteText(el: ValueField, forward: boolean): void {
-  const inputType = forward ? 'deleteContentForward' : 'deleteContentBackward';
-  if (!inputEvent(el, 'beforeinput', inputType, null)) return;
-  let { start, end } = selectionOf(el);
-  if (start === end) {
-    if (forward) end = Math.min(el.value.length, end + 1);
-    else start = Math.max(0, start - 1);
-  }
+/**
+ * Deletes the selection, or a character (a word with `word`) before (Backspace) or after (Delete) the caret, with
+ * the inputType the browser would give (`inputType` overrides it, for a cut).
+ */
+export function deleteText(el: ValueField, forward: boolean, word = false, inputType?: string): void {
+  const type = inputType ?? `delete${word ? 'Word' : 'Content'}${forward ? 'Forward' : 'Backward'}`;
+  if (!inputEvent(el, 'beforeinput', type, null)) return;
+  const { start, end } = deletionRange(el.value, { ...selectionOf(el), direction: 'none' }, forward, word);
   if (start === end) return;
   setNativeValue(el, el.value.slice(0, start) + el.value.slice(end));
   setCaret(el, start);
-  inputEvent(el, 'input', inputType, null);
+  inputEvent(el, 'input', type, null);
+}
+
+/** The field's selection with its direction; the caret at the end for types without a selection API. */
+export function fieldSelectionOf(el: ValueField): FieldSelection {
+  const { start, end } = selectionOf(el);
+  let direction: FieldSelection['direction'] = 'none';
+  try {
+    direction = el.selectionDirection ?? 'none';
+  } catch {
+    // No selection API for this input type.
+  }
+  return { start, end, direction };
+}
+
+/** Applies a selection to the field (ignored by input types without a selection API, as the browser does). */
+export function setFieldSelection(el: ValueField, sel: FieldSelection): void {
+  try {
+    el.setSelectionRange(sel.start, sel.end, sel.direction);
+  } catch {
+    // email, number and the like have no selection API.
+  }
 }
 
 /** Replaces the whole value (a fill, or clearing before typing): native setter, then input. */

@@ -3,9 +3,10 @@
  * submission on Enter, no character typed), so after an unprevented keydown the browser's default is done here.
  */
 import { formOf, isDisabled, isInvisible, isNotRendered } from './dom';
-import { deleteText, fireChange, insertText, isValueField, keyEvent } from './input';
+import { editKey } from './editing';
+import { fireChange, keyEvent } from './input';
 import { isPrintable, type KeyChord } from './keys';
-import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
+import { roleOf, TEXT_INPUT_TYPES } from './roles';
 
 /** Roles Enter activates with a click (a checkbox only toggles with Space; Enter in it submits its form). */
 const ENTER_ACTIVATES = new Set([
@@ -70,22 +71,22 @@ function scrollKey(key: string): boolean {
   return true;
 }
 
-/** What the browser would do for an unprevented keydown; returns the element keyup goes to. */
-function keyDefault(target: Element, chord: KeyChord): Element {
+/** The element keyup goes to, and text a copy put on the agent's clipboard. */
+interface KeyDone {
+  readonly up: Element;
+  readonly copied?: string;
+}
+
+/** What the browser would do for an unprevented keydown. */
+function keyDefault(target: Element, chord: KeyChord, clipboard: string | undefined): KeyDone {
   const role = roleOf(target);
-  if (chord.key === 'Tab' && !chord.ctrl && !chord.alt && !chord.meta) return moveFocus(target, chord.shift);
-  if ((chord.ctrl || chord.meta) && chord.key.toLowerCase() === 'a') {
-    if (isValueField(target)) target.select();
-    else window.getSelection()?.selectAllChildren(document.body);
-    return target;
-  }
+  if (chord.key === 'Tab' && !chord.ctrl && !chord.alt && !chord.meta) return { up: moveFocus(target, chord.shift) };
+  const edit = editKey(target, chord, clipboard);
+  if (edit.handled) return { up: target, ...(edit.copied !== undefined ? { copied: edit.copied } : {}) };
   if (chord.key === 'Enter') {
-    if (target instanceof HTMLTextAreaElement) insertText(target, '\n');
-    else if (isEditableRoot(target) || (target instanceof HTMLElement && target.isContentEditable)) {
-      document.execCommand('insertParagraph', false);
-    } else if (ENTER_ACTIVATES.has(role) || target.localName === 'summary') (target as HTMLElement).click();
+    if (ENTER_ACTIVATES.has(role) || target.localName === 'summary') (target as HTMLElement).click();
     else if (target instanceof HTMLInputElement) implicitSubmit(target);
-    return target;
+    return { up: target };
   }
   if (target instanceof HTMLSelectElement && (chord.key === 'ArrowDown' || chord.key === 'ArrowUp')) {
     const index = Math.min(
@@ -97,33 +98,26 @@ function keyDefault(target: Element, chord: KeyChord): Element {
       target.dispatchEvent(new Event('input', { bubbles: true }));
       fireChange(target);
     }
-    return target;
-  }
-  if (isValueField(target)) {
-    if (chord.key === 'Backspace' || chord.key === 'Delete') deleteText(target, chord.key === 'Delete');
-    else if (isPrintable(chord)) insertText(target, chord.key);
-    return target;
-  }
-  if (target instanceof HTMLElement && target.isContentEditable) {
-    if (chord.key === 'Backspace' || chord.key === 'Delete')
-      document.execCommand(chord.key === 'Delete' ? 'forwardDelete' : 'delete', false);
-    else if (isPrintable(chord)) document.execCommand('insertText', false, chord.key);
-    return target;
+    return { up: target };
   }
   if (chord.key === ' ' && (SPACE_ACTIVATES.has(role) || target.localName === 'summary')) {
     (target as HTMLElement).click();
-    return target;
+    return { up: target };
   }
   if (!chord.ctrl && !chord.meta && !chord.alt) scrollKey(chord.key);
-  return target;
+  return { up: target };
 }
 
-/** keydown, keypress (for characters and Enter), the browser's default unless prevented, keyup. */
-export function pressKey(target: Element, chord: KeyChord): void {
-  let upTarget = target;
+/**
+ * keydown, keypress (for characters and Enter), the browser's default unless prevented, keyup. Returns the text a
+ * Control+C or Control+X copied; `clipboard` is what Control+V pastes.
+ */
+export function pressKey(target: Element, chord: KeyChord, clipboard?: string): { copied?: string } {
+  let done: KeyDone = { up: target };
   if (keyEvent(target, 'keydown', chord)) {
     const withPress = isPrintable(chord) || chord.key === 'Enter';
-    if (!withPress || keyEvent(target, 'keypress', chord)) upTarget = keyDefault(target, chord);
+    if (!withPress || keyEvent(target, 'keypress', chord)) done = keyDefault(target, chord, clipboard);
   }
-  keyEvent(upTarget.isConnected ? upTarget : target, 'keyup', chord);
+  keyEvent(done.up.isConnected ? done.up : target, 'keyup', chord);
+  return done.copied !== undefined ? { copied: done.copied } : {};
 }

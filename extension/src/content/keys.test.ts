@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { formatKey, isPrintable, KeyParseError, parseKey } from './keys';
+import { formatKey, isPrintable, KeyParseError, keyInfo, parseKey, withShift } from './keys';
 
 const MODIFIER_ALIASES = {
   ctrl: ['Control', 'Ctrl', 'control', 'CTRL'],
@@ -75,8 +75,7 @@ describe('parseKey', () => {
       const rotated = parts.slice(seed % (parts.length || 1)).concat(parts.slice(0, seed % (parts.length || 1)));
       const chord = parseKey([...rotated, key].join('+'));
       expect({ ctrl: chord.ctrl, shift: chord.shift, alt: chord.alt, meta: chord.meta }).toEqual(mods);
-      const expected = mods.shift && /^[a-z]$/.test(key) ? key.toUpperCase() : key;
-      expect(chord.key).toBe(expected);
+      expect(chord.key).toBe(mods.shift ? withShift(key) : key);
     },
   );
 
@@ -104,7 +103,7 @@ describe('parseKey', () => {
     const chord = { ...parseKey(key), ...mods };
     const again = parseKey(formatKey(chord));
     expect(again).toMatchObject({ ...mods, code: chord.code });
-    expect(again.key.toLowerCase()).toBe(chord.key.toLowerCase());
+    expect(again.key).toBe(mods.shift ? withShift(chord.key) : chord.key);
   });
 
   test.prop([modifierSet, keyName])(
@@ -116,6 +115,46 @@ describe('parseKey', () => {
         ),
       );
       expect(isPrintable(chord)).toBe(key.length === 1 && !mods.ctrl && !mods.alt && !mods.meta);
+    },
+  );
+});
+
+describe('the key model', () => {
+  it('gives the legacy keyCode pages read (jQuery UI sliders and spinners), the code and the location', () => {
+    expect(keyInfo('ArrowUp')).toEqual({ code: 'ArrowUp', keyCode: 38, location: 0, shifted: false });
+    expect(keyInfo('PageDown')).toMatchObject({ keyCode: 34 });
+    expect(keyInfo('Home')).toMatchObject({ keyCode: 36 });
+    expect(keyInfo('End')).toMatchObject({ keyCode: 35 });
+    expect(keyInfo('Enter')).toMatchObject({ keyCode: 13 });
+    expect(keyInfo('Escape')).toMatchObject({ keyCode: 27 });
+    expect(keyInfo(' ')).toMatchObject({ code: 'Space', keyCode: 32 });
+    expect(keyInfo('a')).toEqual({ code: 'KeyA', keyCode: 65, location: 0, shifted: false });
+    expect(keyInfo('A')).toEqual({ code: 'KeyA', keyCode: 65, location: 0, shifted: true });
+    expect(keyInfo('!')).toEqual({ code: 'Digit1', keyCode: 49, location: 0, shifted: true });
+    expect(keyInfo('?')).toMatchObject({ code: 'Slash', keyCode: 191, shifted: true });
+    expect(keyInfo('Shift')).toMatchObject({ code: 'ShiftLeft', keyCode: 16, location: 1 });
+    expect(keyInfo('F5')).toMatchObject({ keyCode: 116 });
+    expect(keyInfo('é')).toBeUndefined();
+  });
+
+  it('types the Shift variant of a key as a US keyboard does', () => {
+    expect(parseKey('Shift+1')).toMatchObject({ key: '!', code: 'Digit1', shift: true });
+    expect(parseKey('Shift+/')).toMatchObject({ key: '?', code: 'Slash', shift: true });
+    expect(parseKey('Shift+a')).toMatchObject({ key: 'A', code: 'KeyA' });
+    expect(parseKey(';')).toMatchObject({ key: ';', code: 'Semicolon' });
+    expect(withShift('ArrowLeft')).toBe('ArrowLeft');
+    expect(withShift('é')).toBe('é');
+  });
+
+  test.prop([fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789;=,-./`[\\]'")])(
+    'gives every unshifted US key and its Shift variant the same code and keyCode',
+    (key) => {
+      const plain = keyInfo(key);
+      const shifted = keyInfo(withShift(key));
+      expect(plain?.shifted).toBe(false);
+      expect(shifted?.shifted).toBe(true);
+      expect(shifted?.code).toBe(plain?.code);
+      expect(shifted?.keyCode).toBe(plain?.keyCode);
     },
   );
 });

@@ -46,12 +46,15 @@ const NAMED: Record<string, readonly [string, string]> = {
   pageup: ['PageUp', 'PageUp'],
   pagedown: ['PageDown', 'PageDown'],
   insert: ['Insert', 'Insert'],
+  capslock: ['CapsLock', 'CapsLock'],
+  contextmenu: ['ContextMenu', 'ContextMenu'],
+  pause: ['Pause', 'Pause'],
   control: ['Control', 'ControlLeft'],
   shift: ['Shift', 'ShiftLeft'],
   alt: ['Alt', 'AltLeft'],
   meta: ['Meta', 'MetaLeft'],
 };
-for (let f = 1; f <= 12; f++) NAMED[`f${f}`] = [`F${f}`, `F${f}`];
+for (let f = 1; f <= 24; f++) NAMED[`f${f}`] = [`F${f}`, `F${f}`];
 
 type Modifier = 'ctrl' | 'shift' | 'alt' | 'meta';
 
@@ -71,10 +74,90 @@ const MODIFIERS: Record<string, Modifier | 'ctrlOrMeta'> = {
 /** Key names listed in errors. */
 export const KEY_EXAMPLES = 'Enter, Tab, Escape, ArrowDown, Backspace, PageDown, F5, a single character';
 
+/** A key of the US layout as KeyboardEvent fields: `code`, the legacy `keyCode`/`which`, and `location`. */
+export interface KeyInfo {
+  readonly code: string;
+  /** The Windows virtual key code browsers give as `keyCode` and `which` on keydown and keyup. */
+  readonly keyCode: number;
+  /** 0 standard, 1 left (modifiers), 2 right, 3 numpad. */
+  readonly location: number;
+  /** The character needs Shift on a US keyboard ('A', '!', '?'). */
+  readonly shifted: boolean;
+}
+
+const KEY_TABLE = new Map<string, KeyInfo>();
+function define(key: string, code: string, keyCode: number, location = 0, shifted = false): void {
+  KEY_TABLE.set(key, { code, keyCode, location, shifted });
+}
+for (let c = 65; c <= 90; c++) {
+  const upper = String.fromCharCode(c);
+  define(upper.toLowerCase(), `Key${upper}`, c);
+  define(upper, `Key${upper}`, c, 0, true);
+}
+const SHIFTED_DIGITS = ')!@#$%^&*(';
+for (let d = 0; d <= 9; d++) {
+  define(String(d), `Digit${d}`, 48 + d);
+  define(SHIFTED_DIGITS[d] as string, `Digit${d}`, 48 + d, 0, true);
+}
+for (const [plain, shifted, keyCode, code] of [
+  [';', ':', 186, 'Semicolon'],
+  ['=', '+', 187, 'Equal'],
+  [',', '<', 188, 'Comma'],
+  ['-', '_', 189, 'Minus'],
+  ['.', '>', 190, 'Period'],
+  ['/', '?', 191, 'Slash'],
+  ['`', '~', 192, 'Backquote'],
+  ['[', '{', 219, 'BracketLeft'],
+  ['\\', '|', 220, 'Backslash'],
+  [']', '}', 221, 'BracketRight'],
+  ["'", '"', 222, 'Quote'],
+] as const) {
+  define(plain, code, keyCode);
+  define(shifted, code, keyCode, 0, true);
+}
+for (const [key, code, keyCode, location] of [
+  [' ', 'Space', 32, 0],
+  ['Backspace', 'Backspace', 8, 0],
+  ['Tab', 'Tab', 9, 0],
+  ['Enter', 'Enter', 13, 0],
+  ['Shift', 'ShiftLeft', 16, 1],
+  ['Control', 'ControlLeft', 17, 1],
+  ['Alt', 'AltLeft', 18, 1],
+  ['Pause', 'Pause', 19, 0],
+  ['CapsLock', 'CapsLock', 20, 0],
+  ['Escape', 'Escape', 27, 0],
+  ['PageUp', 'PageUp', 33, 0],
+  ['PageDown', 'PageDown', 34, 0],
+  ['End', 'End', 35, 0],
+  ['Home', 'Home', 36, 0],
+  ['ArrowLeft', 'ArrowLeft', 37, 0],
+  ['ArrowUp', 'ArrowUp', 38, 0],
+  ['ArrowRight', 'ArrowRight', 39, 0],
+  ['ArrowDown', 'ArrowDown', 40, 0],
+  ['Insert', 'Insert', 45, 0],
+  ['Delete', 'Delete', 46, 0],
+  ['Meta', 'MetaLeft', 91, 1],
+  ['ContextMenu', 'ContextMenu', 93, 0],
+] as const) {
+  define(key, code, keyCode, location);
+}
+for (let f = 1; f <= 24; f++) define(`F${f}`, `F${f}`, 111 + f);
+
+/** The US-layout facts of a `KeyboardEvent.key` value; undefined for a character no US key types ('é', '€'). */
+export function keyInfo(key: string): KeyInfo | undefined {
+  return KEY_TABLE.get(key);
+}
+
+/** What the key types with Shift held on a US keyboard ('a' -> 'A', '1' -> '!'); other keys are unchanged. */
+export function withShift(key: string): string {
+  const info = KEY_TABLE.get(key);
+  if (!info || info.shifted || [...key].length !== 1) return key;
+  for (const [other, o] of KEY_TABLE) if (o.code === info.code && o.shifted) return other;
+  return key;
+}
+
 function codeOf(char: string): string {
-  if (/^[a-z]$/i.test(char)) return `Key${char.toUpperCase()}`;
-  if (/^[0-9]$/.test(char)) return `Digit${char}`;
-  return char === ' ' ? 'Space' : '';
+  return KEY_TABLE.get(char)?.code ?? '';
 }
 
 function isMac(): boolean {
@@ -120,7 +203,7 @@ export function parseKey(spec: string): KeyChord {
   // 'Control + a' reads as Control+a; a lone space stays the space key.
   if (keyPart.length > 1) keyPart = keyPart.trim() || keyPart;
   if ([...keyPart].length === 1) {
-    const key = flags.shift && /^[a-z]$/.test(keyPart) ? keyPart.toUpperCase() : keyPart;
+    const key = flags.shift ? withShift(keyPart) : keyPart;
     return { key, code: codeOf(keyPart), ...flags };
   }
   const named = own(NAMED, keyPart.toLowerCase());
