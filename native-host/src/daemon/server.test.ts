@@ -3,10 +3,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { escapingCommand, survivorsAfter, useSleeps, waitForSleepers } from '../testing/orphans';
 import { readLock } from './lock';
 import { daemonAlive, lineClient, until, useDaemonSandboxes } from './testing';
 
 const sandbox = useDaemonSandboxes();
+const testSleeps = useSleeps();
 
 /** What the daemon answers a raw first line, and whether it then closed the connection. */
 function rawFirstLine(socketPath: string, line: string): Promise<{ answer: string; closed: boolean }> {
@@ -138,6 +140,26 @@ describe('tether daemon', () => {
     for (const file of [box.files.socket, box.files.token, box.files.lock]) expect(existsSync(file)).toBe(false);
     expect(daemonAlive(child.pid!)).toBe(false);
   });
+
+  it.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGKILL'] as const)(
+    "leaves nothing its turns' commands started after %s, not even what escaped their process group",
+    async (signal) => {
+      const box = sandbox();
+      const child = await box.run('--idle-exit', '60');
+      const client = lineClient(await box.connect());
+      await client.request('initialize', { clientInfo: { name: 'reaper-test', version: '1' } });
+      client.send({ method: 'initialized' });
+      const threadId: string = (await client.request('thread/start', { title: 'reaped' })).result.thread.id;
+      const sleeps = testSleeps.five();
+      await client.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });
+      const ask = await client.waitFor((m) => m.method === 'approval/request');
+      client.send({ id: ask.id, result: { decision: 'allow' } });
+      await waitForSleepers(sleeps);
+      child.kill(signal);
+      expect(await box.exitOf(child)).toBe(signal === 'SIGTERM' ? 0 : null);
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
 
   it('answers status with pid, version, clients and running turns, and stop ends it', async () => {
     const box = sandbox();

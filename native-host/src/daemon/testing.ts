@@ -87,7 +87,13 @@ export function lineClient(link: DaemonLink) {
   const take = (): void => {
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) messages.push(JSON.parse(line));
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      // Messages that queue up in the daemon go out as one line holding a JSON array, as frames do to a browser.
+      const value = JSON.parse(line);
+      if (Array.isArray(value)) messages.push(...value);
+      else messages.push(value);
+    }
     const w = waiters;
     waiters = [];
     for (const f of w) f();
