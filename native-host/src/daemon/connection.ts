@@ -123,6 +123,8 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   socket.once('error', (error) => void relayGone(`socket error: ${error.message}`));
   socket.once('close', () => void relayGone('the relay disconnected'));
   if (options.rest.length > 0) lines.push(options.rest);
+  // The relay may have gone while the config loaded, before these listeners were there to hear it.
+  if (socket.destroyed || socket.readableEnded) void relayGone('the relay disconnected');
   socket.resume();
   log(`serving ${hello.browser ?? 'a browser'} through tether host ${hello.hostVersion ?? '(unknown version)'}`);
   return {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,22 @@ describe('tether daemon', () => {
       );
       expect(probe.stdout.trim()).toBe('EACCES');
     }
+  });
+
+  it('forgets a relay that left while its connection was being set up, and then idles out', async () => {
+    const box = sandbox();
+    // A config file to load makes the set-up take a while (the loader and its schema are imported then).
+    const config = join(box.dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ backends: { embedded: { kind: 'embedded' } } }));
+    box.env['TETHER_CONFIG'] = config;
+    const child = await box.run('--idle-exit', '0.3');
+    await box.connect({ control: 'status' });
+    const token = readFileSync(box.files.token, 'utf8');
+    const socket = connect(box.files.socket);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.end(`${JSON.stringify({ token, browser: 'gone-at-once' })}\n`);
+    socket.destroy();
+    expect(await box.exitOf(child)).toBe(0);
   });
 
   it('recovers the socket and pidfile a SIGKILLed daemon left behind', async () => {

@@ -127,7 +127,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       void stop('asked by tether daemon stop');
       return;
     }
-    const connection = await serveConnection({ socket, rest, hello, id: nextId++, log, sharedEngine });
+    let connection: DaemonConnection;
+    try {
+      connection = await serveConnection({ socket, rest, hello, id: nextId++, log, sharedEngine });
+    } catch (error) {
+      // One connection that cannot be served must not take the daemon (and every other browser's turns) down.
+      log(`cannot serve a connection: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      socket.destroy();
+      return;
+    }
     connections.add(connection);
     void connection.closed.then(() => {
       connections.delete(connection);
