@@ -223,7 +223,8 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     const done = (): void => resolve();
     options.input.once('end', done);
     options.input.once('close', done);
-    options.output.once('error', done);
+    // A client that died leaves EPIPE on every later write: keep listening so none of them throws.
+    options.output.on('error', done);
   });
   closing = true;
   clearInterval(watcher);
