@@ -145,6 +145,10 @@ export function SidePanel(props: { client: WorkerClient }) {
   const connected = state?.connection.status === 'connected';
   // Sharing with external agents is used rarely: one click away, and always in view while this tab is shared.
   const tabShared = thread !== null && (state?.mcp.shared.includes(thread.id) ?? false);
+  // Shown because shared, it stays open when the user turns sharing off there, until they close it.
+  useEffect(() => {
+    if (tabShared) setShowShare(true);
+  }, [tabShared]);
   const caps = state?.capabilities;
   const models = useModels(client, connected && caps?.modelList !== false);
   const welcome = useWelcome(turn !== undefined);
@@ -196,7 +200,8 @@ export function SidePanel(props: { client: WorkerClient }) {
           aria-expanded={showShare || tabShared}
           disabled={!connected && !tabShared}
           title="Let agents outside the browser (Claude Code, Codex, Cursor) ask to use this tab"
-          onClick={() => setShowShare((v) => !v)}
+          // While shared it stays open: the user closes it after turning sharing off, not while clients use the tab.
+          onClick={() => setShowShare((v) => tabShared || !v)}
         >
           Share
         </button>
