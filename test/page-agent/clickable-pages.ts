@@ -21,6 +21,7 @@ export function clickablesPage(): string {
   return `<!doctype html><html><head><title>Clickables</title><style>
 .day { cursor: pointer; display: inline-block; width: 2em; }
 .pointer { cursor: pointer; }
+.off { cursor: not-allowed; color: #999; }
 .sortable li { cursor: grab; }
 .card { cursor: pointer; border: 1px solid #999; padding: 4px; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; border: 0; overflow: hidden; clip: rect(0 0 0 0); }
@@ -33,6 +34,7 @@ export function clickablesPage(): string {
 <div class="picker" aria-label="Calendar"><a id="prev">Prev</a> <a id="next">Next</a>
 <div class="month">December 2026</div>
 <div class="days">${days}</div></div>
+<div class="inline-days">${[14, 15, 16, 17, 18].map((d) => `<span class="day" id="inline-${d}">${d}</span>`).join('')}<span class="off">19</span><span class="off">20</span></div>
 <div class="pointer" id="fancy"><span>Fancy</span> <span>action</span></div>
 <div class="pointer" id="wrapper"><button id="wrapped">Wrapped</button></div>
 <div tabindex="0" id="focusable">Focus target</div>

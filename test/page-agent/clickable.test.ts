@@ -60,6 +60,16 @@ describe('refs on what a user can click', () => {
     expect(all.join('\n')).not.toMatch(/282930|PrevNext|Prev Next/);
   });
 
+  it('keeps only the rest of a run of inline days as text when the days have lines of their own', async () => {
+    const all = await lines();
+    const at = all.indexOf('  - text: 19 20');
+    expect(at).toBeGreaterThan(-1);
+    expect(all.slice(at + 1, at + 6)).toEqual(
+      [14, 15, 16, 17, 18].map((d) => expect.stringMatching(new RegExp(`^ {4}- clickable "${d}" \\[ref=e\\d+\\]$`))),
+    );
+    expect(all.join('\n')).not.toContain('1415');
+  });
+
   it('gives a pointer region one ref (not its inner spans) and leaves a pointer wrapper of a button to the button', async () => {
     const all = await lines();
     expect(all).toContainEqual(expect.stringMatching(/^ {2}- clickable "Fancy action" \[ref=e\d+\]$/));

@@ -100,12 +100,20 @@ export function isInlineText(el: Element): boolean {
   return INLINE_TAGS.has(el.localName) && !(el instanceof HTMLLabelElement && el.control);
 }
 
+/** Targets in one text run from which on, when they hold most of its text, the line keeps only the rest. */
+const SEVERAL_TARGETS = 3;
+
 /**
  * The text an element shows itself: its text nodes and those of inline children (links included, for the reading
  * flow), but empty when all of it is the text of controls and clickables (`isTarget`), which have lines of their own.
+ * When most of it is theirs and they are several (a row of calendar days, a few of them disabled), only the rest is kept: the days would
+ * otherwise run together into one number ("2829301234...") beside their own lines.
  */
 export function ownText(el: Element, isTarget: (kid: Element) => boolean): string {
   let text = '';
+  let rest = '';
+  let targetChars = 0;
+  let targets = 0;
   let plain = false;
   const walk = (node: Element, inControl: boolean): void => {
     const kids = composedChildren(node);
@@ -115,6 +123,8 @@ export function ownText(el: Element, isTarget: (kid: Element) => boolean): strin
         const value = textStart(kid);
         if (!inControl && !plain && /\S/.test(value)) plain = true;
         text += value;
+        if (inControl) targetChars += value.length;
+        else rest += value;
         continue;
       }
       if (!(kid instanceof Element) || !isInlineText(kid)) continue;
@@ -122,9 +132,18 @@ export function ownText(el: Element, isTarget: (kid: Element) => boolean): strin
       if (isVisuallyHidden(kid, kid.getBoundingClientRect())) continue;
       if (kid.localName === 'img') text += ` ${kid.getAttribute('alt') ?? ''} `;
       else if (kid.localName === 'br') text += ' ';
-      else walk(kid, inControl || isTarget(kid));
+      else {
+        // Runs kept without the targets' text are whole words: adjacent cells or days get a space between them.
+        const target = !inControl && isTarget(kid);
+        if (target) targets++;
+        rest += ' ';
+        walk(kid, inControl || target);
+        rest += ' ';
+      }
     }
   };
   walk(el, false);
-  return plain ? text.replace(/\s+/g, ' ').trim() : '';
+  if (!plain) return '';
+  const mostlyTargets = targets >= SEVERAL_TARGETS && targetChars * 2 > text.length;
+  return (mostlyTargets ? rest : text).replace(/\s+/g, ' ').trim();
 }

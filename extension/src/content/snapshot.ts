@@ -1,7 +1,8 @@
 /**
  * The snapshot walk: one node per thing a user sees and uses, in document order through open shadow roots. Refs go
- * only on actionable nodes (refs on every cell were 55% of Playwright MCP's tokens on a 500-row table); a data
- * table's row is one line of cells joined with ` | `, its controls' refs inline.
+ * only on what a user acts on (refs on every cell were 55% of Playwright MCP's tokens on a 500-row table): controls,
+ * and clickables without a control role (clickable.ts: a pointer cursor, a tabindex, an inline onclick, a grid
+ * cell); a data table's row is one line of cells joined with ` | `, its controls' refs inline.
  */
 import { type Clickable, clickableKind, hasClickHandler, hasPointer, isCellTarget, isFocusable } from './clickable';
 import {
