@@ -152,6 +152,11 @@ export class AppServerClient {
     return this.call('bridge/mcp/share', params, opts);
   }
 
+  /** `bridge/files/read` (native host only): files on this computer by absolute path, with their bytes if asked. */
+  bridgeFilesRead(params: Params<'bridge/files/read'>, opts?: RequestOptions): Promise<Result<'bridge/files/read'>> {
+    return this.call('bridge/files/read', params, opts);
+  }
+
   /** `bridge/config/read` (native host only): the host's model settings, never a key. */
   bridgeConfigRead(
     params: Params<'bridge/config/read'> = {},

@@ -7,6 +7,7 @@ export * from './schema/approval';
 export * from './schema/session';
 export * from './schema/bridge';
 export * from './schema/bridge-config';
+export * from './schema/bridge-files';
 export * from './methods';
 export {
   ErrorCode,

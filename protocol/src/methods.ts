@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import * as A from './schema/approval';
 import * as B from './schema/bridge';
 import * as BC from './schema/bridge-config';
+import * as BF from './schema/bridge-files';
 import * as I from './schema/item';
 import * as S from './schema/session';
 import * as Th from './schema/thread';
@@ -77,6 +78,7 @@ export const bridgeRequests = {
   'bridge/config/read': { params: BC.BridgeConfigReadParams, result: BC.BridgeConfigReadResult },
   'bridge/config/write': { params: BC.BridgeConfigWriteParams, result: BC.BridgeConfigWriteResult },
   'bridge/config/test': { params: BC.BridgeConfigTestParams, result: BC.BridgeConfigTestResult },
+  'bridge/files/read': { params: BF.BridgeFilesReadParams, result: BF.BridgeFilesReadResult },
 } as const satisfies Record<string, RequestSpec>;
 
 /** Notifications between the extension and the native host only. */

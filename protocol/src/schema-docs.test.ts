@@ -12,6 +12,7 @@ import { exportedSchemaNames, generateJsonSchema, generateTypeScript, JSON_SCHEM
 import * as approval from './schema/approval';
 import * as bridge from './schema/bridge';
 import * as bridgeConfig from './schema/bridge-config';
+import * as bridgeFiles from './schema/bridge-files';
 import * as common from './schema/common';
 import * as envelope from './schema/envelope';
 import * as item from './schema/item';
@@ -24,6 +25,7 @@ const modules: Record<string, Record<string, unknown>> = {
   'approval.ts': approval,
   'bridge.ts': bridge,
   'bridge-config.ts': bridgeConfig,
+  'bridge-files.ts': bridgeFiles,
   'common.ts': common,
   'envelope.ts': envelope,
   'item.ts': item,

@@ -18,6 +18,7 @@ import {
 import * as approval from './schema/approval';
 import * as bridge from './schema/bridge';
 import * as bridgeConfig from './schema/bridge-config';
+import * as bridgeFiles from './schema/bridge-files';
 import * as common from './schema/common';
 import * as envelope from './schema/envelope';
 import * as item from './schema/item';
@@ -93,7 +94,18 @@ const groups: readonly Group[] = [
 ];
 
 // Modules whose exported schemas become named definitions, in a fixed order so output is stable.
-const schemaModules = [common, envelope, thread, turn, item, approval, session, bridge, bridgeConfig] as const;
+const schemaModules = [
+  common,
+  envelope,
+  thread,
+  turn,
+  item,
+  approval,
+  session,
+  bridge,
+  bridgeConfig,
+  bridgeFiles,
+] as const;
 
 interface Catalogue {
   readonly registry: z.core.$ZodRegistry<{ id: string }>;

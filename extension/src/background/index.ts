@@ -54,7 +54,7 @@ const worker: TetherWorker = new TetherWorker({
     void chrome.action.setBadgeText({ tabId, text: count > 0 ? String(count) : '' }).catch(() => {});
     void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
   },
-  pageTools: chromePageTools({ readFiles: (paths) => worker.readFiles(paths), input }),
+  pageTools: chromePageTools({ readFiles: (paths, bytes) => worker.readFiles(paths, bytes), input }),
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,
   os: () => platformOs,

@@ -16,7 +16,8 @@ import { ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './appro
 import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './host-link/event-router';
 import { HostLink } from './host-link/host-link';
 import type { PortLike } from './host-link/native-port';
-import type { AgentFile, ElementFacts } from '../shared/agent-contract';
+import type { ElementFacts } from '../shared/agent-contract';
+import type { UploadFile } from './page-tools/page-tool-deps';
 import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../shared/action-risk';
 import { describeAction } from './page-tools/action-cards';
 import { CLIENT_TOOLS, type PageToolCall, parsePageToolCall } from './page-tools/page-tool-specs';
@@ -192,11 +193,13 @@ export class TetherWorker {
     return client;
   }
 
-  /** Files on this computer read by the host, for a synthetic page_upload; rejects with the host's reason. */
-  async readFiles(_paths: readonly string[]): Promise<AgentFile[]> {
-    throw new Error(
-      'This Tether host cannot read files for an upload (it has no bridge/files/read); use trusted input in Chrome, or update the host.',
-    );
+  /**
+   * Files on this computer as the host finds them (regular files by absolute path), with their bytes when `bytes`
+   * (a synthetic page_upload); rejects with the host's reason, which names the path and what to do.
+   */
+  async readFiles(paths: readonly string[], bytes: boolean): Promise<UploadFile[]> {
+    const { files } = await this.requireClient().bridgeFilesRead({ paths: [...paths], bytes });
+    return files.map((f) => ({ name: f.name, type: f.type, size: f.size, base64: f.base64 ?? '' }));
   }
 
   /** The running turn of a thread, if any. */

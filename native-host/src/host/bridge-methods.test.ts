@@ -175,6 +175,36 @@ describe('bridge methods', () => {
     }
   });
 
+  test.prop(
+    [
+      fc.oneof(
+        fc.record(
+          {
+            paths: fc.oneof(
+              fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), { maxLength: 22 }),
+              fc.string(),
+            ),
+            bytes: fc.oneof(fc.boolean(), fc.string()),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue(),
+      ),
+    ],
+    { numRuns: 500 },
+  )('accepts the bridge/files/read params its row schema accepts', (raw) => {
+    const params = wire(raw);
+    const schema = bridgeRequests['bridge/files/read'].params.safeParse(params);
+    let ok = true;
+    try {
+      bridgeParams['bridge/files/read'](params);
+    } catch (error) {
+      ok = false;
+      expect(error instanceof RpcError && error.code).toBe(-32602);
+    }
+    expect(ok).toBe(schema.success);
+  });
+
   it('names the field that does not fit', () => {
     expect(() => bridgeParams['bridge/hello']({ clientInfo: { name: 'x', version: '1', title: 3 } })).toThrow(
       'Invalid params for bridge/hello at clientInfo.title: expected a string',
@@ -201,6 +231,7 @@ describe('bridge methods', () => {
       'bridge/config/read': async () => ({ file: 'f', defaultBackend: 'embedded', openai: null, presets: [] }),
       'bridge/config/write': async () => ({ file: 'f', defaultBackend: 'embedded', openai: null, presets: [] }),
       'bridge/config/test': async () => ({ models: [] }),
+      'bridge/files/read': async () => ({ files: [] }),
     };
     await expect(callBridgeMethod(handlers, 'bridge/hello', { backend: 'b', x: 1 })).resolves.toMatchObject({
       backend: 'b',

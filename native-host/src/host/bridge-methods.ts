@@ -28,6 +28,7 @@ export const bridgeParams: BridgeParsers = {
   'bridge/config/read': parseConfigReadParams,
   'bridge/config/write': parseConfigWriteParams,
   'bridge/config/test': parseConfigTestParams,
+  'bridge/files/read': parseFilesReadParams,
 };
 
 /** True when `method` is a row of `bridgeRequests` (own rows only: "toString" or "__proto__" are none). */
@@ -158,4 +159,21 @@ function parseConfigTestParams(raw: unknown): BridgeParams<'bridge/config/test'>
   const baseUrl = requiredString(method, raw, 'baseUrl', 'baseUrl', 2048);
   const apiKey = optionalString(method, raw, 'apiKey', 'apiKey', 4096);
   return { ...raw, baseUrl, ...(apiKey === undefined ? {} : { apiKey }) };
+}
+
+/** Mirrors BridgeFilesReadParams: 1..20 paths of 1..4096 characters, and an optional boolean `bytes`. */
+function parseFilesReadParams(raw: unknown): BridgeParams<'bridge/files/read'> {
+  const method = 'bridge/files/read';
+  if (!isObject(raw)) throw invalid(method, 'params', 'expected an object');
+  const paths = field(raw, 'paths');
+  if (!Array.isArray(paths)) throw invalid(method, 'paths', 'expected an array');
+  if (paths.length < 1 || paths.length > 20) throw invalid(method, 'paths', 'expected 1 to 20 paths');
+  const checked = paths.map((p: unknown, i) => {
+    if (typeof p !== 'string') throw invalid(method, `paths.${i}`, 'expected a string');
+    if (p.length < 1 || p.length > 4096) throw invalid(method, `paths.${i}`, 'expected 1 to 4096 characters');
+    return p;
+  });
+  const bytes = field(raw, 'bytes');
+  if (bytes !== undefined && typeof bytes !== 'boolean') throw invalid(method, 'bytes', 'expected a boolean');
+  return { ...raw, paths: checked, ...(bytes === undefined ? {} : { bytes }) };
 }

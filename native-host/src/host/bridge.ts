@@ -81,6 +81,7 @@ export class Bridge {
       (await import('./bridge-config')).readConfigState(this.configDeps(), params?.detectLocal ?? false),
     'bridge/config/write': async (params) => (await import('./bridge-config')).writeConfig(this.configDeps(), params),
     'bridge/config/test': async (params) => (await import('./bridge-config')).testEndpoint(this.configDeps(), params),
+    'bridge/files/read': async (params) => (await import('./files-read')).readFiles(params),
   };
   /** Tabs shared with external MCP clients. */
   private readonly shared: SharedTabs | undefined;

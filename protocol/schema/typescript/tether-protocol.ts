@@ -206,6 +206,36 @@ export type BridgeConfigWriteParams = {
 /** The settings as saved. */
 export type BridgeConfigWriteResult = BridgeConfigState;
 
+/** One file as the host found it. */
+export type BridgeFileInfo = {
+  /** The path as asked for. */
+  path: string;
+  /** Its file name. */
+  name: string;
+  /** Its MIME type, from its extension (application/octet-stream when unknown). */
+  type: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its content, when asked for with `bytes`. */
+  base64?: string;
+  [key: string]: unknown;
+};
+
+/** `bridge/files/read` (to the host): describe files by absolute path, and with `bytes` return their content. */
+export type BridgeFilesReadParams = {
+  /** Absolute paths of regular files on this computer. */
+  paths: string[];
+  /** Also return each file's content as base64, at most 32 MiB in all (default false: only check and describe them). */
+  bytes?: boolean;
+  [key: string]: unknown;
+};
+
+/** The files, in the order asked for. */
+export type BridgeFilesReadResult = {
+  files: BridgeFileInfo[];
+  [key: string]: unknown;
+};
+
 /** `bridge/hello` (to the host): pick the backend for this connection; optional, and first when sent. */
 export type BridgeHelloParams = {
   /** A configured backend id; the default backend when absent. */
@@ -1042,6 +1072,7 @@ export type BridgeRequests = {
   "bridge/config/read": { params?: BridgeConfigReadParams; result: BridgeConfigReadResult; };
   "bridge/config/write": { params: BridgeConfigWriteParams; result: BridgeConfigWriteResult; };
   "bridge/config/test": { params: BridgeConfigTestParams; result: BridgeConfigTestResult; };
+  "bridge/files/read": { params: BridgeFilesReadParams; result: BridgeFilesReadResult; };
 };
 
 /** Notifications the native host sends to the client about itself, by wire method. */

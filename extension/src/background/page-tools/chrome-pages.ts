@@ -6,14 +6,7 @@
 import pageAgentScript from '../../content/page-agent.ts?iife';
 import pageReadScript from '../../content/page-read.ts?iife';
 import { z } from 'zod';
-import {
-  AGENT_GLOBAL,
-  AGENT_VERSION,
-  type AgentCall,
-  type AgentFile,
-  type ElementFacts,
-  Point,
-} from '../../shared/agent-contract';
+import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts, Point } from '../../shared/agent-contract';
 import type { InputLayer } from '../input/input-layer';
 import { installDialogShim } from '../../content/dialog-shim';
 import { PageReadResult } from '../../shared/agent-contract';
@@ -185,13 +178,10 @@ async function frameOffset(tabId: number, frameId: number): Promise<{ x: number;
 }
 
 /** The page tools' browser access; `readFiles` and `input` come from the worker's host link and the debugger. */
-export function chromePageTools(extra: {
-  readFiles(paths: readonly string[]): Promise<AgentFile[]>;
-  input?: InputLayer;
-}): PageToolDeps {
+export function chromePageTools(extra: { readFiles: PageToolDeps['readFiles']; input?: InputLayer }): PageToolDeps {
   return {
     frameOffset,
-    readFiles: (paths) => extra.readFiles(paths),
+    readFiles: (paths, bytes) => extra.readFiles(paths, bytes),
     ...(extra.input ? { input: extra.input } : {}),
     readPage: async (tabId, maxChars) => {
       await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });

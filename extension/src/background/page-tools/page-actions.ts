@@ -62,9 +62,9 @@ function trustedKind(a: AgentAction): boolean {
   return ['click', 'hover', 'press', 'type', 'drag', 'upload'].includes(a.kind);
 }
 
-/** A point refused because something covers it, said the way the model can act on. */
-class CoveredError extends Error {
-  override readonly name = 'CoveredError';
+/** An action that could not start (covered, out of reach, unreadable files), said the way the model can act on. */
+class CannotStartError extends Error {
+  override readonly name = 'CannotStartError';
 }
 
 /** Runs actions for the page tools. */
@@ -99,7 +99,7 @@ export class PageActions {
         result = parseReply(ActResult, reply.value);
       }
     } catch (error) {
-      if (error instanceof CoveredError) return text(error.message, false);
+      if (error instanceof CannotStartError) return text(error.message, false);
       // The frame went away mid-action: the action navigated it (a link, a form sent). Anything else is a failure.
       if (error instanceof StaleRefError || !(await this.ctx.navigatedFrom(tabId, before))) throw error;
     }
@@ -141,7 +141,7 @@ export class PageActions {
     if (action.kind === 'drag') {
       const to = this.ctx.resolve(tabId, action.to);
       if (to.frameId !== t?.frameId || to.docId !== t.docId)
-        throw new CoveredError(
+        throw new CannotStartError(
           `${action.to} is in another frame than the element dragged: synthetic input can only drag within one frame.`,
         );
       sent = { ...action, to: to.local };
@@ -160,8 +160,8 @@ export class PageActions {
   /** The upload with the files' bytes, read by the host (synthetic input cannot give the page a path). */
   private async withBytes(action: Extract<AgentAction, { kind: 'upload' }>, paths: readonly string[]) {
     if (action.files.length > 0 || paths.length === 0) return action;
-    const files = await this.ctx.deps.readFiles(paths);
-    return { ...action, files };
+    const files = await this.ctx.deps.readFiles(paths, true);
+    return { ...action, files: files.map(({ name, type, base64 }) => ({ name, type, base64 })) };
   }
 
   /**
@@ -226,6 +226,10 @@ export class PageActions {
           const target = need(t, 'upload');
           const el = await this.locate(tabId, target, ref ?? '').catch(() => undefined);
           const paths = o.paths ?? [];
+          // Chrome takes any path it is given: the host checks first that each is a regular file the user can read.
+          await deps.readFiles(paths, false).catch((error: unknown) => {
+            throw new CannotStartError(`page_upload did not run: ${errorMessage(error)}`);
+          });
           if (el && !(el.facts.tag === 'input' && el.facts.inputType === 'file')) {
             const offset = await deps.frameOffset(tabId, target.frameId);
             steps.push({ kind: 'drop-files', point: tabPoint(el.point, offset), paths });
@@ -236,7 +240,7 @@ export class PageActions {
           throw new TrustedInputUnavailable(`page tools do not send ${action.kind} through the debugger`);
       }
     } catch (error) {
-      if (error instanceof CoveredError) return error.message;
+      if (error instanceof CannotStartError) return error.message;
       throw error;
     }
     const frameId = t?.frameId ?? 0;
@@ -286,7 +290,7 @@ export class PageActions {
   private async locate(tabId: number, t: RefTarget, ref: string) {
     const r = await this.agent(tabId, t, ref, { op: 'locate', ref: t.local }, LocateResult);
     if (r.stale) throw new StaleRefError(staleRefMessage(ref));
-    if ('error' in r) throw new CoveredError(r.error);
+    if ('error' in r) throw new CannotStartError(r.error);
     return r;
   }
 
@@ -299,7 +303,7 @@ export class PageActions {
   ): Promise<{ point: Point; topLeft: Point }> {
     const r = await this.locate(tabId, t, ref);
     if (r.covered && !coverOk)
-      throw new CoveredError(
+      throw new CannotStartError(
         `${ref} is ${r.covered}, so a click there would hit that instead. Deal with it first (close or accept it), or pass clickCover: true.`,
       );
     const offset = await this.ctx.deps.frameOffset(tabId, t.frameId);
@@ -322,7 +326,7 @@ function del(): TrustedStep {
 }
 
 function need(t: RefTarget | undefined, kind: string): RefTarget {
-  if (!t) throw new CoveredError(`page_${kind} needs a ref: call page_snapshot and pass the ref of the element.`);
+  if (!t) throw new CannotStartError(`page_${kind} needs a ref: call page_snapshot and pass the ref of the element.`);
   return t;
 }
 

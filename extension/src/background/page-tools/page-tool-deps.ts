@@ -5,6 +5,9 @@
 import type { AgentCall, AgentFile, ElementFacts, PageReadResult, Point } from '../../shared/agent-contract';
 import type { InputLayer } from '../input/input-layer';
 
+/** A file for page_upload as the host read it. */
+export type UploadFile = AgentFile & { size: number };
+
 /** A tab as tabs_list reports it. */
 export interface TabSummary {
   id: number;
@@ -42,8 +45,11 @@ export interface PageToolDeps {
   waitForLoad(tabId: number, capMs: number): Promise<boolean>;
   /** The offset of a frame's viewport in the tab's viewport (CSS px): 0,0 for the top frame. */
   frameOffset(tabId: number, frameId: number): Promise<Point>;
-  /** Files on this computer, read by the host for a synthetic upload; rejects with the host's reason. */
-  readFiles(paths: readonly string[]): Promise<AgentFile[]>;
+  /**
+   * Files on this computer as the host finds them (only regular files by absolute path), their bytes as base64 when
+   * `bytes` (empty otherwise); rejects with the host's reason, naming the path.
+   */
+  readFiles(paths: readonly string[], bytes: boolean): Promise<UploadFile[]>;
   /** Trusted input (Chrome's debugger); absent where only synthetic input is possible. */
   readonly input?: InputLayer;
 }
