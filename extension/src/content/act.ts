@@ -20,7 +20,10 @@ import {
 import { pressKey } from './keyboard';
 import { deepActiveElement } from './snapshot';
 import { clickAt, moveTo } from './pointer';
-import { type Aim, AimError, aimAt } from './pointing';
+import { type Aim, AimError, aimAt, deepElementFromPoint } from './pointing';
+import { staleMessage } from './refs';
+import { draggableFrom, dropFiles, fileInputFor, html5Drag, pathDrag, prepareFileInput } from './transfer';
+import { checkFiles } from './upload-files';
 import { KeyParseError, parseKey, type KeyChord } from './keys';
 import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
 
@@ -133,12 +136,12 @@ export type ActionOutput = ActionReport | undefined | void;
 
 /**
  * Checks the action against its target and returns the function that performs it; throws ActionError when it
- * cannot. `clipboard` is the worker's clipboard text, for a paste.
+ * cannot. `clipboard` is the worker's clipboard text, for a paste; `resolve` turns a drag's `to` into its element.
  */
 export function prepareAction(
   action: AgentAction,
   el: Element | undefined,
-  clipboard?: string,
+  { clipboard, resolve }: { clipboard?: string; resolve: (ref: string) => Element | undefined },
 ): () => ActionOutput | Promise<ActionOutput> {
   if (el && action.kind !== 'scroll') {
     if (isNotRendered(el) || isInvisible(el)) {
@@ -166,9 +169,7 @@ export function prepareAction(
         return () => selectOptions(target, options);
       }
       if (target instanceof HTMLInputElement && target.type === 'file') {
-        throw new ActionError(
-          `${describeEl(target)} is a file input: the agent cannot choose files for the page. Ask the user to pick the file.`,
-        );
+        throw new ActionError(`${describeEl(target)} is a file input: use page_upload to give it files.`);
       }
       if (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')) {
         throw new ActionError(`${describeEl(target)} is a ${target.type}: use page_check to set it.`);
@@ -226,9 +227,25 @@ export function prepareAction(
     }
     case 'scroll':
       return () => scrollBy(el, action.dy);
-    case 'drag':
-    case 'upload':
-      throw new ActionError(`This page agent cannot ${action.kind} yet.`);
+    case 'drag': {
+      const source = need(el, action.kind);
+      const target = resolve(action.to);
+      if (!target) throw new ActionError(staleMessage(action.to));
+      if (isNotRendered(target) || isInvisible(target)) {
+        throw new ActionError(`${describeEl(target)} is hidden, so a user could not drop on it.`);
+      }
+      aimOrRefuse(target, 'drop on');
+      const from = aimOrRefuse(source, 'drag');
+      return () => drag(source, from, target, action.position);
+    }
+    case 'upload': {
+      const target = need(el, action.kind);
+      const input = fileInputFor(target);
+      if (input) return prepareFileInput(input, action.files);
+      checkFiles(action.files);
+      const aim = aimOrRefuse(target, 'drop files on');
+      return () => dropFiles(target, aim.hit, aim.point, action.files);
+    }
   }
 }
 
@@ -252,6 +269,27 @@ function aimOrRefuse(el: Element, verb: string, onCover = false): Aim {
     );
   }
   return aim;
+}
+
+/**
+ * Drags `source` onto `target` (at `position` from its top-left, else where a user would point at it): HTML5
+ * drag-and-drop when what is pressed is draggable, else a pointer path.
+ */
+async function drag(
+  source: Element,
+  from: Aim,
+  target: Element,
+  position: { x: number; y: number } | undefined,
+): Promise<ActionOutput> {
+  // Both ends in view: aiming at the target may scroll the source away, so the source's point is taken again.
+  const to = aimAt(target);
+  const box = target.getBoundingClientRect();
+  const end = position ? { x: box.left + position.x, y: box.top + position.y } : to.point;
+  const start = source.isConnected ? aimAt(source).point : from.point;
+  const dragged = draggableFrom(deepElementFromPoint(start.x, start.y) ?? from.hit);
+  return dragged && (dragged.contains(source) || source.contains(dragged))
+    ? html5Drag(dragged, start, end)
+    : pathDrag(from.hit.isConnected ? (deepElementFromPoint(start.x, start.y) ?? source) : source, start, end);
 }
 
 function need(el: Element | undefined, kind: string): Element {

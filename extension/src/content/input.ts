@@ -8,10 +8,7 @@ import { deletionRange, type FieldSelection } from './caret';
 import { type KeyChord, keyInfo } from './keys';
 import { nameOf, roleOf } from './roles';
 
-/** An action the element cannot take; the message names the element and says what to do instead. */
-export class ActionError extends Error {
-  override readonly name = 'ActionError';
-}
+export { ActionError } from './action-error';
 
 /** `role "name"` for messages. */
 export function describeEl(el: Element): string {

@@ -167,7 +167,10 @@ class Agent implements PageAgent {
     }
     let run: () => ActionOutput | Promise<ActionOutput>;
     try {
-      run = prepareAction(call.action, el, call.clipboard);
+      run = prepareAction(call.action, el, {
+        ...(call.clipboard !== undefined ? { clipboard: call.clipboard } : {}),
+        resolve: (ref) => this.refs.resolve(ref),
+      });
     } catch (error) {
       if (error instanceof ActionError) return failed(error.message);
       throw error;

@@ -21,8 +21,7 @@ export type DialogPolicy = { accept: boolean; promptText?: string };
 /** A file the worker hands the page (the host read it from disk): its bytes as base64. */
 export type AgentFile = { name: string; type: string; base64: string };
 
-/** Most bytes (decoded) the agent accepts for one `upload`, all files together; more is refused with an error. */
-export const UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
+export { UPLOAD_MAX_BYTES } from './upload-limits';
 
 /**
  * One action on an element (or on the page, for `press` without a ref and `scroll` without one), done by the agent

@@ -1,0 +1,173 @@
+/**
+ * Drag and upload in real Chromium: an HTML5 drag-and-drop list, a list that sorts on pointer moves past a
+ * threshold, a drop at a position within the target, files set on a file input as a user's choice, and files
+ * dropped on a drop zone.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ActResult, type AgentAction, FrameSnapshot } from '../../extension/src/shared/agent-contract';
+import { agentCall, startSite, visit } from './harness';
+
+/** Two sortable lists (HTML5 and pointer-driven), a board that records where things land, and upload targets. */
+export const TRANSFER_PAGE = `<!doctype html><html><head><title>Transfer</title><style>
+  li { padding: 8px; margin: 2px; border: 1px solid; list-style: none; width: 200px; }
+  #board { width: 300px; height: 200px; border: 1px solid; position: relative; }
+  #zone { width: 300px; height: 80px; border: 2px dashed; }
+  .picker input { display: none; }
+</style></head><body>
+<ul id="native" aria-label="Native list">
+  <li draggable="true" role="option" aria-label="N1">N1</li><li draggable="true" role="option" aria-label="N2">N2</li><li draggable="true" role="option" aria-label="N3">N3</li>
+</ul>
+<ul id="pointer" aria-label="Pointer list">
+  <li role="option" aria-label="P1">P1</li><li role="option" aria-label="P2">P2</li><li role="option" aria-label="P3">P3</li>
+</ul>
+<div id="board" tabindex="0" aria-label="Board"><span id="chip" draggable="true" role="button" aria-label="Chip">Chip</span></div>
+<label>Attachment <input type="file" id="file" multiple accept=".txt,image/*"></label>
+<label class="picker" role="button" aria-label="Choose avatar"><span>Choose avatar</span><input type="file" id="avatar"></label>
+<div id="zone" tabindex="0" aria-label="Drop files here">Drop files here</div>
+<div id="plain" tabindex="0" aria-label="Not a zone">Not a zone</div>
+<script>
+  window.log = [];
+  // HTML5: the dragged item's text travels in the DataTransfer and is inserted before the drop target.
+  const native = document.getElementById('native');
+  native.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', e.target.textContent));
+  native.addEventListener('dragover', (e) => e.preventDefault());
+  native.addEventListener('drop', (e) => {
+    e.preventDefault();
+    const moved = [...native.children].find((li) => li.textContent === e.dataTransfer.getData('text/plain'));
+    const onto = e.target.closest('li');
+    if (moved && onto && moved !== onto) native.insertBefore(moved, onto.nextSibling);
+  });
+  // Pointer-driven: a drag starts past 5 px; the slot is found under the pointer on each move; drop on release.
+  const list = document.getElementById('pointer');
+  let dragging = null, startY = 0, active = false, slot = null;
+  list.addEventListener('pointerdown', (e) => { dragging = e.target.closest('li'); startY = e.clientY; active = false; });
+  document.addEventListener('pointermove', (e) => {
+    if (!dragging) return;
+    if (!active && Math.abs(e.clientY - startY) < 5) return;
+    active = true;
+    dragging.style.pointerEvents = 'none';
+    slot = document.elementFromPoint(e.clientX, e.clientY)?.closest('#pointer li') ?? slot;
+  });
+  document.addEventListener('pointerup', () => {
+    if (dragging && active && slot && slot !== dragging) list.insertBefore(dragging, slot.nextSibling);
+    if (dragging) dragging.style.pointerEvents = '';
+    dragging = null;
+  });
+  const board = document.getElementById('board');
+  board.addEventListener('dragover', (e) => e.preventDefault());
+  board.addEventListener('drop', (e) => {
+    const r = board.getBoundingClientRect();
+    window.log.push('dropped at ' + Math.round(e.clientX - r.left) + ',' + Math.round(e.clientY - r.top));
+  });
+  for (const id of ['file', 'avatar']) {
+    const input = document.getElementById(id);
+    input.addEventListener('input', () => window.log.push(id + ' input'));
+    input.addEventListener('change', async () =>
+      window.log.push(id + ' change ' + (await Promise.all([...input.files].map(async (f) => f.name + ':' + f.type + ':' + (await f.text())))).join(' ')));
+  }
+  const zone = document.getElementById('zone');
+  zone.addEventListener('dragover', (e) => e.preventDefault());
+  zone.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    window.log.push('zone ' + (await Promise.all([...e.dataTransfer.files].map(async (f) => f.name + ':' + (await f.text())))).join(' '));
+  });
+</script></body></html>`;
+
+let browser: Browser;
+let page: Page;
+let agent: string;
+
+beforeAll(async () => {
+  ({ browser, page, agent } = await startSite({ '/transfer': TRANSFER_PAGE }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  await visit(page, '/transfer', agent);
+});
+
+async function refOf(text: string): Promise<string> {
+  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
+  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
+  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
+  return ref;
+}
+
+async function act(ref: string, action: AgentAction): Promise<ActResult> {
+  return ActResult.parse(await agentCall(page, { op: 'act', prefix: '', ref, action, quietMs: 50, capMs: 2000 }));
+}
+
+const order = (id: string) => page.$$eval(`#${id} li`, (lis) => lis.map((li) => li.textContent).join(' '));
+const log = () => page.evaluate(() => (window as unknown as { log: string[] }).log.splice(0));
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+describe('drag', () => {
+  it('drags a draggable item with HTML5 drag-and-drop and its DataTransfer', async () => {
+    const result = await act(await refOf('"N1"'), { kind: 'drag', to: await refOf('"N3"') });
+    expect(result.error).toBeUndefined();
+    expect(await order('native')).toBe('N2 N3 N1');
+  });
+
+  it('drags an item of a pointer-driven list with moves past its threshold', async () => {
+    const result = await act(await refOf('"P1"'), { kind: 'drag', to: await refOf('"P3"') });
+    expect(result.error).toBeUndefined();
+    expect(await order('pointer')).toBe('P2 P3 P1');
+  });
+
+  it('drops at a position within the target', async () => {
+    await act(await refOf('"Chip"'), { kind: 'drag', to: await refOf('"Board"'), position: { x: 250, y: 150 } });
+    expect(await log()).toEqual(['dropped at 250,150']);
+  });
+});
+
+describe('upload', () => {
+  it('sets files on a file input as a user choice: input, then change with the files readable', async () => {
+    const result = await act(await refOf('"Attachment"'), {
+      kind: 'upload',
+      files: [
+        { name: 'notes.txt', type: 'text/plain', base64: b64('hello') },
+        { name: 'data.csv', type: 'text/csv', base64: b64('a,b') },
+      ],
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.limits).toEqual(['data.csv is not among the types the input accepts (.txt,image/*).']);
+    await page.waitForFunction(() => (window as unknown as { log: string[] }).log.length >= 2);
+    expect(await log()).toEqual(['file input', 'file change notes.txt:text/plain:hello data.csv:text/csv:a,b']);
+  });
+
+  it('finds the hidden file input of a picker button, and refuses two files for a single-file input', async () => {
+    const avatar = await refOf('"Choose avatar"');
+    const two = await act(avatar, {
+      kind: 'upload',
+      files: [
+        { name: 'a.png', type: 'image/png', base64: b64('a') },
+        { name: 'b.png', type: 'image/png', base64: b64('b') },
+      ],
+    });
+    expect(two.error).toMatch(/takes one file, not 2: upload one\.$/);
+    await act(avatar, { kind: 'upload', files: [{ name: 'me.png', type: 'image/png', base64: b64('png') }] });
+    await page.waitForFunction(() => (window as unknown as { log: string[] }).log.length >= 2);
+    expect(await log()).toEqual(['avatar input', 'avatar change me.png:image/png:png']);
+  });
+
+  it('drops files on a drop zone, and says so when the element takes no drop', async () => {
+    const dropped = await act(await refOf('"Drop files here"'), {
+      kind: 'upload',
+      files: [{ name: 'photo.txt', type: 'text/plain', base64: b64('pixels') }],
+    });
+    expect(dropped.error).toBeUndefined();
+    await page.waitForFunction(() => (window as unknown as { log: string[] }).log.length >= 1);
+    expect(await log()).toEqual(['zone photo.txt:pixels']);
+    const refused = await act(await refOf('"Not a zone"'), {
+      kind: 'upload',
+      files: [{ name: 'photo.txt', type: 'text/plain', base64: b64('pixels') }],
+    });
+    expect(refused.error).toBe(
+      'generic "Not a zone" does not take dropped files (it did not accept the drag). Upload to its file input instead.',
+    );
+  });
+});
