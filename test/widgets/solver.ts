@@ -40,31 +40,49 @@ export interface TaskResult {
   readonly toolCalls: number;
 }
 
-/** A snapshot line's parts: `- role "name" [attrs] [ref=e1]: text`. */
-interface Line {
+/** An element a snapshot shows: a line's own, or one written inline in its text (`- row: "1" [ref=e8] | "2" ...`). */
+interface Item {
   readonly role: string;
   readonly name: string;
   readonly text: string;
   readonly ref: string | undefined;
 }
 
-function parseLine(raw: string): Line | undefined {
-  const m = /^\s*-\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?(.*)$/.exec(raw);
-  if (!m) return undefined;
+const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
+const unquote = (s: string): string => s.replace(/\\"/g, '"');
+
+/** The items of one line `- role "name" [attrs] [ref=e1]: text`; inline items take the role `cell` in a row, else ''. */
+function itemsOf(raw: string): Item[] {
+  const m = new RegExp(`^\\s*-\\s+([\\w-]+)(?:\\s+${QUOTED})?(.*)$`).exec(raw);
+  if (!m) return [];
+  const role = m[1]!;
   const rest = m[3] ?? '';
-  const ref = /\[ref=([\w-]+)\]/.exec(rest)?.[1];
-  const text = /:\s*(.*)$/.exec(rest.replace(/\[[^\]]*\]/g, ''))?.[1]?.replace(/^"(.*)"$/, '$1') ?? '';
-  return { role: m[1]!, name: (m[2] ?? '').replace(/\\"/g, '"'), text: text.trim(), ref };
+  const colon = rest.search(/:(\s|$)/);
+  const head = colon === -1 ? rest : rest.slice(0, colon);
+  const tail = colon === -1 ? '' : rest.slice(colon + 1).trim();
+  const text = tail
+    .replace(/\[[^\]]*\]/g, '')
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
+  const own: Item = { role, name: unquote(m[2] ?? ''), text, ref: /\[ref=([\w-]+)\]/.exec(head)?.[1] };
+  const inline = [...tail.matchAll(new RegExp(`${QUOTED}((?:\\s*\\[[^\\]]*\\])*)`, 'g'))].map(
+    (hit): Item => ({
+      role: role === 'row' ? 'cell' : '',
+      name: unquote(hit[1]!),
+      text: '',
+      ref: /\[ref=([\w-]+)\]/.exec(hit[2] ?? '')?.[1],
+    }),
+  );
+  return [own, ...inline];
 }
 
-/** The ref of the first line with a ref that matches `target`, or undefined. */
+/** The ref of the first element with a ref that matches `target`, or undefined. */
 export function findRef(snapshot: string, target: Target): string | undefined {
   const role = target.role === undefined ? undefined : new RegExp(`^(${target.role})$`);
   const name = new RegExp(target.name);
-  for (const raw of snapshot.split('\n')) {
-    const line = parseLine(raw);
-    if (!line?.ref || (role && !role.test(line.role))) continue;
-    if (name.test(line.name) || (line.name === '' && name.test(line.text))) return line.ref;
+  for (const item of snapshot.split('\n').flatMap(itemsOf)) {
+    if (!item.ref || (role && !role.test(item.role))) continue;
+    if (name.test(item.name) || (item.name === '' && name.test(item.text))) return item.ref;
   }
   return undefined;
 }

@@ -11,22 +11,15 @@ import { runSuite } from './suite';
 import { TASKS } from './tasks';
 import { startWidgetSite, type WidgetSite } from './widget-site';
 
-/** Tasks that fail in Chromium with synthetic input today, and why (measured at the commit that last changed this). */
+/**
+ * Tasks that fail in Chromium with synthetic input, and why, as measured with the tree of the commit that last changed
+ * this list. A task that starts passing must be taken off it (the test says so).
+ */
 const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   'hover-menu': 'synthetic events never apply CSS :hover, so the submenu stays display:none and Lamps has no ref',
-  'flatpickr-day': 'the days are spans without a role: no ref',
-  'jquery-datepicker-next': 'Next is an <a> without href: no ref',
-  'slider-keys': 'synthetic keydown carries keyCode 0, which the slider reads',
-  'spinner-keys': 'synthetic keydown carries keyCode 0, which the spinner reads',
-  autocomplete: 'the suggestions are divs inside li without a role: no ref for Norway',
-  'word-link': 'a span with a click handler has no ref',
   'trusted-only-button': 'the click is untrusted and the button ignores it',
-  'rich-text-bold': 'Control+Home, arrows and Shift+arrows move no caret or selection: nothing to bold',
-  'grid-cell-edit': 'grid cells have no ref',
-  'sortable-html5': 'list items have no ref, and there is no page_drag tool',
-  'sortable-pointer': 'list items have no ref, and there is no page_drag tool',
-  'file-input': 'there is no page_upload tool',
-  'drop-zone': 'there is no page_upload tool',
+  'grid-cell-edit': "Tabulator's cells (div role=gridcell) have no ref",
+  'sortable-html5': "page_drag runs, but SortableJS's HTML5 list keeps its order after the synthetic drag events",
 };
 
 describe('widget suite in Chromium through tether mcp', () => {
@@ -34,15 +27,16 @@ describe('widget suite in Chromium through tether mcp', () => {
   let tools: TetherPageTools;
   beforeAll(async () => {
     site = await startWidgetSite();
-    tools = await startTetherMcp(site, 'Chromium, synthetic input');
+    tools = await startTetherMcp(site, 'Chromium, synthetic input', 'off');
   });
   afterAll(async () => {
     await tools?.close();
     await site?.close();
   });
 
-  it('passes every task known to pass, fails only the listed ones, and shows no card under the site rules', async () => {
+  it('passes every task known to pass, fails only the listed ones, and asks for nothing but uploads once the grants are made', async () => {
     const results = await runSuite(tools, site);
+    for (const r of results) if (!r.passed) console.log(`widget task ${r.task} failed: ${r.reason}`);
     const byName = new Map(results.map((r): [string, TaskResult] => [r.task, r]));
     const surprises = TASKS.flatMap((task) => {
       const result = byName.get(task.name)!;
@@ -54,6 +48,7 @@ describe('widget suite in Chromium through tether mcp', () => {
     });
     expect(surprises).toEqual([]);
     expect(Object.keys(EXPECTED_FAILURES).filter((name) => !byName.has(name))).toEqual([]);
-    expect(tools.cardsDuringTasks()).toBe(0);
+    // Uploads ask every time with the file names on the card (issue 20: never under a rule); nothing else may ask.
+    expect(tools.cardLog().filter((card) => !card.startsWith('page_upload:'))).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Tether's page tools end to end, as an outside agent reaches them: an MCP client on @modelcontextprotocol/sdk spawns
  * `tether mcp`, which talks to the host the extension started in Chromium; the tab is shared from its side panel and
- * the site's rules (reading, acting, opening) are made once by answering the first cards with "Always allow", as a
- * user would, so the tasks run without cards. A card that still appears (a high-risk action asks every time) is
- * allowed once and counted. The judge reads the page through playwright-core, not through the tools.
+ * each tool the tasks use is called once first, answering its card with the broadest lasting grant it offers
+ * ("Always allow" on the site, or, where outside clients get no site rule, "allow for this session"), as a user would,
+ * so the tasks run without cards. A card that still appears (a high-risk action asks every time) is allowed once and
+ * counted. The judge reads the page through playwright-core, not through the tools.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,13 +18,15 @@ import { WIDGET_FILES_DIR, type WidgetSite } from '../widget-site';
 import { connectMcp, type McpTools } from './mcp-client';
 import type { ClosablePageTools } from './playwright-mcp';
 
-/** Tether's page tools with the number of approval cards answered while the tasks ran. */
+/** Tether's page tools with the approval cards answered while the tasks ran. */
 export interface TetherPageTools extends ClosablePageTools {
   /** Cards that appeared after the site rules were made (each was allowed once). */
   cardsDuringTasks(): number;
+  /** Those cards, each as its tool and the choices it offered. */
+  cardLog(): readonly string[];
 }
 
-/** The MCP tool each operation needs; an operation whose tool Tether does not offer fails naming it. */
+/** The MCP tool each operation needs. */
 const TOOL_OF: Record<ToolOp['op'], string> = {
   click: 'page_click',
   type: 'page_type',
@@ -50,22 +53,73 @@ function argumentsOf(op: ToolOp): Record<string, unknown> {
   }
 }
 
+/** How the Tether driver sets trusted input before the tasks: Chrome's debugger everywhere, or never. */
+export type TrustedInput = 'always' | 'off';
+
+/**
+ * Sets trusted input through the worker's own `settings/set` operation, called from the options page over the port
+ * every extension page uses (the options page's control for it may not exist yet). Rejects with the worker's words
+ * when the build has no such setting.
+ */
+async function setTrustedInput(browser: LaunchedBrowser, value: TrustedInput): Promise<void> {
+  const options = await browser.openExtensionPage('src/options/index.html');
+  try {
+    const answer = await options.evaluate(async (trustedInput) => {
+      type Port = {
+        postMessage(m: object): void;
+        onMessage: { addListener(f: (m: { type?: string; id?: number; error?: { message: string } }) => void): void };
+        disconnect(): void;
+      };
+      const runtime = (globalThis as unknown as { chrome: { runtime: { connect(o: object): Port } } }).chrome.runtime;
+      const port = runtime.connect({ name: 'tether-view' });
+      const reply = new Promise<string>((resolve) => {
+        port.onMessage.addListener((m) => {
+          if (m.id !== 424242) return;
+          resolve(m.type === 'result' ? 'ok' : (m.error?.message ?? JSON.stringify(m)));
+        });
+        setTimeout(() => resolve('the worker did not answer settings/set in 10 s'), 10_000);
+      });
+      port.postMessage({ type: 'hello', view: 'options', tabId: null });
+      port.postMessage({ type: 'call', id: 424242, op: 'settings/set', params: { trustedInput } });
+      const text = await reply;
+      port.disconnect();
+      return text;
+    }, value);
+    if (answer !== 'ok') throw new Error(`this build has no trusted-input setting: settings/set said "${answer}"`);
+  } finally {
+    await options.close();
+  }
+}
+
 /** Answers every card the side panel shows while `work` runs: "Always allow" on the site when offered, else once. */
-async function answeringCards<T>(panel: Page, work: Promise<T>, answered: () => void): Promise<T> {
+async function answeringCards<T>(panel: Page, work: Promise<T>, answered: (card: string) => void): Promise<T> {
   let done = false;
   const watch = (async () => {
     while (!done) {
       const card = panel.locator('.approval').first();
       if (await card.count().catch(() => 0)) {
-        const always = card.locator('button[data-choice="always_allow_site"]');
-        const button = (await always.count()) ? always : card.locator('button[data-choice="allow"]');
+        // The broadest lasting grant the card offers (a rule for the site, else a grant for this client's
+        // session); a high-risk action offers neither and is allowed once.
+        let button = card.locator('button[data-choice="allow"]');
+        for (const choice of ['always_allow_site', 'allow_session']) {
+          const lasting = card.locator(`button[data-choice="${choice}"]`);
+          if (await lasting.count()) {
+            button = lasting;
+            break;
+          }
+        }
+        const tool = await card.getAttribute('data-tool').catch(() => null);
+        const choices = await card
+          .locator('button[data-choice]')
+          .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-choice')).join(' '))
+          .catch(() => '');
         if (
           await button.click({ timeout: 2_000 }).then(
             () => true,
             () => false,
           )
         )
-          answered();
+          answered(`${tool}: ${choices}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -82,12 +136,17 @@ async function answeringCards<T>(panel: Page, work: Promise<T>, answered: () => 
  * Chromium with the built extension (`launch` options: `env` is extended with the runtime folder), a tab on the
  * site's first page shared with external agents from its side panel, and `tether mcp` connected to it.
  */
-export async function startTetherMcp(site: WidgetSite, mode: string): Promise<TetherPageTools> {
+export async function startTetherMcp(
+  site: WidgetSite,
+  mode: string,
+  trustedInput?: TrustedInput,
+): Promise<TetherPageTools> {
   const runtime = mkdtempSync(join(tmpdir(), 'tether-widgets-runtime-'));
   let browser: LaunchedBrowser | undefined;
   let mcp: McpTools | undefined;
   try {
     browser = await launchBrowser({ env: { XDG_RUNTIME_DIR: runtime } });
+    if (trustedInput !== undefined) await setTrustedInput(browser, trustedInput);
     const { page, panel } = await openConnectedPanel(browser, site.page('plain-traps'));
     // The host opens its socket shortly after it starts.
     for (let i = 0; i < 60 && !mcp; i++) {
@@ -103,33 +162,56 @@ export async function startTetherMcp(site: WidgetSite, mode: string): Promise<Te
     // Sharing is behind the panel's Share button, and only the user's own (trusted) click turns it on.
     await panel.locator('button[data-action="share"]').click();
     await panel.locator('input[name="share-tab"]').check();
-    // The host has shared the tab once the panel names the connected client.
-    await panel.locator('.share .share-status', { hasText: 'tether-widget-suite' }).waitFor({ timeout: 15_000 });
+    await panel.locator('.share[data-shared="true"]').waitFor({ timeout: 15_000 });
     const tools = mcp;
     let counting = false;
-    let cards = 0;
+    const cards: string[] = [];
     const call = (name: string, args: Record<string, unknown>) =>
-      answeringCards(panel, tools.call(name, args), () => (counting ? cards++ : undefined));
+      answeringCards(panel, tools.call(name, args), (card) => (counting ? cards.push(card) : undefined));
+    // The host may take a moment to hear of the share and of the tools the extension declares: until then calls are
+    // refused, asking to share or naming the tool as unknown.
+    for (let i = 0; ; i++) {
+      const refused = await call('page_navigate', { url: site.page('plain-traps') }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      if (!refused) break;
+      if (i >= 40 || !/shared|no tool named/i.test(refused.message)) throw refused;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     // The site rules, made the way a user makes them: the first read, open and act each ask once.
-    await call('page_navigate', { url: site.page('plain-traps') });
-    const ref = findRef(await call('page_snapshot', {}), { role: 'button', name: 'Continue' });
-    if (ref === undefined) throw new Error('Tether: no ref for the Continue button while making the site rules');
-    await call('page_hover', { ref });
+    const warmUp = await call('page_snapshot', {});
+    const button = findRef(warmUp, { role: 'button', name: '^Continue' });
+    const field = findRef(warmUp, { role: 'textbox|searchbox', name: '^Search' });
+    if (button === undefined || field === undefined)
+      throw new Error(`Tether: no ref for the Continue button or the Search field while making the grants:\n${warmUp}`);
+    // Each tool the tasks use, once, where it does no harm (every task loads its page afresh).
+    await call('page_hover', { ref: button });
+    await call('page_click', { ref: button });
+    await call('page_type', { ref: field, text: 'neap' });
+    await call('page_press', { ref: field, key: 'ArrowLeft' });
     counting = true;
     const launched = browser;
     return {
       name: `Tether (${mode})`,
       async open(url) {
         await call('page_navigate', { url });
+        // The judge reads this page next: make sure it is the page asked for, loaded, not the one before it.
+        await page.waitForFunction(
+          (target) =>
+            location.href === target && typeof (window as { widgetState?: unknown }).widgetState === 'function',
+          url,
+          { timeout: 15_000 },
+        );
       },
       snapshot: () => call('page_snapshot', {}),
       act(op) {
-        const tool = TOOL_OF[op.op];
-        if (!tools.tools.has(tool)) return Promise.reject(new Error(`Tether has no ${tool} tool`));
-        return call(tool, argumentsOf(op));
+        // A tool Tether lacks is refused by the host in its own words, which the report shows.
+        return call(TOOL_OF[op.op], argumentsOf(op));
       },
       widgetState: () => page.evaluate('window.widgetState()'),
-      cardsDuringTasks: () => cards,
+      cardsDuringTasks: () => cards.length,
+      cardLog: () => cards,
       async close() {
         await tools.close().catch(() => undefined);
         await launched.close();

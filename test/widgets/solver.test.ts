@@ -1,0 +1,45 @@
+/** The solver's reading of snapshots: it finds a ref by role and name as a model would, in either tool's format. */
+import { describe, expect, it } from 'vitest';
+import { findRef } from './solver';
+
+const PLAYWRIGHT = [
+  '- generic [active] [ref=e1]:',
+  '  - heading "Volume" [level=2] [ref=e4]',
+  '  - generic "Volume" [ref=e6] [cursor=pointer]',
+  '  - tab [ref=f1e26]:',
+  '    - link "Shipping" [ref=f1e27] [cursor=pointer]:',
+  '      - /url: "#shipping"',
+  '  - generic [ref=e45] [cursor=pointer]: "21"',
+  '  - paragraph [ref=e3]: Read the glossary entry.',
+].join('\n');
+
+const TETHER = [
+  'Page: http://127.0.0.1:1/datepicker',
+  '- heading "Volume" [level=2]',
+  '- clickable "Volume" [ref=e4]',
+  '- tab "Shipping" [collapsed] [ref=e9]',
+  '  - link "Shipping" [ref=e10] /url: /jquery-ui#shipping',
+  '- table:',
+  '  - row: "13" [ref=e20] | "14" [ref=e21] | "15" [ref=e22]',
+  '  - row: North Pier | "Oslo" [ref=e30] | 0.3',
+].join('\n');
+
+describe('findRef', () => {
+  it('takes the first line whose role and name match, skipping lines without a ref', () => {
+    expect(findRef(PLAYWRIGHT, { role: '(?!heading$)[\\w-]*', name: '^Volume$' })).toBe('e6');
+    expect(findRef(TETHER, { role: '(?!heading$)[\\w-]*', name: '^Volume$' })).toBe('e4');
+    expect(findRef(PLAYWRIGHT, { role: 'tab|link', name: '^Shipping$' })).toBe('f1e27');
+    expect(findRef(TETHER, { role: 'tab|link', name: '^Shipping$' })).toBe('e9');
+  });
+
+  it("matches an unnamed line by its text, and never a container's ref for its text", () => {
+    expect(findRef(PLAYWRIGHT, { name: '^21$' })).toBe('e45');
+    expect(findRef(PLAYWRIGHT, { name: '^glossary$' })).toBeUndefined();
+  });
+
+  it('finds elements written inline in a row, as cells', () => {
+    expect(findRef(TETHER, { role: '(?!heading$)[\\w-]*', name: '^14$' })).toBe('e21');
+    expect(findRef(TETHER, { role: 'gridcell|cell', name: '^Oslo$' })).toBe('e30');
+    expect(findRef(TETHER, { role: 'link', name: '^14$' })).toBeUndefined();
+  });
+});
