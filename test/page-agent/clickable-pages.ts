@@ -32,6 +32,7 @@ export function clickablesPage(): string {
 <p>By signing up you accept the <span id="terms" onclick="void 0">terms of use</span> and the privacy notice.</p>
 <p>Please read the <span id="policy">cookie policy</span> before you go on.</p>
 <div class="picker" aria-label="Calendar"><a id="prev">Prev</a> <a id="next">Next</a>
+<span class="css-1x2y3z next-month pointer" id="arrow"><svg width="12" height="12"><path d="M2 2 L10 6 L2 10"/></svg></span>
 <div class="month">December 2026</div>
 <div class="days">${days}</div></div>
 <div class="inline-days">${[14, 15, 16, 17, 18].map((d) => `<span class="day" id="inline-${d}">${d}</span>`).join('')}<span class="off">19</span><span class="off">20</span></div>

@@ -70,6 +70,14 @@ describe('refs on what a user can click', () => {
     expect(all.join('\n')).not.toContain('1415');
   });
 
+  it("names an unnamed icon clickable by its page's first wordy class, and clicks it", async () => {
+    const all = await lines();
+    expect(all).toContainEqual(expect.stringMatching(/^ {2}- clickable \[class=next-month\] \[ref=e\d+\]$/));
+    await clicks();
+    await act(refIn(all, '[class=next-month]'), CLICK);
+    expect(await clicks()).toEqual(['arrow']);
+  });
+
   it('gives a pointer region one ref (not its inner spans) and leaves a pointer wrapper of a button to the button', async () => {
     const all = await lines();
     expect(all).toContainEqual(expect.stringMatching(/^ {2}- clickable "Fancy action" \[ref=e\d+\]$/));

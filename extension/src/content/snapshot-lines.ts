@@ -59,6 +59,18 @@ export function clickableName(el: Element, role: string): string {
   return nameOf(el, role) || clip(textOf(el), NAME_MAX);
 }
 
+/** A class name that reads as words (`prev-month`), not a generated hash (`css-1x2y3z`). */
+const WORDY_CLASS = /^[a-z][a-z]+(?:[-_][a-z]+)*$/i;
+
+/**
+ * What an unnamed clickable (an icon: an arrow, a cross) is called by its page's first wordy class, as `[class=...]`:
+ * the only hint a model has of what `clickable [ref=e3]` does.
+ */
+export function classHint(el: Element): string {
+  for (const name of el.classList) if (name.length <= 40 && WORDY_CLASS.test(name)) return ` [class=${name}]`;
+  return '';
+}
+
 /** Roles written without their role word inside a table row (`"Edit" [ref=e2]`): a quoted name with a ref is a control. */
 const BARE_IN_ROW = new Set(['button', 'link', 'clickable']);
 /** Roles written without their name inside a table row: the row says which one it is. */

@@ -21,6 +21,7 @@ import {
 import type { RefTable } from './refs';
 import { fieldValue, isActionable, isEditableRoot, isTypingTarget, nameOf, roleOf, statesOf } from './roles';
 import {
+  classHint,
   clickableName,
   clickableRole,
   controlLine,
@@ -251,7 +252,8 @@ export class Walker {
     const shownRole = clickableRole(role);
     if (kind === 'leaf') {
       const name = clickableName(el, role);
-      this.push(el, depth, controlLine(el, shownRole, ref, this.active, false, name), name, { ref });
+      const line = controlLine(el, shownRole, ref, this.active, false, name);
+      this.push(el, depth, name ? line : line.replace(' [ref=', `${classHint(el)} [ref=`), name, { ref });
       return;
     }
     const label = el.getAttribute('aria-label')?.trim() || el.getAttribute('title')?.trim();
