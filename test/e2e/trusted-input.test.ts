@@ -94,6 +94,31 @@ describe('trusted input (Chromium, /tool commands)', () => {
   });
 });
 
+describe('synthetic input where the user turned trusted input off (Chromium, /tool commands)', () => {
+  const suite = useBrowserSuite();
+
+  it('uploads a file the host read and says the input was synthetic and why', async () => {
+    const options = await suite.browser.openExtensionPage('src/options/index.html');
+    await options.locator('select[name="trustedInput"]').selectOption('off');
+    await expect.poll(() => options.locator('select[name="trustedInput"]').inputValue()).toBe('off');
+    await options.close();
+    const { page, panel } = await openConnectedPanel(suite.browser, site.url('/trusted'));
+    const snapshot = await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow_session'));
+    const input = refOf(snapshot, 'button', 'Attachment');
+    const uploaded = await tool(
+      panel,
+      'page_upload',
+      { ref: input, paths: [join(dir, 'hello.txt')] },
+      choose('page_upload', 'allow'),
+    );
+    expect(uploaded).toContain("Input: synthetic (trusted input is off in Tether's options)");
+    await expect.poll(text(page, '#file-status')).toContain('hello.txt (11 bytes): hello world');
+    // A path that is no regular file is refused by the host, naming it; nothing reaches the page.
+    const refused = await tool(panel, 'page_upload', { ref: input, paths: [dir] }, choose('page_upload', 'allow'));
+    expect(refused).toContain('is a folder, not a file');
+  });
+});
+
 /** A model that snapshots the page, then clicks "Only real clicks" twice in one turn, and quotes the last result. */
 function twoClicks(): ChatScript {
   let snapshot = '';

@@ -26,6 +26,11 @@ const DOWNLOAD = 'It starts a download.';
 const UNSEEN = 'It presses a key that can submit a form or press a button where the focus is, unseen.';
 
 describe('highRiskReasons', () => {
+  it('asks every time before giving the page files from the computer, and never for a drag', () => {
+    expect(reasons('page_upload', [el({}, 'button')])).toEqual(['It gives files from your computer to the page.']);
+    expect(reasons('page_drag', [el({}, 'button'), el({}, 'button')])).toEqual([]);
+  });
+
   it('asks every time before typing or filling a password or payment field', () => {
     expect(reasons('page_type', [el({ password: true })])).toEqual([PASSWORD]);
     expect(reasons('page_type', [el({ payment: true })])).toEqual([PAYMENT]);

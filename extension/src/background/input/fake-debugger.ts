@@ -14,6 +14,8 @@ export function fakeDebugger() {
     /** Chrome's error for the next attach, if it should fail. */
     refuseAttach: undefined as string | undefined,
     listener: undefined as ((tabId: number, reason: string) => void) | undefined,
+    /** What a command answers, by method (`{}` when absent). */
+    answers: {} as Record<string, unknown>,
   };
   const api: DebuggerApi = {
     attach: async (tabId) => {
@@ -28,7 +30,7 @@ export function fakeDebugger() {
     send: async (tabId, method, params) => {
       if (!state.attached.has(tabId)) throw new Error(`Debugger is not attached to the tab with id: ${tabId}.`);
       state.commands.push({ tabId, method, params });
-      return {};
+      return state.answers[method] ?? {};
     },
     onDetach: (listener) => {
       state.listener = listener;
