@@ -7,22 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type AgentAction, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { agentCall, startSite, visit } from './harness';
-
-/** An input, a textarea and an editor, with every key event logged as `type key code keyCode which location`. */
-export const EDITING_PAGE = `<!doctype html><html><head><title>Editing</title></head><body>
-<p>Intro text outside the editor.</p>
-<label>Title <input id="title" value="hello brave world"></label>
-<label>Body <textarea id="body">first line
-ab
-third line</textarea></label>
-<div id="editor" contenteditable="true" role="textbox" aria-label="Notes"><p>alpha beta gamma</p><p>second para</p></div>
-<script>
-  window.keys = [];
-  window.pastes = [];
-  for (const type of ['keydown', 'keypress', 'keyup']) document.addEventListener(type, (e) =>
-    window.keys.push([e.type, e.key, e.code, e.keyCode, e.which, e.location, e.charCode].join(' ')), true);
-  document.addEventListener('paste', (e) => window.pastes.push(e.clipboardData.getData('text/plain')));
-</script></body></html>`;
+import { EDITING_PAGE } from './input-pages';
 
 let browser: Browser;
 let page: Page;

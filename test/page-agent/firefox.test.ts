@@ -8,11 +8,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActResult, type AgentCall, FrameSnapshot, ReadResult } from '../../extension/src/shared/agent-contract';
+import {
+  ActResult,
+  type AgentAction,
+  type AgentCall,
+  FrameSnapshot,
+  LocateResult,
+  ReadResult,
+} from '../../extension/src/shared/agent-contract';
 import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { FIREFOX_PATH } from '../firefox/firefox-browser';
 import { clickablesPage, LONG_VALUE } from './clickable-pages';
 import { bundleAgent, LOGIN_SNAPSHOT, loginPage } from './harness';
+import { EDITING_PAGE, POINTING_PAGE, TRANSFER_PAGE } from './input-pages';
 import { effectsPage, formPage } from './pages';
 
 const PAGES: Record<string, string> = {
@@ -20,6 +28,9 @@ const PAGES: Record<string, string> = {
   '/form': formPage(),
   '/effects': effectsPage(),
   '/shapes': clickablesPage(),
+  '/pointing': POINTING_PAGE,
+  '/editing': EDITING_PAGE,
+  '/transfer': TRANSFER_PAGE,
 };
 
 let browser: Browser;
@@ -165,5 +176,68 @@ describe.skipIf(!existsSync(FIREFOX_PATH))('page agent in Firefox ESR', () => {
     );
     expect(result.dialogs).toEqual([{ type: 'confirm', message: 'Remove this item?', accepted: false }]);
     expect(await page.$eval('#answer', (el) => el.textContent)).toBe('kept');
+  });
+
+  async function act(text: string, action: AgentAction, snap?: FrameSnapshot): Promise<ActResult> {
+    const ref = refIn(snap ?? (await snapshot()), text);
+    return ActResult.parse(await call({ op: 'act', prefix: '', ref, action, quietMs: 30, capMs: 2000 }));
+  }
+
+  const logOf = <T>(name: string) =>
+    page.evaluate((n) => (window as unknown as Record<string, T[]>)[n]?.splice(0) ?? [], name);
+
+  it('locates a covered element, refuses to click through the cover, and clicks the link inside a tab', async () => {
+    await open('/pointing');
+    const snap = await snapshot();
+    const located = LocateResult.parse(await call({ op: 'locate', ref: refIn(snap, '"Buy"') }));
+    expect(located).toMatchObject({ covered: 'covered by div "We use cookies" (dialog)' });
+    expect((await act('"Buy"', { kind: 'click', button: 'left', double: false }, snap)).error).toMatch(
+      /^button "Buy" is covered by div "We use cookies" \(dialog\)/,
+    );
+    await act('tab "Two"', { kind: 'click', button: 'left', double: false }, snap);
+    expect(await page.$eval('#shown', (el) => el.textContent)).toBe('Two');
+  });
+
+  it('gives key events their keyCode and moves and selects by word in an input and an editor', async () => {
+    await open('/editing');
+    const snap = await snapshot();
+    await act('"Title"', { kind: 'press', key: 'ArrowUp' }, snap);
+    expect(await logOf<string>('keys')).toEqual([
+      'keydown ArrowUp ArrowUp 38 38 0 0',
+      'keyup ArrowUp ArrowUp 38 38 0 0',
+    ]);
+    for (const key of ['End', 'Control+Shift+ArrowLeft']) await act('"Title"', { kind: 'press', key }, snap);
+    expect(
+      await page.$eval('#title', (el) => {
+        const f = el as HTMLInputElement;
+        return f.value.slice(f.selectionStart ?? 0, f.selectionEnd ?? 0);
+      }),
+    ).toBe('world');
+    expect((await act('"Title"', { kind: 'press', key: 'Control+c' }, snap)).copied).toBe('world');
+    await act('"Notes"', { kind: 'click', button: 'left', double: false }, snap);
+    await act('"Notes"', { kind: 'press', key: 'Control+a' }, snap);
+    const all = await page.evaluate(() => window.getSelection()?.toString() ?? '');
+    expect(all.replace(/\n+/g, '\n')).toBe('alpha beta gamma\nsecond para');
+    for (const key of ['Control+End', 'Control+v']) await act('"Notes"', { kind: 'press', key }, snap);
+    expect(await page.$eval('#editor', (el) => el.textContent)).toBe('alpha beta gammasecond paraworld');
+  });
+
+  it('drags with HTML5 drag-and-drop and with a pointer path, and uploads to an input and a drop zone', async () => {
+    await open('/transfer');
+    const snap = await snapshot();
+    await act('"N1"', { kind: 'drag', to: refIn(snap, '"N3"') }, snap);
+    await act('"P1"', { kind: 'drag', to: refIn(snap, '"P3"') }, snap);
+    const order = (id: string) => page.$$eval(`#${id} li`, (lis) => lis.map((li) => li.textContent).join(' '));
+    expect(await order('native')).toBe('N2 N3 N1');
+    expect(await order('pointer')).toBe('P2 P3 P1');
+    const file = { name: 'notes.txt', type: 'text/plain', base64: Buffer.from('hello').toString('base64') };
+    await act('"Attachment"', { kind: 'upload', files: [file] }, snap);
+    await act('"Drop files here"', { kind: 'upload', files: [file] }, snap);
+    await page.waitForFunction(() => (window as unknown as { log: string[] }).log.length >= 3);
+    expect(await logOf<string>('log')).toEqual([
+      'file input',
+      'file change notes.txt:text/plain:hello',
+      'zone notes.txt:hello',
+    ]);
   });
 });

@@ -12,32 +12,7 @@ import {
   TARGET_MARK,
 } from '../../extension/src/shared/agent-contract';
 import { agentCall, startSite, visit } from './harness';
-
-/** Tabs whose script listens on the `<a>` inside each `li role=tab`, a button under a fixed cookie banner, a
- * checkbox drawn by its label, a framed page and a button far below the fold. */
-const POINTING_PAGE = `<!doctype html><html><head><title>Pointing</title><style>
-  body { margin: 0; font: 16px sans-serif; }
-  li[role=tab] { display: inline-block; padding: 2px; }
-  li[role=tab] a { display: inline-block; padding: 10px 30px; }
-  #banner { position: fixed; left: 0; right: 0; top: 150px; height: 300px; background: #eee; }
-  #banner p { margin: 0; }
-  .fake input { position: absolute; opacity: 0; width: 0; height: 0; margin: 0; }
-  .fake span { display: inline-block; width: 20px; height: 20px; border: 1px solid; }
-</style></head><body>
-<ul role="tablist"><li role="tab" id="t1" aria-selected="true"><a id="a1">One</a></li><li role="tab" id="t2" aria-selected="false"><a id="a2">Two</a></li></ul>
-<p id="shown">One</p>
-<label class="fake"><input type="checkbox" id="terms"><span></span> Accept terms</label>
-<iframe id="frame" title="Framed" style="border: 5px solid; padding: 7px; width: 300px; height: 100px" srcdoc="<p>inside</p>"></iframe>
-<div style="height: 2000px"></div>
-<button id="buy" onclick="window.bought = true">Buy</button>
-<div style="height: 2000px"></div>
-<div id="banner" role="dialog" aria-label="We use cookies"><p>We use cookies</p><button onclick="document.getElementById('banner').remove()">Accept</button></div>
-<script>
-  for (const a of document.querySelectorAll('li[role=tab] a')) a.addEventListener('click', () => {
-    for (const li of document.querySelectorAll('li[role=tab]')) li.setAttribute('aria-selected', String(li.contains(a)));
-    document.getElementById('shown').textContent = a.textContent;
-  });
-</script></body></html>`;
+import { POINTING_PAGE } from './input-pages';
 
 let browser: Browser;
 let page: Page;

@@ -7,72 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type AgentAction, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { agentCall, startSite, visit } from './harness';
-
-/** Two sortable lists (HTML5 and pointer-driven), a board that records where things land, and upload targets. */
-export const TRANSFER_PAGE = `<!doctype html><html><head><title>Transfer</title><style>
-  li { padding: 8px; margin: 2px; border: 1px solid; list-style: none; width: 200px; }
-  #board { width: 300px; height: 200px; border: 1px solid; position: relative; }
-  #zone { width: 300px; height: 80px; border: 2px dashed; }
-  .picker input { display: none; }
-</style></head><body>
-<ul id="native" aria-label="Native list">
-  <li draggable="true" role="option" aria-label="N1">N1</li><li draggable="true" role="option" aria-label="N2">N2</li><li draggable="true" role="option" aria-label="N3">N3</li>
-</ul>
-<ul id="pointer" aria-label="Pointer list">
-  <li role="option" aria-label="P1">P1</li><li role="option" aria-label="P2">P2</li><li role="option" aria-label="P3">P3</li>
-</ul>
-<div id="board" tabindex="0" aria-label="Board"><span id="chip" draggable="true" role="button" aria-label="Chip">Chip</span></div>
-<label>Attachment <input type="file" id="file" multiple accept=".txt,image/*"></label>
-<label class="picker" role="button" aria-label="Choose avatar"><span>Choose avatar</span><input type="file" id="avatar"></label>
-<div id="zone" tabindex="0" aria-label="Drop files here">Drop files here</div>
-<div id="plain" tabindex="0" aria-label="Not a zone">Not a zone</div>
-<script>
-  window.log = [];
-  // HTML5: the dragged item's text travels in the DataTransfer and is inserted before the drop target.
-  const native = document.getElementById('native');
-  native.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', e.target.textContent));
-  native.addEventListener('dragover', (e) => e.preventDefault());
-  native.addEventListener('drop', (e) => {
-    e.preventDefault();
-    const moved = [...native.children].find((li) => li.textContent === e.dataTransfer.getData('text/plain'));
-    const onto = e.target.closest('li');
-    if (moved && onto && moved !== onto) native.insertBefore(moved, onto.nextSibling);
-  });
-  // Pointer-driven: a drag starts past 5 px; the slot is found under the pointer on each move; drop on release.
-  const list = document.getElementById('pointer');
-  let dragging = null, startY = 0, active = false, slot = null;
-  list.addEventListener('pointerdown', (e) => { dragging = e.target.closest('li'); startY = e.clientY; active = false; });
-  document.addEventListener('pointermove', (e) => {
-    if (!dragging) return;
-    if (!active && Math.abs(e.clientY - startY) < 5) return;
-    active = true;
-    dragging.style.pointerEvents = 'none';
-    slot = document.elementFromPoint(e.clientX, e.clientY)?.closest('#pointer li') ?? slot;
-  });
-  document.addEventListener('pointerup', () => {
-    if (dragging && active && slot && slot !== dragging) list.insertBefore(dragging, slot.nextSibling);
-    if (dragging) dragging.style.pointerEvents = '';
-    dragging = null;
-  });
-  const board = document.getElementById('board');
-  board.addEventListener('dragover', (e) => e.preventDefault());
-  board.addEventListener('drop', (e) => {
-    const r = board.getBoundingClientRect();
-    window.log.push('dropped at ' + Math.round(e.clientX - r.left) + ',' + Math.round(e.clientY - r.top));
-  });
-  for (const id of ['file', 'avatar']) {
-    const input = document.getElementById(id);
-    input.addEventListener('input', () => window.log.push(id + ' input'));
-    input.addEventListener('change', async () =>
-      window.log.push(id + ' change ' + (await Promise.all([...input.files].map(async (f) => f.name + ':' + f.type + ':' + (await f.text())))).join(' ')));
-  }
-  const zone = document.getElementById('zone');
-  zone.addEventListener('dragover', (e) => e.preventDefault());
-  zone.addEventListener('drop', async (e) => {
-    e.preventDefault();
-    window.log.push('zone ' + (await Promise.all([...e.dataTransfer.files].map(async (f) => f.name + ':' + (await f.text())))).join(' '));
-  });
-</script></body></html>`;
+import { TRANSFER_PAGE } from './input-pages';
 
 let browser: Browser;
 let page: Page;
