@@ -176,7 +176,7 @@ export async function startTetherMcp(
         (error: Error) => error,
       );
       if (!refused) break;
-      if (i >= 40 || !/shared|no tool named/i.test(refused.message)) throw refused;
+      if (i >= 120 || !/shared|no tool named/i.test(refused.message)) throw refused;
       await new Promise((r) => setTimeout(r, 250));
     }
     // The site rules, made the way a user makes them: the first read, open and act each ask once.
