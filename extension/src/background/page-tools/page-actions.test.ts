@@ -197,6 +197,29 @@ describe('page actions through the input layer', () => {
     expect(moves.filter((m) => m[0] === 'mouseMoved').length).toBeGreaterThan(5);
   });
 
+  it('types with trusted keys into the focused field: CDP focus on the marked element, select-all and delete to clear, a key per character, Enter to submit', async () => {
+    const env = setup({ e1: button('Name', 30, 30) });
+    env.dbg.state.answers['DOM.performSearch'] = { searchId: 's1', resultCount: 1 };
+    env.dbg.state.answers['DOM.getSearchResults'] = { nodeIds: [7] };
+    await env.run('page_snapshot', {});
+    const text = await env.run('page_type', { ref: 'e1', text: 'Aé', clear: true, submit: true });
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'Typed and pressed Enter in e1.',
+      'Input: trusted (the page saw real input).',
+    ]);
+    const sent = env.dbg.state.commands
+      .filter((c) => ['DOM.focus', 'Input.dispatchKeyEvent', 'Input.insertText'].includes(c.method))
+      .filter((c) => c.params?.type !== 'keyUp')
+      .map((c) =>
+        c.method === 'DOM.focus'
+          ? 'focus'
+          : c.method === 'Input.insertText'
+            ? `insert ${c.params?.text}`
+            : `${c.params?.key}${c.params?.text ? `=${c.params.text}` : ''}/${c.params?.modifiers}`,
+      );
+    expect(sent).toEqual(['focus', 'Control/2', 'a/2', 'Delete/0', 'A=A/0', 'insert é', 'Enter=\r/0']);
+  });
+
   it('gives files to a file input by path after the host checked them, and drops them on a drop zone at its centre', async () => {
     const env = setup({
       e1: { ...button('Attach', 30, 30), facts: facts('button', 'Attach', { tag: 'input', inputType: 'file' }) },

@@ -18,6 +18,7 @@ import {
   TARGET_MARK,
 } from '../../shared/agent-contract';
 import { type InputMode, NO_DEBUGGER_API, tabPoint, type TrustedStep } from '../input/input-layer';
+import { cdpKey } from '../input/cdp-keys';
 import { TrustedInputUnavailable } from '../input/debugger-session';
 import { doneLine, reportLines } from './action-report';
 import type { PageToolDeps } from './page-tool-deps';
@@ -315,10 +316,12 @@ export class PageActions {
 function charStep(c: string): TrustedStep {
   // A character on no US key (é, 漢, an emoji) is committed as an input method would; the rest are real key presses.
   try {
-    return { kind: 'press', chord: parseKey(c) };
+    const chord = parseKey(c);
+    if (cdpKey(chord).windowsVirtualKeyCode !== 0) return { kind: 'press', chord };
   } catch {
-    return { kind: 'text', text: c };
+    // Not a key name at all: committed as text below.
   }
+  return { kind: 'text', text: c };
 }
 
 function del(): TrustedStep {
