@@ -74,6 +74,13 @@ describe('upload', () => {
     expect(await log()).toEqual(['file input', 'file change notes.txt:text/plain:hello data.csv:text/csv:a,b']);
   });
 
+  it('says plainly that a synthetic click cannot open the file picker, and points to page_upload', async () => {
+    const clicked = await act(await refOf('"Attachment"'), { kind: 'click', button: 'left', double: false });
+    expect(clicked.limits).toEqual([
+      'A synthetic click cannot open the file picker: use page_upload to give the input files.',
+    ]);
+  });
+
   it('finds the hidden file input of a picker button, and refuses two files for a single-file input', async () => {
     const avatar = await refOf('"Choose avatar"');
     const two = await act(avatar, {

@@ -5,7 +5,8 @@
  * is untrusted (`isTrusted: false`): CSS :hover does not apply and no user activation is given.
  */
 import { composedParent } from './dom';
-import { deepElementFromPoint, type ViewportPoint } from './pointing';
+import { pathPoints, type ViewportPoint } from './geometry';
+import { deepElementFromPoint } from './pointing';
 
 const BUTTONS = {
   left: { button: 0, buttons: 1 },
@@ -168,15 +169,6 @@ export function nextFrame(): Promise<void> {
       resolve();
     });
   });
-}
-
-/** `steps` points from `a` to `b`, excluding `a` and including `b`, evenly spaced. Pure, for tests. */
-export function pathPoints(a: ViewportPoint, b: ViewportPoint, steps: number): ViewportPoint[] {
-  const n = Math.max(1, Math.floor(steps));
-  return Array.from({ length: n }, (_, i) => ({
-    x: a.x + ((b.x - a.x) * (i + 1)) / n,
-    y: a.y + ((b.y - a.y) * (i + 1)) / n,
-  }));
 }
 
 /**

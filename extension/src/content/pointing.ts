@@ -5,13 +5,10 @@
  * what a user would hit: the `<a>` inside a `li role=tab`, or the cookie banner over a button.
  */
 import { composedContains, composedParent, clip, shadowRootOf } from './dom';
+import { type ViewportPoint, visibleCentre } from './geometry';
 import { nameOf, roleOf } from './roles';
 
-/** A point in the frame's viewport, CSS px. */
-export interface ViewportPoint {
-  readonly x: number;
-  readonly y: number;
-}
+export type { ViewportPoint } from './geometry';
 
 /** Where to point at an element and what is there. */
 export interface Aim {
@@ -36,26 +33,6 @@ function viewport(): { width: number; height: number } {
     width: root.clientWidth > 0 ? Math.min(root.clientWidth, window.innerWidth) : window.innerWidth,
     height: root.clientHeight > 0 ? Math.min(root.clientHeight, window.innerHeight) : window.innerHeight,
   };
-}
-
-/**
- * The centre of the first of `rects` that shows in a `width` x `height` viewport, clipped to it; undefined when none
- * does. Pure, so the clipping rule is tested without a page.
- */
-export function visibleCentre(
-  rects: ArrayLike<{ left: number; top: number; right: number; bottom: number }>,
-  width: number,
-  height: number,
-): ViewportPoint | undefined {
-  for (let i = 0; i < rects.length; i++) {
-    const r = rects[i] as { left: number; top: number; right: number; bottom: number };
-    const left = Math.max(0, r.left);
-    const top = Math.max(0, r.top);
-    const right = Math.min(width, r.right);
-    const bottom = Math.min(height, r.bottom);
-    if (right - left >= 1 && bottom - top >= 1) return { x: (left + right) / 2, y: (top + bottom) / 2 };
-  }
-  return undefined;
 }
 
 /** The deepest element at the point, descending into shadow roots (open, and closed where the extension may). */

@@ -7,7 +7,8 @@
 import type { AgentFile } from '../shared/agent-contract';
 import { ActionError, describeEl } from './input';
 import { moveTo, nextFrame, pointerDrag, pressDown, release } from './pointer';
-import { deepElementFromPoint, type ViewportPoint } from './pointing';
+import { pathPoints, type ViewportPoint } from './geometry';
+import { deepElementFromPoint } from './pointing';
 import { accepts, checkFiles } from './upload-files';
 
 function toFile(file: AgentFile): File {
@@ -112,9 +113,7 @@ export async function html5Drag(dragged: HTMLElement, a: ViewportPoint, b: Viewp
   pressed.dispatchEvent(new PointerEvent('pointercancel', { bubbles: true, composed: true, pointerId: 1 }));
   let over: Element | undefined;
   let accepted = false;
-  const steps = 5;
-  for (let i = 1; i <= steps; i++) {
-    const p = { x: a.x + ((b.x - a.x) * i) / steps, y: a.y + ((b.y - a.y) * i) / steps };
+  for (const p of pathPoints(a, b, 5)) {
     dragEvent(dragged, 'drag', p, data);
     const under = deepElementFromPoint(p.x, p.y) ?? dragged;
     if (under !== over) {
