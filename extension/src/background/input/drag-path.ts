@@ -3,6 +3,7 @@
  * for a few pixels of movement before a drag begins), then evenly spaced moves to the target, and a last move onto it,
  * so a sortable list sees the pointer cross each item between and a drop zone sees it arrive.
  */
+import { pathPoints } from '../../content/geometry';
 import type { Point } from '../../shared/agent-contract';
 
 /** Pixels of the first move: past the 3-10 px thresholds pointer-driven drag libraries use before starting. */
@@ -26,10 +27,8 @@ export function dragPath(from: Point, to: Point): Point[] {
   out.push(first);
   const rest = Math.hypot(to.x - first.x, to.y - first.y);
   const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, Math.ceil(rest / DRAG_STEP_PX)));
-  for (let i = 1; i <= steps; i++) {
-    const t = i / steps;
-    out.push({ x: first.x + (to.x - first.x) * t, y: first.y + (to.y - first.y) * t });
-  }
+  // The page agent's synthetic drag steps along the same evenly spaced path (content/geometry.ts).
+  out.push(...pathPoints(first, to, steps));
   return out.map(round);
 }
 
