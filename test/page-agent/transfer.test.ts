@@ -47,6 +47,19 @@ describe('drag', () => {
     expect(await order('native')).toBe('N2 N3 N1');
   });
 
+  it('decides on HTML5 drag after the press, for lists that make an item draggable only on pointerdown', async () => {
+    await page.evaluate(() => {
+      const native = document.getElementById('native');
+      for (const li of native?.querySelectorAll('li') ?? []) li.removeAttribute('draggable');
+      native?.addEventListener('pointerdown', (e) => {
+        (e.target as HTMLElement).closest('li')?.setAttribute('draggable', 'true');
+      });
+    });
+    const result = await act(await refOf('"N1"'), { kind: 'drag', to: await refOf('"N3"') });
+    expect(result.error).toBeUndefined();
+    expect(await order('native')).toBe('N2 N3 N1');
+  });
+
   it('drags an item of a pointer-driven list with moves past its threshold', async () => {
     const result = await act(await refOf('"P1"'), { kind: 'drag', to: await refOf('"P3"') });
     expect(result.error).toBeUndefined();

@@ -20,9 +20,9 @@ import {
 import { pressKey } from './keyboard';
 import { deepActiveElement } from './snapshot';
 import { clickAt, moveTo } from './pointer';
-import { type Aim, AimError, aimAt, deepElementFromPoint } from './pointing';
+import { type Aim, AimError, aimAt } from './pointing';
 import { staleMessage } from './refs';
-import { draggableFrom, dropFiles, fileInputFor, html5Drag, pathDrag, prepareFileInput } from './transfer';
+import { dragFrom, dropFiles, fileInputFor, prepareFileInput } from './transfer';
 import { checkFiles } from './upload-files';
 import { KeyParseError, parseKey, type KeyChord } from './keys';
 import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
@@ -286,10 +286,7 @@ async function drag(
   const box = target.getBoundingClientRect();
   const end = position ? { x: box.left + position.x, y: box.top + position.y } : to.point;
   const start = source.isConnected ? aimAt(source).point : from.point;
-  const dragged = draggableFrom(deepElementFromPoint(start.x, start.y) ?? from.hit);
-  return dragged && (dragged.contains(source) || source.contains(dragged))
-    ? html5Drag(dragged, start, end)
-    : pathDrag(from.hit.isConnected ? (deepElementFromPoint(start.x, start.y) ?? source) : source, start, end);
+  return dragFrom(source, start, end);
 }
 
 function need(el: Element | undefined, kind: string): Element {

@@ -172,14 +172,17 @@ export function nextFrame(): Promise<void> {
 }
 
 /**
- * A drag made of pointer events, for lists that sort on pointer moves (no HTML5 drag): press on `from`, a small
- * first move (libraries start a drag past a few pixels), then moves along the path a frame apart, two more at the
+ * The rest of a drag made of pointer events after the press on `from` (`compat`: pressDown's answer), for lists that
+ * sort on pointer moves (no HTML5 drag): a small first move (libraries start a drag past a few pixels), then moves along the path a frame apart, two more at the
  * end (libraries pick the drop slot on a move and animate), and the release over whatever is under the end point.
  */
-export async function pointerDrag(from: Element, a: ViewportPoint, b: ViewportPoint, steps = 10): Promise<Element> {
-  moveTo(from, a);
-  const compat = pressDown(from, a, 'left', 1);
-  await nextFrame();
+export async function pointerDrag(
+  from: Element,
+  compat: boolean,
+  a: ViewportPoint,
+  b: ViewportPoint,
+  steps = 10,
+): Promise<Element> {
   const nudge = { x: a.x + Math.sign(b.x - a.x || 1) * 3, y: a.y + Math.sign(b.y - a.y) * 3 };
   for (const p of [nudge, ...pathPoints(nudge, b, steps), b, b]) {
     moveTo(under(p, from), p);

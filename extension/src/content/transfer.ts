@@ -97,14 +97,16 @@ export interface DragDone {
 }
 
 /**
- * HTML5 drag-and-drop from `dragged` (pressed at `a`) to `b`: press and a small move, dragstart (the page fills the
+ * HTML5 drag-and-drop from `dragged` (pressed on `pressed` at `a`) to `b`: dragstart (the page fills the
  * DataTransfer), pointercancel, then drag/dragenter/dragleave/dragover along the path a frame apart, drop where the
  * last dragover was accepted, and dragend.
  */
-export async function html5Drag(dragged: HTMLElement, a: ViewportPoint, b: ViewportPoint): Promise<DragDone> {
-  const pressed = deepElementFromPoint(a.x, a.y) ?? dragged;
-  moveTo(pressed, a);
-  pressDown(pressed, a, 'left', 1);
+export async function html5Drag(
+  dragged: HTMLElement,
+  pressed: Element,
+  a: ViewportPoint,
+  b: ViewportPoint,
+): Promise<DragDone> {
   const data = new DataTransfer();
   if (!dragEvent(dragged, 'dragstart', a, data)) {
     release(pressed, a, 'left', 1, true);
@@ -132,7 +134,22 @@ export async function html5Drag(dragged: HTMLElement, a: ViewportPoint, b: Viewp
 }
 
 /** A pointer-path drag (no HTML5 drag): see pointer.ts. */
-export async function pathDrag(from: Element, a: ViewportPoint, b: ViewportPoint): Promise<DragDone> {
-  await pointerDrag(from, a, b);
+export async function pathDrag(from: Element, compat: boolean, a: ViewportPoint, b: ViewportPoint): Promise<DragDone> {
+  await pointerDrag(from, compat, a, b);
   return {};
+}
+
+/**
+ * A drag from `source` (pressed at `a`) to `b`. The kind is decided after the press, as the browser does: libraries
+ * such as SortableJS make an item draggable only on pointerdown.
+ */
+export async function dragFrom(source: Element, a: ViewportPoint, b: ViewportPoint): Promise<DragDone> {
+  const pressed = deepElementFromPoint(a.x, a.y) ?? source;
+  moveTo(pressed, a);
+  const compat = pressDown(pressed, a, 'left', 1);
+  await nextFrame();
+  const dragged = draggableFrom(pressed);
+  return dragged && (dragged.contains(source) || source.contains(dragged))
+    ? html5Drag(dragged, pressed, a, b)
+    : pathDrag(pressed, compat, a, b);
 }
