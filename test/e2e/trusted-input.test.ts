@@ -53,6 +53,13 @@ describe('trusted input (Chromium, /tool commands)', () => {
     expect(second).toContain('Input: trusted');
     await expect.poll(text(page, '#real-status')).toBe('trusted click #2');
 
+    // Keys as a user's: trusted keydown events with the legacy keyCode pages read, and the text in the field.
+    const nick = refOf(snapshot, 'textbox', 'Nickname');
+    const typed = await tool(panel, 'page_type', { ref: nick, text: 'Ab1' });
+    expect(typed).toContain('Input: trusted');
+    expect(await page.locator('#nick').inputValue()).toBe('Ab1');
+    expect(await page.locator('#key-status').textContent()).toBe('T65 T66 T49');
+
     // A button in a cross-origin frame: the point is mapped through the iframe's border and padding.
     const framed = refOf(snapshot, 'button', 'Framed real click');
     const inFrame = await tool(panel, 'page_click', { ref: framed }, choose('page_click', 'allow'));

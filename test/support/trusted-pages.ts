@@ -16,6 +16,8 @@ function trusted(ctx: PageContext): string {
     `<main><h1>Trusted input</h1>
 <p><button type="button" id="real">Only real clicks</button></p>
 <p id="real-status">not clicked</p>
+<p><label>Nickname <input id="nick"></label></p>
+<p id="key-status">no keys</p>
 <p><label>Attachment <input type="file" id="file" multiple></label></p>
 <p id="file-status">no file</p>
 <div id="drop" tabindex="0" role="button" aria-label="Drop files here" style="width:240px;height:60px;border:2px dashed #888">Drop files here</div>
@@ -32,6 +34,11 @@ let clicks = 0;
 $('real').addEventListener('click', (e) => {
   clicks++;
   $('real-status').textContent = (e.isTrusted ? 'trusted click #' : 'ignored untrusted click #') + clicks;
+});
+const keys = [];
+$('nick').addEventListener('keydown', (e) => {
+  keys.push((e.isTrusted ? 'T' : 'U') + e.keyCode);
+  $('key-status').textContent = keys.join(' ');
 });
 $('file').addEventListener('change', async (e) => {
   const files = Array.from($('file').files);
