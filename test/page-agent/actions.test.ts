@@ -150,9 +150,7 @@ describe('page agent actions', () => {
     await act(await refOf('"Bio"'), { kind: 'fill', value: 'Line one\nLine two' });
     expect(await page.inputValue('#bio')).toBe('Line one\nLine two');
     const file = await act(await refOf('"Resume"'), { kind: 'fill', value: '/etc/passwd' });
-    expect(file.error).toBe(
-      'button "Resume" is a file input: use page_upload to give it files.',
-    );
+    expect(file.error).toBe('button "Resume" is a file input: use page_upload to give it files.');
     const bad = await act(await refOf('"Start date"'), { kind: 'fill', value: 'next Tuesday' });
     expect(bad.error).toBe('textbox "Start date" did not accept "next Tuesday": it takes a date as YYYY-MM-DD.');
   });

@@ -50,7 +50,7 @@ describe('drag', () => {
   it('decides on HTML5 drag after the press, for lists that make an item draggable only on pointerdown', async () => {
     await page.evaluate(() => {
       const native = document.getElementById('native');
-      for (const li of native?.querySelectorAll('li') ?? []) li.removeAttribute('draggable');
+      for (const li of Array.from(native?.querySelectorAll('li') ?? [])) li.removeAttribute('draggable');
       native?.addEventListener('pointerdown', (e) => {
         (e.target as HTMLElement).closest('li')?.setAttribute('draggable', 'true');
       });

@@ -132,6 +132,7 @@ export interface ActionReport {
 }
 
 /** An action's return: a report, or nothing to add. */
+// biome-ignore lint/suspicious/noConfusingVoidType: most actions are one call that returns nothing (`() => el.focus()`).
 export type ActionOutput = ActionReport | undefined | void;
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapingCommand, survivorsAfter, useSleeps, waitForSleepers } from '../testing/orphans';
 import { readLock } from './lock';
-import { daemonAlive, lineClient, until, useDaemonSandboxes } from './testing';
+import { daemonAlive, lineClient, until, useDaemonSandboxes } from '../testing/daemon';
 
 const sandbox = useDaemonSandboxes();
 const testSleeps = useSleeps();

@@ -75,7 +75,7 @@ export function TrustedInputSettings(props: {
 export function TrustedInputOffer(props: { client: WorkerClient; origin: string; onClose(): void }) {
   const { client, origin, onClose } = props;
   return (
-    <div class="trusted-offer" role="region" aria-label="Trusted input" data-origin={origin}>
+    <section class="trusted-offer" aria-label="Trusted input" data-origin={origin}>
       <p>
         The agent is acting on <strong>{origin}</strong> with scripted events. {TRUSTED_INPUT_EXPLAINED}
       </p>
@@ -94,6 +94,6 @@ export function TrustedInputOffer(props: { client: WorkerClient; origin: string;
       <button type="button" data-action="dismiss-trusted-input" onClick={onClose}>
         Not now
       </button>
-    </div>
+    </section>
   );
 }

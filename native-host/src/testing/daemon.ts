@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { tetherCommand } from '../app-server/testing/server-command';
-import { connectDaemon, type DaemonLink } from './client';
-import { daemonAlive } from './lock';
-import { type DaemonFiles, daemonFiles } from './paths';
+import { connectDaemon, type DaemonLink } from '../daemon/client';
+import { daemonAlive } from '../daemon/lock';
+import { type DaemonFiles, daemonFiles } from '../daemon/paths';
 
 /** A temporary home for daemons: its files, environment and the daemons started in it. */
 export interface DaemonSandbox {
