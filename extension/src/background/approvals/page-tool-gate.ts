@@ -1,0 +1,143 @@
+/**
+ * The gate in front of the page tools: an `item/tool/call` is parsed, the elements it names are looked up so the card
+ * can describe them in the extension's words, the broker asks (or a rule or grant decides), and only then does the
+ * page action run, on the tab and site the decision was made for, for a caller that still waits.
+ */
+import type { ApprovalDecision, ServerRequestParams, ToolCallResult } from '@tether/protocol';
+import { errorMessage } from '@tether/protocol';
+import { highRiskReasons, isSubmitKey, navigationRefusal, toolClassOf } from '../../shared/action-risk';
+import type { ElementFacts } from '../../shared/agent-contract';
+import type { WorkerToView } from '../../shared/messages';
+import type { Notice } from '../../shared/records';
+import { describeAction } from '../page-tools/action-cards';
+import { callRefs } from '../page-tools/action-report';
+import { type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
+import type { PageTools } from '../page-tools/page-tools';
+import type { PersistentState } from '../views/persistent-state';
+import { type ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './approval-broker';
+import { ruleOrigin } from './site-rules';
+
+/** What a withdrawn call answers: nothing, since its caller no longer waits (an answer could reach another caller). */
+const NO_ANSWER: Promise<never> = new Promise(() => undefined);
+
+/** The decision origin of a history step: not a web origin, so only "allow once" and "deny" are offered. */
+const UNKNOWN_DESTINATION = 'about:history';
+
+/**
+ * The origin a call is decided for, when it is not the page's. Opening a page is decided for the site it opens, so a
+ * rule for this site never opens another; back and forward lead to whatever the history holds, a site no card can
+ * name, so no rule or grant covers them; an element in a frame from another site is decided for that site (a grant
+ * on the page does not reach it), and calls spanning several sites get no remembered choice at all.
+ */
+function decisionOrigin(
+  call: PageToolCall,
+  elements: readonly ElementFacts[],
+  pageOrigin: string | undefined,
+): { origin?: string } {
+  if (call.tool === 'page_navigate') return { origin: call.args.url };
+  if (call.tool === 'page_back' || call.tool === 'page_forward') return { origin: UNKNOWN_DESTINATION };
+  const others = new Set(elements.map((e) => e.origin).filter((o) => o !== pageOrigin));
+  if (others.size === 0) return {};
+  const [only] = others;
+  return others.size === 1 && only !== undefined && ruleOrigin(only) === only
+    ? { origin: only }
+    : { origin: UNKNOWN_DESTINATION };
+}
+
+/** What the gate needs from the worker. */
+export interface GateDeps {
+  readonly state: Pick<PersistentState, 'tabsForThread'>;
+  tab(tabId: number): Promise<{ url?: string } | undefined>;
+  readonly pages: Pick<PageTools, 'elementsOf' | 'highlight' | 'run'>;
+  readonly broker: Pick<ApprovalBroker, 'ask'>;
+  sendToTab(tabId: number, message: WorkerToView): void;
+}
+
+/**
+ * Runs a client tool call once it is allowed; resolves with nothing ever when its caller stopped waiting (`signal`),
+ * so no answer can reach another caller.
+ */
+export async function runGatedCall(
+  w: GateDeps,
+  params: ServerRequestParams<'item/tool/call'>,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const fail = (text: string): ToolCallResult => ({ success: false, content: [{ type: 'text', text }] });
+  const parsed = parsePageToolCall(params.tool, params.arguments);
+  if (!parsed.ok) return fail(parsed.error);
+  const { call } = parsed;
+  const toolClass = toolClassOf(call.tool);
+  const tabId = w.state.tabsForThread(params.threadId)[0];
+  if (tabId === undefined || toolClass === undefined)
+    return fail('No browser tab shows this conversation any more, so no page can be used.');
+  const askedOrigin = ruleOrigin((await w.tab(tabId))?.url);
+  const origin = askedOrigin ?? 'this page';
+  if (call.tool === 'page_navigate') {
+    const refused = navigationRefusal(call.args.url);
+    if (refused) return fail(refused);
+  }
+  // The card describes what the extension found on the page, so the elements are looked up before asking.
+  let elements: ElementFacts[];
+  try {
+    elements = await w.pages.elementsOf(tabId, call);
+  } catch (error) {
+    return fail(errorMessage(error));
+  }
+  const { preview, value } = describeAction(call, elements, origin);
+  const submits =
+    (call.tool === 'page_type' && call.args.submit === true) ||
+    (call.tool === 'page_press' && isSubmitKey(call.args.key));
+  const key = call.tool === 'page_press' ? { key: call.args.key } : {};
+  const highRisk = highRiskReasons({ tool: call.tool, elements, submits, ...key });
+  const outlined = callRefs(call)[0];
+  let decision: ApprovalDecision;
+  try {
+    decision = await w.broker.ask({
+      source: 'client-tool',
+      threadId: params.threadId,
+      turnId: params.turnId,
+      requestId: params.callId,
+      toolName: call.tool,
+      preview,
+      ...(params.caller ? { caller: params.caller } : {}),
+      choices: ['allow', 'allow_session', 'deny'],
+      page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
+      ...decisionOrigin(call, elements, askedOrigin),
+      signal,
+      onAsk: () => void w.pages.highlight(tabId, outlined, true),
+    });
+  } finally {
+    void w.pages.highlight(tabId, outlined, false);
+  }
+  if (signal.aborted) return NO_ANSWER;
+  if (decision === 'deny') return fail(`The user did not allow ${call.tool} on ${origin}.`);
+  // Bindings can change while the user decides: use only the tab bound now, and only if it is the same one.
+  if (w.state.tabsForThread(params.threadId)[0] !== tabId)
+    return fail('The tab of this conversation changed; ask again.');
+  // The decision covers the site the tab showed when asked; a tab that navigated meanwhile shows another site.
+  if (ruleOrigin((await w.tab(tabId))?.url) !== askedOrigin) {
+    return fail(`The tab left ${origin} before ${call.tool} could run, so it did not run; ask again.`);
+  }
+  if (signal.aborted) return NO_ANSWER;
+  const result = await w.pages.run(tabId, call);
+  if (signal.aborted) {
+    // Too late to stop the page action, but no one receives its result: the transcript says so, not that it ran.
+    const why = stopReasonText(stopReasonOf(signal));
+    const summary = `${whoWaited(params.caller)} stopped waiting (${why}) while ${call.tool} ran on ${origin}: the action happened, but its result was not delivered.`;
+    const notice: Notice = { kind: 'call-withdrawn', toolName: call.tool, threadId: params.threadId, summary };
+    w.sendToTab(tabId, { type: 'notice', notice });
+    return NO_ANSWER;
+  }
+  // An external client's call belongs to no turn of this conversation: the transcript still says what it did.
+  if (params.caller) {
+    const outcome = result.success ? 'ran' : 'failed';
+    const notice: Notice = {
+      kind: 'tool-ran',
+      toolName: call.tool,
+      threadId: params.threadId,
+      summary: `${params.caller.name} (its own name for itself) ${outcome} ${call.tool} on ${origin}.`,
+    };
+    w.sendToTab(tabId, { type: 'notice', notice });
+  }
+  return result;
+}
