@@ -4,9 +4,7 @@
  * and `--allowedTools mcp__tether` as that config advises, against a real `tether host` (the test plays the extension)
  * and a mock Messages API on 127.0.0.1. The page's text must reach the model.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_ACP_PACKAGE, installDirOf } from '../support/agents-cache';
@@ -17,7 +15,8 @@ import {
   startMockAnthropicMessages,
 } from '../support/mock-anthropic-messages';
 import { HOST_ENTRY, type HostProcess, startHost } from '../host/host-process';
-import { agentSuite, PAGE_TOOLS, tempDir } from './agent-host';
+import { privateDir, initializeAsExtension, runCommand } from '../host/mcp-host';
+import { agentSuite, tempDir } from './agent-host';
 
 const claude = agentSuite('claude', CLAUDE_CODE_ACP_PACKAGE, startMockAnthropicMessages, () => tempDir('claude-home'));
 
@@ -26,42 +25,15 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
 });
 
-function privateDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  chmodSync(dir, 0o700);
-  return dir;
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('real Claude Code with the printed config', () => {
   it('claude -p reads the shared tab through the printed `claude mcp add` line; the page text reaches the model', async () => {
     const runtime = privateDir('tether-runtime-');
     const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
     hosts.push(h);
-    const init = await h.request('initialize', {
-      clientInfo: { name: 'tether-extension', version: '1' },
-      capabilities: { clientTools: PAGE_TOOLS },
-    });
-    expect(init.error).toBeUndefined();
-    h.send({ method: 'initialized' });
+    await initializeAsExtension(h);
     expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
 
-    const printed = await run(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
+    const printed = await runCommand(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
       PATH: process.env['PATH'] ?? '',
       TETHER_RUNTIME_DIR: runtime,
     });
@@ -79,7 +51,7 @@ describe('real Claude Code with the printed config', () => {
       ANTHROPIC_API_KEY: 'mock-key',
       ...CLAUDE_OFFLINE_ENV,
     };
-    const added = await run('/bin/sh', ['-c', add!], env, claude.workDir);
+    const added = await runCommand('/bin/sh', ['-c', add!], env, claude.workDir);
     expect(added.code, added.stderr).toBe(0);
 
     const pageText = 'Tether test page: the quick brown fox.';
@@ -91,7 +63,7 @@ describe('real Claude Code with the printed config', () => {
       }
       return { kind: 'text', text: `no Tether tools among ${body.tools?.map((t) => t.name).join(', ')}` };
     });
-    const asked = run('claude', ['-p', 'Read the page', '--allowedTools', 'mcp__tether'], env, claude.workDir);
+    const asked = runCommand('claude', ['-p', 'Read the page', '--allowedTools', 'mcp__tether'], env, claude.workDir);
     const ended = asked.then((r) => {
       throw new Error(`claude -p ended before calling Tether (exit ${r.code}): ${r.stdout}\n${r.stderr.slice(-3000)}`);
     });

@@ -5,15 +5,14 @@
  * `exec` runs under `approval_policy = "never"`: the printed lines must still reach the host for a reading and an
  * acting tool, and the page's text must reach the model.
  */
-import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CODEX_PACKAGE } from '../support/agents-cache';
 import { startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
 import { HOST_ENTRY, type HostProcess, startHost } from '../host/host-process';
-import { agentSuite, PAGE_TOOLS, tempDir } from './agent-host';
+import { privateDir, initializeAsExtension, runCommand } from '../host/mcp-host';
+import { agentSuite, tempDir } from './agent-host';
 
 const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
   writeCodexHome(tempDir('codex-home'), mock.origin),
@@ -23,28 +22,6 @@ const hosts: HostProcess[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
 });
-
-function privateDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  chmodSync(dir, 0o700);
-  return dir;
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The Codex lines of `--print-config`, from `[mcp_servers.tether]` to the blank line that ends them. */
 function codexLines(printed: string): string {
@@ -58,16 +35,11 @@ describe('real Codex CLI with the printed config', () => {
     const runtime = privateDir('tether-runtime-');
     const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
     hosts.push(h);
-    const init = await h.request('initialize', {
-      clientInfo: { name: 'tether-extension', version: '1' },
-      capabilities: { clientTools: PAGE_TOOLS },
-    });
-    expect(init.error).toBeUndefined();
-    h.send({ method: 'initialized' });
+    await initializeAsExtension(h);
     expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
 
     // The user's shell has TETHER_RUNTIME_DIR (as the browser had), so the printed entry carries it to tether mcp.
-    const printed = await run(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
+    const printed = await runCommand(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
       PATH: process.env['PATH'] ?? '',
       TETHER_RUNTIME_DIR: runtime,
     });
@@ -88,7 +60,7 @@ describe('real Codex CLI with the printed config', () => {
         return { kind: 'functionCall', namespace: 'mcp__tether', name: 'page_read', arguments: {} };
       return { kind: 'text', text: 'The page says hello.' };
     });
-    const exec = run(
+    const exec = runCommand(
       codex.bin,
       ['exec', '--strict-config', '--skip-git-repo-check', 'Click the button, then read the page'],
       {

@@ -6,15 +6,14 @@
  * runtime folder of its own (TETHER_RUNTIME_DIR), except the one that checks the folder every process finds unaided.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAGE_TOOLS } from '../agents/agent-host';
 import { HOST_ENTRY, type HostProcess, startHost } from './host-process';
+import { privateDir, initializeAsExtension } from './mcp-host';
 
 const hosts: HostProcess[] = [];
 const clients: Client[] = [];
@@ -27,12 +26,6 @@ afterEach(async () => {
     await h.dispose();
   }
 });
-
-function privateDir(prefix = 'tether-runtime-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  chmodSync(dir, 0o700);
-  return dir;
-}
 
 /** The folder a host and `tether mcp` share in these tests (and the data folder the host saves its tools in). */
 interface Place {
@@ -54,12 +47,7 @@ async function hostWithTools(
     ...(options.launcher ? { launcher: options.launcher } : {}),
   });
   hosts.push(h);
-  const init = await h.request('initialize', {
-    clientInfo: { name: 'tether-extension', version: '1' },
-    capabilities: { clientTools: PAGE_TOOLS },
-  });
-  expect(init.error).toBeUndefined();
-  h.send({ method: 'initialized' });
+  await initializeAsExtension(h);
   const folder = options.announced ?? place.runtime!;
   const browser = options.launcher ? basename(options.launcher) : 'chrome';
   const announced = (): boolean =>
