@@ -19,7 +19,6 @@ const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   'hover-menu': 'synthetic events never apply CSS :hover, so the submenu stays display:none and Lamps has no ref',
   'trusted-only-button': 'the click is untrusted and the button ignores it',
   'grid-cell-edit': "Tabulator's cells (div role=gridcell) have no ref",
-  'sortable-html5': "page_drag runs, but SortableJS's HTML5 list keeps its order after the synthetic drag events",
 };
 
 describe('widget suite in Chromium through tether mcp', () => {

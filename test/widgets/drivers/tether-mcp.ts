@@ -145,20 +145,17 @@ export async function startTetherMcp(
   let browser: LaunchedBrowser | undefined;
   let mcp: McpTools | undefined;
   try {
-    browser = await launchBrowser({ env: { XDG_RUNTIME_DIR: runtime } });
+    // The host and `tether mcp` find each other in this folder only, never in the user's (or another test's).
+    browser = await launchBrowser({ env: { TETHER_RUNTIME_DIR: runtime } });
     if (trustedInput !== undefined) await setTrustedInput(browser, trustedInput);
     const { page, panel } = await openConnectedPanel(browser, site.page('plain-traps'));
-    // The host opens its socket shortly after it starts.
-    for (let i = 0; i < 60 && !mcp; i++) {
-      mcp = await connectMcp({
-        command: process.execPath,
-        args: [HOST_ENTRY, 'mcp'],
-        env: { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: runtime },
-        clientName: 'tether-widget-suite',
-      }).catch(() => undefined);
-      if (!mcp) await new Promise((r) => setTimeout(r, 250));
-    }
-    if (!mcp) throw new Error('tether mcp found no host: the side panel did not start one');
+    // `tether mcp` answers at once, with or without a host; the calls below wait until the host serves the tab.
+    mcp = await connectMcp({
+      command: process.execPath,
+      args: [HOST_ENTRY, 'mcp'],
+      env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
+      clientName: 'tether-widget-suite',
+    });
     // Sharing is behind the panel's Share button, and only the user's own (trusted) click turns it on.
     await panel.locator('button[data-action="share"]').click();
     await panel.locator('input[name="share-tab"]').check();
@@ -168,15 +165,15 @@ export async function startTetherMcp(
     const cards: string[] = [];
     const call = (name: string, args: Record<string, unknown>) =>
       answeringCards(panel, tools.call(name, args), (card) => (counting ? cards.push(card) : undefined));
-    // The host may take a moment to hear of the share and of the tools the extension declares: until then calls are
-    // refused, asking to share or naming the tool as unknown.
+    // The host may take a moment to announce itself, hear of the share and of the tools the extension declares: until
+    // then calls are refused, saying Tether is not running, asking to share or naming the tool as unknown.
     for (let i = 0; ; i++) {
       const refused = await call('page_navigate', { url: site.page('plain-traps') }).then(
         () => undefined,
         (error: Error) => error,
       );
       if (!refused) break;
-      if (i >= 120 || !/shared|no tool named/i.test(refused.message)) throw refused;
+      if (i >= 120 || !/shared|no tool named|not running/i.test(refused.message)) throw refused;
       await new Promise((r) => setTimeout(r, 250));
     }
     // The site rules, made the way a user makes them: the first read, open and act each ask once.
