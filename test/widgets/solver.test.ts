@@ -22,6 +22,8 @@ const TETHER = [
   '- table:',
   '  - row: "13" [ref=e20] | "14" [ref=e21] | "15" [ref=e22]',
   '  - row: North Pier | "Oslo" [ref=e30] | 0.3',
+  '  - row: Harbour Gate [ref=e40] | Aberdeen [ref=e41] | 3.7 [ref=e42]',
+  '  - row: checkbox [ref=e50] | User 1 | "Edit" [ref=e51] "Delete" [ref=e52]',
 ].join('\n');
 
 describe('findRef', () => {
@@ -41,5 +43,10 @@ describe('findRef', () => {
     expect(findRef(TETHER, { role: '(?!heading$)[\\w-]*', name: '^14$' })).toBe('e21');
     expect(findRef(TETHER, { role: 'gridcell|cell', name: '^Oslo$' })).toBe('e30');
     expect(findRef(TETHER, { role: 'link', name: '^14$' })).toBeUndefined();
+    // Grid cells are written unquoted, as the page agent writes a row's clickable cells.
+    expect(findRef(TETHER, { role: 'gridcell|cell', name: '^Aberdeen$' })).toBe('e41');
+    expect(findRef(TETHER, { role: 'cell', name: '^3.7$' })).toBe('e42');
+    // Several controls in one cell are each their own item.
+    expect(findRef(TETHER, { role: 'cell', name: '^Delete$' })).toBe('e52');
   });
 });

@@ -65,15 +65,28 @@ function itemsOf(raw: string): Item[] {
     .trim()
     .replace(/^"(.*)"$/, '$1');
   const own: Item = { role, name: unquote(m[2] ?? ''), text, ref: /\[ref=([\w-]+)\]/.exec(head)?.[1] };
-  const inline = [...tail.matchAll(new RegExp(`${QUOTED}((?:\\s*\\[[^\\]]*\\])*)`, 'g'))].map(
-    (hit): Item => ({
-      role: role === 'row' ? 'cell' : '',
-      name: unquote(hit[1]!),
-      text: '',
-      ref: /\[ref=([\w-]+)\]/.exec(hit[2] ?? '')?.[1],
-    }),
-  );
+  // A row writes its cells inline between ` | `, quoted or not; other lines may carry quoted items in their text.
+  const inline =
+    role === 'row'
+      ? tail.split(/\s\|\s/).flatMap((cell) => quotedItems(cell, 'cell') ?? [cellItem(cell.trim())])
+      : (quotedItems(tail, '') ?? []);
   return [own, ...inline];
+}
+
+const refIn = (attrs: string | undefined): string | undefined => /\[ref=([\w-]+)\]/.exec(attrs ?? '')?.[1];
+
+/** The quoted items of `text` (`"Edit" [ref=e2] "Delete" [ref=e3]`) with role `role`, or undefined if it has none. */
+function quotedItems(text: string, role: string): Item[] | undefined {
+  const hits = [...text.matchAll(new RegExp(`${QUOTED}((?:\\s*\\[[^\\]]*\\])*)`, 'g'))];
+  return hits.length === 0
+    ? undefined
+    : hits.map((hit) => ({ role, name: unquote(hit[1]!), text: '', ref: refIn(hit[2]) }));
+}
+
+/** One unquoted cell of a row line (`Oslo [ref=e2]`), with its attributes. */
+function cellItem(cell: string): Item {
+  const m = /^(.*?)((?:\s*\[[^\]]*\])*)$/.exec(cell);
+  return { role: 'cell', name: (m?.[1] ?? cell).trim(), text: '', ref: refIn(m?.[2]) };
 }
 
 /** The ref of the first element with a ref that matches `target`, or undefined. */
