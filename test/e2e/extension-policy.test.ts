@@ -34,8 +34,11 @@ describe('the built extension in Chromium', () => {
       permissions: string[];
       content_security_policy: { extension_pages: string };
     };
+    // `debugger` is trusted input (CDP through chrome.debugger), attached only while a turn acts on a site the user
+    // allowed; the Chrome build alone asks for it (Firefox has no such API).
     expect([...manifest.permissions].sort()).toEqual([
       'contextMenus',
+      'debugger',
       'nativeMessaging',
       'scripting',
       'sidePanel',
