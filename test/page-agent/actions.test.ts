@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type AgentAction, DescribeResult, FrameSnapshot } from '../../extension/src/shared/agent-contract';
-import { agentCall, loginPage, startSite, visit } from './harness';
+import { agentCall, loginPage, startSite, visit, refOnLine } from './harness';
 import { formPage } from './pages';
 
 let browser: Browser;
@@ -35,13 +35,7 @@ beforeEach(async () => {
 });
 
 /** The ref on the first snapshot line containing `text`. */
-async function refOf(text: string): Promise<string> {
-  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
-  const line = snap.lines.find((l) => l.includes(text));
-  const ref = /\[ref=(e\d+)\]/.exec(line ?? '')?.[1];
-  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
-  return ref;
-}
+const refOf = (text: string): Promise<string> => refOnLine(page, text);
 
 async function act(ref: string | undefined, action: AgentAction): Promise<ActResult> {
   const reply = await agentCall(page, {

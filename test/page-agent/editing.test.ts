@@ -5,8 +5,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActResult, type AgentAction, FrameSnapshot } from '../../extension/src/shared/agent-contract';
-import { agentCall, startSite, visit } from './harness';
+import { ActResult, type AgentAction } from '../../extension/src/shared/agent-contract';
+import { agentCall, startSite, visit, refOnLine } from './harness';
 import { EDITING_PAGE } from './input-pages';
 
 let browser: Browser;
@@ -25,12 +25,7 @@ beforeEach(async () => {
   await visit(page, '/editing', agent);
 });
 
-async function refOf(text: string): Promise<string> {
-  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
-  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
-  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
-  return ref;
-}
+const refOf = (text: string): Promise<string> => refOnLine(page, text);
 
 async function act(ref: string | undefined, action: AgentAction, clipboard?: string): Promise<ActResult> {
   return ActResult.parse(

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
-import type { AgentCall } from '../../extension/src/shared/agent-contract';
+import { type AgentCall, FrameSnapshot } from '../../extension/src/shared/agent-contract';
 import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { CHROMIUM_PATH, REPO_ROOT } from '../support/browser';
 
@@ -186,4 +186,12 @@ export async function installIsolated(page: Page, agent: string): Promise<Isolat
     evaluate,
     call: (call) => evaluate(`globalThis.__tetherPageAgent.call(${JSON.stringify(call)})`),
   };
+}
+
+/** The ref on the first snapshot line of `page` that contains `text`; throws with the snapshot when there is none. */
+export async function refOnLine(page: Page, text: string, maxChars = 100_000): Promise<string> {
+  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars }));
+  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
+  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
+  return ref;
 }

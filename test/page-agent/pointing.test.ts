@@ -11,7 +11,7 @@ import {
   LocateResult,
   TARGET_MARK,
 } from '../../extension/src/shared/agent-contract';
-import { agentCall, startSite, visit } from './harness';
+import { agentCall, startSite, visit, refOnLine } from './harness';
 import { POINTING_PAGE } from './input-pages';
 
 let browser: Browser;
@@ -27,12 +27,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function refOf(text: string): Promise<string> {
-  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
-  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
-  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
-  return ref;
-}
+const refOf = (text: string): Promise<string> => refOnLine(page, text);
 
 async function act(ref: string, action: AgentAction): Promise<ActResult> {
   return ActResult.parse(await agentCall(page, { op: 'act', prefix: '', ref, action, quietMs: 50, capMs: 1000 }));

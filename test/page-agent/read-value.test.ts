@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FrameSnapshot, PageReadResult, ReadResult } from '../../extension/src/shared/agent-contract';
+import { PageReadResult, ReadResult } from '../../extension/src/shared/agent-contract';
 import { REPO_ROOT } from '../support/browser';
 import { clickablesPage, LONG_VALUE } from './clickable-pages';
-import { agentCall, startSite, visit } from './harness';
+import { agentCall, startSite, visit, refOnLine } from './harness';
 
 let browser: Browser;
 let page: Page;
@@ -24,12 +24,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function refOf(text: string): Promise<string> {
-  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 100_000 }));
-  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
-  if (!ref) throw new Error(`No ref on a line with ${text}:\n${snap.lines.join('\n')}`);
-  return ref;
-}
+const refOf = (text: string): Promise<string> => refOnLine(page, text);
 
 async function read(ref: string, maxChars = 50_000): Promise<ReadResult> {
   return ReadResult.parse(await agentCall(page, { op: 'read', ref, maxChars }));

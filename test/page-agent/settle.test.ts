@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type DialogPolicy, FrameSnapshot, WaitResult } from '../../extension/src/shared/agent-contract';
-import { agentCall, installShim, ORIGIN, startSite, visit } from './harness';
+import { agentCall, installShim, ORIGIN, startSite, visit, refOnLine } from './harness';
 import { effectsPage } from './pages';
 
 const CHANNEL = 'tether-test-channel-5d1c';
@@ -30,12 +30,7 @@ beforeEach(async () => {
   await visit(page, '/effects', agent);
 });
 
-async function refOf(text: string): Promise<string> {
-  const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
-  const ref = /\[ref=(e\d+)\]/.exec(snap.lines.find((l) => l.includes(text)) ?? '')?.[1];
-  if (!ref) throw new Error(`No ref on a line with ${text}`);
-  return ref;
-}
+const refOf = (text: string): Promise<string> => refOnLine(page, text, 1_000_000);
 
 async function click(text: string, options: { quietMs?: number; dialog?: DialogPolicy; channel?: boolean } = {}) {
   const ref = await refOf(text);
