@@ -4,6 +4,7 @@ import { createFileLog } from '../log';
 import { TETHER_VERSION } from '../version';
 import { connectDaemon, DaemonUnavailableError } from './client';
 import type { DaemonStatus } from './handshake';
+import { formatUptime } from './inspect';
 import { daemonAlive } from './lock';
 import { daemonFiles } from './paths';
 import { DEFAULT_IDLE_EXIT_MS, runDaemon } from './server';
@@ -95,11 +96,7 @@ async function status(): Promise<number> {
 
 /** The status as `tether daemon status` prints it. */
 export function describe(s: DaemonStatus): string {
-  const minutes = Math.floor(s.uptimeMs / 60_000);
-  const uptime =
-    minutes >= 60
-      ? `${Math.floor(minutes / 60)} h ${minutes % 60} min`
-      : `${minutes} min ${Math.floor((s.uptimeMs % 60_000) / 1000)} s`;
+  const uptime = formatUptime(s.uptimeMs);
   return [
     `The Tether daemon is running.`,
     `  pid            ${s.pid}`,

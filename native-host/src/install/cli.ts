@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HOST_PACKAGE } from '@tether/protocol';
 import { BACKEND_PRESETS } from '../backends/presets';
+import { inspectDaemon } from '../daemon/inspect';
+import { daemonFiles } from '../daemon/paths';
 import { TETHER_VERSION } from '../version';
 import { parseInstallArgs, UsageError, type CommandName } from './args';
 import { doctor as runDoctor } from './doctor';
@@ -151,6 +153,7 @@ export function uninstall(args: string[]): Promise<number> {
 export function doctor(args: string[]): Promise<number> {
   return main('doctor', args, async (sys) => {
     const parsed = parseInstallArgs('doctor', args, sys.platform);
+    const files = daemonFiles();
     return runDoctor(sys, {
       ...parsed,
       command: await commandName(sys, hostPackage()),
@@ -158,6 +161,10 @@ export function doctor(args: string[]): Promise<number> {
       timeoutMs: 15_000,
       presets: BACKEND_PRESETS,
       out: (line) => process.stdout.write(`${line}\n`),
+      daemon: {
+        socket: files.socket,
+        inspect: () => inspectDaemon(files, { fix: true, version: TETHER_VERSION }),
+      },
     });
   });
 }

@@ -9,6 +9,7 @@ import type { Browser, BrowserId } from './browsers';
 import { browserById, BROWSERS } from './browsers';
 import { detectBrowsers, detectSandboxed, explainSandboxed } from './detect';
 import { checkBrowser } from './doctor-browser';
+import { reportDaemon } from './doctor-daemon';
 import { DoctorReport } from './doctor-report';
 import { allowedIds, isDevExtensionId } from './ids';
 import { parseLauncher } from './launcher';
@@ -16,6 +17,7 @@ import type { Scope } from './locations';
 import { readRecord, type InstallRecord } from './record';
 import type { System } from './system';
 import { findOnPath, fromUtf8, pathFor } from './system';
+import type { DaemonInspection } from '../daemon/inspect';
 import { hostCommand } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol/errors';
 
@@ -45,6 +47,8 @@ export interface DoctorOptions {
   readonly exitWaitMs?: number;
   readonly presets: readonly PresetLike[];
   readonly out: (line: string) => void;
+  /** Inspects the daemon, removing a stale pidfile or socket (inspectDaemon with its files); none: not reported. */
+  readonly daemon?: { readonly socket: string; inspect(): Promise<DaemonInspection> };
 }
 
 /** Node versions older than this cannot run the host. */
@@ -224,6 +228,11 @@ export async function doctor(sys: System, options: DoctorOptions): Promise<numbe
   for (const [hostPath, fix] of hostPaths)
     for (const id of await checkLauncher(sys, report, hostPath, fix)) launcherIds.add(id);
   await checkConfig(sys, report, manifestIds, launcherIds);
+
+  if (options.daemon) {
+    const context = { command: options.command, tetherVersion: options.tetherVersion, socket: options.daemon.socket };
+    reportDaemon(report, await options.daemon.inspect(), context);
+  }
 
   report.section('Log');
   const logInfo = await sys.fs.stat(log);
