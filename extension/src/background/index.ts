@@ -62,6 +62,10 @@ const worker: TetherWorker = new TetherWorker({
   random: () => Math.random(),
   newId: () => crypto.randomUUID(),
   log: (line) => console.debug(`[tether] ${line}`),
+  focusTab: async (tabId) => {
+    const tab = await chrome.tabs.update(tabId, { active: true });
+    if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true });
+  },
 });
 
 const ready = state.load().then(
@@ -158,6 +162,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   void ready.then(async () => {
     await state.setBinding(tabId, undefined);
     await worker.broker.tabClosed(tabId);
+    worker.handovers.tabClosed(tabId);
     worker.pages.tabClosed(tabId);
     input.tabClosed(tabId);
   });

@@ -17,6 +17,7 @@ import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
 import { ViewRegistry, type View } from './views/views';
 import { runGatedCall } from './approvals/page-tool-gate';
+import { HandoverDesk } from './handover/handover-desk';
 
 /** What the worker needs from the browser. */
 export interface WorkerDeps {
@@ -34,6 +35,8 @@ export interface WorkerDeps {
   random(): number;
   newId(): string;
   log(line: string): void;
+  /** Brings a tab to the front of its window and focuses the window (a hand-over); absent: nothing moves. */
+  focusTab?(tabId: number): Promise<void>;
 }
 
 /** The worker: one per service-worker lifetime. */
@@ -41,6 +44,7 @@ export class TetherWorker {
   readonly views = new ViewRegistry();
   readonly router: EventRouter<View>;
   readonly broker: ApprovalBroker;
+  readonly handovers: HandoverDesk;
   readonly link: HostLink;
   readonly pages: PageTools;
   private readonly activeTurns = new Map<string, string>();
@@ -63,6 +67,14 @@ export class TetherWorker {
       broadcast: (events) => this.broadcast({ type: 'events', events }),
       handlers: this.notificationTable(),
       rejected: (m, known, why) => this.rejected(m, known, why),
+    });
+    this.handovers = new HandoverDesk({
+      tabForThread: (threadId) => state.tabsForThread(threadId)[0],
+      focusTab: async (tabId) => deps.focusTab?.(tabId),
+      onChange: (tabId) => this.pushHandovers(tabId),
+      onNotice: (tabId, notice) => this.sendToTab(tabId, { type: 'notice', notice }),
+      now: deps.now,
+      log: deps.log,
     });
     this.broker = new ApprovalBroker({
       state,
@@ -216,10 +228,17 @@ export class TetherWorker {
     for (const v of panels) v.send({ type: 'draft', text });
   }
 
+  /** Pushes a tab's open hand-over requests to its pages and its badge, which counts them with its approvals. */
+  pushHandovers(tabId: number): void {
+    const handovers = this.handovers.pendingForTab(tabId);
+    this.deps.setBadge(tabId, this.broker.pendingForTab(tabId).length + handovers.length);
+    this.sendToTab(tabId, { type: 'handovers', handovers });
+  }
+
   /** Pushes a tab's pending approvals to its pages and its badge. */
   pushApprovals(tabId: number): void {
     const approvals = this.broker.pendingForTab(tabId);
-    this.deps.setBadge(tabId, approvals.length);
+    this.deps.setBadge(tabId, approvals.length + this.handovers.pendingForTab(tabId).length);
     this.sendToTab(tabId, { type: 'approvals', approvals });
   }
 
@@ -266,6 +285,7 @@ export class TetherWorker {
     view.send({ type: 'state', state: this.workerState() });
     if (view.tabId === null || view.kind === 'options') return;
     view.send({ type: 'approvals', approvals: this.broker.pendingForTab(view.tabId) });
+    view.send({ type: 'handovers', handovers: this.handovers.pendingForTab(view.tabId) });
     await this.pushTab(view.tabId, [view]);
     const draft = this.drafts.get(view.tabId);
     if (draft !== undefined && view.kind === 'sidepanel') {
@@ -368,6 +388,7 @@ export class TetherWorker {
             tab: (tabId) => this.deps.tab(tabId),
             pages: this.pages,
             broker: this.broker,
+            handovers: this.handovers,
             sendToTab: (tabId, message) => this.sendToTab(tabId, message),
           },
           params,

@@ -179,6 +179,7 @@ describe('tool classes', () => {
       'page_screenshot',
       'page_wait',
       'tabs_list',
+      'page_ask_user',
     ]);
     expect(Object.keys(TOOL_CLASSES).filter((t) => TOOL_CLASSES[t] === 'navigate')).toEqual([
       'page_navigate',

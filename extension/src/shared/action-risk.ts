@@ -18,6 +18,8 @@ export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
   page_screenshot: 'read',
   page_wait: 'read',
   tabs_list: 'read',
+  // Asks the user and changes nothing; never gated (the user answers it in the panel), so the class only marks it read-only.
+  page_ask_user: 'read',
   page_click: 'act',
   page_type: 'act',
   page_fill_form: 'act',

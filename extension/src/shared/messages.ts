@@ -8,6 +8,7 @@
 import { Item, Thread, Turn } from '@tether/protocol';
 import { z } from 'zod';
 import { isViewEvent, type ViewEvent } from './events';
+import { Handover } from './handover';
 import { Notice, PendingApproval, WorkerState } from './records';
 
 /** Name of the runtime Port pages open to the worker. */
@@ -64,6 +65,8 @@ export const WorkerToView = z.discriminatedUnion('type', [
   Snapshot,
   z.object({ type: z.literal('events'), events: z.array(z.custom<ViewEvent>(isViewEvent)) }),
   z.object({ type: z.literal('approvals'), approvals: z.array(PendingApproval) }),
+  /** The tab's open hand-over requests (`page_ask_user`), oldest first. */
+  z.object({ type: z.literal('handovers'), handovers: z.array(Handover) }),
   z.object({ type: z.literal('notice'), notice: Notice }),
   /** The page the tab shows: sent on hello and whenever the tab navigates or its title changes. */
   z.object({ type: z.literal('tab'), title: z.string(), url: z.string() }),

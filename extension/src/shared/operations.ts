@@ -21,6 +21,7 @@ import {
   TurnSteerResult,
 } from '@tether/protocol';
 import { z } from 'zod';
+import { HandoverReply } from './handover';
 import { ApprovalChoice, Diagnostics, Settings, SiteRule, TrustedInputSetting, WorkerState } from './records';
 
 /** An operation's params and result schemas. */
@@ -61,6 +62,8 @@ export const viewOps = {
     params: z.object({ key: z.string().min(1), choice: ApprovalChoice }),
     result: z.object({ decision: ApprovalDecision }),
   },
+  /** The user's reply to a hand-over request of the calling tab ("Done" or "I can't", with their answer). */
+  'handover/answer': { params: HandoverReply, result: Empty },
   'rules/list': { params: Empty, result: Rules },
   'rules/revoke': { params: z.object({ id: z.string().min(1) }), result: Rules },
   'settings/set': {

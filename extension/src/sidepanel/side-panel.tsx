@@ -14,6 +14,7 @@ import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
+import { HandoverRequests } from './handover-request';
 import { fillComposer } from './draft';
 import { History } from './history';
 import { useWelcome, Welcome } from './welcome';
@@ -140,7 +141,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         break;
     }
   };
-  const { state, linkUp, approvals } = useWorker(client, { onPush });
+  const { state, linkUp, approvals, handovers } = useWorker(client, { onPush });
 
   const connected = state?.connection.status === 'connected';
   // Sharing with external agents is used rarely: one click away, and always in view while this tab is shared.
@@ -252,6 +253,7 @@ export function SidePanel(props: { client: WorkerClient }) {
           </button>
         )}
       </div>
+      <HandoverRequests client={client} handovers={handovers} />
       <ApprovalAnnouncer approvals={approvals} />
       {approvals.length > 0 ? <ApprovalList client={client} approvals={approvals} /> : null}
       {trustedOffer ? (

@@ -13,6 +13,7 @@ import { describeAction } from '../page-tools/action-cards';
 import { callRefs } from '../page-tools/action-report';
 import { type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
 import type { PageTools } from '../page-tools/page-tools';
+import type { HandoverDesk } from '../handover/handover-desk';
 import type { PersistentState } from '../views/persistent-state';
 import { type ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './approval-broker';
 import { ruleOrigin } from './site-rules';
@@ -50,6 +51,7 @@ export interface GateDeps {
   tab(tabId: number): Promise<{ url?: string } | undefined>;
   readonly pages: Pick<PageTools, 'elementsOf' | 'highlight' | 'run'>;
   readonly broker: Pick<ApprovalBroker, 'ask'>;
+  readonly handovers: Pick<HandoverDesk, 'ask'>;
   sendToTab(tabId: number, message: WorkerToView): void;
 }
 
@@ -66,6 +68,8 @@ export async function runGatedCall(
   const parsed = parsePageToolCall(params.tool, params.arguments);
   if (!parsed.ok) return fail(parsed.error);
   const { call } = parsed;
+  // A hand-over acts on nothing: the user answers it in the panel, so there is no card, only their reply.
+  if (call.tool === 'page_ask_user') return (await w.handovers.ask(params, call.args, signal)) ?? NO_ANSWER;
   const toolClass = toolClassOf(call.tool);
   const tabId = w.state.tabsForThread(params.threadId)[0];
   if (tabId === undefined || toolClass === undefined)

@@ -122,6 +122,8 @@ export function describeAction(
       return { preview: `Go forward in this tab's history (now on ${page})` };
     case 'page_reload':
       return { preview: `Reload ${thisPage}` };
+    case 'page_ask_user':
+      return { preview: `Ask you to take over ${thisPage}`, value: call.args.message };
   }
 }
 

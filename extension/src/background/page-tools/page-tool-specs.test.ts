@@ -65,6 +65,7 @@ describe('parsePageToolCall', () => {
       page_upload: { ref: 'e1', paths: ['/tmp/a.txt'] },
       page_press: { key: 'Enter' },
       page_navigate: { url: 'https://a.example/' },
+      page_ask_user: { message: 'Sign in, please.' },
     };
     for (const t of CLIENT_TOOLS) {
       const r = parsePageToolCall(t.name, smallest[t.name] ?? {});

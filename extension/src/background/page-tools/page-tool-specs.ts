@@ -147,6 +147,18 @@ export const PAGE_TOOL_ARGS = {
   page_back: none,
   page_forward: none,
   page_reload: none,
+  page_ask_user: z
+    .object({
+      message: z.string().trim().min(1).max(2000).describe('What the user should do or decide, in a sentence or two.'),
+      answer: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('What the user should type back, when you need it: "the 6-digit code".'),
+    })
+    .strict(),
 } satisfies Record<keyof typeof TOOL_CLASSES, z.ZodType>;
 
 /** The name of a page tool. */
@@ -176,6 +188,8 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_back: 'Go back in the tab history.',
   page_forward: 'Go forward in the tab history.',
   page_reload: 'Reload the page.',
+  page_ask_user:
+    "Hand the page to the user for what only they can do (sign in, a CAPTCHA, a 2FA code, a choice) and wait until they click Done or I can't. Returns their reply.",
 };
 
 function annotationsOf(name: PageToolName): ToolAnnotations {

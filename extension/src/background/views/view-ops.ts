@@ -116,6 +116,10 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const decision = await w.broker.decide(key, choice, view.kind === 'options' ? null : view.tabId);
     return { decision };
   },
+  'handover/answer': (w, view, reply) => {
+    w.handovers.answer(reply, view.kind === 'options' ? null : view.tabId);
+    return {};
+  },
   'rules/list': (w) => ({ rules: [...w.deps.state.rules()] }),
   'rules/revoke': async (w, _view, { id }) => {
     const rules = w.deps.state.rules();

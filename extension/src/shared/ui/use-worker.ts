@@ -2,6 +2,7 @@
 import type { ModelInfo } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WorkerPush } from '../messages';
+import type { Handover } from '../handover';
 import type { PendingApproval, WorkerState } from '../records';
 import type { WorkerClient } from '../worker-client';
 
@@ -13,6 +14,8 @@ export interface WorkerView {
   readonly linkUp: boolean;
   /** The pending approvals of the page's tab (always empty on the options page). */
   readonly approvals: readonly PendingApproval[];
+  /** The open hand-over requests of the page's tab (`page_ask_user`), oldest first. */
+  readonly handovers: readonly Handover[];
 }
 
 /** Callbacks for what a page does beyond showing state: each runs for every message or link change. */
@@ -31,6 +34,7 @@ export function useWorker(client: WorkerClient, handlers: WorkerHandlers = {}): 
   const [state, setState] = useState<WorkerState>();
   const [linkUp, setLinkUp] = useState(false);
   const [approvals, setApprovals] = useState<readonly PendingApproval[]>([]);
+  const [handovers, setHandovers] = useState<readonly Handover[]>([]);
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
@@ -41,6 +45,7 @@ export function useWorker(client: WorkerClient, handlers: WorkerHandlers = {}): 
     const off = client.onMessage((m) => {
       if (m.type === 'state') setState(m.state);
       if (m.type === 'approvals') setApprovals(m.approvals);
+      if (m.type === 'handovers') setHandovers(m.handovers);
       latest.current.onPush?.(m);
     });
     return () => {
@@ -48,7 +53,7 @@ export function useWorker(client: WorkerClient, handlers: WorkerHandlers = {}): 
       offLink();
     };
   }, [client]);
-  return { state, linkUp, approvals };
+  return { state, linkUp, approvals, handovers };
 }
 
 /** The backend's models while `enabled` (connected, and the backend lists models); empty otherwise or on failure. */
