@@ -17,6 +17,9 @@ import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
 import { ViewRegistry, type View } from './views/views';
 import { runGatedCall } from './approvals/page-tool-gate';
+import { type TabBrowser, TabTools } from './tabs/tab-tools';
+import { type BrowserTabGroups, TaskGroups } from './tabs/task-groups';
+import { taskTabsOf } from './tabs/task-view';
 import { HandoverDesk } from './handover/handover-desk';
 
 /** What the worker needs from the browser. */
@@ -27,6 +30,8 @@ export interface WorkerDeps {
   tab(tabId: number): Promise<{ url?: string; title?: string } | undefined>;
   setBadge(tabId: number, count: number): void;
   readonly pageTools: PageToolDeps;
+  /** Opening and closing the agent's tabs, and the browser's tab groups where it has them. */
+  readonly tabs: TabBrowser & { readonly groups?: BrowserTabGroups };
   readonly clientInfo: { name: string; version: string };
   readonly extensionId: string;
   /** The user's OS as chrome.runtime.getPlatformInfo names it (mac, win, linux, ...). */
@@ -47,6 +52,9 @@ export class TetherWorker {
   readonly handovers: HandoverDesk;
   readonly link: HostLink;
   readonly pages: PageTools;
+  /** Each thread's task group: the tabs its page tools may act on. */
+  readonly groups: TaskGroups;
+  private readonly tabTools: TabTools;
   private readonly activeTurns = new Map<string, string>();
   /** Conversations whose tab the user shared with external MCP clients, and the clients the host says are there. */
   private readonly mcpShared = new Set<string>();
@@ -61,6 +69,13 @@ export class TetherWorker {
   constructor(readonly deps: WorkerDeps) {
     const { state } = deps;
     this.pages = new PageTools(deps.pageTools);
+    this.groups = new TaskGroups({
+      state,
+      ...(deps.tabs.groups ? { browserGroups: deps.tabs.groups } : {}),
+      onChange: (threadId) => void this.pushTask(threadId),
+      log: deps.log,
+    });
+    this.tabTools = new TabTools({ groups: this.groups, browser: deps.tabs, pages: this.pages, tabs: deps.pageTools });
     this.router = new EventRouter<View>({
       viewsForThread: (threadId) => this.viewsOfThread(threadId),
       deliver: (view, events) => view.send({ type: 'events', events }),
@@ -213,8 +228,18 @@ export class TetherWorker {
     for (const v of this.views.forTab(tabId)) v.send(message);
   }
 
+  /** Tells the thread's pages (or `views`) the tabs of its task and which one the agent is on. */
+  async pushTask(threadId: string, views: readonly View[] = this.viewsOfThread(threadId)): Promise<void> {
+    if (views.length === 0) return;
+    const tabs = await taskTabsOf(this.groups, threadId, (id) => this.deps.tab(id));
+    for (const v of views) v.send({ type: 'task', tabs });
+  }
+
   /** Tells `views` (by default every page of the tab) the page the tab shows now: its title and address. */
   async pushTab(tabId: number, views: readonly View[] = this.views.forTab(tabId)): Promise<void> {
+    // A tab of a task shows in its conversation's panel, whichever tab that is.
+    const task = this.groups.threadOf(tabId);
+    if (task !== undefined) void this.pushTask(task);
     if (views.length === 0) return;
     const tab = await this.deps.tab(tabId);
     if (!tab) return;
@@ -258,6 +283,8 @@ export class TetherWorker {
           .filter((p) => p.threadId === threadId && p.source === 'server');
         for (const p of stale) await this.broker.withdraw({ threadId, requestId: p.requestId });
       }
+      this.groups.noteTitle(threadId, r.thread.title);
+      void this.pushTask(threadId, views);
       this.router.finishSync(ticket, (view) =>
         view.send({
           type: 'snapshot',
@@ -265,6 +292,7 @@ export class TetherWorker {
           items: r.items,
           ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
           ...(r.olderCursor ? { olderCursor: r.olderCursor } : {}),
+          ...(r.unfinishedTurns ? { unfinishedTurns: r.unfinishedTurns } : {}),
         }),
       );
     } catch (error) {
@@ -387,6 +415,8 @@ export class TetherWorker {
             state: this.deps.state,
             tab: (tabId) => this.deps.tab(tabId),
             pages: this.pages,
+            groups: this.groups,
+            tabTools: this.tabTools,
             broker: this.broker,
             handovers: this.handovers,
             sendToTab: (tabId, message) => this.sendToTab(tabId, message),

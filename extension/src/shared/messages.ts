@@ -50,7 +50,20 @@ export const Snapshot = z.object({
   activeTurn: Turn.optional(),
   /** Where the page before `items` ends (the `thread/history` operation reads it); absent when `items` start the thread. */
   olderCursor: z.string().optional(),
+  /** Turns of `items` that ended without completing: the page marks them unfinished. */
+  unfinishedTurns: z.array(Turn).optional(),
 });
+
+/** A tab of the thread's task as the panel lists it, and whether the page tools act on it when a call names none. */
+export const TaskTabView = z.object({
+  tabId: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  /** The conversation's own tab, a tab the agent opened, or one the user added. */
+  role: z.enum(['conversation', 'agent', 'user']),
+  agentIsHere: z.boolean(),
+});
+export type TaskTabView = z.infer<typeof TaskTabView>;
 
 /** Everything the worker sends to a page. */
 export const WorkerToView = z.discriminatedUnion('type', [
@@ -72,6 +85,8 @@ export const WorkerToView = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tab'), title: z.string(), url: z.string() }),
   /** Text for the composer (the context menu's quoted selection): the panel puts it there unsent. */
   z.object({ type: z.literal('draft'), text: z.string() }),
+  /** The tabs of the thread's task: sent on hello and whenever they or the tab the agent is on change. */
+  z.object({ type: z.literal('task'), tabs: z.array(TaskTabView) }),
 ]);
 export type WorkerToView = z.infer<typeof WorkerToView>;
 

@@ -2,8 +2,9 @@
  * A running answer cut off because the host or its backend stopped. A restarted host does not know the text it was
  * streaming (only finished items are journaled), so the snapshot after the reconnect lacks it: the panel keeps the
  * elements the reader saw, marked interrupted, with a note saying why and a Retry that sends the turn's input again.
+ * A thread opened later says the same from the server's word: a turn it reports unfinished gets the same mark.
  */
-import type { Item, UserInput } from '@tether/protocol';
+import type { Item, Turn, UserInput } from '@tether/protocol';
 import type { Notice } from '../shared/records';
 
 /** A `turn-interrupted` notice. */
@@ -53,10 +54,53 @@ export function markInterrupted(
     const next = el.nextElementSibling;
     el = next instanceof HTMLElement ? next : null;
   }
+  const note = interruptionNote(doc, notice.turnId, interruptionText(notice), input, resend);
+  list.appendChild(note);
+  return { turnId: notice.turnId, nodes: [...running, note] };
+}
+
+/** "Interrupted: this turn did not finish (why)": how a turn the server reports unfinished is marked. */
+export function unfinishedText(turn: Turn): string {
+  if (turn.status === 'failed') return `This turn failed: ${turn.error?.message ?? 'no reason given'}`;
+  const why = turn.error?.message;
+  return `Interrupted: this turn did not finish${why ? ` (${why.replace(/\.$/, '')})` : '.'}`;
+}
+
+/**
+ * Marks the shown items of a turn the server reports unfinished (all but the user's message) interrupted and puts
+ * the note, with a Retry of the turn's input, after its last element. `withNote` false marks the items only (a failed
+ * turn whose error is shown already). Returns the note, or undefined when no element of the turn is shown.
+ */
+export function markUnfinished(
+  list: HTMLElement,
+  turn: Turn,
+  resend: Resend,
+  withNote = true,
+): HTMLElement | undefined {
+  const ofTurn = list.querySelectorAll<HTMLElement>(`:scope > [data-turn-id="${CSS.escape(turn.id)}"]`);
+  const last = ofTurn[ofTurn.length - 1];
+  if (!last) return undefined;
+  for (const el of ofTurn) if (!el.classList.contains('userMessage')) el.classList.add('interrupted');
+  if (!withNote) return undefined;
+  const input = inputText(turn.input);
+  const note = interruptionNote(list.ownerDocument, turn.id, unfinishedText(turn), input || undefined, resend);
+  last.after(note);
+  return note;
+}
+
+/** The note after a cut-off answer: why, and a Retry that sends `input` again (none without an input). */
+function interruptionNote(
+  doc: Document,
+  turnId: string,
+  why: string,
+  input: string | undefined,
+  resend: Resend,
+): HTMLElement {
   const note = doc.createElement('div');
   note.className = 'item error interrupted-note';
+  note.dataset.turnId = turnId;
   const text = doc.createElement('span');
-  text.textContent = interruptionText(notice);
+  text.textContent = why;
   note.appendChild(text);
   if (input) {
     const retry = doc.createElement('button');
@@ -76,8 +120,7 @@ export function markInterrupted(
     });
     note.append(' ', retry);
   }
-  list.appendChild(note);
-  return { turnId: notice.turnId, nodes: [...running, note] };
+  return note;
 }
 
 /**

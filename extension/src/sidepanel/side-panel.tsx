@@ -77,7 +77,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         o.loading = false;
         o.cursor = page.olderCursor ?? undefined;
         setHasOlder(o.cursor !== undefined);
-        transcript.current?.prepend(page.items);
+        transcript.current?.prepend(page.items, page.unfinishedTurns);
       },
       (e: unknown) => {
         if (older.current.snapshot === snapshot) o.loading = false;
@@ -112,7 +112,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         setThread(m.thread);
         setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
         older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
-        view.reset(m.items);
+        view.reset(m.items, m.unfinishedTurns);
         setHasOlder(m.olderCursor !== undefined || view.hasEarlier);
         setActivity(ofSnapshot(m.activeTurn?.status === 'running', m.items));
         break;

@@ -16,6 +16,7 @@ import { type Continuation, continueBelow, PendingSteers, splitAt } from './stee
 import type { TextSink } from './stream-markdown';
 import {
   markInterrupted,
+  markUnfinished,
   restoreInterruption,
   type Interruption,
   type Resend,
@@ -55,6 +56,8 @@ export class Transcript {
   private interrupted: Interruption[] = [];
   /** The older items of the last snapshot not rendered yet: they are shown as the reader scrolls up. */
   private backlog: Item[] = [];
+  /** Turns the server reports ended without completing: their items are marked wherever they are shown. */
+  private readonly unfinished = new Map<string, Turn>();
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -121,8 +124,9 @@ export class Transcript {
     requestAnimationFrame(() => this.list.removeAttribute('aria-busy'));
   }
 
-  /** Puts an older page above what is shown; the keeper holds the reader's place (the view does not jump). */
-  prepend(items: readonly Item[]): void {
+  /** Puts an older page (and how its unfinished turns ended) above what is shown; the reader's place holds. */
+  prepend(items: readonly Item[], unfinishedTurns: readonly Turn[] = []): void {
+    for (const turn of unfinishedTurns) this.unfinished.set(turn.id, turn);
     const page = this.doc.createDocumentFragment();
     for (const item of items) {
       if (this.entries.has(item.id)) continue;
@@ -131,7 +135,29 @@ export class Transcript {
       this.entries.set(item.id, entry);
     }
     this.quietly(() => this.list.insertBefore(page, this.list.firstChild));
+    this.markUnfinished();
     this.checkFilled();
+  }
+
+  /**
+   * Marks the shown items of every turn the server reported unfinished, once each: a partial answer reopened after a
+   * crash or a stop must not read as finished. A turn this view saw cut off live keeps that mark instead.
+   */
+  private markUnfinished(): void {
+    for (const turn of this.unfinished.values()) {
+      if (this.interrupted.some((cut) => cut.turnId === turn.id)) continue;
+      const id = CSS.escape(turn.id);
+      if (this.list.querySelector(`:scope > .interrupted-note[data-turn-id="${id}"]`)) continue;
+      // A failed turn's error item (or notification) already says why; its items are marked all the same.
+      const told = this.errorsShown.has(turn.id) || this.errorsShown.has(turn.error?.message ?? '');
+      markUnfinished(this.list, turn, (text) => this.onRetry(text), !(turn.status === 'failed' && told));
+    }
+  }
+
+  /** Adds what the server reports about turns that ended without completing (a resume's answer) and marks them. */
+  noteUnfinished(turns: readonly Turn[]): void {
+    for (const turn of turns) this.unfinished.set(turn.id, turn);
+    this.markUnfinished();
   }
 
   /** Shows more of the thread when there is no scrollbar yet: a reader cannot scroll up to ask. */
@@ -142,8 +168,10 @@ export class Transcript {
     });
   }
 
-  /** Replaces everything with a snapshot's items. */
-  reset(all: readonly Item[]): void {
+  /** Replaces everything with a snapshot's items, marking those of the turns it reports unfinished. */
+  reset(all: readonly Item[], unfinishedTurns: readonly Turn[] = []): void {
+    this.unfinished.clear();
+    for (const turn of unfinishedTurns) this.unfinished.set(turn.id, turn);
     this.entries.clear();
     this.steers.clear();
     this.errorsShown.clear();
@@ -161,6 +189,7 @@ export class Transcript {
       else this.completeItem(item);
     }
     this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, all) ?? []);
+    this.markUnfinished();
     this.keeper.followBottom();
     requestAnimationFrame(() => this.list.removeAttribute('aria-busy'));
     this.checkFilled();

@@ -16,6 +16,7 @@ import {
   type ServerNotificationParams,
   type Thread,
   type ThreadStatus,
+  type Turn,
 } from '@tether/protocol';
 import { Approvals } from '../session/approvals';
 import { createIdFactory } from './ids';
@@ -25,7 +26,7 @@ import { SCRIPTED_MODEL_ID } from './models/scripted';
 import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
-import { ThreadStore } from '../store/thread-store';
+import { SERVER_STOPPED, ThreadStore } from '../store/thread-store';
 import { listThreads, previewLine } from './thread-list';
 import { ThreadHistory } from './thread-history';
 import { ThreadState } from './thread-state';
@@ -131,28 +132,38 @@ export class AppServer {
     const open = this.hot.get(thread.id)?.turn?.openItems() ?? [];
     if (params.afterItemId !== undefined) {
       const inOpen = open.findIndex((i) => i.id === params.afterItemId);
-      const items =
-        inOpen >= 0
-          ? open.slice(inOpen + 1)
-          : [...this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId), ...open];
-      return { thread, items };
+      if (inOpen >= 0) return { thread, items: open.slice(inOpen + 1) };
+      const after = this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId);
+      return { thread, items: [...after.items, ...open], ...unfinished(after.unfinishedTurns) };
     }
     const page = this.history.page(thread.id, this.hot.get(thread.id));
     const items = open.length === 0 ? page.items : [...page.items, ...open];
     // No cursor on a thread that fits one page: the answer is what it was before pages (and what the seeds show).
-    return page.olderCursor === null ? { thread, items } : { thread, items, olderCursor: page.olderCursor };
+    return {
+      thread,
+      items,
+      ...(page.olderCursor === null ? {} : { olderCursor: page.olderCursor }),
+      ...unfinished(page.unfinishedTurns),
+    };
   }
 
   /** `thread/history/read`: the page of completed items before the cursor (-32602 for a cursor not of this thread). */
   readHistory(params: P<'thread/history/read'>): R<'thread/history/read'> {
     this.meta(params.threadId);
-    const { items, olderCursor } = this.history.page(params.threadId, this.hot.get(params.threadId), params.cursor);
-    return { items, olderCursor };
+    const page = this.history.page(params.threadId, this.hot.get(params.threadId), params.cursor);
+    return { items: page.items, olderCursor: page.olderCursor, ...unfinished(page.unfinishedTurns) };
   }
 
-  /** `thread/resume`: a snapshot plus the active turn; subscribes `peer` and re-sends pending approvals after the answer. */
+  /**
+   * `thread/resume`: a snapshot (or, with `afterItemId`, what came after that item) plus the active turn; subscribes
+   * `peer` and re-sends pending approvals after the answer.
+   */
   resumeThread(peer: Peer, params: P<'thread/resume'>, afterAnswer: AfterAnswer): R<'thread/resume'> {
-    const { thread, items, olderCursor } = this.readThread({ threadId: params.threadId });
+    const read = this.readThread({
+      threadId: params.threadId,
+      ...(params.afterItemId === undefined ? {} : { afterItemId: params.afterItemId }),
+    });
+    const { thread, items, olderCursor, unfinishedTurns } = read;
     const id = thread.id;
     const run = this.hot.get(id)?.turn;
     const activeTurn = run && !run.isFinished ? run.snapshot() : undefined;
@@ -170,7 +181,13 @@ export class AppServer {
         }
       });
     }
-    return { thread, items, ...(activeTurn ? { activeTurn } : {}), ...(olderCursor ? { olderCursor } : {}) };
+    return {
+      thread,
+      items,
+      ...(activeTurn ? { activeTurn } : {}),
+      ...(olderCursor ? { olderCursor } : {}),
+      ...unfinished(unfinishedTurns),
+    };
   }
 
   /** `thread/list`: one page, newest first, from the index only. */
@@ -287,7 +304,8 @@ export class AppServer {
     for (const state of this.hot.values()) {
       if (!state.turn) continue;
       state.turn.requestInterrupt();
-      state.turn.finishInterrupted();
+      // Journaled with the turn: whoever reopens the thread learns why its answer stops short.
+      state.turn.finishInterrupted({ message: SERVER_STOPPED });
     }
     this.store?.close();
   }
@@ -416,6 +434,11 @@ function openStore(dataDir: string, log: (line: string) => void, now: () => numb
       { cause: error },
     );
   }
+}
+
+/** The `unfinishedTurns` field of a read's answer: left out when there is none, so finished threads read as before. */
+function unfinished(turns: readonly Turn[] | undefined): { unfinishedTurns?: Turn[] } {
+  return turns && turns.length > 0 ? { unfinishedTurns: [...turns] } : {};
 }
 
 function indexOfItem(items: readonly Item[], itemId: string, threadId: string): number {

@@ -4,7 +4,7 @@
  * the store closes a turn a dead process left open. A persistent thread's model sees the latest page, cached in its
  * state between turns: a turn costs the same on the 5,000th turn as on the first.
  */
-import { type Item, RpcError } from '@tether/protocol';
+import { type Item, RpcError, type Turn } from '@tether/protocol';
 import { itemSize, memoryPage, pageOfList, type PageBudget, type StoredPage } from '../store/history-page';
 import type { ThreadStore } from '../store/thread-store';
 import type { ThreadState } from './thread-state';
@@ -22,14 +22,14 @@ export class ThreadHistory {
     return this.journal(threadId, state).page(threadId, this.budget, cursor);
   }
 
-  /** The completed items after `itemId`; -32602 when the thread has no such item. */
-  after(threadId: string, state: ThreadState | undefined, itemId: string): Item[] {
-    const items =
+  /** The completed items after `itemId` (and how their unfinished turns ended); -32602 when the thread has no such item. */
+  after(threadId: string, state: ThreadState | undefined, itemId: string): { items: Item[]; unfinishedTurns: Turn[] } {
+    const read =
       state && !state.persistent
         ? afterIn(state.items ?? [], itemId)
-        : this.journal(threadId, state).itemsAfter(threadId, itemId);
-    if (!items) throw RpcError.itemNotFound(threadId, itemId);
-    return items;
+        : this.journal(threadId, state).readAfter(threadId, itemId);
+    if (!read) throw RpcError.itemNotFound(threadId, itemId);
+    return read;
   }
 
   /** Every completed item (a fork copies them all). */
@@ -60,7 +60,7 @@ export class ThreadHistory {
   }
 }
 
-function afterIn(items: readonly Item[], itemId: string): Item[] | undefined {
+function afterIn(items: readonly Item[], itemId: string): { items: Item[]; unfinishedTurns: Turn[] } | undefined {
   const index = items.findIndex((i) => i.id === itemId);
-  return index < 0 ? undefined : items.slice(index + 1);
+  return index < 0 ? undefined : { items: items.slice(index + 1), unfinishedTurns: [] };
 }

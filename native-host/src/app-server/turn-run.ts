@@ -116,11 +116,11 @@ export class TurnRun {
   }
 
   /**
-   * Ends the turn as `interrupted`: withdraws its approvals (approval/resolved `cancelled`), completes its open items,
-   * journals the end, sends turn/completed.
+   * Ends the turn as `interrupted` (`why`: what stopped it, when not the user): withdraws its approvals
+   * (approval/resolved `cancelled`), completes its open items, journals the end, sends turn/completed.
    */
-  finishInterrupted(): void {
-    this.finish('interrupted');
+  finishInterrupted(why?: TurnError): void {
+    this.finish('interrupted', why);
   }
 
   /** False once the turn finished or is being interrupted: the model's calls are then ignored. */
@@ -273,8 +273,25 @@ export class TurnRun {
 
   private async callClientTool(name: string, args: unknown, callId: string): Promise<ToolOutcome> {
     const declares = (p: Peer): boolean => p.isOpen && p.clientTools.some((t) => t.name === name);
-    const peer = declares(this.owner) ? this.owner : [...this.state.subscribers].find(declares);
-    if (!peer) return { status: 'failed', text: `No connected client provides the tool "${name}".` };
+    // The client that started the turn, one that follows the thread, or (once it is gone) the same browser back.
+    const group = this.owner.group;
+    const find = (clients: Iterable<Peer>): Peer | undefined =>
+      declares(this.owner)
+        ? this.owner
+        : ([...this.state.subscribers].find(declares) ??
+          (group === undefined ? undefined : [...clients].find((p) => p.group === group && declares(p))));
+    const peer = await this.owner.waitForClient(find, this.controller.signal);
+    if (!peer) {
+      if (!this.owner.isOpen)
+        return {
+          status: 'failed',
+          text:
+            `The browser is closed, so ${name} could not run: no browser connected in time to serve it. ` +
+            'The user can reopen the browser (and the Tether side panel on this thread) to let you use the page again; ' +
+            'tell them so, or go on without the page.',
+        };
+      return { status: 'failed', text: `No connected client provides the tool "${name}".` };
+    }
     try {
       const result = await peer.request(
         'item/tool/call',

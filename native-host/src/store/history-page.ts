@@ -2,7 +2,7 @@
  * Pages of a thread's history, newest first: the budget that bounds a page, the opaque cursor that names where the
  * next (older) page ends, and paging over an in-memory list. The journal's pages are read by `ThreadStore.page`.
  */
-import { ErrorCode, type Item, RpcError } from '@tether/protocol';
+import { ErrorCode, type Item, RpcError, type Turn } from '@tether/protocol';
 
 /** How much one page may hold. An item is never split: one larger than `bytes` comes alone on its page. */
 export interface PageBudget {
@@ -21,6 +21,8 @@ export interface StoredPage {
   /** Journal size of each item (in the order of `items`), where known: what it weighs against a budget. */
   readonly sizes: number[];
   readonly olderCursor: string | null;
+  /** The turns of `items` that ended without completing (interrupted, failed), where the store knows them. */
+  readonly unfinishedTurns?: Turn[];
 }
 
 /** One page: items oldest first, and the position of the page before it (undefined on the thread's first page). */

@@ -22,6 +22,7 @@ import {
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
+import { TurnEnds } from './turn-ends';
 
 /** One line of a thread journal. ACP journals written before the stores merged hold bare items instead. */
 export type JournalRecord =
@@ -29,6 +30,9 @@ export type JournalRecord =
   | { type: 'turn'; turn: Turn }
   | { type: 'item'; item: Item }
   | { type: 'allow'; toolName: string; grant?: string };
+
+/** Why a turn is journaled interrupted when its server stopped (or died) while it ran. */
+export const SERVER_STOPPED = 'The app-server stopped while this turn was running.';
 
 /** Journal names used as they are; anything else is hashed (see journalName). */
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,100}$/;
@@ -126,32 +130,53 @@ export class ThreadStore {
     if (end !== undefined && !isLineStart(path, end))
       throw invalidCursor(threadId, 'it points to no line of its journal');
     const page = new PageBuilder(budget);
+    const ends = new TurnEnds();
     let olderAt: number | undefined;
+    let oldestTaken: number | undefined;
     for (const line of readLinesBackward(path, end)) {
       const record = parseLine(line.bytes);
       if (record === undefined)
         this.log(`journal ${path}: skipped ${line.terminated ? 'an unreadable line' : 'a torn last line'}`);
+      ends.note(record);
       const item = itemOf(record);
       if (!item) continue;
       if (!page.offer(item, line.bytes.length + 1)) {
-        olderAt = line.start + line.bytes.length + 1;
+        // The older page starts right before this page's oldest item, so it holds the turn records between the two
+        // (the end of a turn whose items it shows is journaled after them).
+        olderAt = oldestTaken ?? line.start + line.bytes.length + 1;
         break;
       }
+      oldestTaken = line.start;
     }
+    const items = page.items();
+    const unfinishedTurns = ends.unfinished(items);
     return {
-      items: page.items(),
+      items,
       sizes: page.sizes(),
       olderCursor: olderAt === undefined ? null : encodeCursor(threadId, 'journal', olderAt),
+      ...(unfinishedTurns.length > 0 ? { unfinishedTurns } : {}),
     };
   }
 
   /** The completed items after `itemId`, oldest first (read backwards until it is found); undefined when it is not there. */
   itemsAfter(threadId: string, itemId: string): Item[] | undefined {
+    return this.readAfter(threadId, itemId)?.items;
+  }
+
+  /** `itemsAfter`, with the turns of those items and of `itemId` that ended without completing (see TurnEnds). */
+  readAfter(threadId: string, itemId: string): { items: Item[]; unfinishedTurns: Turn[] } | undefined {
     const newestFirst: Item[] = [];
+    const ends = new TurnEnds();
     for (const line of readLinesBackward(this.journalPath(threadId))) {
-      const item = itemOf(parseLine(line.bytes));
+      const record = parseLine(line.bytes);
+      ends.note(record);
+      const item = itemOf(record);
       if (!item) continue;
-      if (item.id === itemId) return newestFirst.reverse();
+      if (item.id === itemId) {
+        const items = newestFirst.reverse();
+        // The turn of `itemId` itself may have ended since, with nothing after it (cut off before its answer).
+        return { items, unfinishedTurns: ends.unfinished([item, ...items]) };
+      }
       newestFirst.push(item);
     }
     return undefined;
@@ -177,7 +202,7 @@ export class ThreadStore {
         ...turn,
         status: 'interrupted',
         completedAtMs: this.now(),
-        error: { message: 'The app-server stopped while this turn was running.' },
+        error: { message: SERVER_STOPPED },
       });
     }
     this.index.put({ ...thread, status: 'idle', updatedAtMs: this.now() });

@@ -672,6 +672,7 @@ export type ThreadHistoryReadParams = {
 export type ThreadHistoryReadResult = {
   items: Item[];
   olderCursor?: HistoryCursor;
+  unfinishedTurns?: UnfinishedTurns;
   [key: string]: unknown;
 };
 
@@ -715,12 +716,15 @@ export type ThreadReadResult = {
   thread: Thread;
   items: Item[];
   olderCursor?: HistoryCursor;
+  unfinishedTurns?: UnfinishedTurns;
   [key: string]: unknown;
 };
 
 /** `thread/resume`: the latest page, the running turn, and (unless `subscribe` is false) the thread's notifications. */
 export type ThreadResumeParams = {
   threadId: string;
+  /** Resume after this item, the last one the client has: `items` are every item after it (those completed since, then the running turn's open ones) instead of the latest page; -32602 when the thread has no such item. */
+  afterItemId?: string;
   /** Receive the thread's notifications on this connection (default true). */
   subscribe?: boolean;
   [key: string]: unknown;
@@ -733,6 +737,7 @@ export type ThreadResumeResult = {
   /** The running turn; absent when none runs. */
   activeTurn?: Turn;
   olderCursor?: HistoryCursor;
+  unfinishedTurns?: UnfinishedTurns;
   [key: string]: unknown;
 };
 
@@ -903,7 +908,7 @@ export type Turn = {
   startedAtMs?: TimestampMs;
   /** When the turn ended; absent while it is `running`. */
   completedAtMs?: TimestampMs;
-  /** Set when `status` is `failed`. */
+  /** Why it failed (set when `status` is `failed`), or why it was `interrupted` when the user did not stop it. */
   error?: TurnError;
   [key: string]: unknown;
 };
@@ -971,6 +976,9 @@ export type TurnSteerResult = {
   queued: boolean;
   [key: string]: unknown;
 };
+
+/** The turns of the page's items that did not complete (`interrupted` or `failed`), oldest first; absent when all completed or the backend does not say. */
+export type UnfinishedTurns = Turn[];
 
 /** An error in words a user can act on: a message and, when known, a code. */
 export type UserError = {

@@ -70,9 +70,21 @@ export const ThreadReadParams = z
     "`thread/read`: with `afterItemId`, every item after it; otherwise the latest page of the thread's history.",
   );
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
+/**
+ * The turns of the page's items that did not complete (`interrupted` or `failed`), oldest first; absent when all
+ * completed or the backend does not say.
+ */
+export const UnfinishedTurns = z
+  .array(Turn)
+  .optional()
+  .describe(
+    "The turns of the page's items that did not complete (`interrupted` or `failed`), oldest first; absent when all completed or the backend does not say.",
+  );
+export type UnfinishedTurns = z.infer<typeof UnfinishedTurns>;
+
 /** The thread and one page of its items, oldest first (the latest page, or those after `afterItemId`). */
 export const ThreadReadResult = z
-  .looseObject({ thread: Thread, items: z.array(Item), olderCursor: HistoryCursor })
+  .looseObject({ thread: Thread, items: z.array(Item), olderCursor: HistoryCursor, unfinishedTurns: UnfinishedTurns })
   .describe('The thread and one page of its items, oldest first (the latest page, or those after `afterItemId`).');
 export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
 
@@ -80,6 +92,12 @@ export type ThreadReadResult = z.infer<typeof ThreadReadResult>;
 export const ThreadResumeParams = z
   .looseObject({
     threadId: z.string(),
+    afterItemId: z
+      .string()
+      .optional()
+      .describe(
+        "Resume after this item, the last one the client has: `items` are every item after it (those completed since, then the running turn's open ones) instead of the latest page; -32602 when the thread has no such item.",
+      ),
     subscribe: z.boolean().optional().describe("Receive the thread's notifications on this connection (default true)."),
   })
   .describe(
@@ -93,6 +111,7 @@ export const ThreadResumeResult = z
     items: z.array(Item),
     activeTurn: Turn.optional().describe('The running turn; absent when none runs.'),
     olderCursor: HistoryCursor,
+    unfinishedTurns: UnfinishedTurns,
   })
   .describe('The thread, its latest page of items (open items of the running turn last) and its running turn.');
 export type ThreadResumeResult = z.infer<typeof ThreadResumeResult>;
@@ -109,7 +128,7 @@ export const ThreadHistoryReadParams = z
 export type ThreadHistoryReadParams = z.infer<typeof ThreadHistoryReadParams>;
 /** One older page of completed items, oldest first, and the cursor of the page before it. */
 export const ThreadHistoryReadResult = z
-  .looseObject({ items: z.array(Item), olderCursor: HistoryCursor })
+  .looseObject({ items: z.array(Item), olderCursor: HistoryCursor, unfinishedTurns: UnfinishedTurns })
   .describe('One older page of completed items, oldest first, and the cursor of the page before it.');
 export type ThreadHistoryReadResult = z.infer<typeof ThreadHistoryReadResult>;
 

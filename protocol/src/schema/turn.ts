@@ -20,7 +20,9 @@ export const Turn = z
     input: z.array(UserInput).describe('What the user sent to start the turn; may be empty in `turn/completed`.'),
     startedAtMs: TimestampMs.optional().describe('When the turn started; absent when the backend does not say.'),
     completedAtMs: TimestampMs.optional().describe('When the turn ended; absent while it is `running`.'),
-    error: TurnError.optional().describe('Set when `status` is `failed`.'),
+    error: TurnError.optional().describe(
+      'Why it failed (set when `status` is `failed`), or why it was `interrupted` when the user did not stop it.',
+    ),
   })
   .describe("One exchange: the user's input and everything the agent did about it.");
 export type Turn = z.infer<typeof Turn>;
