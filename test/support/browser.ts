@@ -37,6 +37,11 @@ export interface LaunchOptions {
   readonly headed?: boolean;
   /** Keep the profile directory after close (npm start). */
   readonly userDataDir?: string;
+  /**
+   * The host's config, data and state root of an earlier launch, kept after close: a browser started again with the
+   * same profile (`userDataDir`) and this finds its threads where it left them.
+   */
+  readonly homeDir?: string;
 }
 
 /** A running Chromium with the extension loaded. */
@@ -56,6 +61,8 @@ export interface LaunchedBrowser {
   stopServiceWorkers(): Promise<void>;
   /** Pids of processes started by this browser whose command line contains `needle` (e.g. the host). */
   findProcesses(needle: string): Promise<number[]>;
+  /** SIGKILLs the browser process (a crash, or the power going off): nothing of it closes cleanly. */
+  kill(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,7 +128,7 @@ export function childAppServerConfig(description: string, args: readonly string[
 /** Launches Chromium with the built extension and a private host environment. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   requireChromiumAndExtension();
-  const homeDir = await mkdtemp(join(tmpdir(), 'tether-e2e-'));
+  const homeDir = options.homeDir ?? (await mkdtemp(join(tmpdir(), 'tether-e2e-')));
   const userDataDir = options.userDataDir ?? join(homeDir, 'profile');
   await mkdir(userDataDir, { recursive: true });
   const tag = `tether-e2e-${process.pid}-${Date.now()}`;
@@ -177,9 +184,18 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
       await cdp.detach();
     },
     findProcesses: (needle) => findTaggedProcesses(tag, needle),
+    kill: async () => {
+      // The browser process is the one of the profile that is none of its helpers (renderer, GPU, zygote: --type=).
+      const all = await findTaggedProcesses(tag, `--user-data-dir=${userDataDir}`);
+      const cmdlines = await Promise.all(all.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+      const main = all.filter((_, i) => !cmdlines[i]!.includes('--type='));
+      if (main.length === 0) throw new Error(`no browser process runs with the profile ${userDataDir}`);
+      for (const pid of main) process.kill(pid, 'SIGKILL');
+      await context.close().catch(() => undefined);
+    },
     close: async () => {
       await context.close();
-      if (!options.userDataDir) await rm(homeDir, { recursive: true, force: true }).catch(() => {});
+      if (!options.userDataDir && !options.homeDir) await rm(homeDir, { recursive: true, force: true }).catch(() => {});
     },
   };
 }
