@@ -8,7 +8,14 @@ import { type ScriptedModelServer, type SseWriter, startScriptedModelServer, typ
 /** What the mock model answers to one request: text, or a tool call (which makes Copilot ask for permission). */
 export type ChatTurn =
   | TextTurn
-  | { kind: 'toolCall'; name: string; arguments: Record<string, unknown>; callId?: string };
+  | {
+      kind: 'toolCall';
+      name: string;
+      arguments: Record<string, unknown>;
+      callId?: string;
+      /** The call is sent once this settles: a test holds the model mid-turn (e.g. while the browser goes away). */
+      release?: Promise<unknown>;
+    };
 
 /** The part of a Chat Completions request the scripts look at. */
 export interface ChatRequestBody {
@@ -85,6 +92,7 @@ async function streamTurn(sse: SseWriter, turn: ChatTurn, id: string, model: str
   });
   sse.send(chunk({ role: 'assistant', content: '' }));
   if (turn.kind === 'toolCall') {
+    await turn.release;
     const call = {
       index: 0,
       id: turn.callId ?? `call_${id}`,

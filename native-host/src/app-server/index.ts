@@ -4,6 +4,7 @@
  */
 import type { MessageTransport } from '@tether/protocol';
 import { AppServer } from './app-server';
+import { ClientWaits, type EngineClients } from './client-wait';
 import type { AppServerOptions } from './options';
 import { Session, type AppServerSession } from './session';
 
@@ -13,8 +14,8 @@ export type { OpenAiConfig } from './models/openai-config';
 
 /** An engine shared by several connections: a thread started or resumed on one can be resumed on another. */
 export interface AppServerHandle {
-  /** Serves one more connection. */
-  connect(transport: MessageTransport, options?: { jsonrpc?: boolean }): AppServerSession;
+  /** Serves one more connection; `group` names the browser it relays for (see Peer.group). */
+  connect(transport: MessageTransport, options?: { jsonrpc?: boolean; group?: string }): AppServerSession;
   /** Closes every connection, interrupts running turns (journaling their end), closes the store. */
   close(): Promise<void>;
   /** Turns running now, whatever connection started them. */
@@ -26,9 +27,14 @@ export function createAppServer(options: AppServerOptions): AppServerHandle {
   const server = new AppServer(options);
   const log = options.log ?? (() => undefined);
   const sessions = new Set<Session>();
+  const clients: EngineClients = {
+    open: { [Symbol.iterator]: () => [...sessions].filter((s) => s.isOpen)[Symbol.iterator]() },
+    waits: new ClientWaits(),
+    waitMs: options.config?.clientToolWaitMs ?? 0,
+  };
   return {
     connect(transport, connectOptions) {
-      const session = new Session(server, transport, log, connectOptions);
+      const session = new Session(server, transport, log, { ...connectOptions, clients });
       sessions.add(session);
       void session.closed.then(() => sessions.delete(session));
       return session;

@@ -24,6 +24,11 @@ export interface AppServerConfig {
   cwd?: string;
   /** Longest a `bash` tool command may run, in ms (default 120,000). */
   bashTimeoutMs?: number;
+  /**
+   * How long a client-tool call waits for a client that serves it when none is connected, in ms (default 0: it fails
+   * at once). The daemon sets it, since its turns outlive the browser connection that started them.
+   */
+  clientToolWaitMs?: number;
   /** Most turns running at once across all threads before turn/start answers -32001 (default 256). */
   maxRunningTurns?: number;
   /** Most a history page holds (`thread/read`, `thread/resume`, `thread/history/read`) and a model sees of the

@@ -31,4 +31,11 @@ export interface Peer {
   hold(threadId: string): () => void;
   /** Resolves once what was sent so far has been written out (a fast stream awaits this to respect backpressure). */
   flushed(): Promise<void>;
+  /** The browser this client relays for (the daemon's connections say), so a call it started can go to its return. */
+  readonly group?: string;
+  /**
+   * Resolves with the first peer `find` picks among the engine's open clients, asking again as clients initialize
+   * or subscribe, or with undefined after the engine's client-tool wait (none by default) or once `signal` aborts.
+   */
+  waitForClient(find: (clients: Iterable<Peer>) => Peer | undefined, signal: AbortSignal): Promise<Peer | undefined>;
 }

@@ -25,6 +25,7 @@ import { capabilitiesOf } from '../session/capabilities';
 import { type Handlers, SessionGate } from '../session/gate';
 import { TETHER_VERSION } from '../version';
 import type { AppServer } from './app-server';
+import { ClientWaits, type EngineClients } from './client-wait';
 import type { Peer } from './peer';
 import { exportProtocolSchema } from './schema-export';
 import { builtinTool } from './tools/builtin';
@@ -52,13 +53,17 @@ export class Session implements Peer, AppServerSession {
   private readonly gate: SessionGate;
   private readonly handlers: Required<Handlers>;
   private tools: readonly ClientTool[] = [];
+  readonly group: string | undefined;
+  private readonly clients: EngineClients;
 
   constructor(
     private readonly server: AppServer,
     private readonly transport: MessageTransport,
     private readonly log: (line: string) => void,
-    options: { jsonrpc?: boolean } = {},
+    options: { jsonrpc?: boolean; group?: string; clients?: EngineClients } = {},
   ) {
+    this.group = options.group;
+    this.clients = options.clients ?? { open: [this], waits: new ClientWaits(), waitMs: 0 };
     this.connection = new Connection<typeof serverInbound, Outbound>(transport, {
       inbound: serverInbound,
       outbound: { requests: serverRequests, notifications: serverNotifications },
@@ -116,13 +121,27 @@ export class Session implements Peer, AppServerSession {
     return this.gate.hold(threadId);
   }
 
+  waitForClient(find: (clients: Iterable<Peer>) => Peer | undefined, signal: AbortSignal): Promise<Peer | undefined> {
+    const { open, waits, waitMs } = this.clients;
+    return waits.wait(() => find(open), waitMs, signal);
+  }
+
   private table(): Required<Handlers> {
     const s = this.server;
     return {
-      initialize: (p) => this.initialize(p),
+      initialize: (p, ctx) => {
+        const result = this.initialize(p);
+        // A browser that came back: a page-tool call waiting for one can go to it.
+        ctx.afterAnswer(() => this.clients.waits.changed());
+        return result;
+      },
       'thread/start': (p, ctx) => s.startThread(this, p, ctx.afterAnswer),
       'thread/read': (p) => s.readThread(p),
-      'thread/resume': (p, ctx) => s.resumeThread(this, p, ctx.afterAnswer),
+      'thread/resume': (p, ctx) => {
+        const result = s.resumeThread(this, p, ctx.afterAnswer);
+        ctx.afterAnswer(() => this.clients.waits.changed());
+        return result;
+      },
       'thread/history/read': (p) => s.readHistory(p),
       'thread/list': (p) => s.listThreads(p),
       'thread/archive': (p, ctx) => s.archiveThread(p, ctx.afterAnswer),

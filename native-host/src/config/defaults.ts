@@ -9,6 +9,8 @@ import type { BackendConfig } from './schema';
 export const EMBEDDED_BACKEND_ID = 'embedded';
 /** Size at which host.log is rotated unless the config file says otherwise. */
 export const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+/** How long the daemon lets a page-tool call wait for a browser to come back unless the config file says otherwise. */
+export const DEFAULT_PAGE_TOOL_WAIT_MS = 3 * 60 * 1000;
 
 /** The validated configuration the host runs with. */
 export interface HostConfig {
@@ -24,6 +26,8 @@ export interface HostConfig {
   /** Where the embedded backend stores threads unless its config says otherwise. */
   readonly dataDir: string;
   readonly logMaxBytes: number;
+  /** How long the daemon lets a page-tool call wait for a browser (`daemon.pageToolWaitSeconds`), in ms. */
+  readonly pageToolWaitMs: number;
   /** Lines for the host's log about what loading did (a config file or folder whose permissions were tightened). */
   readonly notes?: readonly string[];
 }
@@ -60,5 +64,6 @@ export function defaultHostConfig(options: PathEnv = {}): HostConfig {
     allowedExtensionIds: [],
     dataDir: dataDir(options),
     logMaxBytes: DEFAULT_LOG_MAX_BYTES,
+    pageToolWaitMs: DEFAULT_PAGE_TOOL_WAIT_MS,
   };
 }

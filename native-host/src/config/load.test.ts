@@ -211,4 +211,11 @@ describe('loadConfig', () => {
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(config.notes).toHaveLength(2);
   });
+  it("reads how long the daemon's page tools wait for a browser, in seconds, with 3 minutes by default", () => {
+    expect(load(undefined).pageToolWaitMs).toBe(180_000);
+    expect(load(JSON.stringify({ daemon: { pageToolWaitSeconds: 2.5 } })).pageToolWaitMs).toBe(2500);
+    const error = errorOf(() => load(JSON.stringify({ daemon: { pageToolWaitSeconds: -1 } })));
+    expect(error.message).toContain('pageToolWaitSeconds');
+    expect(error.message).toContain('give a number of seconds from 0 (fail at once) to 86400');
+  });
 });

@@ -12,6 +12,7 @@ import { ConfigError, type ConfigIssue } from './config-error';
 import {
   builtinBackends,
   DEFAULT_LOG_MAX_BYTES,
+  DEFAULT_PAGE_TOOL_WAIT_MS,
   EMBEDDED_BACKEND_ID,
   findBackend,
   type HostConfig,
@@ -93,6 +94,10 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     allowedExtensionIds: data.allowedExtensionIds ?? [],
     dataDir: dataDir(options),
     logMaxBytes: data.log?.maxBytes ?? DEFAULT_LOG_MAX_BYTES,
+    pageToolWaitMs:
+      data.daemon?.pageToolWaitSeconds === undefined
+        ? DEFAULT_PAGE_TOOL_WAIT_MS
+        : Math.round(data.daemon.pageToolWaitSeconds * 1000),
     notes,
   };
 }

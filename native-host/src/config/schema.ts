@@ -83,6 +83,12 @@ export const ConfigFile = z.strictObject({
       maxBytes: z.number().int().min(4096).optional(),
     })
     .optional(),
+  daemon: z
+    .strictObject({
+      /** How long a page-tool call waits for a browser to come back before it fails (the daemon only). */
+      pageToolWaitSeconds: z.number().min(0).max(86_400).optional(),
+    })
+    .optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
@@ -102,6 +108,8 @@ export const FIELD_FIXES: Readonly<Record<string, string>> = {
   defaultBackend: 'name one of the ids under "backends" (or "embedded")',
   backends: 'give an object mapping backend ids to {"kind": ..., ...}',
   maxBytes: 'give a whole number of bytes, at least 4096',
+  daemon: 'give an object such as {"pageToolWaitSeconds": 180}',
+  pageToolWaitSeconds: 'give a number of seconds from 0 (fail at once) to 86400',
   openai: 'give {"baseUrl": "http://127.0.0.1:11434/v1", "apiKey": "...", "model": "..."} (set it in the options page)',
   baseUrl: 'give an http:// or https:// URL up to the API version, e.g. "http://127.0.0.1:11434/v1"',
   apiKey: 'give the key as a non-empty string, or remove the field for a server that needs none',

@@ -1,5 +1,6 @@
 /** `tether daemon [run|status|stop|restart] [--idle-exit SECONDS]`: runs or manages the per-user daemon. */
 import { errorMessage } from '@tether/protocol/errors';
+import { loadHostConfig } from '../host/host-setup';
 import { createFileLog } from '../log';
 import { TETHER_VERSION } from '../version';
 import { connectDaemon, DaemonUnavailableError } from './client';
@@ -11,6 +12,8 @@ import { DEFAULT_IDLE_EXIT_MS, runDaemon } from './server';
 
 /** The environment variable that sets the idle exit in seconds (what `--idle-exit` sets for `run`). */
 export const IDLE_EXIT_ENV = 'TETHER_DAEMON_IDLE_EXIT';
+/** The environment variable that sets, in seconds, how long a page-tool call waits for a browser (over the config). */
+export const PAGE_TOOL_WAIT_ENV = 'TETHER_PAGE_TOOL_WAIT';
 
 const USAGE = 'usage: tether daemon [run|status|stop|restart] [--idle-exit SECONDS]';
 
@@ -62,7 +65,8 @@ async function run(idleExitMs: number): Promise<number> {
     tag: `daemon ${process.pid}`,
   });
   try {
-    return await runDaemon({ files, idleExitMs, log: fileLog.log });
+    const pageToolWaitMs = await pageToolWait(fileLog.log);
+    return await runDaemon({ files, idleExitMs, pageToolWaitMs, log: fileLog.log });
   } catch (error) {
     fileLog.log(`cannot run: ${errorMessage(error)}`);
     process.stderr.write(`tether daemon: cannot run: ${errorMessage(error)}\n`);
@@ -70,6 +74,20 @@ async function run(idleExitMs: number): Promise<number> {
   } finally {
     fileLog.close();
   }
+}
+
+/** TETHER_PAGE_TOOL_WAIT (seconds), else the config file's `daemon.pageToolWaitSeconds`, else the default. */
+async function pageToolWait(log: (line: string) => void): Promise<number> {
+  const text = process.env[PAGE_TOOL_WAIT_ENV];
+  if (text !== undefined && text !== '') {
+    const seconds = Number(text);
+    if (!Number.isFinite(seconds) || seconds < 0)
+      throw new Error(`${PAGE_TOOL_WAIT_ENV} must be a number of seconds, 0 or more; got "${text}"`);
+    return Math.round(seconds * 1000);
+  }
+  const { config, configError } = await loadHostConfig();
+  if (configError) log(configError.message);
+  return config.pageToolWaitMs;
 }
 
 async function ask(control: 'status' | 'stop', start = false): Promise<DaemonStatus | undefined> {

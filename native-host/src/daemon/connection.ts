@@ -101,7 +101,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     hostVersion: hello.hostVersion ?? TETHER_VERSION,
     setInputPaused: (paused) => (paused ? socket.pause() : socket.resume()),
     daemon: { daemonVersion: daemonVersion() },
-    sharedEngine: options.sharedEngine,
+    sharedEngine: (engineOptions) => inGroup(options.sharedEngine(engineOptions), hello.browser),
     wrapBackend: (backend) => turns.watch(backend),
   });
   const lines = new LineSplitter<Buffer>(
@@ -135,6 +135,18 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     },
     get runningTurns() {
       return turns.runningTurns;
+    },
+  };
+}
+
+/** The engine, its connections named after the browser this relay serves (a page tool waits for that browser). */
+function inGroup(engine: AppServerHandle, browser: string | undefined): AppServerHandle {
+  return {
+    connect: (transport, connectOptions) =>
+      engine.connect(transport, { ...connectOptions, ...(browser === undefined ? {} : { group: browser }) }),
+    close: () => engine.close(),
+    get runningTurns() {
+      return engine.runningTurns;
     },
   };
 }

@@ -34,6 +34,8 @@ export const DEFAULT_IDLE_EXIT_MS = 15 * 60 * 1000;
 export interface DaemonOptions {
   readonly files: DaemonFiles;
   readonly idleExitMs: number;
+  /** How long a page-tool call waits for a browser to come back (AppServerConfig.clientToolWaitMs). */
+  readonly pageToolWaitMs: number;
   readonly log: Log;
 }
 
@@ -71,7 +73,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const key = JSON.stringify(settings);
     let engine = engines.get(key);
     if (!engine) {
-      engine = createAppServer({ ...settings, log: (line) => log(`embedded: ${line}`) });
+      engine = createAppServer({
+        ...settings,
+        config: { ...settings.config, clientToolWaitMs: options.pageToolWaitMs },
+        log: (line) => log(`embedded: ${line}`),
+      });
       engines.set(key, engine);
     }
     return engine;
@@ -153,7 +159,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   });
   if (process.platform !== 'win32') chmodSync(files.socket, PRIVATE_FILE_MODE);
   log(
-    `listening on ${files.socket} (tether ${version}, node ${process.version}; idle exit after ${options.idleExitMs} ms)`,
+    `listening on ${files.socket} (tether ${version}, node ${process.version}; idle exit after ${options.idleExitMs} ms; ` +
+      `page tools wait ${options.pageToolWaitMs} ms for a browser)`,
   );
 
   let resolveExit!: (code: number) => void;
