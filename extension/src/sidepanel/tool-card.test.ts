@@ -27,6 +27,13 @@ describe('summaryLine', () => {
     expect(summaryLine(call('page_read', {}, 'completed', { result: PAGE_RESULT }))).toBe('page_read: example.com');
   });
 
+  it('names what page_ask_user asked the user, whatever the reply', () => {
+    const asked = call('page_ask_user', { message: 'Please sign in.', answer: 'the code' }, 'completed', {
+      result: [{ type: 'text', text: 'The user clicked "Done".' }],
+    });
+    expect(summaryLine(asked)).toBe('page_ask_user: Please sign in.');
+  });
+
   it('shows the bare tool name when nothing says what it acts on, never `{}`', () => {
     const line = summaryLine(call('tabs_list', {}));
     expect(line).toBe('tabs_list');

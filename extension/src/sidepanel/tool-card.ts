@@ -22,6 +22,8 @@ const SUBJECT_KEYS = [
   'name',
   'ref',
   'key',
+  // What page_ask_user asked the user: the transcript's record of the request.
+  'message',
 ] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {

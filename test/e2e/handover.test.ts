@@ -1,0 +1,171 @@
+/**
+ * Handing the page to the user (`page_ask_user`) in real Chromium with the built extension and the real host: the
+ * turn waits on the request in the side panel, the tab comes to the front, the model gets the button the user chose
+ * and what they typed (the scripted model echoes its tool result; the mock model's requests are read), and Stop during
+ * the wait ends the turn with the request gone.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
+import {
+  agentTexts,
+  completedAnswers,
+  openConnectedPanel,
+  openSidePanel,
+  sendPrompt,
+  waitConnected,
+} from '../support/extension-pages';
+import { type ChatScript, contentText } from '../support/mock-chat-completions';
+
+interface ChromeApi {
+  tabs: { get(tabId: number): Promise<{ active: boolean }> };
+  action: { getBadgeText(details: { tabId: number }): Promise<string> };
+}
+
+async function tabActive(panel: Page, tabId: number): Promise<boolean> {
+  return panel.evaluate(
+    async (id) => (await (globalThis as unknown as { chrome: ChromeApi }).chrome.tabs.get(id)).active,
+    tabId,
+  );
+}
+
+async function badgeOf(panel: Page, tabId: number): Promise<string> {
+  return panel.evaluate(
+    (id) => (globalThis as unknown as { chrome: ChromeApi }).chrome.action.getBadgeText({ tabId: id }),
+    tabId,
+  );
+}
+
+/** Asks through the scripted model's `/tool` command and returns the request once the panel shows it. */
+async function ask(panel: Page, args: { message: string; answer?: string }) {
+  await sendPrompt(panel, `/tool page_ask_user ${JSON.stringify(args)}`);
+  const request = panel.locator('.handover');
+  await request.waitFor({ timeout: 30_000 });
+  return request;
+}
+
+describe('handing the page to the user (Chromium, scripted model)', () => {
+  const suite = useBrowserSuite();
+
+  it('waits for Done, brings the tab to the front, and gives the model the answer the user typed', async () => {
+    const { tabId, panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    // The panel is a tab of its own here, opened last: the page's tab is behind it until the agent asks.
+    expect(await tabActive(panel, tabId)).toBe(false);
+    const request = await ask(panel, { message: 'Please sign in to the demo site.', answer: 'the 6-digit code' });
+
+    expect(await request.locator('.handover-asker').textContent()).toBe('The agent asks you:');
+    expect(await request.locator('.handover-message').textContent()).toBe('Please sign in to the demo site.');
+    expect(await request.locator('label').textContent()).toBe('Your answer: the 6-digit code');
+    // The agent's words, not an approval: no card, no allow or deny, no rule for the site.
+    expect(await panel.locator('.approval').count()).toBe(0);
+    expect(await panel.locator('button[data-choice]').count()).toBe(0);
+    expect(await request.locator('button').allTextContents()).toEqual(['Done', "I can't"]);
+    await expect.poll(() => tabActive(panel, tabId)).toBe(true);
+    await expect.poll(() => badgeOf(panel, tabId)).toBe('1');
+
+    // The turn waits: it is still running and has not answered.
+    await panel.waitForTimeout(500);
+    expect(await completedAnswers(panel).count()).toBe(0);
+    expect(await panel.locator('button[data-action="stop"]').count()).toBe(1);
+
+    await request.locator('input[name="handover-answer"]').fill('481516');
+    await request.locator('button[data-reply="done"]').click();
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
+    const answer = (await agentTexts(panel)).at(-1) ?? '';
+    expect(answer).toContain('page_ask_user completed');
+    expect(answer).toContain('The user clicked "Done": they say they did what you asked. Their answer: "481516"');
+    expect(await panel.locator('.handover').count()).toBe(0);
+    await expect.poll(() => badgeOf(panel, tabId)).toBe('');
+
+    // The transcript keeps what was asked and how the user answered.
+    const recorded = panel.locator('.transcript details.toolCall.completed[data-tool="page_ask_user"]');
+    await recorded.waitFor({ state: 'attached' });
+    expect(await recorded.locator('summary').textContent()).toContain('Please sign in to the demo site.');
+    expect(await recorded.locator('pre.result').textContent()).toContain('Their answer: "481516"');
+    await panel.close();
+  });
+
+  it("keeps the request while the panel is closed, and tells the model when the user clicks I can't", async () => {
+    const { tabId, panel } = await openConnectedPanel(suite.browser, suite.demo.url('/other'));
+    await ask(panel, { message: 'Solve the CAPTCHA on this page.' });
+    await panel.close();
+
+    const reopened = await openSidePanel(suite.browser, tabId);
+    await waitConnected(reopened);
+    const request = reopened.locator('.handover');
+    await request.waitFor({ timeout: 30_000 });
+    expect(await request.locator('.handover-message').textContent()).toBe('Solve the CAPTCHA on this page.');
+    expect(await request.locator('label').textContent()).toBe('Your answer (optional)');
+    await request.locator('input[name="handover-answer"]').fill('it keeps failing');
+    await request.locator('button[data-reply="cannot"]').click();
+
+    await expect.poll(() => completedAnswers(reopened).count(), { timeout: 30_000 }).toBe(1);
+    expect((await agentTexts(reopened)).at(-1)).toContain(
+      'The user clicked "I can\'t": they could not or would not do it. Their answer: "it keeps failing"',
+    );
+    expect(await reopened.locator('.handover').count()).toBe(0);
+    await reopened.close();
+  });
+
+  it('ends the turn on Stop during the wait: the request goes away and the call gets no answer', async () => {
+    const { tabId, panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    await ask(panel, { message: 'Enter the two-factor code on the page.' });
+    await expect.poll(() => badgeOf(panel, tabId)).toBe('1');
+
+    await panel.locator('button[data-action="stop"]').click();
+    await expect.poll(() => panel.locator('.handover').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => panel.locator('button[data-action="stop"]').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => badgeOf(panel, tabId)).toBe('');
+    await expect
+      .poll(() => panel.locator('.transcript .note').allTextContents(), { timeout: 30_000 })
+      .toContainEqual(expect.stringContaining('stopped waiting for your answer'));
+    for (const text of await agentTexts(panel)) expect(text).not.toContain('page_ask_user completed');
+
+    // The conversation goes on: the next message gets its answer.
+    await sendPrompt(panel, 'hello again');
+    await expect
+      .poll(async () => (await agentTexts(panel)).some((t) => t.includes('hello again')), { timeout: 30_000 })
+      .toBe(true);
+    await panel.close();
+  });
+});
+
+/** The part of a recorded Chat Completions request this test reads. */
+const ChatBody = z.object({ messages: z.array(z.object({ role: z.string(), content: z.unknown() })) });
+
+/** Asks which colour once, then says what it was told. */
+const colourPlanner: ChatScript = ({ body }) => {
+  const last = body.messages?.at(-1);
+  if (last?.role === 'tool') return { kind: 'text', text: `Noted: ${contentText(last.content)}` };
+  return {
+    kind: 'toolCall',
+    name: 'page_ask_user',
+    arguments: { message: 'Which colour should the reader card be?', answer: 'a colour' },
+  };
+};
+
+describe('handing the page to the user (Chromium, mock OpenAI-compatible model)', () => {
+  const suite = useModelBrowserSuite(colourPlanner);
+
+  it("sends the model the user's choice and answer as the tool's result", async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    await sendPrompt(panel, 'Make me a reader card.');
+    const request = panel.locator('.handover');
+    await request.waitFor({ timeout: 30_000 });
+    expect(await request.locator('.handover-message').textContent()).toBe('Which colour should the reader card be?');
+    await request.locator('input[name="handover-answer"]').fill('teal');
+    await request.locator('input[name="handover-answer"]').press('Enter');
+
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
+    const toolMessages = suite.model.requests
+      .filter((r) => r.path.endsWith('/chat/completions'))
+      .flatMap((r) => ChatBody.parse(r.body).messages)
+      .filter((m) => m.role === 'tool')
+      .map((m) => contentText(m.content));
+    expect(toolMessages).toContainEqual(expect.stringContaining('The user clicked "Done"'));
+    expect(toolMessages).toContainEqual(expect.stringContaining('Their answer: "teal"'));
+    expect((await agentTexts(panel)).at(-1)).toContain('Their answer: "teal"');
+    await panel.close();
+  });
+});
