@@ -81,8 +81,9 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     minimum_chrome_version: '116',
     // `debugger`: trusted input (real clicks, keys, drag, file choice) through CDP, only while a turn acts and only as
     // the user's trusted-input setting allows; Chrome shows its "started debugging this browser" bar meanwhile.
-    // Firefox has no such API (bugzilla 1316741), so its build asks for nothing extra.
-    permissions: [...PERMISSIONS, 'sidePanel', 'debugger'],
+    // Firefox has no such API (bugzilla 1316741), so its build asks for nothing extra. `tabGroups`: a task's tabs
+    // show as one tab group named after its thread (Firefox groups tabs without it where it can, untitled).
+    permissions: [...PERMISSIONS, 'sidePanel', 'debugger', 'tabGroups'],
     background: { service_worker: 'src/background/index.ts', type: 'module' },
     side_panel: { default_path: SIDE_PANEL },
     // With openPanelOnActionClick, the action's command opens the side panel like a click on the button.

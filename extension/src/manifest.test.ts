@@ -22,6 +22,7 @@ describe('buildManifest', () => {
       'scripting',
       'sidePanel',
       'storage',
+      'tabGroups',
     ]);
     expect(buildManifest('firefox').permissions).toEqual(['nativeMessaging', 'storage', 'scripting', 'contextMenus']);
     expect(m.host_permissions).toEqual(['<all_urls>']);

@@ -43,6 +43,7 @@ describe('the built extension in Chromium', () => {
       'scripting',
       'sidePanel',
       'storage',
+      'tabGroups',
     ]);
     expect(manifest.content_security_policy.extension_pages).toContain("img-src 'self' data:");
   });

@@ -10,6 +10,7 @@ import { DebuggerSessions } from './input/debugger-session';
 import { InputLayer } from './input/input-layer';
 import { trustedPolicy } from './input/trusted-policy';
 import { chromePageTools } from './page-tools/chrome-pages';
+import { chromeTabBrowser, chromeTabGroups } from './tabs/chrome-tabs';
 import { createMenus, onMenuClick, openPanelOnAction } from './views/open-tether';
 import { PersistentState } from './views/persistent-state';
 import { runViewOp } from './views/view-ops';
@@ -55,6 +56,7 @@ const worker: TetherWorker = new TetherWorker({
     void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
   },
   pageTools: chromePageTools({ readFiles: (paths, bytes) => worker.readFiles(paths, bytes), input }),
+  tabs: { ...chromeTabBrowser(), groups: chromeTabGroups() },
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,
   os: () => platformOs,
@@ -69,7 +71,11 @@ const worker: TetherWorker = new TetherWorker({
 });
 
 const ready = state.load().then(
-  () => worker.link.start(),
+  () => {
+    worker.link.start();
+    // Tabs closed while no worker listened leave their tasks now.
+    void chrome.tabs.query({}).then((tabs) => worker.groups.prune(new Set(tabs.flatMap((t) => t.id ?? []))));
+  },
   (error: unknown) => {
     console.error('[tether] could not load stored state; starting empty', error);
     worker.link.start();
@@ -162,6 +168,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   void ready.then(async () => {
     await state.setBinding(tabId, undefined);
     await worker.broker.tabClosed(tabId);
+    await worker.groups.tabClosed(tabId);
     worker.handovers.tabClosed(tabId);
     worker.pages.tabClosed(tabId);
     input.tabClosed(tabId);

@@ -39,6 +39,12 @@ export async function fakeWorker(
     tab: async () => ({ url: 'https://a.example/', title: 'A' }),
     setBadge: () => {},
     pageTools: unusedPageTools(),
+    tabs: {
+      openTab: async () => {
+        throw new Error('not used: the test opens no tab');
+      },
+      closeTab: async () => {},
+    },
     clientInfo: { name: 'test', version: '0' },
     extensionId: 'x',
     os: () => 'linux',

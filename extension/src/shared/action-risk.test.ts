@@ -179,6 +179,7 @@ describe('tool classes', () => {
       'page_screenshot',
       'page_wait',
       'tabs_list',
+      'tabs_select',
       'page_ask_user',
     ]);
     expect(Object.keys(TOOL_CLASSES).filter((t) => TOOL_CLASSES[t] === 'navigate')).toEqual([
@@ -186,6 +187,7 @@ describe('tool classes', () => {
       'page_back',
       'page_forward',
       'page_reload',
+      'tabs_open',
     ]);
     for (const name of ['bash', 'apply_patch', 'toString', '__proto__', 'constructor', ''])
       expect(toolClassOf(name), name).toBeUndefined();

@@ -18,6 +18,7 @@ export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
   page_screenshot: 'read',
   page_wait: 'read',
   tabs_list: 'read',
+  tabs_select: 'read',
   // Asks the user and changes nothing; never gated (the user answers it in the panel), so the class only marks it read-only.
   page_ask_user: 'read',
   page_click: 'act',
@@ -30,10 +31,12 @@ export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
   page_upload: 'act',
   page_press: 'act',
   page_scroll: 'act',
+  tabs_close: 'act',
   page_navigate: 'navigate',
   page_back: 'navigate',
   page_forward: 'navigate',
   page_reload: 'navigate',
+  tabs_open: 'navigate',
 };
 
 /** The class of `toolName`, or undefined when it is not one of the extension's page tools. */

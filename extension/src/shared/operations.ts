@@ -89,6 +89,15 @@ export const viewOps = {
   'share/set': { params: z.object({ shared: z.boolean() }), result: z.object({ shared: z.boolean() }) },
   /** Whether the tab's conversation is shared with external MCP clients now. */
   'share/get': { params: Empty, result: z.object({ shared: z.boolean() }) },
+  /** Adds a tab to the task of the calling tab's conversation, so the agent may read and act on it. */
+  'task/add': { params: z.object({ tabId: z.number().int().nonnegative() }), result: Empty },
+  /** Takes a tab out of the calling tab's task (not the conversation's own tab). */
+  'task/remove': { params: z.object({ tabId: z.number().int().nonnegative() }), result: Empty },
+  /** The web pages in the calling tab's window that no conversation's task holds: what "Add a tab" offers. */
+  'task/others': {
+    params: Empty,
+    result: z.object({ tabs: z.array(z.object({ tabId: z.number().int(), title: z.string(), url: z.string() })) }),
+  },
 } as const satisfies Record<string, ViewOpSpec>;
 
 /** Names of the operations. */

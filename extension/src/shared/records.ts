@@ -48,6 +48,8 @@ export const PendingApproval = z.object({
       highRisk: z.array(z.string()),
       /** What the model supplies that the user should see as data: the text typed, the values chosen, the URL. */
       value: z.string().optional(),
+      /** The tab acted on, when it is another tab of the task than the conversation's own (the card names it). */
+      tab: z.object({ id: z.number().int(), title: z.string() }).optional(),
     })
     .optional(),
   createdAtMs: z.number(),

@@ -11,9 +11,11 @@ import type { WorkerToView } from '../../shared/messages';
 import type { Notice } from '../../shared/records';
 import { describeAction } from '../page-tools/action-cards';
 import { callRefs } from '../page-tools/action-report';
-import { type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
+import { isTabToolCall, type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
 import type { PageTools } from '../page-tools/page-tools';
 import type { HandoverDesk } from '../handover/handover-desk';
+import { requestedTab, type TabTools } from '../tabs/tab-tools';
+import type { TaskGroups } from '../tabs/task-groups';
 import type { PersistentState } from '../views/persistent-state';
 import { type ApprovalBroker, stopReasonOf, stopReasonText, whoWaited } from './approval-broker';
 import { ruleOrigin } from './site-rules';
@@ -35,7 +37,7 @@ function decisionOrigin(
   elements: readonly ElementFacts[],
   pageOrigin: string | undefined,
 ): { origin?: string } {
-  if (call.tool === 'page_navigate') return { origin: call.args.url };
+  if (call.tool === 'page_navigate' || call.tool === 'tabs_open') return { origin: call.args.url };
   if (call.tool === 'page_back' || call.tool === 'page_forward') return { origin: UNKNOWN_DESTINATION };
   const others = new Set(elements.map((e) => e.origin).filter((o) => o !== pageOrigin));
   if (others.size === 0) return {};
@@ -48,8 +50,11 @@ function decisionOrigin(
 /** What the gate needs from the worker. */
 export interface GateDeps {
   readonly state: Pick<PersistentState, 'tabsForThread'>;
-  tab(tabId: number): Promise<{ url?: string } | undefined>;
+  tab(tabId: number): Promise<{ url?: string; title?: string } | undefined>;
   readonly pages: Pick<PageTools, 'elementsOf' | 'highlight' | 'run'>;
+  /** The thread's task group: which tabs a call may act on. */
+  readonly groups: Pick<TaskGroups, 'resolve' | 'closeRefusal'>;
+  readonly tabTools: Pick<TabTools, 'run'>;
   readonly broker: Pick<ApprovalBroker, 'ask'>;
   readonly handovers: Pick<HandoverDesk, 'ask'>;
   sendToTab(tabId: number, message: WorkerToView): void;
@@ -71,15 +76,24 @@ export async function runGatedCall(
   // A hand-over acts on nothing: the user answers it in the panel, so there is no card, only their reply.
   if (call.tool === 'page_ask_user') return (await w.handovers.ask(params, call.args, signal)) ?? NO_ANSWER;
   const toolClass = toolClassOf(call.tool);
-  const tabId = w.state.tabsForThread(params.threadId)[0];
-  if (tabId === undefined || toolClass === undefined)
-    return fail('No browser tab shows this conversation any more, so no page can be used.');
-  const askedOrigin = ruleOrigin((await w.tab(tabId))?.url);
+  // Any tab of the thread's task group, and no other: the one the call names, else the one the agent is on.
+  const target = w.groups.resolve(params.threadId, requestedTab(call, parsed.tabId));
+  if ('error' in target) return fail(target.error);
+  const { tabId } = target;
+  if (toolClass === undefined) return fail(`${call.tool} is not a page tool the extension can gate.`);
+  const conversationTab = w.state.tabsForThread(params.threadId)[0] ?? tabId;
+  const shown = await w.tab(tabId);
+  const askedOrigin = ruleOrigin(shown?.url);
   const origin = askedOrigin ?? 'this page';
-  if (call.tool === 'page_navigate') {
+  if (call.tool === 'page_navigate' || call.tool === 'tabs_open') {
     const refused = navigationRefusal(call.args.url);
     if (refused) return fail(refused);
   }
+  const closing = call.tool === 'tabs_close' ? w.groups.closeRefusal(params.threadId, tabId) : undefined;
+  if (closing) return fail(closing);
+  // The card names the tab when it is not the conversation's own one, so the user knows which page is meant.
+  const otherTab =
+    tabId === conversationTab ? {} : { tab: { id: tabId, title: shown?.title || shown?.url || `tab ${tabId}` } };
   // The card describes what the extension found on the page, so the elements are looked up before asking.
   let elements: ElementFacts[];
   try {
@@ -105,8 +119,9 @@ export async function runGatedCall(
       preview,
       ...(params.caller ? { caller: params.caller } : {}),
       choices: ['allow', 'allow_session', 'deny'],
-      page: { toolClass, highRisk, ...(value === undefined ? {} : { value }) },
-      ...decisionOrigin(call, elements, askedOrigin),
+      page: { toolClass, highRisk, ...(value === undefined ? {} : { value }), ...otherTab },
+      // Decided for the site of the tab acted on (or where the call leads), never for the conversation's tab's site.
+      origin: decisionOrigin(call, elements, askedOrigin).origin ?? shown?.url ?? '',
       signal,
       onAsk: () => void w.pages.highlight(tabId, outlined, true),
     });
@@ -115,21 +130,23 @@ export async function runGatedCall(
   }
   if (signal.aborted) return NO_ANSWER;
   if (decision === 'deny') return fail(`The user did not allow ${call.tool} on ${origin}.`);
-  // Bindings can change while the user decides: use only the tab bound now, and only if it is the same one.
-  if (w.state.tabsForThread(params.threadId)[0] !== tabId)
-    return fail('The tab of this conversation changed; ask again.');
+  // The task can change while the user decides: use only the tab the call resolves to now, if it is the same one.
+  const again = w.groups.resolve(params.threadId, requestedTab(call, parsed.tabId));
+  if (!('tabId' in again) || again.tabId !== tabId) return fail('The tab of this conversation changed; ask again.');
   // The decision covers the site the tab showed when asked; a tab that navigated meanwhile shows another site.
   if (ruleOrigin((await w.tab(tabId))?.url) !== askedOrigin) {
     return fail(`The tab left ${origin} before ${call.tool} could run, so it did not run; ask again.`);
   }
   if (signal.aborted) return NO_ANSWER;
-  const result = await w.pages.run(tabId, call);
+  const result = isTabToolCall(call)
+    ? await w.tabTools.run(params.threadId, tabId, call)
+    : await w.pages.run(tabId, call);
   if (signal.aborted) {
     // Too late to stop the page action, but no one receives its result: the transcript says so, not that it ran.
     const why = stopReasonText(stopReasonOf(signal));
     const summary = `${whoWaited(params.caller)} stopped waiting (${why}) while ${call.tool} ran on ${origin}: the action happened, but its result was not delivered.`;
     const notice: Notice = { kind: 'call-withdrawn', toolName: call.tool, threadId: params.threadId, summary };
-    w.sendToTab(tabId, { type: 'notice', notice });
+    w.sendToTab(conversationTab, { type: 'notice', notice });
     return NO_ANSWER;
   }
   // An external client's call belongs to no turn of this conversation: the transcript still says what it did.
@@ -141,7 +158,7 @@ export async function runGatedCall(
       threadId: params.threadId,
       summary: `${params.caller.name} (its own name for itself) ${outcome} ${call.tool} on ${origin}.`,
     };
-    w.sendToTab(tabId, { type: 'notice', notice });
+    w.sendToTab(conversationTab, { type: 'notice', notice });
   }
   return result;
 }

@@ -122,6 +122,12 @@ export function describeAction(
       return { preview: `Go forward in this tab's history (now on ${page})` };
     case 'page_reload':
       return { preview: `Reload ${thisPage}` };
+    case 'tabs_open':
+      return { preview: `Open a page on ${siteName(call.args.url)} in a new tab of this task`, value: call.args.url };
+    case 'tabs_select':
+      return { preview: `Work on the task's tab that shows ${page}` };
+    case 'tabs_close':
+      return { preview: `Close the tab the agent opened on ${page}` };
     case 'page_ask_user':
       return { preview: `Ask you to take over ${thisPage}`, value: call.args.message };
   }

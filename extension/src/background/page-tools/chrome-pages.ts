@@ -202,7 +202,11 @@ export function chromePageTools(extra: { readFiles: PageToolDeps['readFiles']; i
     },
     capture: async (tabId, box) => {
       const tab = await chrome.tabs.get(tabId);
-      if (!tab.active) throw new Error('The tab is not the visible tab of its window; switch to it and ask again.');
+      // Bringing the tab to front would take it from under the user: the tool says so and what works instead.
+      if (!tab.active)
+        throw new Error(
+          `tab ${tabId} is in the background, and the browser captures only the tab in front of its window. It was not brought to front (the user may be working there): page_snapshot and page_read work on background tabs, or ask the user to show the tab and call page_screenshot again.`,
+        );
       const shot = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
       return box ? crop(shot, box) : shot;
     },

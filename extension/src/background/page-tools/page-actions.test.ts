@@ -6,7 +6,7 @@ import { fakeDebugger, manualTimers } from '../input/fake-debugger';
 import { InputLayer, type InputMode } from '../input/input-layer';
 import { unusedPageTools } from '../test-helpers';
 import { acted, facts, snap } from './fake-tab';
-import { parsePageToolCall } from './page-tool-specs';
+import { isTabToolCall, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 
 /** An element the fake agent shows: its facts and where `locate` says a user would point at it. */
@@ -82,6 +82,7 @@ function setup(top: Record<string, Shown>, inFrame: Record<string, Shown> = {}, 
   const run = async (tool: string, args: unknown): Promise<string> => {
     const parsed = parsePageToolCall(tool, args);
     if (!parsed.ok) throw new Error(parsed.error);
+    if (isTabToolCall(parsed.call)) throw new Error(`${tool} is run by the tab tools`);
     const r: ToolCallResult = await tools.run(1, parsed.call);
     return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   };

@@ -65,6 +65,9 @@ describe('parsePageToolCall', () => {
       page_upload: { ref: 'e1', paths: ['/tmp/a.txt'] },
       page_press: { key: 'Enter' },
       page_navigate: { url: 'https://a.example/' },
+      tabs_open: { url: 'https://a.example/' },
+      tabs_select: { tabId: 3 },
+      tabs_close: { tabId: 3 },
       page_ask_user: { message: 'Sign in, please.' },
     };
     for (const t of CLIENT_TOOLS) {
@@ -75,6 +78,23 @@ describe('parsePageToolCall', () => {
         expect(parsePageToolCall(t.name, null).ok, t.name).toBe(true);
       }
     }
+  });
+
+  it('lets every page_* tool, a new one included, name a tab of the task, and keeps the tab apart from the arguments', () => {
+    for (const t of CLIENT_TOOLS) {
+      const schema = JSON.stringify(t.inputSchema);
+      if (t.name.startsWith('page_')) expect(schema, t.name).toContain('"tabId"');
+    }
+    const r = parsePageToolCall('page_click', { ref: 'e1', tabId: 7 });
+    expect(r).toEqual({ ok: true, call: { tool: 'page_click', args: { ref: 'e1' } }, tabId: 7 });
+    expect(parsePageToolCall('page_read', {})).toEqual({ ok: true, call: { tool: 'page_read', args: {} } });
+    expect(refusal('page_read', { tabId: 'next' })).toMatch(/\(tabId: /);
+    // tabs_select names its tab as its own argument; tabs_list takes none.
+    expect(parsePageToolCall('tabs_select', { tabId: 7 })).toEqual({
+      ok: true,
+      call: { tool: 'tabs_select', args: { tabId: 7 } },
+    });
+    expect(refusal('tabs_list', { tabId: 7 })).toMatch(/tabs_list got arguments it cannot use/);
   });
 
   it('names a tool it does not have', () => {

@@ -36,6 +36,8 @@ const Dialog = {
 
 const none = z.object({}).strict();
 
+const TabId = z.number().int().nonnegative();
+
 /** Each tool's arguments. */
 export const PAGE_TOOL_ARGS = {
   page_read: z
@@ -147,6 +149,14 @@ export const PAGE_TOOL_ARGS = {
   page_back: none,
   page_forward: none,
   page_reload: none,
+  tabs_open: z
+    .object({
+      url: z.string().min(1).max(8192).describe('An http or https address.'),
+      background: z.boolean().optional().describe('Open it without showing it to the user (default: show it).'),
+    })
+    .strict(),
+  tabs_select: z.object({ tabId: TabId.describe('A tab of this task, from tabs_list.') }).strict(),
+  tabs_close: z.object({ tabId: TabId.describe('A tab the agent opened with tabs_open.') }).strict(),
   page_ask_user: z
     .object({
       message: z.string().trim().min(1).max(2000).describe('What the user should do or decide, in a sentence or two.'),
@@ -173,7 +183,8 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
     'Find text on the page: matching elements with their refs; a word inside a paragraph gets a ref of its own, to click it.',
   page_screenshot: 'A PNG screenshot of the visible tab, or of one element by ref.',
   page_wait: 'Wait (bounded) until text appears or disappears, or for some milliseconds.',
-  tabs_list: "List the tabs in the window of this conversation's tab: title, URL, active.",
+  tabs_list:
+    "List the tabs in the window of this conversation's tab: id, title, URL, active, whether it is one of this task's tabs, and which one the page tools act on.",
   page_click: 'Click an element by ref. Returns what changed.',
   page_type: 'Type text into a field by ref (optionally clear first, press Enter after). Returns what changed.',
   page_fill_form: 'Set several form fields at once by ref. Returns what changed.',
@@ -188,6 +199,10 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_back: 'Go back in the tab history.',
   page_forward: 'Go forward in the tab history.',
   page_reload: 'Reload the page.',
+  tabs_open:
+    'Open an http(s) URL in a new tab of this task; the following page tools act on it. Returns its tab id and page.',
+  tabs_select: 'Make a tab of this task the one the following page tools act on (the page tools also take a tabId).',
+  tabs_close: 'Close a tab the agent opened; the page tools go back to the tab the conversation started in.',
   page_ask_user:
     "Hand the page to the user for what only they can do (sign in, a CAPTCHA, a 2FA code, a choice) and wait until they click Done or I can't. Returns their reply.",
 };
@@ -207,11 +222,30 @@ function isPageToolName(name: string): name is PageToolName {
   return Object.hasOwn(PAGE_TOOL_ARGS, name);
 }
 
+/**
+ * The optional target every `page_*` tool takes (a tool added to the table gets it by its name): a tab of the task,
+ * acted on without switching to it. It is taken off the arguments before the tool's own schema parses them.
+ */
+export const TAB_TARGET = {
+  tabId: TabId.optional().describe('A tab of this task (from tabs_list) to use instead of the current one.'),
+};
+
+/** Whether tool `name` takes the `tabId` target: every `page_*` tool does; the `tabs_*` tools name their own tab. */
+export function takesTabTarget(name: string): boolean {
+  return name.startsWith('page_');
+}
+
+/** The schema the model sees for a tool: its arguments, with the tab target where it takes one. */
+function declaredSchema(name: PageToolName): z.ZodType {
+  const args: z.ZodObject = PAGE_TOOL_ARGS[name];
+  return takesTabTarget(name) ? args.extend(TAB_TARGET) : args;
+}
+
 /** Tool declarations sent in `initialize.capabilities.clientTools`. */
 export const CLIENT_TOOLS: readonly ClientTool[] = Object.keys(PAGE_TOOL_ARGS)
   .filter(isPageToolName)
   .map((name) => {
-    const { $schema: _, ...inputSchema } = z.toJSONSchema(PAGE_TOOL_ARGS[name]);
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(declaredSchema(name));
     return { name, description: DESCRIPTIONS[name], inputSchema, annotations: annotationsOf(name) };
   });
 
@@ -223,22 +257,49 @@ export type PageToolCall = {
   [K in PageToolName]: { tool: K; args: z.infer<(typeof PAGE_TOOL_ARGS)[K]> };
 }[PageToolName];
 
-/** Parses a call's arguments; the error says which argument is wrong, in words a model can act on. */
+/** A call of a `tabs_*` tool: it works on the task's tabs (tabs/tab-tools.ts), not inside one page. */
+export type TabToolCall = Extract<PageToolCall, { tool: `tabs_${string}` }>;
+
+/** A call that works inside one tab's page (page-tools.ts). */
+export type PageCall = Exclude<PageToolCall, TabToolCall>;
+
+/** Whether `call` is one of the `tabs_*` tools. */
+export function isTabToolCall(call: PageToolCall): call is TabToolCall {
+  return call.tool.startsWith('tabs_');
+}
+
+/** The arguments without the tab target, and the target's own parse (of `{}` when the tool takes none). */
+function splitTarget(tool: string, args: unknown): { rest: unknown; target: unknown } {
+  if (!takesTabTarget(tool) || typeof args !== 'object' || args === null || Array.isArray(args))
+    return { rest: args ?? {}, target: {} };
+  const entries = Object.entries(args);
+  return {
+    rest: Object.fromEntries(entries.filter(([k]) => k !== 'tabId')),
+    target: Object.fromEntries(entries.filter(([k]) => k === 'tabId')),
+  };
+}
+
+/**
+ * Parses a call's arguments, with the tab it targets (`tabId`, absent: the task's current tab) apart; the error says
+ * which argument is wrong, in words a model can act on.
+ */
 export function parsePageToolCall(
   tool: string,
   args: unknown,
-): { ok: true; call: PageToolCall } | { ok: false; error: string } {
+): { ok: true; call: PageToolCall; tabId?: number } | { ok: false; error: string } {
   if (!isPageToolName(tool)) return { ok: false, error: `The extension has no tool named "${tool}".` };
-  const parsed = PAGE_TOOL_ARGS[tool].safeParse(args ?? {});
-  if (!parsed.success) {
-    const why = parsed.error.issues
-      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'arguments'}: ${i.message}`)
-      .join('; ');
+  const { rest, target } = splitTarget(tool, args);
+  const parsed = PAGE_TOOL_ARGS[tool].safeParse(rest);
+  const tab = z.object(TAB_TARGET).safeParse(target);
+  if (!parsed.success || !tab.success) {
+    const issues = [...(parsed.error?.issues ?? []), ...(tab.error?.issues ?? [])];
+    const why = issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
     return {
       ok: false,
       error: `${tool} got arguments it cannot use (${why}). Check the tool's schema and call again.`,
     };
   }
+  const tabId = tab.data.tabId;
   // The schema table is keyed by name, so the parsed arguments belong to this tool.
-  return { ok: true, call: { tool, args: parsed.data } as PageToolCall };
+  return { ok: true, call: { tool, args: parsed.data } as PageToolCall, ...(tabId === undefined ? {} : { tabId }) };
 }

@@ -2,7 +2,7 @@ import type { ToolCallResult } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import type { AgentCall, FrameSnapshot } from '../../shared/agent-contract';
 import { acted, type FakeAgent, facts, fakeTab, snap } from './fake-tab';
-import { PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
+import { isTabToolCall, PAGE_READ_MAX_CHARS, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 import { staleRefMessage } from './ref-table';
 import { unusedPageTools } from '../test-helpers';
@@ -12,6 +12,7 @@ import { NO_DEBUGGER_API } from '../input/input-layer';
 async function run(tools: PageTools, tool: string, args: unknown = {}): Promise<ToolCallResult> {
   const parsed = parsePageToolCall(tool, args);
   if (!parsed.ok) throw new Error(parsed.error);
+  if (isTabToolCall(parsed.call)) throw new Error(`${tool} is run by the tab tools`);
   return tools.run(1, parsed.call);
 }
 

@@ -18,7 +18,7 @@ import {
 import { callRefs, dialogOf } from './action-report';
 import { PageActions, parseReply, type Prepared } from './page-actions';
 import type { PageToolDeps } from './page-tool-deps';
-import { PAGE_READ_DEFAULT_CHARS, type PageToolCall } from './page-tool-specs';
+import { PAGE_READ_DEFAULT_CHARS, type PageCall, type PageToolCall } from './page-tool-specs';
 import { RefTable, staleRefMessage, type RefTarget } from './ref-table';
 import { mergeSnapshots, type FramePart } from './snapshot-merge';
 import { StaleRefError } from './stale-ref-error';
@@ -76,7 +76,7 @@ export class PageTools {
   }
 
   /** Runs an allowed call. */
-  async run(tabId: number, call: PageToolCall): Promise<ToolCallResult> {
+  async run(tabId: number, call: PageCall): Promise<ToolCallResult> {
     try {
       return await this.dispatch(tabId, call);
     } catch (error) {
@@ -85,13 +85,16 @@ export class PageTools {
     }
   }
 
-  private async dispatch(tabId: number, call: PageToolCall): Promise<ToolCallResult> {
+  /** Waits for the page a new tab is loading and describes it, as a navigation's result does. */
+  loaded(tabId: number): Promise<string> {
+    return this.afterNavigation(tabId);
+  }
+
+  private async dispatch(tabId: number, call: PageCall): Promise<ToolCallResult> {
     switch (call.tool) {
       case 'page_read':
         if (call.args.ref) return this.readRef(tabId, call.args.ref, call.args.maxChars ?? PAGE_READ_DEFAULT_CHARS);
         return this.read(tabId, call.args.maxChars ?? PAGE_READ_DEFAULT_CHARS);
-      case 'tabs_list':
-        return text(JSON.stringify(await this.deps.listTabs(tabId), null, 1));
       case 'page_screenshot':
         if (call.args.ref) {
           // An element that cannot be scrolled to would leave a picture of something else: say why instead.

@@ -27,6 +27,17 @@ export const TabBinding = z.object({ threadId: z.string().min(1) });
 export type TabBinding = z.infer<typeof TabBinding>;
 
 /**
+ * A thread's task group beyond the tabs bound to it (tabs/task-groups.ts): tabs the agent opened or the user added,
+ * the tab the page tools act on when a call names none, and the browser's tab group that shows them.
+ */
+export const TaskGroupRecord = z.object({
+  tabs: z.array(z.object({ tabId: z.number().int().nonnegative(), by: z.enum(['agent', 'user']) })),
+  current: z.number().int().nonnegative().optional(),
+  browserGroup: z.number().int().optional(),
+});
+export type TaskGroupRecord = z.infer<typeof TaskGroupRecord>;
+
+/**
  * "Allow for this thread" of a page tool: it covers that tool's class on the one origin the card named, for the
  * thread's own agent, or (with `caller`) for one external MCP client on one connection only.
  */
@@ -44,6 +55,7 @@ const KEYS = {
   // such a grant would cover every site, so it counts as absent and the user is asked again. It lives in session
   // storage, which the browser clears when it closes, so it is not cleaned up here.
   threadAllows: 'tether.threadAllows',
+  taskGroups: 'tether.taskGroups',
   rules: 'tether.siteRules',
   settings: 'tether.settings',
   log: 'tether.connectionLog',
@@ -77,6 +89,7 @@ export class PersistentState {
   private bindingsByTab = new Map<number, TabBinding>();
   private pendingByKey = new Map<string, PendingApproval>();
   private allows = new Map<string, ThreadAllow[]>();
+  private groups = new Map<string, TaskGroupRecord>();
   private rulesList: SiteRule[] = [];
   private settingsValue: Settings = {};
   private logList: ConnectionEvent[] = [];
@@ -86,7 +99,7 @@ export class PersistentState {
   /** Reads everything from storage, dropping entries that do not parse. */
   async load(): Promise<void> {
     const [s, l] = await Promise.all([
-      this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.threadAllows]),
+      this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.threadAllows, KEYS.taskGroups]),
       this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log]),
     ]);
     this.bindingsByTab = new Map(
@@ -94,6 +107,7 @@ export class PersistentState {
     );
     this.pendingByKey = new Map(parseList(PendingApproval, s[KEYS.pending]).map((p) => [p.key, p]));
     this.allows = parseRecord(z.array(ThreadAllow), s[KEYS.threadAllows]);
+    this.groups = parseRecord(TaskGroupRecord, s[KEYS.taskGroups]);
     this.rulesList = parseList(StoredSiteRule, l[KEYS.rules]).filter(isApplicableRule);
     const settings = Settings.safeParse(l[KEYS.settings]);
     this.settingsValue = settings.success ? settings.data : {};
@@ -123,6 +137,18 @@ export class PersistentState {
     if (binding) this.bindingsByTab.set(tabId, binding);
     else this.bindingsByTab.delete(tabId);
     await this.areas.session.set({ [KEYS.bindings]: Object.fromEntries(this.bindingsByTab) });
+  }
+
+  /** The task group record of every thread that has one. */
+  taskGroups(): ReadonlyMap<string, TaskGroupRecord> {
+    return this.groups;
+  }
+
+  /** Stores (or with `undefined` forgets) a thread's task group record. */
+  async setTaskGroup(threadId: string, group: TaskGroupRecord | undefined): Promise<void> {
+    if (group) this.groups.set(threadId, group);
+    else this.groups.delete(threadId);
+    await this.areas.session.set({ [KEYS.taskGroups]: Object.fromEntries(this.groups) });
   }
 
   /** All pending approvals. */

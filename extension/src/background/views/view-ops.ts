@@ -12,6 +12,7 @@ import {
   type ViewOpResult,
 } from '../../shared/operations';
 import { ruleOrigin } from '../approvals/site-rules';
+import { addableTabs } from '../tabs/task-view';
 import type { View } from './views';
 import type { TetherWorker } from '../worker';
 
@@ -147,6 +148,15 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
     const threadId = shared ? await w.ensureThread(tabId, w.deps.state.settings().model) : boundThread(w, view);
     return { shared: await w.setShare(threadId, shared) };
   },
+  'task/add': async (w, view, { tabId }) => {
+    await w.groups.add(boundThread(w, view), tabId);
+    return {};
+  },
+  'task/remove': async (w, view, { tabId }) => {
+    await w.groups.remove(boundThread(w, view), tabId);
+    return {};
+  },
+  'task/others': async (w, view) => ({ tabs: addableTabs(w.groups, await w.deps.pageTools.listTabs(tabOf(view))) }),
   'share/get': (w, view) => {
     const threadId = view.tabId === null ? undefined : w.deps.state.binding(view.tabId)?.threadId;
     return { shared: threadId !== undefined && w.workerState().mcp.shared.includes(threadId) };

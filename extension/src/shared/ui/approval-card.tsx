@@ -62,7 +62,8 @@ export function commandOf(a: PendingApproval): { command: string; rest: Record<s
 /** The card's question: a server approval acts on this computer, a page tool on the page's origin. */
 export function approvalQuestion(a: PendingApproval): string {
   if (a.page?.toolClass === 'act') return 'Let the agent act on this page?';
-  if (a.page?.toolClass === 'navigate') return 'Let the agent open a page in this tab?';
+  if (a.toolName === 'tabs_open') return 'Let the agent open a page in a new tab?';
+  if (a.page?.toolClass === 'navigate') return `Let the agent open a page in ${a.page.tab ? 'another' : 'this'} tab?`;
   if (a.source === 'client-tool') return `Let the agent read ${a.origin}?`;
   return commandOf(a) ? 'Run a command on this computer?' : `Let ${a.toolName} act on this computer?`;
 }
@@ -123,6 +124,12 @@ export function ApprovalCard(props: {
           ) : a.source === 'client-tool' ? (
             <>
               Page tool <code>{a.toolName}</code> on <span class="origin">{a.origin}</span>
+              {a.page?.tab ? (
+                <>
+                  {' '}
+                  in the task's tab <span class="tab">“{a.page.tab.title}”</span>
+                </>
+              ) : null}
             </>
           ) : (
             <>
