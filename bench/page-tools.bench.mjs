@@ -5,16 +5,23 @@
 // @modelcontextprotocol/sdk client) against Tether's page agent (extension/src/content/page-agent.ts, bundled from
 // source and loaded into the same pages in Debian Chromium with playwright-core), and a click by ref with its settled
 // result on the form page for both.
-// Usage: node bench/page-tools.bench.mjs [--quick] [--no-publish]   (writes bench/results/page-tools.json and the "Page
-// tools" section of BENCHMARKS.md; --no-publish only prints, for a before/after comparison of a change)
+// Then the same tools end to end, as issue 20's targets are stated (bench/page-tools-e2e.mjs): through `tether mcp`
+// with trusted and synthetic input against Playwright MCP's server, timed at an MCP client.
+// Usage: npm run bench:page-tools [-- --quick] [--no-publish] [--in-page-only | --e2e-only [--ops snapshot,click,...]]   (writes
+// bench/results/page-tools.json, bench/results/page-tools-e2e.json and the "Page tools" and "Page tools end to end"
+// sections of BENCHMARKS.md; --no-publish only prints, for a before/after comparison of a change). The end-to-end
+// half needs the built extension and host (npm run build) and takes a few minutes.
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { endToEndSection, measureEndToEnd } from './page-tools-e2e.mjs';
 import { fmt, importTypeScript, machine as machineOf, median, publish, root, tmp } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const noPublish = process.argv.includes('--no-publish');
+const inPage = !process.argv.includes('--e2e-only');
+const endToEnd = !process.argv.includes('--in-page-only');
 /** Calls per measure; the median is reported. */
 const RUNS = quick ? 3 : 7;
 const PAGES = ['login', 'article', 'table', 'shapes'];
@@ -289,7 +296,22 @@ async function serve(html) {
   return { server, url: `http://127.0.0.1:${server.address().port}/shapes` };
 }
 
+/** The end-to-end half: measured, printed and published as its own section. */
+async function mainEndToEnd() {
+  const opsArg = process.argv.indexOf('--ops');
+  const ops = opsArg === -1 ? undefined : process.argv[opsArg + 1].split(',');
+  const data = await measureEndToEnd({ runs: RUNS, ...(ops ? { ops } : {}) });
+  const text = endToEndSection(data, machineOf());
+  console.log(`\n${text}`);
+  if (!noPublish) publish('page-tools-e2e', data, 'Page tools end to end', text);
+}
+
 async function main() {
+  if (inPage) await mainInPage();
+  if (endToEnd) await mainEndToEnd();
+}
+
+async function mainInPage() {
   const loadAtStart = loadavg()[0];
   const { startFixtureSite } = await importTypeScript('fixture-site', "export * from './test/support/fixture-site';");
   const site = await startFixtureSite();

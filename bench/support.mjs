@@ -38,6 +38,32 @@ export async function importTypeScript(name, contents, options = {}) {
   return import(pathToFileURL(outfile).href);
 }
 
+/**
+ * The widget suite (test/widgets/) and its drivers, bundled from the tests' TypeScript: the tasks and their site, and
+ * the page tools of Tether through `tether mcp`, of Playwright MCP through its own server, and of the page agent in
+ * Firefox ESR. The benchmarks drive the tools through these, the way the suite's tests do.
+ */
+export function importWidgetSuite() {
+  return importTypeScript(
+    'widgets-suite',
+    [
+      "export { runSuite } from './test/widgets/suite';",
+      "export { findRef } from './test/widgets/solver';",
+      "export { TASKS, TASK_FILES } from './test/widgets/tasks';",
+      "export { startWidgetSite } from './test/widgets/widget-site';",
+      "export { startTetherMcp } from './test/widgets/drivers/tether-mcp';",
+      "export { startPlaywrightMcp } from './test/widgets/drivers/playwright-mcp';",
+      "export { startFirefoxAgent } from './test/widgets/drivers/firefox-agent';",
+      "export { startFixtureSite } from './test/support/fixture-site';",
+    ].join('\n'),
+    {
+      external: ['playwright-core', 'puppeteer-core', '@modelcontextprotocol/sdk', 'esbuild', 'rolldown', 'zod'],
+      // The test helpers find the repository from their own place (two folders below the root).
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'test/support/bundle.mjs')).href) },
+    },
+  );
+}
+
 /** The protocol package's codec (splitters, decoders, encoders), bundled once: what drivers read the processes with. */
 export function importCodec() {
   return importTypeScript('codec', "export * from './protocol/src/codec/index';", { platform: 'neutral' });

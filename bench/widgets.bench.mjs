@@ -7,32 +7,10 @@
 // Usage: node bench/widgets.bench.mjs [--only NAME,NAME]   (writes bench/results/widgets.json and the "Widget suite"
 // section of BENCHMARKS.md). Needs the built extension (npm run build); takes a few minutes.
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { fmt, importTypeScript, machine as machineOf, median, publish, root } from './support.mjs';
+import { fmt, importWidgetSuite, machine as machineOf, median, publish } from './support.mjs';
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg === -1 ? undefined : process.argv[onlyArg + 1]?.split(',');
-
-/** The suite and its drivers, bundled from the tests' TypeScript. */
-async function loadSuite() {
-  return importTypeScript(
-    'widgets-suite',
-    [
-      "export { runSuite } from './test/widgets/suite';",
-      "export { TASKS, TASK_FILES } from './test/widgets/tasks';",
-      "export { startWidgetSite } from './test/widgets/widget-site';",
-      "export { startTetherMcp } from './test/widgets/drivers/tether-mcp';",
-      "export { startPlaywrightMcp } from './test/widgets/drivers/playwright-mcp';",
-      "export { startFirefoxAgent } from './test/widgets/drivers/firefox-agent';",
-    ].join('\n'),
-    {
-      external: ['playwright-core', 'puppeteer-core', '@modelcontextprotocol/sdk', 'esbuild', 'rolldown', 'zod'],
-      // The test helpers find the repository from their own place (two folders below the root).
-      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'test/support/bundle.mjs')).href) },
-    },
-  );
-}
 
 /** Runs the tasks on the tools `start` gives; a mode that cannot start is reported with its reason. */
 async function runMode(label, start, suite, site, tasks) {
@@ -108,7 +86,7 @@ function section(data, m) {
 
 async function main() {
   const loadAtStart = loadavg()[0];
-  const suite = await loadSuite();
+  const suite = await importWidgetSuite();
   const tasks = only ? suite.TASKS.filter((t) => only.includes(t.name)) : suite.TASKS;
   const site = await suite.startWidgetSite();
   try {

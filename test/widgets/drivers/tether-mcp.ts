@@ -160,6 +160,9 @@ export async function startTetherMcp(
     await panel.locator('button[data-action="share"]').click();
     await panel.locator('input[name="share-tab"]').check();
     await panel.locator('.share[data-shared="true"]').waitFor({ timeout: 15_000 });
+    // The panel is a tab of its own here, which hid the page; a user sees the page beside the side panel. A hidden
+    // page draws no frames, and Chrome holds trusted input to a page until its next frame (about a second).
+    await page.bringToFront();
     const tools = mcp;
     let counting = false;
     const cards: string[] = [];
@@ -193,10 +196,13 @@ export async function startTetherMcp(
       name: `Tether (${mode})`,
       async open(url) {
         await call('page_navigate', { url });
-        // The judge reads this page next: make sure it is the page asked for, loaded, not the one before it.
+        // The judge reads this page next: make sure it is the page asked for, loaded, not the one before it (a page
+        // without a widget, such as the benchmark's fixture pages, counts as ready once loaded).
         await page.waitForFunction(
           (target) =>
-            location.href === target && typeof (window as { widgetState?: unknown }).widgetState === 'function',
+            location.href === target &&
+            (typeof (window as { widgetState?: unknown }).widgetState === 'function' ||
+              document.readyState === 'complete'),
           url,
           { timeout: 15_000 },
         );
