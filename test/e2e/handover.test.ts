@@ -69,6 +69,13 @@ describe('handing the page to the user (Chromium, scripted model)', () => {
     expect(await completedAnswers(panel).count()).toBe(0);
     expect(await panel.locator('button[data-action="stop"]').count()).toBe(1);
 
+    await expect.poll(() => panel.locator('.live-status').textContent()).toBe('Waiting for your reply…');
+    // The popup, whose badge counts it, shows it too.
+    const popup = await suite.browser.openExtensionPage(`src/popup/index.html?tab=${tabId}`);
+    await popup.locator('.handover .handover-message').waitFor();
+    expect(await popup.getByText('No approvals waiting on this tab.').count()).toBe(0);
+    await popup.close();
+
     await request.locator('input[name="handover-answer"]').fill('481516');
     await request.locator('button[data-reply="done"]').click();
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);

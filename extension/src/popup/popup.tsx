@@ -7,11 +7,12 @@ import { useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { errorMessage } from '@tether/protocol';
 import { openPanelFor } from '../shared/open-panel';
+import { HandoverRequests } from '../sidepanel/handover-request';
 
 /** The popup app. */
 export function Popup(props: { client: WorkerClient; tabId: number | null }) {
   const { client, tabId } = props;
-  const { state, linkUp, approvals } = useWorker(client);
+  const { state, linkUp, approvals, handovers } = useWorker(client);
   const [text, setText] = useState('');
   const [sent, setSent] = useState<string>();
   const [error, setError] = useState<string>();
@@ -34,9 +35,11 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
       <ConnectionBanner state={state} linkUp={linkUp} onRetry={() => void client.call('connection/retry', {})} />
       <div class="popup-body">
         <ApprovalAnnouncer approvals={approvals} />
+        {/* The badge counts hand-overs with approvals: what it counts is answerable here too. */}
+        <HandoverRequests client={client} handovers={handovers} />
         {approvals.length > 0 ? (
           <ApprovalList client={client} approvals={approvals} />
-        ) : (
+        ) : handovers.length > 0 ? null : (
           <div class="muted">No approvals waiting on this tab.</div>
         )}
         <form

@@ -57,4 +57,8 @@ describe('the working indicator', () => {
     expect(activityText({ kind: 'tool', name: 'bash' }, false)).toBe('Running bash…');
     expect(activityText({ kind: 'tool', name: 'bash' }, true)).toBe('Waiting for your approval to run bash…');
   });
+
+  it('says the agent waits for the user while it asks them to take over', () => {
+    expect(activityText({ kind: 'tool', name: 'page_ask_user' }, false)).toBe('Waiting for your reply…');
+  });
 });

@@ -52,5 +52,7 @@ export function ofSnapshot(running: boolean, items: readonly Item[]): Activity {
 /** What the indicator says; a tool waiting for the reader's approval says so. */
 export function activityText(activity: NonNullable<Activity>, awaitingApproval: boolean): string {
   if (activity.kind === 'thinking') return 'Working…';
+  // A hand-over is the agent waiting on the user, not a tool running.
+  if (activity.name === 'page_ask_user') return 'Waiting for your reply…';
   return awaitingApproval ? `Waiting for your approval to run ${activity.name}…` : `Running ${activity.name}…`;
 }
