@@ -35,8 +35,9 @@ export const EXTENSION_PAGES_CSP = [
  * extension may not script (chrome://, another extension's page) has no origin a site rule or a page tool could use
  * anyway. No `activeTab`: a side panel
  * never grants it, and `<all_urls>` already lets captureVisibleTab and scripting run where the user approves.
+ * `webRequest`: page_network observes a tab's requests (never blocks or changes them) without a debugging port.
  */
-const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting', 'contextMenus'];
+const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting', 'contextMenus', 'webRequest'];
 
 /**
  * The keyboard shortcut that opens Tether. Not Alt+Shift+T: Chrome focuses the toolbar with it (Windows, Linux).

@@ -23,8 +23,15 @@ describe('buildManifest', () => {
       'sidePanel',
       'storage',
       'tabGroups',
+      'webRequest',
     ]);
-    expect(buildManifest('firefox').permissions).toEqual(['nativeMessaging', 'storage', 'scripting', 'contextMenus']);
+    expect(buildManifest('firefox').permissions).toEqual([
+      'nativeMessaging',
+      'storage',
+      'scripting',
+      'contextMenus',
+      'webRequest',
+    ]);
     expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m).not.toHaveProperty('externally_connectable');
     expect(m).not.toHaveProperty('content_scripts');

@@ -5,6 +5,7 @@
  * and a comment form, and a 500-row table of about 5,000 elements.
  */
 
+import { DEVTOOLS_PAGES } from './devtools-pages';
 import { TRUSTED_PAGES } from './trusted-pages';
 
 /** What a page is rendered for: its own origin and the site's other origin (for cross-origin frames and links). */
@@ -296,6 +297,7 @@ export const PAGES: Readonly<Record<string, string | ((ctx: PageContext) => stri
   '/dialogs': dialogs,
   '/done': done,
   ...TRUSTED_PAGES,
+  ...DEVTOOLS_PAGES,
 };
 
 /** The index page: a link to every page. */

@@ -9,6 +9,7 @@ import { chromeDebugger, chromeEventWait } from './input/chrome-debugger';
 import { DebuggerSessions } from './input/debugger-session';
 import { InputLayer } from './input/input-layer';
 import { trustedPolicy } from './input/trusted-policy';
+import { chromeDevtools } from './devtools/chrome-devtools';
 import { chromePageTools } from './page-tools/chrome-pages';
 import { chromeTabBrowser, chromeTabGroups } from './tabs/chrome-tabs';
 import { createMenus, onMenuClick, openPanelOnAction } from './views/open-tether';
@@ -40,6 +41,8 @@ const input = new InputLayer({
     (tabId, origin) => worker.offerTrustedInput(tabId, origin),
   ),
 });
+// webRequest listeners at the top level, so a request wakes the sleeping worker and is seen.
+const devtools = chromeDevtools((line) => console.warn(`[tether] ${line}`));
 const worker: TetherWorker = new TetherWorker({
   state,
   connectNative: connectNativeHost,
@@ -55,7 +58,7 @@ const worker: TetherWorker = new TetherWorker({
     void chrome.action.setBadgeText({ tabId, text: count > 0 ? String(count) : '' }).catch(() => {});
     void chrome.action.setBadgeBackgroundColor({ tabId, color: '#d97706' }).catch(() => {});
   },
-  pageTools: chromePageTools({ readFiles: (paths, bytes) => worker.readFiles(paths, bytes), input }),
+  pageTools: chromePageTools({ readFiles: (paths, bytes) => worker.readFiles(paths, bytes), input, devtools }),
   tabs: { ...chromeTabBrowser(), groups: chromeTabGroups() },
   clientInfo: { name: 'tether-extension', version: manifest.version },
   extensionId: chrome.runtime.id,

@@ -181,6 +181,8 @@ describe('tool classes', () => {
       'tabs_list',
       'tabs_select',
       'page_ask_user',
+      'page_console',
+      'page_network',
     ]);
     expect(Object.keys(TOOL_CLASSES).filter((t) => TOOL_CLASSES[t] === 'navigate')).toEqual([
       'page_navigate',

@@ -21,6 +21,8 @@ export const TOOL_CLASSES: Readonly<Record<string, ToolClass>> = {
   tabs_select: 'read',
   // Asks the user and changes nothing; never gated (the user answers it in the panel), so the class only marks it read-only.
   page_ask_user: 'read',
+  page_console: 'read',
+  page_network: 'read',
   page_click: 'act',
   page_type: 'act',
   page_fill_form: 'act',

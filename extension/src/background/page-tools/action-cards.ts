@@ -64,6 +64,12 @@ export function describeAction(
       return { preview: el ? `Take a screenshot of ${target}${on}` : `Take a screenshot of ${thisPage}` };
     case 'tabs_list':
       return { preview: 'List the titles and addresses of the tabs in this window' };
+    case 'page_console':
+      return { preview: `Read the console messages and errors of ${thisPage}` };
+    case 'page_network':
+      return call.args.bodyOf
+        ? { preview: `Read the headers and sent body of request ${call.args.bodyOf} of ${thisPage} (secrets masked)` }
+        : { preview: `Read the list of requests ${thisPage} made`, value: call.args.filter };
     case 'page_click': {
       const verb = call.args.button === 'right' ? 'Right-click' : call.args.double ? 'Double-click' : 'Click';
       const dest = el?.risk.href ? linkDestination(el.risk.href, pageOrigin) : '';

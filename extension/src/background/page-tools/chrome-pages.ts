@@ -8,6 +8,7 @@ import pageReadScript from '../../content/page-read.ts?iife';
 import { z } from 'zod';
 import { AGENT_GLOBAL, AGENT_VERSION, type AgentCall, type ElementFacts, Point } from '../../shared/agent-contract';
 import type { InputLayer } from '../input/input-layer';
+import type { DevtoolsTools } from '../devtools/devtools-tools';
 import { installDialogShim } from '../../content/dialog-shim';
 import { PageReadResult } from '../../shared/agent-contract';
 import type { AgentReply, PageToolDeps } from './page-tool-deps';
@@ -42,6 +43,17 @@ function hasAgent(agentGlobal: string, version: number): boolean {
 
 /** The event name the dialog shim and the agent share in every page (random per worker, so not a fixed page API). */
 const dialogChannel = `tether-dialog-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/** Hooks the frame's main world (or attaches to the hook already there) and resolves with the channel to talk to it. */
+export async function installShim(tabId: number, frameId: number): Promise<string> {
+  await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] },
+    world: 'MAIN',
+    func: installDialogShim,
+    args: [dialogChannel],
+  });
+  return dialogChannel;
+}
 
 /** Resolves true when `tabId` finishes loading, false after `capMs`. */
 function waitForLoad(tabId: number, capMs: number): Promise<boolean> {
@@ -178,11 +190,16 @@ async function frameOffset(tabId: number, frameId: number): Promise<{ x: number;
 }
 
 /** The page tools' browser access; `readFiles` and `input` come from the worker's host link and the debugger. */
-export function chromePageTools(extra: { readFiles: PageToolDeps['readFiles']; input?: InputLayer }): PageToolDeps {
+export function chromePageTools(extra: {
+  readFiles: PageToolDeps['readFiles'];
+  input?: InputLayer;
+  devtools?: DevtoolsTools;
+}): PageToolDeps {
   return {
     frameOffset,
     readFiles: (paths, bytes) => extra.readFiles(paths, bytes),
     ...(extra.input ? { input: extra.input } : {}),
+    ...(extra.devtools ? { devtools: extra.devtools } : {}),
     readPage: async (tabId, maxChars) => {
       await chrome.scripting.executeScript({ target: { tabId }, files: [pageReadScript] });
       const [first] = await chrome.scripting.executeScript({
@@ -246,15 +263,7 @@ export function chromePageTools(extra: { readFiles: PageToolDeps['readFiles']; i
       if (!reply.success) throw new Error('The page did not answer (it may have navigated or block extensions).');
       return reply.data;
     },
-    installDialogShim: async (tabId, frameId) => {
-      await chrome.scripting.executeScript({
-        target: { tabId, frameIds: [frameId] },
-        world: 'MAIN',
-        func: installDialogShim,
-        args: [dialogChannel],
-      });
-      return dialogChannel;
-    },
+    installDialogShim: installShim,
     tabInfo: async (tabId) => {
       try {
         const t = await chrome.tabs.get(tabId);

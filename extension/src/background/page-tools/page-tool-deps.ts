@@ -4,6 +4,7 @@
  */
 import type { AgentCall, AgentFile, ElementFacts, PageReadResult, Point } from '../../shared/agent-contract';
 import type { InputLayer } from '../input/input-layer';
+import type { DevtoolsTools } from '../devtools/devtools-tools';
 
 /** A file for page_upload as the host read it. */
 export type UploadFile = AgentFile & { size: number };
@@ -52,4 +53,6 @@ export interface PageToolDeps {
   readFiles(paths: readonly string[], bytes: boolean): Promise<UploadFile[]>;
   /** Trusted input (Chrome's debugger); absent where only synthetic input is possible. */
   readonly input?: InputLayer;
+  /** page_console and page_network (the page's console hook and the webRequest observer); absent in unit tests. */
+  readonly devtools?: DevtoolsTools;
 }

@@ -6,6 +6,7 @@
 import type { ClientTool, ToolAnnotations } from '@tether/protocol';
 import { z } from 'zod';
 import { type TOOL_CLASSES, toolClassOf } from '../../shared/action-risk';
+import { ConsoleLevel } from '../devtools/console-log';
 
 /** Most characters of page text page_read returns. */
 export const PAGE_READ_MAX_CHARS = 200_000;
@@ -71,6 +72,28 @@ export const PAGE_TOOL_ARGS = {
     })
     .strict(),
   tabs_list: none,
+  page_console: z
+    .object({
+      since: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Only messages after this number (the "Next: since=N" of an earlier result).'),
+      level: ConsoleLevel.optional().describe('Only this level or worse (debug < log, info < warn < error).'),
+    })
+    .strict(),
+  page_network: z
+    .object({
+      filter: z.string().min(1).max(500).optional().describe('Only requests whose URL contains this text.'),
+      failedOnly: z.boolean().optional().describe('Only failures: network errors and HTTP 4xx/5xx.'),
+      bodyOf: z
+        .string()
+        .regex(/^r\d+$/, 'a request id from a page_network list, like "r12"')
+        .optional()
+        .describe("One request's id from a list: its headers (secrets masked) and the body it sent."),
+    })
+    .strict(),
   page_click: z
     .object({
       ref: Ref,
@@ -185,6 +208,10 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_wait: 'Wait (bounded) until text appears or disappears, or for some milliseconds.',
   tabs_list:
     "List the tabs in the window of this conversation's tab: id, title, URL, active, whether it is one of this task's tabs, and which one the page tools act on.",
+  page_console:
+    "The tab's console since the page loaded: log/info/warn/error/debug messages, uncaught errors and rejections, with source url:line:col, newest last.",
+  page_network:
+    "The tab's requests since the page loaded: method, status, type, URL, time, size; failures with failedOnly. No response bodies (not available to extensions without a debugging port).",
   page_click: 'Click an element by ref. Returns what changed.',
   page_type: 'Type text into a field by ref (optionally clear first, press Enter after). Returns what changed.',
   page_fill_form: 'Set several form fields at once by ref. Returns what changed.',

@@ -170,6 +170,12 @@ export class PageTools {
         return this.navigate(tabId, 'forward');
       case 'page_reload':
         return this.navigate(tabId, 'reload');
+      case 'page_console':
+        if (!this.deps.devtools) return text('page_console is not available in this browser.', false);
+        return this.deps.devtools.console(tabId, call.args);
+      case 'page_network':
+        if (!this.deps.devtools) return text('page_network is not available in this browser.', false);
+        return this.deps.devtools.network(tabId, call.args);
       case 'page_ask_user':
         // The worker routes it to the hand-over desk before any page action: reaching here is a routing bug.
         return text('page_ask_user is answered by the user in the side panel; nothing runs on the page.', false);
