@@ -6,6 +6,7 @@
  */
 
 import { DEVTOOLS_PAGES } from './devtools-pages';
+import { TASK_PAGES } from './task-pages';
 import { TRUSTED_PAGES } from './trusted-pages';
 
 /** What a page is rendered for: its own origin and the site's other origin (for cross-origin frames and links). */
@@ -298,6 +299,7 @@ export const PAGES: Readonly<Record<string, string | ((ctx: PageContext) => stri
   '/done': done,
   ...TRUSTED_PAGES,
   ...DEVTOOLS_PAGES,
+  ...TASK_PAGES,
 };
 
 /** The index page: a link to every page. */

@@ -7,13 +7,14 @@ import { TrustedInputOffer } from '../shared/ui/trusted-input';
 import { classVerb } from '../shared/action-risk';
 import type { Thread, Turn } from '@tether/protocol';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { WorkerPush } from '../shared/messages';
+import type { TaskTabView, WorkerPush } from '../shared/messages';
 import type { Notice } from '../shared/records';
 import { ApprovalAnnouncer, ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
+import { TaskTabs } from './task-tabs';
 import { HandoverRequests } from './handover-request';
 import { fillComposer } from './draft';
 import { History } from './history';
@@ -33,6 +34,8 @@ export function SidePanel(props: { client: WorkerClient }) {
   const [showShare, setShowShare] = useState(false);
   // The page the tab shows now (it changes as the tab navigates; the thread's title does not).
   const [page, setPage] = useState<{ title: string; url: string }>();
+  // The tabs of the conversation's task (the worker's task groups), and the one the agent is on.
+  const [taskTabs, setTaskTabs] = useState<TaskTabView[]>([]);
   const [error, setError] = useState<string>();
   /** The site whose trusted input the worker offers (once per site), until allowed or dismissed. */
   const [trustedOffer, setTrustedOffer] = useState<string>();
@@ -110,6 +113,7 @@ export function SidePanel(props: { client: WorkerClient }) {
     switch (m.type) {
       case 'snapshot':
         setThread(m.thread);
+        if (m.thread === null) setTaskTabs([]);
         setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
         older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
         view.reset(m.items, m.unfinishedTurns);
@@ -123,6 +127,9 @@ export function SidePanel(props: { client: WorkerClient }) {
         if (seen.completed) setTurn((t) => (t && t.id === seen.completed?.id ? undefined : t));
         break;
       }
+      case 'task':
+        setTaskTabs(m.tabs);
+        break;
       case 'tab':
         setPage({ title: m.title, url: m.url });
         break;
@@ -208,6 +215,7 @@ export function SidePanel(props: { client: WorkerClient }) {
         </button>
       </header>
       {showShare || tabShared ? <ShareToggle client={client} state={state} /> : null}
+      {thread && taskTabs.length > 0 ? <TaskTabs client={client} tabs={taskTabs} onError={setError} /> : null}
       {showHistory ? (
         <History
           client={client}
