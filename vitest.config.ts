@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Fails the run when a test leaves a Tether daemon running (see test/support/daemon-leak-check.ts).
+    globalSetup: ['test/support/daemon-leak-check.ts'],
     projects: [
       { test: { name: 'protocol', include: ['protocol/src/**/*.test.ts'], environment: 'node' } },
       {

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChunkAssembler } from '@tether/protocol';
 import { BROWSER_MAX_FRAME_BYTES, FrameSplitter, frameHeader } from '@tether/protocol/codec';
+import { stopDaemonIn } from '../support/daemons';
 
 /** Repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -79,6 +80,8 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     XDG_CONFIG_HOME: join(dir, 'config'),
     XDG_STATE_HOME: join(dir, 'state'),
     XDG_DATA_HOME: join(dir, 'data'),
+    // A runtime folder of its own: with the relay on, this host's daemon is nobody else's, and dispose stops it.
+    TETHER_RUNTIME_DIR: join(dir, 'run'),
     ...options.env,
   };
   delete env['TETHER_CONFIG'];
@@ -199,6 +202,7 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
         child.kill('SIGKILL');
         await exited;
       }
+      await stopDaemonIn(join(dir, 'run'));
       rmSync(dir, { recursive: true, force: true });
     },
   };

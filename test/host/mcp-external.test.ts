@@ -43,7 +43,8 @@ async function hostWithTools(
   options: { launcher?: string; env?: Record<string, string>; announced?: string } = {},
 ): Promise<HostProcess> {
   const h = startHost({
-    env: { XDG_DATA_HOME: place.data, ...(place.runtime ? { TETHER_RUNTIME_DIR: place.runtime } : {}), ...options.env },
+    // No runtime folder: the one every process finds unaided (an empty TETHER_RUNTIME_DIR counts as none).
+    env: { XDG_DATA_HOME: place.data, TETHER_RUNTIME_DIR: place.runtime ?? '', ...options.env },
     ...(options.launcher ? { launcher: options.launcher } : {}),
   });
   hosts.push(h);

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { stopDaemonIn } from './daemons';
 
 const run = promisify(execFile);
 
@@ -137,6 +138,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     XDG_CONFIG_HOME: join(homeDir, 'config'),
     XDG_DATA_HOME: join(homeDir, 'data'),
     XDG_STATE_HOME: join(homeDir, 'state'),
+    // A runtime folder of its own: with the relay on, this browser's daemon is nobody else's, and close stops it.
+    TETHER_RUNTIME_DIR: join(homeDir, 'run'),
     TETHER_E2E_TAG: tag,
     ...options.env,
   };
@@ -195,6 +198,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     },
     close: async () => {
       await context.close();
+      // The daemon of its runtime folder goes with the browser (the user's own folder is never touched).
+      if (env.TETHER_RUNTIME_DIR) await stopDaemonIn(env.TETHER_RUNTIME_DIR);
       if (!options.userDataDir && !options.homeDir) await rm(homeDir, { recursive: true, force: true }).catch(() => {});
     },
   };
