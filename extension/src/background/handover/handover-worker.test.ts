@@ -110,5 +110,10 @@ describe('page_ask_user through the worker', () => {
     await settle();
     expect(worker.handovers.pendingForTab(1)).toEqual([]);
     expect(JSON.stringify(answers)).toContain('page_ask_user got arguments it cannot use (message:');
+    // It asks in the conversation's panel, so it takes no tab of the task to act on.
+    ask({ message: 'Sign in.', tabId: 3 });
+    await settle();
+    expect(worker.handovers.pendingForTab(1)).toEqual([]);
+    expect(JSON.stringify(answers)).toContain('Unrecognized key');
   });
 });

@@ -83,8 +83,10 @@ describe('parsePageToolCall', () => {
   it('lets every page_* tool, a new one included, name a tab of the task, and keeps the tab apart from the arguments', () => {
     for (const t of CLIENT_TOOLS) {
       const schema = JSON.stringify(t.inputSchema);
-      if (t.name.startsWith('page_')) expect(schema, t.name).toContain('"tabId"');
+      // page_ask_user asks in the conversation's panel, on no other tab.
+      if (t.name.startsWith('page_') && t.name !== 'page_ask_user') expect(schema, t.name).toContain('"tabId"');
     }
+    expect(refusal('page_ask_user', { message: 'Sign in.', tabId: 7 })).toMatch(/page_ask_user got arguments/);
     const r = parsePageToolCall('page_click', { ref: 'e1', tabId: 7 });
     expect(r).toEqual({ ok: true, call: { tool: 'page_click', args: { ref: 'e1' } }, tabId: 7 });
     expect(parsePageToolCall('page_read', {})).toEqual({ ok: true, call: { tool: 'page_read', args: {} } });

@@ -257,9 +257,12 @@ export const TAB_TARGET = {
   tabId: TabId.optional().describe('A tab of this task (from tabs_list) to use instead of the current one.'),
 };
 
-/** Whether tool `name` takes the `tabId` target: every `page_*` tool does; the `tabs_*` tools name their own tab. */
+/**
+ * Whether tool `name` takes the `tabId` target: every `page_*` tool does; the `tabs_*` tools name their own tab, and
+ * page_ask_user asks in the conversation's side panel and brings that tab forward.
+ */
 export function takesTabTarget(name: string): boolean {
-  return name.startsWith('page_');
+  return name.startsWith('page_') && name !== 'page_ask_user';
 }
 
 /** The schema the model sees for a tool: its arguments, with the tab target where it takes one. */
