@@ -15,6 +15,7 @@ import { CLIENT_TOOLS } from './page-tools/page-tool-specs';
 import type { PageToolDeps } from './page-tools/page-tool-deps';
 import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
+import { ResumePoints } from './views/resume-points';
 import { ViewRegistry, type View } from './views/views';
 import { runGatedCall } from './approvals/page-tool-gate';
 import { type TabBrowser, TabTools } from './tabs/tab-tools';
@@ -56,6 +57,10 @@ export class TetherWorker {
   readonly groups: TaskGroups;
   private readonly tabTools: TabTools;
   private readonly activeTurns = new Map<string, string>();
+  /** Where each thread's pages resume after a reconnect (their last finished item). */
+  private readonly resumePoints = new ResumePoints<View>();
+  /** Whether the connection relays to the daemon, where turns outlive it (bridge/hello's daemonVersion). */
+  private daemonServed = false;
   /** Conversations whose tab the user shared with external MCP clients, and the clients the host says are there. */
   private readonly mcpShared = new Set<string>();
   private mcpClients: McpClientInfo[] = [];
@@ -119,13 +124,16 @@ export class TetherWorker {
       onState: (connection) => this.onConnectionState(connection),
       onReady: () => this.onReady(),
       onLost: (loss) => {
-        // The running turns died with the connection (a restarted host does not resume them): pages keep what they
-        // showed, marked interrupted with why, and offer to send the input again.
-        for (const [threadId, turnId] of this.activeTurns) {
-          const notice: Notice = { kind: 'turn-interrupted', threadId, turnId, ...loss };
-          for (const v of this.viewsOfThread(threadId)) v.send({ type: 'notice', notice });
+        // The daemon keeps running turns when its relay stops: the reconnect resumes them where the pages are.
+        // Otherwise they died with the connection: pages keep what they showed, marked interrupted with why, and offer
+        // to send the input again.
+        if (loss.cause !== 'host-stopped' || !this.daemonServed) {
+          for (const [threadId, turnId] of this.activeTurns) {
+            const notice: Notice = { kind: 'turn-interrupted', threadId, turnId, ...loss };
+            for (const v of this.viewsOfThread(threadId)) v.send({ type: 'notice', notice });
+          }
+          this.activeTurns.clear();
         }
-        this.activeTurns.clear();
         void this.deps.pageTools.input?.endAll();
         void this.broker.forgetConnection();
       },
@@ -157,6 +165,7 @@ export class TetherWorker {
     const { thread } = await this.requireClient().threadStart(model ? { model } : {});
     await this.deps.state.setBinding(tabId, { threadId: thread.id });
     this.sendToTab(tabId, { type: 'snapshot', thread, items: [] });
+    this.resumePoints.sent(thread.id, this.views.forTab(tabId), [], true);
     return thread.id;
   }
 
@@ -267,13 +276,18 @@ export class TetherWorker {
     this.sendToTab(tabId, { type: 'approvals', approvals });
   }
 
-  /** Sends `views` the current history of `threadId` (via `thread/resume`), then its live events. */
-  async syncThread(threadId: string, views: readonly View[]): Promise<void> {
+  /**
+   * Sends `views` the current history of `threadId` (via `thread/resume`), then its live events. With `resume`, views
+   * that still show the thread get only what came after the last finished item they have (see ResumePoints).
+   */
+  async syncThread(threadId: string, views: readonly View[], resume = false): Promise<void> {
     const client = this.link.client;
     if (!client) return; // onReady resyncs every bound thread.
+    const after = resume ? this.resumePoints.pointFor(threadId, views) : undefined;
     const ticket = this.router.beginSync(threadId, views);
     try {
-      const r = await client.threadResume({ threadId });
+      const r = await client.threadResume({ threadId, ...(after === undefined ? {} : { afterItemId: after }) });
+      this.resumePoints.sent(threadId, views, r.items, after === undefined);
       if (r.activeTurn && r.activeTurn.status === 'running') this.activeTurns.set(threadId, r.activeTurn.id);
       else this.activeTurns.delete(threadId);
       if (r.thread.status !== 'waitingOnApproval') {
@@ -293,10 +307,16 @@ export class TetherWorker {
           ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
           ...(r.olderCursor ? { olderCursor: r.olderCursor } : {}),
           ...(r.unfinishedTurns ? { unfinishedTurns: r.unfinishedTurns } : {}),
+          ...(after === undefined
+            ? {}
+            : { resumeAfter: after, keptWorking: r.items.length > 0 || r.activeTurn !== undefined }),
         }),
       );
     } catch (error) {
       const served = this.router.cancelSync(ticket);
+      // The item is not there (another backend now, or its history was rewritten): send the whole snapshot.
+      if (after !== undefined && error instanceof RpcError && error.code === ErrorCode.InvalidParams)
+        return this.syncThread(threadId, served);
       if (error instanceof RpcError && error.code === ErrorCode.ThreadNotFound) {
         for (const tab of this.deps.state.tabsForThread(threadId)) await this.deps.state.setBinding(tab, undefined);
         for (const v of served) v.send({ type: 'snapshot', thread: null, items: [] });
@@ -337,9 +357,11 @@ export class TetherWorker {
   }
 
   private onReady(): void {
-    // After a worker restart or a reconnect: resubscribe every bound thread so panels get full history and live turns.
+    this.daemonServed = this.link.info?.hello?.daemonVersion !== undefined;
+    // After a worker restart or a reconnect: resubscribe every bound thread so panels get its history and live turns,
+    // from where they are when they still show it.
     for (const threadId of this.deps.state.boundThreads()) {
-      void this.syncThread(threadId, this.viewsOfThread(threadId));
+      void this.syncThread(threadId, this.viewsOfThread(threadId), true);
     }
     // A new host knows nothing of what the user shared with the old one: say it again, or stop showing it shared.
     const shared = [...this.mcpShared].reverse();
@@ -356,6 +378,7 @@ export class TetherWorker {
   private notificationTable(): NotificationTable {
     return {
       'turn/started': ({ turn }) => this.activeTurns.set(turn.threadId, turn.id),
+      'item/completed': ({ threadId, item }) => this.resumePoints.completed(threadId, item.id),
       'turn/completed': ({ turn }) => {
         if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
         // Chrome's debugging bar shows only while a turn acts: the turn's tab is let go when it ends.

@@ -52,6 +52,10 @@ export const Snapshot = z.object({
   olderCursor: z.string().optional(),
   /** Turns of `items` that ended without completing: the page marks them unfinished. */
   unfinishedTurns: z.array(Turn).optional(),
+  /** `items` continue the page's transcript after this item (a reconnect) instead of replacing it. */
+  resumeAfter: z.string().optional(),
+  /** With `resumeAfter`: the agent worked on while the browser was away, and the page says so. */
+  keptWorking: z.boolean().optional(),
 });
 
 /** A tab of the thread's task as the panel lists it, and whether the page tools act on it when a call names none. */

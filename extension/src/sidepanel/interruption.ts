@@ -140,3 +140,52 @@ export function restoreInterruption(
   anchor.after(...nodes);
   return { turnId: cut.turnId, nodes };
 }
+
+/** What a `UnfinishedMarks` asks of the transcript it marks. */
+export interface MarkDeps {
+  /** Whether the view saw the turn cut off live (that mark stays instead). */
+  cutLive(turnId: string): boolean;
+  /** Whether the failed turn's error is shown already (its items are marked, without a second note). */
+  errorTold(turn: Turn): boolean;
+  readonly resend: Resend;
+}
+
+/**
+ * The turns the server reports ended without completing, for one transcript: `mark` marks the shown items of each
+ * once (a partial answer reopened after a crash or a stop must not read as finished), however the items came.
+ */
+export class UnfinishedMarks {
+  private readonly turns = new Map<string, Turn>();
+
+  constructor(
+    private readonly list: HTMLElement,
+    private readonly deps: MarkDeps,
+  ) {}
+
+  /** Forgets every turn (a snapshot of another thread, or the same one afresh). */
+  clear(): void {
+    this.turns.clear();
+  }
+
+  /** Remembers more unfinished turns (from a snapshot, an older page or a resume); `mark` shows them. */
+  add(turns: readonly Turn[]): void {
+    for (const turn of turns) this.turns.set(turn.id, turn);
+  }
+
+  /** Marks every remembered turn that has items shown and no mark yet. */
+  mark(): void {
+    for (const turn of this.turns.values()) {
+      if (this.deps.cutLive(turn.id)) continue;
+      if (this.list.querySelector(`:scope > .interrupted-note[data-turn-id="${CSS.escape(turn.id)}"]`)) continue;
+      markUnfinished(this.list, turn, this.deps.resend, !(turn.status === 'failed' && this.deps.errorTold(turn)));
+    }
+  }
+}
+
+/** The line a resumed transcript shows where the agent's work while the browser was away begins. */
+export function keptWorkingNote(doc: Document): HTMLElement {
+  const note = doc.createElement('div');
+  note.className = 'item note kept-working';
+  note.textContent = 'The agent kept working while the browser was away.';
+  return note;
+}

@@ -115,6 +115,13 @@ export function SidePanel(props: { client: WorkerClient }) {
         setThread(m.thread);
         if (m.thread === null) setTaskTabs([]);
         setTurn(m.activeTurn?.status === 'running' ? m.activeTurn : undefined);
+        if (m.resumeAfter !== undefined) {
+          // A reconnect: the transcript goes on from what it has (older pages stay as they are).
+          const running = m.activeTurn?.status === 'running';
+          view.resume(m.items, m.unfinishedTurns ?? [], running, m.keptWorking === true);
+          setActivity(ofSnapshot(running, m.items));
+          break;
+        }
         older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
         view.reset(m.items, m.unfinishedTurns);
         setHasOlder(m.olderCursor !== undefined || view.hasEarlier);

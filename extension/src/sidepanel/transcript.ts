@@ -15,9 +15,10 @@ import { ScrollKeeper } from './scroll-keeper';
 import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
 import type { TextSink } from './stream-markdown';
 import {
+  keptWorkingNote,
   markInterrupted,
-  markUnfinished,
   restoreInterruption,
+  UnfinishedMarks,
   type Interruption,
   type Resend,
   type TurnInterrupted,
@@ -57,13 +58,18 @@ export class Transcript {
   /** The older items of the last snapshot not rendered yet: they are shown as the reader scrolls up. */
   private backlog: Item[] = [];
   /** Turns the server reports ended without completing: their items are marked wherever they are shown. */
-  private readonly unfinished = new Map<string, Turn>();
+  private readonly unfinished: UnfinishedMarks;
 
   constructor(
     private readonly scroller: HTMLElement,
     private readonly list: HTMLElement,
   ) {
     this.doc = list.ownerDocument;
+    this.unfinished = new UnfinishedMarks(list, {
+      cutLive: (turnId) => this.interrupted.some((cut) => cut.turnId === turnId),
+      errorTold: (turn) => this.errorsShown.has(turn.id) || this.errorsShown.has(turn.error?.message ?? ''),
+      resend: (text) => this.onRetry(text),
+    });
     this.keeper = new ScrollKeeper(
       scroller,
       list.parentElement ?? list,
@@ -126,7 +132,7 @@ export class Transcript {
 
   /** Puts an older page (and how its unfinished turns ended) above what is shown; the reader's place holds. */
   prepend(items: readonly Item[], unfinishedTurns: readonly Turn[] = []): void {
-    for (const turn of unfinishedTurns) this.unfinished.set(turn.id, turn);
+    this.unfinished.add(unfinishedTurns);
     const page = this.doc.createDocumentFragment();
     for (const item of items) {
       if (this.entries.has(item.id)) continue;
@@ -135,29 +141,8 @@ export class Transcript {
       this.entries.set(item.id, entry);
     }
     this.quietly(() => this.list.insertBefore(page, this.list.firstChild));
-    this.markUnfinished();
+    this.unfinished.mark();
     this.checkFilled();
-  }
-
-  /**
-   * Marks the shown items of every turn the server reported unfinished, once each: a partial answer reopened after a
-   * crash or a stop must not read as finished. A turn this view saw cut off live keeps that mark instead.
-   */
-  private markUnfinished(): void {
-    for (const turn of this.unfinished.values()) {
-      if (this.interrupted.some((cut) => cut.turnId === turn.id)) continue;
-      const id = CSS.escape(turn.id);
-      if (this.list.querySelector(`:scope > .interrupted-note[data-turn-id="${id}"]`)) continue;
-      // A failed turn's error item (or notification) already says why; its items are marked all the same.
-      const told = this.errorsShown.has(turn.id) || this.errorsShown.has(turn.error?.message ?? '');
-      markUnfinished(this.list, turn, (text) => this.onRetry(text), !(turn.status === 'failed' && told));
-    }
-  }
-
-  /** Adds what the server reports about turns that ended without completing (a resume's answer) and marks them. */
-  noteUnfinished(turns: readonly Turn[]): void {
-    for (const turn of turns) this.unfinished.set(turn.id, turn);
-    this.markUnfinished();
   }
 
   /** Shows more of the thread when there is no scrollbar yet: a reader cannot scroll up to ask. */
@@ -171,7 +156,7 @@ export class Transcript {
   /** Replaces everything with a snapshot's items, marking those of the turns it reports unfinished. */
   reset(all: readonly Item[], unfinishedTurns: readonly Turn[] = []): void {
     this.unfinished.clear();
-    for (const turn of unfinishedTurns) this.unfinished.set(turn.id, turn);
+    this.unfinished.add(unfinishedTurns);
     this.entries.clear();
     this.steers.clear();
     this.errorsShown.clear();
@@ -189,10 +174,37 @@ export class Transcript {
       else this.completeItem(item);
     }
     this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, all) ?? []);
-    this.markUnfinished();
+    this.unfinished.mark();
     this.keeper.followBottom();
     requestAnimationFrame(() => this.list.removeAttribute('aria-busy'));
     this.checkFilled();
+  }
+
+  /**
+   * Continues the transcript after a reconnect with what came after the last finished item it has: finished items
+   * replace their streaming copies or are added once, open ones go on from their text so far (the deltas that follow
+   * continue them). `keptWorking` puts a note where the agent's work while the browser was away begins; with no turn
+   * `running`, what still streams here was cut off.
+   */
+  resume(items: readonly Item[], unfinishedTurns: readonly Turn[], running: boolean, keptWorking: boolean): void {
+    if (keptWorking) {
+      const from = items[0] && this.entries.get(items[0].id)?.root;
+      if (from) from.before(keptWorkingNote(this.doc));
+      else this.list.appendChild(keptWorkingNote(this.doc));
+    }
+    for (const item of items) {
+      if (item.status !== 'inProgress') {
+        this.completeItem(item);
+        continue;
+      }
+      const old = this.entries.get(item.id);
+      const entry = this.create(item);
+      old?.root.replaceWith(entry.root);
+      this.entries.set(item.id, entry);
+    }
+    if (!running) for (const { root } of this.entries.values()) root.classList.replace('inProgress', 'interrupted');
+    this.unfinished.add(unfinishedTurns);
+    this.unfinished.mark();
   }
 
   /** Applies one batch of events, in order. Returns the turn changes seen (for the composer's state). */

@@ -1,0 +1,42 @@
+/**
+ * Where each thread's pages can resume after the host connection comes back. With the daemon, turns outlive the
+ * connection: a page that still shows a thread asks only for what came after the last finished item it has
+ * (`thread/resume` with `afterItemId`) and keeps streaming the answer it was showing, instead of being rebuilt. A page
+ * that never got the thread (opened while disconnected) needs the whole snapshot, and then so do the others.
+ */
+import type { Item } from '@tether/protocol';
+
+/** Per thread: the last finished item its pages hold, and which pages hold the thread's transcript. */
+export class ResumePoints<V extends object> {
+  private readonly lastDone = new Map<string, string>();
+  private readonly holders = new Map<string, WeakSet<V>>();
+
+  /**
+   * `views` were sent `items` of `threadId`: all of its latest page (`replaced`, a snapshot) or what came after their
+   * resume point. The last finished one becomes the thread's resume point.
+   */
+  sent(threadId: string, views: readonly V[], items: readonly Item[], replaced: boolean): void {
+    const holders = (replaced ? undefined : this.holders.get(threadId)) ?? new WeakSet<V>();
+    if (replaced) this.lastDone.delete(threadId);
+    for (const view of views) holders.add(view);
+    this.holders.set(threadId, holders);
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i]!;
+      if (item.status === 'inProgress') continue;
+      this.lastDone.set(threadId, item.id);
+      break;
+    }
+  }
+
+  /** An item of `threadId` finished and was delivered to its pages: they now hold it. */
+  completed(threadId: string, itemId: string): void {
+    if (this.holders.has(threadId)) this.lastDone.set(threadId, itemId);
+  }
+
+  /** The item to resume `views` after: undefined (send a whole snapshot) unless every one of them holds the thread. */
+  pointFor(threadId: string, views: readonly V[]): string | undefined {
+    const holders = this.holders.get(threadId);
+    if (!holders || views.length === 0 || !views.every((view) => holders.has(view))) return undefined;
+    return this.lastDone.get(threadId);
+  }
+}
