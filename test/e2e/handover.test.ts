@@ -4,9 +4,15 @@
  * and what they typed (the scripted model echoes its tool result; the mock model's requests are read), and Stop during
  * the wait ends the turn with the request gone.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { HOST_ENTRY } from '../host/host-process';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
@@ -173,6 +179,62 @@ describe('handing the page to the user (Chromium, mock OpenAI-compatible model)'
     expect(toolMessages).toContainEqual(expect.stringContaining('The user clicked "Done"'));
     expect(toolMessages).toContainEqual(expect.stringContaining('Their answer: "teal"'));
     expect((await agentTexts(panel)).at(-1)).toContain('Their answer: "teal"');
+    await panel.close();
+  });
+});
+
+// The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
+const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+});
+
+describe('an outside agent hands the page to the user (Chromium, tether mcp)', () => {
+  const suite = useBrowserSuite({ env: { TETHER_RUNTIME_DIR: runtime } });
+
+  it("names the client that asks in the shared tab's panel and returns the user's reply as its tool result", async () => {
+    const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
+    const client = new Client({ name: 'claude-code', version: '9.9.9' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [HOST_ENTRY, 'mcp'],
+        env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
+        stderr: 'pipe',
+      }),
+    );
+    clients.push(client);
+    await expect
+      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
+      .toContain('page_ask_user');
+    await panel.locator('button[data-action="share"]').click();
+    await panel.locator('input[name="share-tab"]').check();
+    await expect
+      .poll(() => panel.locator('.share .share-status').textContent(), { timeout: 10_000 })
+      .toContain('claude-code 9.9.9');
+
+    const asking = client.callTool({
+      name: 'page_ask_user',
+      arguments: { message: 'Choose the invoice to pay.', answer: 'the invoice number' },
+    });
+    const request = panel.locator('.handover');
+    await request.waitFor({ timeout: 30_000 });
+    expect(await request.locator('.handover-asker').textContent()).toBe(
+      'claude-code (an outside agent, by its own name) asks you:',
+    );
+    await request.locator('input[name="handover-answer"]').fill('INV-7');
+    await request.locator('button[data-reply="done"]').click();
+    const result = await asking;
+    expect(result.isError).toBeFalsy();
+    const content = Array.isArray(result.content) ? result.content : [];
+    expect(content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toBe(
+      'The user clicked "Done": they say they did what you asked. Their answer: "INV-7"',
+    );
+    // Its call belongs to no turn here: the transcript still says what it asked and what the user answered.
+    await expect
+      .poll(() => panel.locator('.transcript').textContent(), { timeout: 10_000 })
+      .toContain('claude-code (its own name for itself) asked you: "Choose the invoice to pay."');
     await panel.close();
   });
 });
