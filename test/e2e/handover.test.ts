@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HOST_ENTRY } from '../host/host-process';
+import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
@@ -76,6 +77,7 @@ describe('handing the page to the user (Chromium, scripted model)', () => {
     expect(await panel.locator('button[data-action="stop"]').count()).toBe(1);
 
     await expect.poll(() => panel.locator('.live-status').textContent()).toBe('Waiting for your reply…');
+    await saveScreenshot(panel, 'side-panel-handover');
     // The popup, whose badge counts it, shows it too.
     const popup = await suite.browser.openExtensionPage(`src/popup/index.html?tab=${tabId}`);
     await popup.locator('.handover .handover-message').waitFor();
