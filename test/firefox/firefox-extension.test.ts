@@ -224,6 +224,77 @@ describe('the extension in Firefox ESR', () => {
     }
   });
 
+  it('carries a task across tabs: opens the linked form in a tab of the task, fills it from the brief, closes it', async () => {
+    const site = await startFixtureSite();
+    try {
+      const { tabId: briefTab } = await firefox.openWebPage(site.url('/brief'));
+      const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${briefTab}`);
+      await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+      let answers = 0;
+      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
+        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
+        if (choice) {
+          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
+          await panel.waitForSelector(button, { timeout: 30_000 });
+          await panel.click(button);
+        }
+        return answer(panel, ++answers);
+      };
+      const brief = await tool('page_read', {}, 'allow_session');
+      const formUrl = /application form at (\S+)/.exec(brief)?.[1];
+      expect(formUrl).toBe(site.otherUrl('/form'));
+      await sendPrompt(panel, `/tool tabs_open ${JSON.stringify({ url: formUrl, background: true })}`);
+      const openCard = await panel.waitForSelector('.approval[data-tool="tabs_open"]', { timeout: 30_000 });
+      expect(await openCard!.$eval('.origin', (el) => el.textContent)).toBe(site.otherOrigin);
+      await panel.click('.approval[data-tool="tabs_open"] button[data-choice="allow"]');
+      const formTab = Number(/Opened tab (\d+)/.exec(await answer(panel, ++answers))?.[1]);
+      // Firefox 137+ groups tabs; either way the panel lists the task's tabs, the agent on the form.
+      await panel.waitForSelector(`.task-tab[data-tab-id="${formTab}"][data-agent-here="true"]`, { timeout: 10_000 });
+      const groups = await panel.evaluate(
+        async (ids: number[]) => {
+          type Tabs = { get(id: number): Promise<{ groupId?: number }>; group?: unknown };
+          const tabs = (globalThis as unknown as { browser: { tabs: Tabs } }).browser.tabs;
+          if (typeof tabs.group !== 'function') return 'no tab groups';
+          return Promise.all(ids.map(async (id) => (await tabs.get(id)).groupId ?? -1));
+        },
+        [briefTab, formTab],
+      );
+      if (groups !== 'no tab groups') {
+        expect(groups[0]).not.toBe(-1);
+        expect(groups[1]).toBe(groups[0]);
+      }
+
+      const form = await tool('page_snapshot', { tabId: formTab }, 'allow_session');
+      const ref = (role: string, name: string): string => {
+        const line = form.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`));
+        const found = line ? /\[ref=(e\d+)\]/.exec(line)?.[1] : undefined;
+        if (!found) throw new Error(`No ref for ${role} "${name}" in:\n${form}`);
+        return found;
+      };
+      const fact = (label: string) => new RegExp(`${label}: ([^\\n]+?)(?:\\n|$)`).exec(brief)?.[1]?.trim() ?? '';
+      const fields = [
+        { ref: ref('textbox', 'Full name'), value: fact('Name') },
+        { ref: ref('textbox', 'Email'), value: fact('Email') },
+      ];
+      expect(await tool('page_fill_form', { fields, tabId: formTab }, 'allow_session')).toContain('Filled 2 fields');
+      await tool('page_check', { ref: ref('checkbox', 'I accept the terms'), checked: true });
+      await tool('page_click', { ref: ref('button', 'Submit application') });
+      const posted = await site.waitForSubmission('/submit');
+      expect(posted.origin).toBe(site.otherOrigin);
+      expect(posted.fields).toMatchObject({ name: 'Katherine Johnson', email: 'katherine@example.org', terms: 'yes' });
+
+      const { tabId: outside } = await firefox.openWebPage(site.url('/article'));
+      expect(await tool('page_read', { tabId: outside })).toContain(`Tab ${outside} is not one of this task's tabs`);
+      expect(await tool('tabs_close', { tabId: formTab })).toContain(`Closed tab ${formTab}.`);
+      await panel.waitForFunction(() => document.querySelectorAll('.task-tabs li.task-tab').length === 1, {
+        timeout: 10_000,
+      });
+      await panel.close();
+    } finally {
+      await site.close();
+    }
+  });
+
   it("offers no site rule for the backend's bash approval, only allow once, allow for this thread and deny", async () => {
     const panel = await connectedPanel(firefox, demo.url('/'));
     await sendPrompt(panel, '/bash echo firefox-bash');
