@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_ENTRY } from '../host/host-process';
 import { useBrowserSuite } from '../support/browser-suite';
 import { FIXTURE_TOKEN } from '../support/devtools-pages';
-import { openConnectedPanel } from '../support/extension-pages';
+import { openConnectedPanel, waitConnected } from '../support/extension-pages';
+import { EXTENSION_ID } from '../support/browser';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { choose, tool } from '../support/page-tool-calls';
 
@@ -23,6 +24,9 @@ import { choose, tool } from '../support/page-tool-calls';
 declare const chrome: {
   scripting: { getRegisteredContentScripts(): Promise<{ id: string; world?: string; runAt?: string }[]> };
 };
+
+/** The host's command line names the extension that started it. */
+const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 // The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
@@ -146,6 +150,33 @@ describe('page_console and page_network (Chromium)', () => {
 
     const filtered = await tool(panel, 'page_network', { filter: 'unreachable' });
     expect(filtered.split('\n').filter((l) => /^r\d+ /.test(l))).toHaveLength(1);
+    await panel.close();
+  });
+
+  it("keeps the console through the worker's restart (it lives in the page) and says the request list starts at the restart", async () => {
+    const { panel } = await openConsolePage(suite);
+    const before = await tool(panel, 'page_console', { level: 'error' }, choose('page_console', 'allow_session'));
+    expect(messageLines(before)).toHaveLength(3);
+    const hostsBefore = await suite.browser.findProcesses(HOST_ARG);
+    await suite.browser.stopServiceWorkers();
+    // A new host process proves the worker restarted (and lost what it held in memory).
+    await expect
+      .poll(
+        async () => {
+          const now = await suite.browser.findProcesses(HOST_ARG);
+          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await waitConnected(panel);
+    // The thread's grant for reading this site was kept through the restart: no card this time.
+    const after = await tool(panel, 'page_console', { level: 'error' });
+    expect(messageLines(after)).toEqual(messageLines(before));
+    const network = await tool(panel, 'page_network', {});
+    expect(network).toContain('Recorded only since');
+    expect(network).toContain("when the extension's worker last started");
+    expect(network).toContain('page_reload records from the start');
     await panel.close();
   });
 
