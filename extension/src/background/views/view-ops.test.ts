@@ -82,10 +82,10 @@ describe('runViewOp', () => {
     ).toEqual({ model: 'm' });
   });
 
-  it("sends a page saying hello only messages of the page's table: state, the tab's approvals and page, its thread", async () => {
+  it("sends a page saying hello only messages of the page's table: state, the tab's approvals, hand-overs and page, its thread", async () => {
     const { worker, view, sent } = await setup();
     await worker.welcome(view('sidepanel', 2));
-    expect(sent.map((m) => m.type)).toEqual(['state', 'approvals', 'tab', 'snapshot']);
+    expect(sent.map((m) => m.type)).toEqual(['state', 'approvals', 'handovers', 'tab', 'snapshot']);
     expect(sent).toContainEqual({ type: 'tab', title: 'A', url: 'https://a.example/' });
     for (const m of sent) expect(WorkerToView.safeParse(m).error).toBeUndefined();
   });
