@@ -5,11 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR } from '../support/browser';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
+import { FIXTURE_TOKEN } from '../support/devtools-pages';
 import { startFixtureSite } from '../support/fixture-site';
 import { ADDON_ID, FIREFOX_DIST, type FirefoxOptions, launchFirefox, type LaunchedFirefox } from './firefox-browser';
 
@@ -290,6 +292,76 @@ describe('the extension in Firefox ESR', () => {
         timeout: 10_000,
       });
       await panel.close();
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('reports the console and the failing requests of a page through the main-world hook and webRequest, the Authorization header masked', async () => {
+    const site = await startFixtureSite();
+    try {
+      // The hook is registered as the background script starts: wait for it, so the page is hooked from its start.
+      const probe = await firefox.openExtensionPage('src/options/index.html');
+      await probe.waitForFunction(
+        async () => {
+          type Scripting = { getRegisteredContentScripts(): Promise<{ id: string; world?: string }[]> };
+          const scripting = (globalThis as unknown as { browser: { scripting: Scripting } }).browser.scripting;
+          return (await scripting.getRegisteredContentScripts()).some(
+            (c) => c.id === 'tether-page-hooks' && c.world === 'MAIN',
+          );
+        },
+        { timeout: 15_000, polling: 200 },
+      );
+      await probe.close();
+      // A port that was free a moment ago and has no listener now: the request to it is refused.
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      const dead = typeof address === 'object' && address ? address.port : 0;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const { page, tabId } = await firefox.openWebPage(site.url(`/console?dead=${dead}`));
+      await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('requests over'), {
+        timeout: 15_000,
+      });
+      const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
+      await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
+      let answers = 0;
+      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
+        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
+        if (choice) {
+          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
+          await panel.waitForSelector(button, { timeout: 30_000 });
+          await panel.click(button);
+        }
+        return answer(panel, ++answers);
+      };
+      const consoleText = await tool('page_console', {}, 'allow_session');
+      expect(consoleText).toContain('Recorded since the page loaded.');
+      const lines = consoleText.split('\n').filter((l) => /^\[\d+\] (debug|log|info|warn|error) /.test(l));
+      for (const [level, text] of [
+        ['log', 'fixture log 42'],
+        ['info', 'fixture info'],
+        ['warn', 'fixture warning: low disk'],
+        ['error', 'fixture error'],
+        ['debug', 'fixture debug'],
+        ['error', 'fixture rejection'],
+        ['error', 'fixture uncaught'],
+      ] as const) {
+        const found = lines.filter((l) => l.includes(text));
+        expect(found, `${text} in:\n${consoleText}`).toHaveLength(1);
+        expect(found[0]).toMatch(new RegExp(`^\\[\\d+\\] ${level} `));
+      }
+      const failed = await tool('page_network', { failedOnly: true });
+      const requests = failed.split('\n').filter((l) => /^r\d+ /.test(l));
+      expect(requests, failed).toHaveLength(2);
+      const missing = requests.find((l) => l.includes('/api/missing')) ?? '';
+      expect(missing).toMatch(/^r\d+ GET 404 /);
+      expect(requests.find((l) => l.includes(`127.0.0.1:${dead}/unreachable`))).toMatch(/ failed \(/);
+      const detail = await tool('page_network', { bodyOf: /^(r\d+) /.exec(missing)?.[1] ?? '' });
+      expect(detail).toMatch(/Authorization: Bearer \*\*\*/i);
+      expect(detail).not.toContain(FIXTURE_TOKEN);
+      await panel.close();
+      await page.close();
     } finally {
       await site.close();
     }
