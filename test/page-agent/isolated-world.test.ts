@@ -84,6 +84,34 @@ describe('page agent in an isolated world', () => {
     expect(fetched.changed.join('\n')).toContain('text: Price: 42');
   });
 
+  it('answers a click that starts nothing without waiting out the quiet window, and waits it out for timers and frames', async () => {
+    await page.goto(`${ORIGIN}/effects`);
+    const isolated = await installIsolated(page, agent);
+    await installShim(page, CHANNEL);
+    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
+    const click = async (text: string) =>
+      ActResult.parse(
+        await isolated.call({
+          op: 'act',
+          prefix: '',
+          ref: refIn(snap, text),
+          action: { kind: 'click', button: 'left', double: false },
+          quietMs: 1_000,
+          capMs: 3_000,
+          channel: CHANNEL,
+        }),
+      );
+    const idle = await click('"Do nothing"');
+    expect(idle).toMatchObject({ unloading: false, dialogs: [], errors: [] });
+    expect(idle.settledMs).toBeLessThan(1_000);
+    // Work the click only scheduled (a timer, animation frames) shows no change at first, yet it was started.
+    const soon = await click('"Render soon"');
+    expect(soon.changed.join('\n')).toContain('Rendered soon');
+    expect(soon.settledMs).toBeGreaterThanOrEqual(1_000);
+    const framed = await click('"Render next frame"');
+    expect(framed.changed.join('\n')).toContain('Rendered in a frame');
+  });
+
   it('draws the highlight from the isolated world, out of the page scripts reach', async () => {
     await page.goto(`${ORIGIN}/form`);
     const isolated = await installIsolated(page, agent);

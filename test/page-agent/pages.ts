@@ -65,6 +65,8 @@ export function effectsPage(): string {
 <button id="confirm">Remove item</button><button id="prompt">Rename</button><button id="alert">Warn</button><p id="answer"></p>
 <button id="thrower">Break</button>
 <button id="logger">Log an error</button>
+<button id="idle">Do nothing</button><button id="soon">Render soon</button><button id="framed">Render next frame</button>
+<p id="rendered"></p>
 <a id="leave" href="/next">Leave</a>
 <p id="status">Loading…</p>
 <table><tbody>${rows}</tbody></table>
@@ -83,6 +85,11 @@ export function effectsPage(): string {
   document.getElementById('alert').onclick = () => { alert('Careful'); answer.textContent = 'warned'; };
   document.getElementById('thrower').onclick = () => { setTimeout(() => { throw new Error('boom in handler'); }, 10); };
   document.getElementById('logger').onclick = () => { console.error('Payment failed:', 402); };
+  const rendered = document.getElementById('rendered');
+  document.getElementById('soon').onclick = () => { setTimeout(() => { rendered.textContent = 'Rendered soon'; }, 80); };
+  document.getElementById('framed').onclick = () => {
+    requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => { rendered.textContent = 'Rendered in a frame'; })));
+  };
   for (const button of document.querySelectorAll('.close')) button.onclick = () => {
     button.closest('tr').querySelector('.state').textContent = 'Closed';
   };

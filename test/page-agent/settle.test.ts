@@ -68,6 +68,11 @@ describe('page agent settle', () => {
     expect(result.settledMs).toBeGreaterThanOrEqual(300);
   });
 
+  it('waits out the whole quiet window without the shim, which alone sees timers and requests', async () => {
+    const result = await click('"Do nothing"', { quietMs: 300, channel: false });
+    expect(result.settledMs).toBeGreaterThanOrEqual(300);
+  });
+
   it('reports a changed table row as its row line', async () => {
     await page.evaluate(() => document.querySelector('#r5 .close')?.setAttribute('id', 'close5'));
     const snap = FrameSnapshot.parse(await agentCall(page, { op: 'snapshot', prefix: '', maxChars: 1_000_000 }));

@@ -10,7 +10,7 @@
  * in a bounded ring in the page (so it survives the worker's sleep), each with its level, a bounded text, where it was
  * raised (url:line:col) and when. While the agent has an action in flight (between its `begin` and `end` messages) the
  * shim also answers dialogs by the action's policy (dismiss unless told to accept) and reports them, the page's
- * uncaught errors, what it logs with `console.error`, and its requests in flight; outside an action the page's own
+ * uncaught errors, what it logs with `console.error`, its requests in flight and the timers it sets; outside an action the page's own
  * functions run and the user sees the real dialog.
  *
  * Messages are CustomEvents named `channel` on `document`, the detail a JSON string (strings cross worlds in both
@@ -43,6 +43,8 @@ export type ShimMessage =
   | { t: 'dialog'; type: 'alert' | 'confirm' | 'prompt'; message: string; accepted: boolean }
   | { t: 'error'; message: string }
   | { t: 'net'; d: 1 | -1 }
+  /** The page set a timer (or asked for an animation frame) during the action, due in `ms`. */
+  | { t: 'timer'; ms: number }
   | { t: 'read'; since: number }
   | {
       t: 'log';
@@ -239,6 +241,24 @@ export function installDialogShim(channel: string | null, fromStart = false): bo
       return result;
     };
   }
+  // Timers the action sets are work it started that no mutation shows yet: the agent then waits its quiet window
+  // instead of answering at once (a click whose handler renders in a setTimeout or the next animation frame).
+  const apply = Reflect.apply;
+  const hookTimer = (
+    name: 'setTimeout' | 'setInterval' | 'requestAnimationFrame',
+    dueMs: (args: unknown[]) => number,
+  ) => {
+    const original: unknown = Reflect.get(window, name);
+    if (typeof original !== 'function') return;
+    Reflect.set(window, name, function tetherTimer(...args: unknown[]): unknown {
+      if (policy) send({ t: 'timer', ms: dueMs(args) });
+      return apply(original, window, args);
+    });
+  };
+  const delayOf = (args: unknown[]): number => Math.max(0, Number(args[1]) || 0);
+  hookTimer('setTimeout', delayOf);
+  hookTimer('setInterval', delayOf);
+  hookTimer('requestAnimationFrame', () => 16);
   const xhrSend = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function tetherSend(
     this: XMLHttpRequest,

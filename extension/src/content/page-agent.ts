@@ -195,6 +195,9 @@ class Agent implements PageAgent {
     }
     this.watching?.watch.settle(0, 0).catch(() => undefined);
     this.watching = this.begin(el, call);
+    // Focusing here spares the worker finding the element through CDP (a whole-document walk and four more round
+    // trips); the focus events and caret are the browser's own either way, and what focus starts is watched.
+    if (call.focus && el instanceof HTMLElement) el.focus();
     return { stale: false };
   }
 

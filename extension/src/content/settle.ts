@@ -2,7 +2,9 @@
  * Watching the page while an action runs: which nodes mutated, whether the document began to unload, the dialogs,
  * errors and requests the main-world shim reports, and when the page has been quiet long enough to answer. Settled
  * means no mutation and no request of the action's in flight for `quietMs`, or `capMs` at most, or at once when the
- * document starts unloading (the worker then waits for the new page on its side).
+ * document starts unloading (the worker then waits for the new page on its side). An action that started nothing (no
+ * mutation, request, timer, dialog or error within `START_WINDOW_MS`, seen with the main-world shim's help) is settled
+ * then, without waiting out the quiet window: a click on a checkbox or a key in a field answers at once.
  */
 import type { DialogPolicy, DialogReport } from '../shared/agent-contract';
 import type { ShimMessage } from './dialog-shim';
@@ -20,6 +22,14 @@ export interface Settled {
 const MUTATED_MAX = 2000;
 const ERRORS_MAX = 5;
 const DIALOGS_MAX = 5;
+/**
+ * How long after an action the page may take to show that it started something: handlers run synchronously, and
+ * renders scheduled in a microtask or a message task (React's scheduler) land within a few ms; timers and animation
+ * frames are reported by the shim when they are set. Two frames' worth covers a busy renderer.
+ */
+export const START_WINDOW_MS = 30;
+/** A timer due within this long of the action (at most the quiet window) is work the action started. */
+const TIMER_DUE_MAX_MS = 1_000;
 
 /** Options of watchAction. */
 export interface WatchOptions {
@@ -48,11 +58,14 @@ export function watchAction(options: WatchOptions): ActionWatch {
   const dialogs: DialogReport[] = [];
   const errors: string[] = [];
   let lastActivity = started;
+  /** Whether the page did anything since the watch began that the quiet window should wait out. */
+  let active = false;
   let pending = 0;
   let unloading = false;
   let wake: (() => void) | undefined;
 
   const addError = (message: string): void => {
+    active = true;
     if (errors.length < ERRORS_MAX && !errors.includes(message)) errors.push(message);
   };
   const collect = (records: MutationRecord[]): void => {
@@ -69,6 +82,7 @@ export function watchAction(options: WatchOptions): ActionWatch {
       if (mutated.size < MUTATED_MAX)
         mutated.add(target.nodeType === Node.TEXT_NODE ? (target.parentNode ?? target) : target);
       lastActivity = performance.now();
+      active = true;
     }
   };
   const observer = new MutationObserver(collect);
@@ -95,13 +109,15 @@ export function watchAction(options: WatchOptions): ActionWatch {
       return;
     }
     if (!isShimMessage(message)) return;
+    if (message.t === 'dialog') active = true;
     if (message.t === 'dialog' && dialogs.length < DIALOGS_MAX) {
       dialogs.push({ type: message.type, message: String(message.message), accepted: message.accepted === true });
     } else if (message.t === 'error') addError(String(message.message));
     else if (message.t === 'net') {
       pending = Math.max(0, pending + (message.d === 1 ? 1 : -1));
       lastActivity = performance.now();
-    }
+      active = true;
+    } else if (message.t === 'timer' && message.ms <= TIMER_DUE_MAX_MS) active = true;
   };
   const navigation = (globalThis as { navigation?: EventTarget }).navigation;
   window.addEventListener('beforeunload', onUnload);
@@ -152,9 +168,17 @@ export function watchAction(options: WatchOptions): ActionWatch {
           const wait = pending > 0 ? quietMs : quietMs - quietFor;
           timer = setTimeout(check, Math.max(1, Math.min(wait, capMs - (now - actionEnded))));
         };
+        // Only with the shim's channel does the agent see timers and requests: without it, nothing started is
+        // never certain, and the whole quiet window is waited.
+        const early = (): void => {
+          collect(observer.takeRecords());
+          if (!active && pending === 0) return finish();
+          check();
+        };
         wake = finish;
         if (unloading) return finish();
-        timer = setTimeout(check, Math.max(1, Math.min(quietMs, capMs)));
+        const first = options.channel && START_WINDOW_MS < quietMs ? early : check;
+        timer = setTimeout(first, Math.max(1, Math.min(options.channel ? START_WINDOW_MS : quietMs, quietMs, capMs)));
       });
     },
   };

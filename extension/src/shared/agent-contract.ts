@@ -88,9 +88,10 @@ export type AgentCall =
   /**
    * Starts watching the document for a trusted action the worker performs through chrome.debugger (queued like
    * `act`, which it replaces): `settle` then answers the ActResult `act` would, relative to `ref`'s element. One watch
-   * per document at a time; a new one ends the previous. Replies `{ stale: false }` or StaleRef.
+   * per document at a time; a new one ends the previous. With `focus`, the element is then focused as DOM.focus
+   * would (keys follow), under the watch. Replies `{ stale: false }` or StaleRef.
    */
-  | { op: 'watch'; prefix: string; ref?: string; dialog?: DialogPolicy; channel?: string }
+  | { op: 'watch'; prefix: string; ref?: string; dialog?: DialogPolicy; channel?: string; focus?: boolean }
   /** Waits for the page to settle after a `watch`, and answers its ActResult (an error result when none is running). */
   | { op: 'settle'; quietMs: number; capMs: number }
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseKey } from '../../content/keys';
-import { trustedClick, trustedDrag, trustedKey, type CdpEventWait } from './cdp-input';
+import { trustedClick, trustedDrag, trustedKey, trustedKeys, type CdpEventWait } from './cdp-input';
 import { cdpKey } from './cdp-keys';
 import { DRAG_START_STEP_PX, DRAG_STEP_PX, dragPath } from './drag-path';
 
@@ -49,6 +49,32 @@ describe('CDP key fields', () => {
       modifiers: 0,
     });
     expect(cdpKey(parseKey('F5'))).toMatchObject({ windowsVirtualKeyCode: 116 });
+  });
+
+  it('sends every key event of a run of keys, in order, before waiting for the first answer', async () => {
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const send = (_method: string, params?: Record<string, unknown>) => {
+      sent.push(`${params?.type} ${params?.key}`);
+      return new Promise<unknown>((resolve) => answers.push(() => resolve({})));
+    };
+    let done = false;
+    const typing = trustedKeys(send, [parseKey('A'), parseKey('d'), parseKey('Shift+a')]).then(() => (done = true));
+    await Promise.resolve();
+    expect(sent).toEqual([
+      'keyDown A',
+      'keyUp A',
+      'keyDown d',
+      'keyUp d',
+      'rawKeyDown Shift',
+      'keyDown A',
+      'keyUp A',
+      'keyUp Shift',
+    ]);
+    expect(done).toBe(false);
+    for (const answer of answers) answer();
+    await typing;
+    expect(done).toBe(true);
   });
 
   it('types nothing for a chord with Control, and holds each modifier down around the key with the right mask', async () => {

@@ -14,6 +14,7 @@ import {
   trustedHover,
   trustedInsertText,
   trustedKey,
+  trustedKeys,
   trustedSetFiles,
   type CdpEventWait,
   type MouseButton,
@@ -25,6 +26,8 @@ export type TrustedStep =
   | { kind: 'click'; point: Point; button: MouseButton; double: boolean }
   | { kind: 'hover'; point: Point }
   | { kind: 'press'; chord: KeyChord }
+  /** Keys pressed one after the other without a round trip each (the characters of a text). */
+  | { kind: 'keys'; chords: readonly KeyChord[] }
   | { kind: 'text'; text: string }
   | { kind: 'drag'; from: Point; to: Point }
   | { kind: 'files'; selector: string; paths: readonly string[] }
@@ -87,6 +90,9 @@ export class InputLayer {
         return {};
       case 'press':
         await trustedKey(send, step.chord);
+        return {};
+      case 'keys':
+        await trustedKeys(send, step.chords);
         return {};
       case 'text':
         await trustedInsertText(send, step.text);

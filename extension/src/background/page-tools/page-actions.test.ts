@@ -198,7 +198,7 @@ describe('page actions through the input layer', () => {
     expect(moves.filter((m) => m[0] === 'mouseMoved').length).toBeGreaterThan(5);
   });
 
-  it('types with trusted keys into the focused field: CDP focus on the marked element, select-all and delete to clear, a key per character, Enter to submit', async () => {
+  it('types with trusted keys into the field the agent focused as its watch began: select-all and delete to clear, a key per character, Enter to submit', async () => {
     const env = setup({ e1: button('Name', 30, 30) });
     env.dbg.state.answers['DOM.performSearch'] = { searchId: 's1', resultCount: 1 };
     env.dbg.state.answers['DOM.getSearchResults'] = { nodeIds: [7] };
@@ -218,7 +218,11 @@ describe('page actions through the input layer', () => {
             ? `insert ${c.params?.text}`
             : `${c.params?.key}${c.params?.text ? `=${c.params.text}` : ''}/${c.params?.modifiers}`,
       );
-    expect(sent).toEqual(['focus', 'Control/2', 'a/2', 'Delete/0', 'A=A/0', 'insert é', 'Enter=\r/0']);
+    expect(sent).toEqual(['Control/2', 'a/2', 'Delete/0', 'A=A/0', 'insert é', 'Enter=\r/0']);
+    // No element is looked for through CDP (a walk of the whole document): the agent focuses it under the watch.
+    expect(env.calls.find((c) => c.call.op === 'watch')?.call).toMatchObject({ ref: 'e1', focus: true });
+    expect(env.ops()).not.toContain('0:mark');
+    expect(env.dbg.state.commands.map((c) => c.method)).not.toContain('DOM.getDocument');
   });
 
   it('gives files to a file input by path after the host checked them, and drops them on a drop zone at its centre', async () => {

@@ -182,6 +182,8 @@ export class PageActions {
     if (!input) throw new TrustedInputUnavailable('no input layer');
     const steps: TrustedStep[] = [];
     const marks: RefTarget[] = [];
+    /** Whether the agent focuses the target as the watch begins (the keys then go to it). */
+    let focus = false;
     const mark = async (target: RefTarget, r: string): Promise<string> => {
       const token = randomToken();
       await this.agent(tabId, target, r, { op: 'mark', ref: target.local, token }, MarkResult);
@@ -201,15 +203,22 @@ export class PageActions {
           break;
         }
         case 'press':
-          if (t) steps.push({ kind: 'focus', selector: await mark(t, ref ?? '') });
+          focus = t !== undefined;
           steps.push({ kind: 'press', chord: parseKey(action.key) });
           break;
         case 'type': {
-          steps.push({ kind: 'focus', selector: await mark(need(t, 'type'), ref ?? '') });
+          need(t, 'type');
+          focus = true;
           if (action.clear) steps.push({ kind: 'press', chord: parseKey('ControlOrMeta+a') }, del());
           const chars = [...action.text];
-          for (const c of chars.slice(0, TRUSTED_KEYS_MAX))
-            steps.push(c === '\n' ? { kind: 'press', chord: parseKey('Enter') } : charStep(c));
+          for (const c of chars.slice(0, TRUSTED_KEYS_MAX)) {
+            const step: TrustedStep = c === '\n' ? { kind: 'press', chord: parseKey('Enter') } : charStep(c);
+            // A run of character keys goes as one step; Enter (which may send a form) and committed text stay apart.
+            const last = steps.at(-1);
+            if (step.kind === 'press' && c !== '\n' && last?.kind === 'keys')
+              steps[steps.length - 1] = { kind: 'keys', chords: [...last.chords, step.chord] };
+            else steps.push(step.kind === 'press' && c !== '\n' ? { kind: 'keys', chords: [step.chord] } : step);
+          }
           if (chars.length > TRUSTED_KEYS_MAX)
             steps.push({ kind: 'text', text: chars.slice(TRUSTED_KEYS_MAX).join('') });
           if (action.submit) steps.push({ kind: 'press', chord: parseKey('Enter') });
@@ -254,6 +263,7 @@ export class PageActions {
         ...(t ? { ref: t.local } : {}),
         ...(o.dialog ? { dialog: o.dialog } : {}),
         ...(channel ? { channel } : {}),
+        ...(focus ? { focus } : {}),
       },
       t?.docId,
     );
