@@ -3,6 +3,11 @@
  * both, fills the form from the brief's facts, sends it and closes the tab, through the side panel's approvals. Driven
  * by the scripted model's `/tool` commands and by an OpenAI-compatible model whose planner reads the results.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
@@ -12,14 +17,25 @@ import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { type ChatScript, contentText } from '../support/mock-chat-completions';
 import { card, choose, refOf, tool } from '../support/page-tool-calls';
 import { BRIEF_FACTS } from '../support/task-pages';
+import { HOST_ENTRY } from '../host/host-process';
 
+// The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
+const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
 let site: FixtureSite;
+const clients: Client[] = [];
 beforeAll(async () => {
   site = await startFixtureSite();
 });
 afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
   await site?.close();
 });
+
+/** The text of an MCP tool result. */
+function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
 
 /** The tab id a tabs_open result names. */
 function openedTab(result: string): number {
@@ -58,7 +74,7 @@ async function cardFacts(panel: Page, toolName: string) {
 }
 
 describe('a task across tabs (Chromium, /tool commands)', () => {
-  const suite = useBrowserSuite();
+  const suite = useBrowserSuite({ env: { TETHER_RUNTIME_DIR: runtime } });
 
   it('opens the linked form in a second tab, fills it from the brief, closes it; other tabs stay out of reach', async () => {
     const { tabId: briefTab, panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
@@ -159,6 +175,51 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     }, formTab);
     expect(state).toBe('closed');
     await expect.poll(() => listed.count()).toBe(1);
+    await panel.close();
+  });
+
+  it('lets an external MCP client open, read and close a tab of the task of a shared tab, each step on its card', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [HOST_ENTRY, 'mcp'],
+      env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'tabs-client', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    await expect
+      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
+      .toContain('tabs_open');
+    await panel.locator('button[data-action="share"]').click();
+    await panel.locator('input[name="share-tab"]').check();
+    await expect
+      .poll(() => panel.locator('.share .share-status').textContent(), { timeout: 10_000 })
+      .toContain('tabs-client');
+
+    const opening = client.callTool({
+      name: 'tabs_open',
+      arguments: { url: site.otherUrl('/form'), background: true },
+    });
+    const openCard = card(panel, 'tabs_open');
+    await openCard.waitFor({ timeout: 30_000 });
+    expect(await openCard.locator('.caller').textContent()).toContain('tabs-client');
+    expect(await openCard.locator('.origin').textContent()).toBe(site.otherOrigin);
+    await openCard.locator('button[data-choice="allow"]').click();
+    const formTab = openedTab(resultText(await opening));
+
+    const reading = client.callTool({ name: 'page_read', arguments: { tabId: formTab } });
+    const readCard = card(panel, 'page_read');
+    await readCard.waitFor({ timeout: 30_000 });
+    expect(await readCard.locator('.origin').textContent()).toBe(site.otherOrigin);
+    expect(await readCard.locator('.tab').textContent()).toBe('“Application form”');
+    await readCard.locator('button[data-choice="allow"]').click();
+    expect(resultText(await reading)).toContain('Application form');
+
+    const closing = client.callTool({ name: 'tabs_close', arguments: { tabId: formTab } });
+    await card(panel, 'tabs_close').locator('button[data-choice="allow"]').click({ timeout: 30_000 });
+    expect(resultText(await closing)).toContain(`Closed tab ${formTab}.`);
     await panel.close();
   });
 

@@ -120,16 +120,12 @@ export function ApprovalCard(props: {
               Asked by <strong class="caller">{`${a.caller.name} ${a.caller.version ?? ''}`.trim()}</strong>, an agent
               outside the browser (the name is its own claim), for page tool <code>{a.toolName}</code> on{' '}
               <span class="origin">{a.origin}</span>
+              {a.page?.tab ? <TabName title={a.page.tab.title} /> : null}
             </>
           ) : a.source === 'client-tool' ? (
             <>
               Page tool <code>{a.toolName}</code> on <span class="origin">{a.origin}</span>
-              {a.page?.tab ? (
-                <>
-                  {' '}
-                  in the task's tab <span class="tab">“{a.page.tab.title}”</span>
-                </>
-              ) : null}
+              {a.page?.tab ? <TabName title={a.page.tab.title} /> : null}
             </>
           ) : (
             <>
@@ -161,6 +157,16 @@ export function ApprovalCard(props: {
       ) : null}
       {error ? <div class="error-text">{error}</div> : null}
     </section>
+  );
+}
+
+/** Names the task's tab a page tool acts on when it is not the conversation's own tab. */
+function TabName(props: { title: string }) {
+  return (
+    <>
+      {' '}
+      in the task's tab <span class="tab">“{props.title}”</span>
+    </>
   );
 }
 
