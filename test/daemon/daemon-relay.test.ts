@@ -203,6 +203,27 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     await waitUntil(() => processesNaming(backendData).length === 0, 'the child backend to be stopped');
   });
 
+  it('delivers a 3 MB answer through the relay whole, in frames of at most 1 MiB, however the daemon joined its lines', async () => {
+    daemon = daemonEnv();
+    const h = host(daemon);
+    await initialize(h);
+    const threadId: string = (await h.request('thread/start', { title: 'big' })).result.thread.id;
+    const from = h.messages.length;
+    await h.request('turn/start', { threadId, input: [{ text: '/big 3000000' }] });
+    await h.waitFor((m) => m.method === 'turn/completed', 30_000, from);
+    const deltas = h.messages
+      .slice(from)
+      .filter((m) => m.method === 'item/agentMessage/delta')
+      .map((m) => m.params.delta as string)
+      .join('');
+    expect(deltas).toHaveLength(3_000_000);
+    const completed = h.messages
+      .slice(from)
+      .find((m) => m.method === 'item/completed' && m.params.item.type === 'agentMessage');
+    expect(completed?.params.item.content.text).toBe(deltas);
+    expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
+  });
+
   describe('with a daemon of another version', () => {
     /** Starts `tether daemon run` reporting version 0.0.1, and resolves once it answers. */
     async function oldDaemon(d: DaemonEnv): Promise<number> {

@@ -80,7 +80,7 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
     XDG_CONFIG_HOME: join(dir, 'config'),
     XDG_STATE_HOME: join(dir, 'state'),
     XDG_DATA_HOME: join(dir, 'data'),
-    // A runtime folder of its own: with the relay on, this host's daemon is nobody else's, and dispose stops it.
+    // A runtime folder of its own: with the relay on, this host's daemon is nobody else's.
     TETHER_RUNTIME_DIR: join(dir, 'run'),
     ...options.env,
   };
@@ -202,7 +202,8 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
         child.kill('SIGKILL');
         await exited;
       }
-      await stopDaemonIn(join(dir, 'run'));
+      // The daemon of its runtime folder goes with it (an empty TETHER_RUNTIME_DIR is the user's folder: untouched).
+      if (env['TETHER_RUNTIME_DIR']) await stopDaemonIn(env['TETHER_RUNTIME_DIR']);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -198,8 +198,9 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     },
     close: async () => {
       await context.close();
-      // The daemon of its runtime folder goes with the browser (the user's own folder is never touched).
-      if (env.TETHER_RUNTIME_DIR) await stopDaemonIn(env.TETHER_RUNTIME_DIR);
+      // The daemon of the runtime folder made here goes with the browser; one the caller gave (a test whose daemon
+      // outlives a browser closed and started again) is the caller's to stop.
+      if (!options.env?.['TETHER_RUNTIME_DIR']) await stopDaemonIn(join(homeDir, 'run'));
       if (!options.userDataDir && !options.homeDir) await rm(homeDir, { recursive: true, force: true }).catch(() => {});
     },
   };

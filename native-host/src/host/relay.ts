@@ -5,11 +5,16 @@
  * When the browser disconnects the relay ends its side of the socket and exits at once; the daemon and its turns go
  * on.
  */
-import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter, LineSplitter } from '@tether/protocol/codec';
+import {
+  BROWSER_MAX_FRAME_BYTES,
+  BROWSER_MAX_INBOUND_BYTES,
+  FrameSplitter,
+  LineSplitter,
+} from '@tether/protocol/codec';
 import type { DaemonLink } from '../daemon/client';
 import type { Log } from '../log';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
-import { shapeOf, shapeOfParts } from './envelope-scan';
+import { forEachBatchMember, shapeOf, shapeOfParts } from './envelope-scan';
 import { FrameWriter } from './frame-writer';
 import { openStdout } from './stdio';
 
@@ -56,14 +61,24 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
     const lines = new LineSplitter<Buffer>(
       {
         message: (chunk, start, end) => {
-          if (shapeOf(chunk, start, end) === 'array') writer.enqueue([chunk.subarray(start, end)], end - start, true);
-          else writer.enqueueRange(chunk, start, end);
+          if (shapeOf(chunk, start, end) !== 'array') writer.enqueueRange(chunk, start, end);
+          else toBrowserBatch(chunk.subarray(start, end));
         },
-        messageParts: (parts, length) => writer.enqueue(parts, length, shapeOfParts(parts, length) === 'array'),
+        messageParts: (parts, length) => {
+          if (shapeOfParts(parts, length) !== 'array') writer.enqueue(parts, length, false);
+          else toBrowserBatch(Buffer.concat(parts, length));
+        },
         error: (error) => log(`the daemon sent a line the relay dropped: ${error.message}`),
       },
       { maxLineBytes: MAX_BACKEND_LINE_BYTES },
     );
+    // The daemon joins the messages queued meanwhile into one array line, however long; a frame to the browser holds
+    // at most 1 MiB, and a chunked array is not a message the extension reassembles: past that, each member goes on
+    // its own and the writer packs them into frames again.
+    const toBrowserBatch = (batch: Buffer): void => {
+      if (batch.length <= BROWSER_MAX_FRAME_BYTES) writer.enqueue([batch], batch.length, true);
+      else forEachBatchMember(batch, (s, e) => void writer.enqueueRange(batch, s, e));
+    };
     if (link.rest.length > 0) lines.push(link.rest);
     socket.on('data', (chunk: Buffer) => lines.push(chunk));
     socket.once('close', () => {
