@@ -261,6 +261,8 @@ describe('the extension in Firefox ESR', () => {
         },
         [briefTab, formTab],
       );
+      // Firefox ESR 153 has tabs.group (137+): the two tabs share a group there, untitled without tabGroups.
+      expect(groups).not.toBe('no tab groups');
       if (groups !== 'no tab groups') {
         expect(groups[0]).not.toBe(-1);
         expect(groups[1]).toBe(groups[0]);
