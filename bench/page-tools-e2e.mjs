@@ -186,7 +186,12 @@ export function endToEndSection(data, m) {
   const verdict = (label, { key, target }) => {
     const ours = results[label]?.[key];
     const theirs = results[yardstick]?.[key];
-    if (key === 'clickNothing') return ours ? (ours.medianMs < 100 ? 'yes' : 'NO') : 'not measured';
+    if (key === 'clickNothing') {
+      if (!ours) return 'not measured';
+      // On a loaded machine the spread is wide: say how many calls made it, and the fastest.
+      const under = ours.ms.filter((ms) => ms < 100).length;
+      return `${ours.medianMs < 100 ? 'yes' : 'NO'} (${under} of ${ours.ms.length} calls under 100 ms; fastest ${fmt(Math.min(...ours.ms), 0)} ms)`;
+    }
     if (!ours || !theirs || target === undefined) return 'not measured';
     if (theirs.moved === 0) return `${fmt(ours.medianMs, 0)} ms; Playwright MCP does not move this list`;
     const share = ours.medianMs / theirs.medianMs;
@@ -220,6 +225,15 @@ export function endToEndSection(data, m) {
     `| issue 20's target | ${tethers.join(' | ')} |`,
     `|---|${tethers.map(() => '---|').join('')}`,
     ...targets,
+    '',
+    'Where the time of a click that starts nothing goes (timed inside the worker during this work, load average',
+    "about 18): the gate 6-12 ms (the tab, the element's facts for the card, the site rule), the action 40-55 ms (tab",
+    "facts, the agent's probe and the page hook, the agent's call, of which the settle's start window is 30 ms), and",
+    'the rest the hops MCP client -> `tether mcp` -> host -> browser and back, 30-100 ms depending on load (a',
+    'quick run at load average 11 answered it in a median of 72 ms with trusted input, 120 ms synthetic). Before',
+    "issue 20's timing work a settle always waited its 100 ms quiet window, trusted typing made a CDP round trip per",
+    'key event and found the field with a walk of the whole document, and the drivers measured trusted input on a page',
+    'hidden behind the panel tab, where Chrome held each input until the next frame (about a second).',
     '',
   ].join('\n');
 }
