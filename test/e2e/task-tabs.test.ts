@@ -12,7 +12,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import type { LaunchedBrowser } from '../support/browser';
-import { completedAnswers, openConnectedPanel, openWebPage, sendPrompt } from '../support/extension-pages';
+import {
+  completedAnswers,
+  openConnectedPanel,
+  openSidePanel,
+  openWebPage,
+  sendPrompt,
+} from '../support/extension-pages';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { type ChatScript, contentText } from '../support/mock-chat-completions';
 import { card, choose, refOf, tool } from '../support/page-tool-calls';
@@ -99,6 +105,12 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     const listed = panel.locator('.task-tabs li.task-tab');
     await expect.poll(() => listed.count()).toBe(2);
     expect(await panel.locator(`.task-tab[data-tab-id="${formTab}"]`).getAttribute('data-agent-here')).toBe('true');
+    // The opened tab's own panel says where the conversation and its approvals are.
+    const formPanel = await openSidePanel(suite.browser, formTab);
+    await expect
+      .poll(() => formPanel.locator('.task-member-note').textContent(), { timeout: 10_000 })
+      .toContain('“Applicant brief”');
+    await formPanel.close();
 
     // The form's card names its origin and the tab, which is not the conversation's.
     await sendPrompt(panel, '/tool page_snapshot {}');

@@ -237,8 +237,11 @@ export class TetherWorker {
     for (const v of this.views.forTab(tabId)) v.send(message);
   }
 
-  /** Tells the thread's pages (or `views`) the tabs of its task and which one the agent is on. */
-  async pushTask(threadId: string, views: readonly View[] = this.viewsOfThread(threadId)): Promise<void> {
+  /** Tells the pages of the task's tabs (or `views`) the tabs of the task and which one the agent is on. */
+  async pushTask(
+    threadId: string,
+    views: readonly View[] = this.views.forTabs(this.groups.members(threadId).map((t) => t.tabId)),
+  ): Promise<void> {
     if (views.length === 0) return;
     const tabs = await taskTabsOf(this.groups, threadId, (id) => this.deps.tab(id));
     for (const v of views) v.send({ type: 'task', tabs });
@@ -343,6 +346,9 @@ export class TetherWorker {
     const binding = this.deps.state.binding(view.tabId);
     if (!binding) {
       view.send({ type: 'snapshot', thread: null, items: [] });
+      // A tab of another tab's task: its panel says where the conversation and its approvals are.
+      const task = this.groups.threadOf(view.tabId);
+      if (task !== undefined) await this.pushTask(task, [view]);
       return;
     }
     await this.syncThread(binding.threadId, [view]);

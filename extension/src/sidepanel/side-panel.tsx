@@ -14,7 +14,7 @@ import { ConnectionBanner } from '../shared/ui/connection-banner';
 import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
-import { TaskTabs } from './task-tabs';
+import { TaskMemberNote, TaskTabs } from './task-tabs';
 import { HandoverRequests } from './handover-request';
 import { fillComposer } from './draft';
 import { History } from './history';
@@ -223,6 +223,7 @@ export function SidePanel(props: { client: WorkerClient }) {
       </header>
       {showShare || tabShared ? <ShareToggle client={client} state={state} /> : null}
       {thread && taskTabs.length > 0 ? <TaskTabs client={client} tabs={taskTabs} onError={setError} /> : null}
+      {!thread && taskTabs.length > 0 ? <TaskMemberNote tabs={taskTabs} /> : null}
       {showHistory ? (
         <History
           client={client}

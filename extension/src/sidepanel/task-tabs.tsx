@@ -93,3 +93,15 @@ export function TaskTabs(props: {
     </details>
   );
 }
+
+/** In the panel of a tab the agent uses for another tab's conversation: where that conversation and its cards are. */
+export function TaskMemberNote(props: { tabs: readonly TaskTabView[] }) {
+  const home = props.tabs.find((t) => t.role === 'conversation');
+  if (!home) return null;
+  return (
+    <p class="task-member-note" role="note">
+      The agent uses this tab for a task whose conversation, and the approvals it asks for, are in the tab “
+      {home.title || home.url}”.
+    </p>
+  );
+}

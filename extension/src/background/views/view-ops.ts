@@ -154,6 +154,8 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   },
   'task/remove': async (w, view, { tabId }) => {
     await w.groups.remove(boundThread(w, view), tabId);
+    // The tab's own panel no longer belongs to the task.
+    w.sendToTab(tabId, { type: 'task', tabs: [] });
     return {};
   },
   'task/others': async (w, view) => ({ tabs: addableTabs(w.groups, await w.deps.pageTools.listTabs(tabOf(view))) }),
