@@ -135,20 +135,3 @@ export function presetOf(agent: {
     BACKEND_PRESETS.find((p) => name.includes(p.id))
   );
 }
-
-/** Whether a preset's command was found, and where. */
-export interface PresetCheck {
-  readonly preset: BackendPreset;
-  /** Absolute path of argv[0], or undefined when it is not on the PATH. */
-  readonly path: string | undefined;
-}
-
-/**
- * Looks up every preset's command with `lookup` (e.g. on the PATH that the browser gives the host, which is often
- * shorter than a terminal's).
- */
-export async function checkPresets(
-  lookup: (command: string) => string | undefined | Promise<string | undefined>,
-): Promise<PresetCheck[]> {
-  return Promise.all(BACKEND_PRESETS.map(async (preset) => ({ preset, path: await lookup(preset.argv[0]!) })));
-}
