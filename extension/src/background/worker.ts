@@ -15,7 +15,7 @@ import { CLIENT_TOOLS } from './page-tools/page-tool-specs';
 import type { PageToolDeps } from './page-tools/page-tool-deps';
 import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
-import { ResumePoints } from './views/resume-points';
+import { itemsSince, ResumePoints } from './views/resume-points';
 import { ViewRegistry, type View } from './views/views';
 import { runGatedCall } from './approvals/page-tool-gate';
 import { type TabBrowser, TabTools } from './tabs/tab-tools';
@@ -290,7 +290,8 @@ export class TetherWorker {
     const ticket = this.router.beginSync(threadId, views);
     try {
       const r = await client.threadResume({ threadId, ...(after === undefined ? {} : { afterItemId: after }) });
-      this.resumePoints.sent(threadId, views, r.items, after === undefined);
+      const since = after === undefined ? undefined : itemsSince(r, after);
+      this.resumePoints.sent(threadId, views, since ?? r.items, since === undefined);
       if (r.activeTurn && r.activeTurn.status === 'running') this.activeTurns.set(threadId, r.activeTurn.id);
       else this.activeTurns.delete(threadId);
       if (r.thread.status !== 'waitingOnApproval') {
@@ -306,13 +307,13 @@ export class TetherWorker {
         view.send({
           type: 'snapshot',
           thread: r.thread,
-          items: r.items,
+          items: since ?? r.items,
           ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
-          ...(r.olderCursor ? { olderCursor: r.olderCursor } : {}),
+          ...(r.olderCursor && !since ? { olderCursor: r.olderCursor } : {}),
           ...(r.unfinishedTurns ? { unfinishedTurns: r.unfinishedTurns } : {}),
-          ...(after === undefined
+          ...(after === undefined || since === undefined
             ? {}
-            : { resumeAfter: after, keptWorking: r.items.length > 0 || r.activeTurn !== undefined }),
+            : { resumeAfter: after, keptWorking: since.length > 0 || r.activeTurn !== undefined }),
         }),
       );
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { Item } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { ResumePoints } from './resume-points';
+import { itemsSince, ResumePoints } from './resume-points';
 
 const item = (id: string, status: Item['status'] = 'completed'): Item => ({
   id,
@@ -56,5 +56,21 @@ describe('where a thread’s pages resume after a reconnect', () => {
     const points = new ResumePoints<object>();
     points.completed('t1', 'x');
     expect(points.pointFor('t1', [{}])).toBeUndefined();
+  });
+});
+
+describe('the items a resume answer adds', () => {
+  it('are all of them when the backend honoured afterItemId', () => {
+    expect(itemsSince({ items: [item('c'), item('d', 'inProgress')] }, 'b')?.map((i) => i.id)).toEqual(['c', 'd']);
+  });
+
+  it('are those after the item when the backend answered with its latest page instead', () => {
+    const page = { items: [item('a'), item('b'), item('c')], olderCursor: 'older' };
+    expect(itemsSince(page, 'b')?.map((i) => i.id)).toEqual(['c']);
+    expect(itemsSince(page, 'c')).toEqual([]);
+  });
+
+  it('are unknown (send the whole snapshot) when such a page does not reach back to the item', () => {
+    expect(itemsSince({ items: [item('x')], olderCursor: 'older' }, 'b')).toBeUndefined();
   });
 });

@@ -40,3 +40,14 @@ export class ResumePoints<V extends object> {
     return this.lastDone.get(threadId);
   }
 }
+
+/**
+ * The items of a `thread/resume {afterItemId: after}` answer that come after `after`. A backend that does not know
+ * `afterItemId` answers with its latest page instead: what follows `after` there, or undefined (send the whole
+ * snapshot) when that page has older items and does not reach back to it.
+ */
+export function itemsSince(answer: { items: Item[]; olderCursor?: string | null }, after: string): Item[] | undefined {
+  const at = answer.items.findIndex((item) => item.id === after);
+  if (at >= 0) return answer.items.slice(at + 1);
+  return answer.olderCursor ? undefined : answer.items;
+}
