@@ -247,12 +247,14 @@ describe('TetherWorker page tool gate', () => {
     ]);
   });
 
-  it('runs a click a rule allows at once when nothing about it is high-risk', async () => {
-    const { worker, state, call, acts, rule } = await gate();
+  it('runs a click a rule allows at once when nothing about it is high-risk, with no outline on or off', async () => {
+    const { worker, state, call, acts, highlights, rule } = await gate();
     await state.setRules([rule('https://a.example', 'act')]);
     expect((await call('page_click', { ref: 'e1' }))?.success).toBe(true);
     expect(worker.broker.pendingForTab(1)).toEqual([]);
     expect(acts()).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(highlights()).toEqual([]);
   });
 
   it('refuses to open javascript:, file:, chrome:, data: and relative addresses without asking', async () => {

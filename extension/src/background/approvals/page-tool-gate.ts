@@ -108,6 +108,8 @@ export async function runGatedCall(
   const key = call.tool === 'page_press' ? { key: call.args.key } : {};
   const highRisk = highRiskReasons({ tool: call.tool, elements, submits, ...key });
   const outlined = callRefs(call)[0];
+  // Outlined only when a card is shown: a call a rule or grant decides makes no round trip to the page for it.
+  let carded = false;
   let decision: ApprovalDecision;
   try {
     decision = await w.broker.ask({
@@ -123,10 +125,13 @@ export async function runGatedCall(
       // Decided for the site of the tab acted on (or where the call leads), never for the conversation's tab's site.
       origin: decisionOrigin(call, elements, askedOrigin).origin ?? shown?.url ?? '',
       signal,
-      onAsk: () => void w.pages.highlight(tabId, outlined, true),
+      onAsk: () => {
+        carded = true;
+        void w.pages.highlight(tabId, outlined, true);
+      },
     });
   } finally {
-    void w.pages.highlight(tabId, outlined, false);
+    if (carded) void w.pages.highlight(tabId, outlined, false);
   }
   if (signal.aborted) return NO_ANSWER;
   if (decision === 'deny') return fail(`The user did not allow ${call.tool} on ${origin}.`);
