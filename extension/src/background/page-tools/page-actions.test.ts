@@ -5,7 +5,7 @@ import { DebuggerSessions } from '../input/debugger-session';
 import { fakeDebugger, manualTimers } from '../input/fake-debugger';
 import { InputLayer, type InputMode } from '../input/input-layer';
 import { unusedPageTools } from '../test-helpers';
-import { acted, facts, snap } from './fake-tab';
+import { acted, facts, fakeTab, snap } from './fake-tab';
 import { isTabToolCall, parsePageToolCall } from './page-tool-specs';
 import { PageTools } from './page-tools';
 
@@ -250,5 +250,49 @@ describe('page actions through the input layer', () => {
     ]);
     expect(drops[2]?.params?.data).toMatchObject({ files: ['/home/me/b.txt'] });
     expect(env.checked).toEqual([['/home/me/a.txt'], ['/home/me/b.txt']]);
+  });
+});
+
+describe('page actions preparing a document', () => {
+  it('prepares a document once for its actions, and again once the frame shows a new document', async () => {
+    const { tab, tools, deps } = fakeTab();
+    const page = (url: string) => ({
+      snapshot: () => snap(url, ['- button "Go" [ref=e1]']),
+      act: () => acted(),
+    });
+    tab.frames.set(0, { docId: 'd1', agent: page('https://a.example/') });
+    let injected = 0;
+    const inject = deps.injectAgent;
+    deps.injectAgent = (tabId) => {
+      injected++;
+      return inject(tabId);
+    };
+    const run = (tool: string, args: unknown) => {
+      const parsed = parsePageToolCall(tool, args);
+      if (!parsed.ok || isTabToolCall(parsed.call)) throw new Error(tool);
+      return tools.run(1, parsed.call);
+    };
+    await run('page_snapshot', {});
+    injected = 0;
+    expect((await run('page_click', { ref: 'e1' })).success).toBe(true);
+    expect((await run('page_click', { ref: 'e1' })).success).toBe(true);
+    expect((await run('page_press', { key: 'Tab' })).success).toBe(true);
+    expect([injected, tab.shims]).toEqual([1, [0]]);
+    // A navigation: the ref-less press finds another document, so it prepares that one and runs there once.
+    tab.frames.set(0, { docId: 'd2', agent: page('https://a.example/next') });
+    tab.calls.length = 0;
+    expect((await run('page_press', { key: 'Tab' })).success).toBe(true);
+    expect(tab.calls.map((c) => [c.call.op, c.expectDoc])).toEqual([
+      ['act', 'd1'],
+      ['act', undefined],
+    ]);
+    expect([injected, tab.shims]).toEqual([2, [0, 0]]);
+    // The old document's ref is stale; the new one's refs act without preparing it again.
+    expect((await run('page_click', { ref: 'e1' })).success).toBe(false);
+    await run('page_snapshot', {});
+    injected = 0;
+    tab.shims.length = 0;
+    expect((await run('page_click', { ref: 'e2' })).success).toBe(true);
+    expect([injected, tab.shims]).toEqual([0, []]);
   });
 });

@@ -68,17 +68,65 @@ class CannotStartError extends Error {
   override readonly name = 'CannotStartError';
 }
 
+/**
+ * A ref-less action's first agent call found another document than the one prepared before: nothing ran yet, so the
+ * action prepares the new document and starts again.
+ */
+class DocumentChanged extends Error {
+  override readonly name = 'DocumentChanged';
+}
+
 /** Runs actions for the page tools. */
 export class PageActions {
+  /**
+   * Per `tabId:frameId`, the document an action already prepared (agent and dialog shim there) and the shim's channel.
+   * Both live as long as that document does, and a new document gets a new id, so the same id needs no second look.
+   */
+  private readonly ready = new Map<string, { docId: string; channel: string }>();
+
   constructor(private readonly ctx: ActionContext) {}
+
+  /** Forgets what was prepared in a closed tab. */
+  forget(tabId: number): void {
+    for (const key of this.ready.keys()) if (key.startsWith(`${tabId}:`)) this.ready.delete(key);
+  }
 
   /** One action, then what changed: the settled region, dialogs, errors, or the new page after a navigation. */
   async act(tabId: number, ref: string | undefined, action: AgentAction, o: ActOptions = {}): Promise<ToolCallResult> {
-    const { deps } = this.ctx;
-    const before = await deps.tabInfo(tabId);
+    const before = await this.ctx.deps.tabInfo(tabId);
     const t = ref ? this.ctx.resolve(tabId, ref) : undefined;
+    const key = `${tabId}:${t?.frameId ?? 0}`;
+    const known = this.ready.get(key);
+    // A ref names its document; a ref-less action assumes the one prepared last and starts again if it is gone.
+    if (known && (t === undefined || known.docId === t.docId)) {
+      try {
+        return await this.actIn(tabId, t, ref, action, o, before, { docId: known.docId, channel: known.channel });
+      } catch (error) {
+        if (!(error instanceof DocumentChanged)) throw error;
+        this.ready.delete(key);
+      }
+    }
+    const channel = await this.prepare(tabId, t?.frameId ?? 0, o.prepared ?? new Map());
+    return this.actIn(tabId, t, ref, action, o, before, { docId: t?.docId, channel });
+  }
+
+  /** Notes that `docId` answered an action's first call after being prepared with `channel` (none: not kept). */
+  private prepared(tabId: number, frameId: number, docId: string, channel: string | undefined): void {
+    if (channel !== undefined) this.ready.set(`${tabId}:${frameId}`, { docId, channel });
+  }
+
+  private async actIn(
+    tabId: number,
+    t: RefTarget | undefined,
+    ref: string | undefined,
+    action: AgentAction,
+    o: ActOptions,
+    before: { url: string } | undefined,
+    doc: { docId: string | undefined; channel: string | undefined },
+  ): Promise<ToolCallResult> {
+    const { deps } = this.ctx;
     const frameId = t?.frameId ?? 0;
-    const channel = await this.prepare(tabId, frameId, o.prepared ?? new Map());
+    const { channel } = doc;
     let mode: InputMode = { trusted: false, why: NO_DEBUGGER_API };
     if (deps.input && trustedKind(action)) {
       mode = deps.input.mode(tabId, originOf(before?.url));
@@ -88,19 +136,21 @@ export class PageActions {
     let docId = t?.docId;
     try {
       if (mode.trusted) {
-        const watched = await this.trusted(tabId, t, ref, action, o, channel);
+        const watched = await this.trusted(tabId, t, ref, action, o, doc);
         if (typeof watched === 'string') return text(watched, false);
         ({ result, docId, mode } = { ...watched, mode: watched.mode ?? mode });
       } else {
         const agentAction = action.kind === 'upload' ? await this.withBytes(action, o.paths ?? []) : action;
         const call = this.actCall(tabId, agentAction, t, o, channel);
-        const reply = await deps.callAgent(tabId, frameId, call, t?.docId);
-        if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+        const reply = await deps.callAgent(tabId, frameId, call, doc.docId);
+        if (reply.stale) throw staleError(ref);
         docId = reply.docId;
+        this.prepared(tabId, frameId, reply.docId, channel);
         result = parseReply(ActResult, reply.value);
       }
     } catch (error) {
       if (error instanceof CannotStartError) return text(error.message, false);
+      if (error instanceof DocumentChanged) throw error;
       // The frame went away mid-action: the action navigated it (a link, a form sent). Anything else is a failure.
       if (error instanceof StaleRefError || !(await this.ctx.navigatedFrom(tabId, before))) throw error;
     }
@@ -175,8 +225,9 @@ export class PageActions {
     ref: string | undefined,
     action: AgentAction,
     o: ActOptions,
-    channel: string | undefined,
+    doc: { docId: string | undefined; channel: string | undefined },
   ): Promise<string | { result: ActResult; docId: string | undefined; mode?: InputMode }> {
+    const { channel } = doc;
     const { deps } = this.ctx;
     const input = deps.input;
     if (!input) throw new TrustedInputUnavailable('no input layer');
@@ -265,9 +316,10 @@ export class PageActions {
         ...(channel ? { channel } : {}),
         ...(focus ? { focus } : {}),
       },
-      t?.docId,
+      doc.docId,
     );
-    if (watchReply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    if (watchReply.stale) throw staleError(ref);
+    this.prepared(tabId, frameId, watchReply.docId, channel);
     let lost: InputMode | undefined;
     try {
       for (const step of steps) {
@@ -321,6 +373,11 @@ export class PageActions {
     const box = r.facts.box;
     return { point: tabPoint(r.point, offset), topLeft: tabPoint(box ? { x: box.x, y: box.y } : r.point, offset) };
   }
+}
+
+/** A stale first reply: the ref's document is gone, or (no ref) the document prepared before is. */
+function staleError(ref: string | undefined): Error {
+  return ref ? new StaleRefError(staleRefMessage(ref)) : new DocumentChanged();
 }
 
 function charStep(c: string): TrustedStep {

@@ -55,6 +55,7 @@ export class PageTools {
   tabClosed(tabId: number): void {
     this.tables.delete(tabId);
     for (const key of this.docs.keys()) if (key.startsWith(`${tabId}:`)) this.docs.delete(key);
+    this.actions.forget(tabId);
   }
 
   /** The facts of the elements a call names, in order, for its approval card; throws a stale-ref error. */
