@@ -150,14 +150,6 @@ export async function trustedSetFiles(send: CdpSend, selector: string, paths: re
   return true;
 }
 
-/** Focuses the marked element the way the browser does for a user (focus events, caret); false when none is marked. */
-export async function trustedFocus(send: CdpSend, selector: string): Promise<boolean> {
-  const nodeId = await findMarked(send, selector);
-  if (nodeId === undefined) return false;
-  await send('DOM.focus', { nodeId });
-  return true;
-}
-
 /** Drops files (paths on this computer) at `p`, as a user dragging them from the file manager: enter, over, drop. */
 export async function trustedDropFiles(send: CdpSend, p: Point, paths: readonly string[]): Promise<void> {
   const data = { items: [], files: [...paths], dragOperationsMask: 1 };

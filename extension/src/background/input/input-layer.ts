@@ -10,7 +10,6 @@ import {
   trustedClick,
   trustedDrag,
   trustedDropFiles,
-  trustedFocus,
   trustedHover,
   trustedInsertText,
   trustedKey,
@@ -31,8 +30,7 @@ export type TrustedStep =
   | { kind: 'text'; text: string }
   | { kind: 'drag'; from: Point; to: Point }
   | { kind: 'files'; selector: string; paths: readonly string[] }
-  | { kind: 'drop-files'; point: Point; paths: readonly string[] }
-  | { kind: 'focus'; selector: string };
+  | { kind: 'drop-files'; point: Point; paths: readonly string[] };
 
 /** How one action's input is made: trusted, or synthetic and why (said in the result). */
 export type InputMode = { trusted: true } | { trusted: false; why: string };
@@ -104,8 +102,6 @@ export class InputLayer {
       case 'drop-files':
         await trustedDropFiles(send, step.point, step.paths);
         return {};
-      case 'focus':
-        return { found: await trustedFocus(send, step.selector) };
     }
   }
 
