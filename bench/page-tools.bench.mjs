@@ -186,8 +186,9 @@ async function startTetherAgent(script) {
         rest,
       };
     },
-    /** `find` on the page open now (the last table row's checkbox). */
-    async find(text) {
+    /** `find` on the page at `url`, opened for it (the pages snapshotted before may end on another one). */
+    async find(url, text) {
+      await open(url);
       const { reply, inPageMs } = await agent({ op: 'find', prefix: '', text, max: 20 });
       const matches = reply.matches ?? [];
       return {
@@ -337,7 +338,8 @@ async function mainInPage() {
       results.mcp.pages[name] = await mcp.snapshot(urlOf(name));
       if (tether) results.tether.pages[name] = await tether.snapshot(urlOf(name));
     }
-    if (tether) results.tether.find = await tether.find('order 1500');
+    // The table's last row (ids 1001-1500), searched on the table itself: the snapshot loop ends on another page.
+    if (tether) results.tether.find = await tether.find(urlOf('table'), 'order 1500');
     results.mcp.click = await mcp.clickTerms(site.url('/form'));
     if (tether) results.tether.click = await tether.clickTerms(site.url('/form'));
     const text = section(results, machineOf());
