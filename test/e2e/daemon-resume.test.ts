@@ -2,7 +2,8 @@
  * Turns that outlive the browser connection, in real Chromium (issue 21): with the per-user daemon (its own runtime
  * folder), the host the browser started is SIGKILLed mid-answer; the turn goes on in the daemon, the extension
  * reconnects, and the open panel resumes from what it has: the answer continues live and ends complete, each number
- * once, with one line saying the agent kept working while the browser was away, and no interrupted mark.
+ * once, with one line saying the agent kept working while the browser was away, and no interrupted mark. And the
+ * browser itself SIGKILLed and started again with the same profile: the thread reopened from History streams on.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { daemonEnv, type DaemonEnv, waitUntil } from '../daemon/daemon-env';
 import { EXTENSION_ID, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
+import { join } from 'node:path';
 
 /** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
 const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
@@ -20,6 +22,7 @@ const PROMPT = `/stream ${COUNT} 30`;
 let demo: DemoServer;
 let daemon: DaemonEnv;
 let browser: LaunchedBrowser | undefined;
+let restarted: LaunchedBrowser | undefined;
 
 beforeAll(async () => {
   demo = await startDemoServer();
@@ -27,6 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  await restarted?.close();
   await demo?.close();
   // Stops the test's daemon and fails when one is left running.
   await daemon?.dispose();
@@ -80,5 +84,29 @@ describe('a turn that goes on in the daemon while the browser connection is gone
     expect(await kept.evaluate((el) => el.nextElementSibling?.classList.contains('agentMessage'))).toBe(true);
     // One daemon served both connections.
     expect(daemon.pid()).toBe(daemonPid);
+  });
+
+  it('goes on while the browser is SIGKILLed and started again: the thread reopened from History continues live and ends complete, once', async () => {
+    expect(daemon.tether('daemon', 'restart').status).toBe(0);
+    const profile = { env: daemon.env, homeDir: daemon.dir, userDataDir: join(daemon.dir, 'profile') };
+    const first = await launchBrowser(profile);
+    const { panel } = await openConnectedPanel(first, demo.url('/'));
+    await sendPrompt(panel, `/stream 1500 30`);
+    await expect.poll(async () => (await numbersOf(panel)).length, { timeout: 30_000 }).toBeGreaterThan(20);
+    const threadId = await panel.locator('.transcript').getAttribute('data-thread-id');
+    await first.kill();
+
+    restarted = await launchBrowser(profile);
+    const { panel: again } = await openConnectedPanel(restarted, demo.url('/other'));
+    await again.locator('button[data-action="history"]').click();
+    await again.locator(`.history li[data-thread-id="${threadId}"] button.link`).click();
+    const answer = again.locator('.transcript .item.agentMessage');
+    await answer.waitFor({ timeout: 30_000 });
+    // Reopened while the daemon still streams it: the answer goes on live.
+    expect(await answer.getAttribute('class')).toContain('inProgress');
+    await again.locator('.transcript .item.agentMessage.completed').waitFor({ timeout: 90_000 });
+    expect(await answer.count()).toBe(1);
+    expect(await numbersOf(again)).toEqual(Array.from({ length: 1500 }, (_, i) => String(i + 1)));
+    expect(await again.locator('.transcript .interrupted-note').count()).toBe(0);
   });
 });
