@@ -282,7 +282,7 @@ function section(results, m) {
     `| (issue 20) snapshots no bigger a share of Playwright MCP's than before the new refs (login 34%, article 27%, table 21%) | ${yes(shareMet)} |`,
     '',
     tether
-      ? `Tether \`find "order 1500"\` on the table: ${fmt(tether.find.ms, 1)} ms in page, ${tether.find.matches} match(es)${tether.find.first ? `, first \`${tether.find.first.trim()}\`` : ''}.`
+      ? `Tether \`find "order 1500"\` on the table: ${fmt(tether.find.ms, 1)} ms in page (median after a warm-up), ${tether.find.matches} match(es)${tether.find.first ? `, first \`${tether.find.first.trim()}\`` : ''}.`
       : `Tether's half was not measured: ${AGENT_ENTRY.slice(root.length + 1)} does not exist yet.`,
     '',
   ].join('\n');
