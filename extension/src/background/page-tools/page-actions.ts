@@ -21,7 +21,7 @@ import { type InputMode, NO_DEBUGGER_API, tabPoint, type TrustedStep } from '../
 import { cdpKey } from '../input/cdp-keys';
 import { TrustedInputUnavailable } from '../input/debugger-session';
 import { doneLine, reportLines } from './action-report';
-import type { PageToolDeps } from './page-tool-deps';
+import type { AgentReply, PageToolDeps } from './page-tool-deps';
 import { type RefTable, type RefTarget, staleRefMessage } from './ref-table';
 import { StaleRefError } from './stale-ref-error';
 
@@ -110,9 +110,13 @@ export class PageActions {
     return this.actIn(tabId, t, ref, action, o, before, { docId: t?.docId, channel });
   }
 
-  /** Notes that `docId` answered an action's first call after being prepared with `channel` (none: not kept). */
-  private prepared(tabId: number, frameId: number, docId: string, channel: string | undefined): void {
-    if (channel !== undefined) this.ready.set(`${tabId}:${frameId}`, { docId, channel });
+  /**
+   * Notes the document whose agent answered an action's first call, prepared with `channel`; a frame without the
+   * agent answers nothing, and one without the shim (no channel) is prepared again next time.
+   */
+  private noteReady(tabId: number, frameId: number, reply: AgentReply, channel: string | undefined): void {
+    if (!reply.stale && reply.value !== undefined && channel !== undefined)
+      this.ready.set(`${tabId}:${frameId}`, { docId: reply.docId, channel });
   }
 
   private async actIn(
@@ -145,7 +149,7 @@ export class PageActions {
         const reply = await deps.callAgent(tabId, frameId, call, doc.docId);
         if (reply.stale) throw staleError(ref);
         docId = reply.docId;
-        this.prepared(tabId, frameId, reply.docId, channel);
+        this.noteReady(tabId, frameId, reply, channel);
         result = parseReply(ActResult, reply.value);
       }
     } catch (error) {
@@ -319,7 +323,7 @@ export class PageActions {
       doc.docId,
     );
     if (watchReply.stale) throw staleError(ref);
-    this.prepared(tabId, frameId, watchReply.docId, channel);
+    this.noteReady(tabId, frameId, watchReply, channel);
     let lost: InputMode | undefined;
     try {
       for (const step of steps) {
