@@ -295,4 +295,18 @@ describe('page actions preparing a document', () => {
     expect((await run('page_click', { ref: 'e2' })).success).toBe(true);
     expect([injected, tab.shims]).toEqual([0, []]);
   });
+
+  it('prepares a document again when its agent did not answer the action (it was not there)', async () => {
+    const { tab, tools } = fakeTab();
+    tab.frames.set(0, { docId: 'd1', agent: {} });
+    const press = () => {
+      const parsed = parsePageToolCall('page_press', { key: 'Tab' });
+      if (!parsed.ok || isTabToolCall(parsed.call)) throw new Error('page_press');
+      return tools.run(1, parsed.call);
+    };
+    expect((await press()).success).toBe(false);
+    tab.frames.set(0, { docId: 'd1', agent: { act: () => acted() } });
+    expect((await press()).success).toBe(true);
+    expect(tab.shims).toEqual([0, 0]);
+  });
 });
