@@ -3,7 +3,7 @@
  * Browser APIs come in through `WorkerDeps` (index.ts binds them to chrome.*), so this module holds no globals.
  */
 import type { AppServerClient, McpClientInfo } from '@tether/protocol';
-import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
+import { errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
 import { ApprovalBroker } from './approvals/approval-broker';
@@ -15,7 +15,8 @@ import { CLIENT_TOOLS } from './page-tools/page-tool-specs';
 import type { PageToolDeps } from './page-tools/page-tool-deps';
 import { PageTools } from './page-tools/page-tools';
 import type { PersistentState } from './views/persistent-state';
-import { itemsSince, ResumePoints } from './views/resume-points';
+import { ResumePoints } from './views/resume-points';
+import { syncThread, welcome } from './views/thread-sync';
 import { ViewRegistry, type View } from './views/views';
 import { runGatedCall } from './approvals/page-tool-gate';
 import { type TabBrowser, TabTools } from './tabs/tab-tools';
@@ -56,16 +57,17 @@ export class TetherWorker {
   /** Each thread's task group: the tabs its page tools may act on. */
   readonly groups: TaskGroups;
   private readonly tabTools: TabTools;
-  private readonly activeTurns = new Map<string, string>();
+  /** Each thread's running turn, as the host last said. */
+  readonly activeTurns = new Map<string, string>();
   /** Where each thread's pages resume after a reconnect (their last finished item). */
-  private readonly resumePoints = new ResumePoints<View>();
+  readonly resumePoints = new ResumePoints<View>();
   /** Whether the connection relays to the daemon, where turns outlive it (bridge/hello's daemonVersion). */
   private daemonServed = false;
   /** Conversations whose tab the user shared with external MCP clients, and the clients the host says are there. */
   private readonly mcpShared = new Set<string>();
   private mcpClients: McpClientInfo[] = [];
   /** Composer text for a tab whose panel is not open yet (the context menu's selection), given at its hello. */
-  private readonly drafts = new Map<number, string>();
+  readonly drafts = new Map<number, string>();
   /** Tabs and sites whose panel was offered trusted input already. */
   private readonly trustedOffers = new Set<string>();
   /** Unknown notification methods already logged once (a backend may send one per delta). */
@@ -280,79 +282,16 @@ export class TetherWorker {
   }
 
   /**
-   * Sends `views` the current history of `threadId` (via `thread/resume`), then its live events. With `resume`, views
-   * that still show the thread get only what came after the last finished item they have (see ResumePoints).
+   * Sends `views` the current history of `threadId` (via `thread/resume`), then its live events; with `resume`, from
+   * the last finished item they have (views/thread-sync.ts).
    */
-  async syncThread(threadId: string, views: readonly View[], resume = false): Promise<void> {
-    const client = this.link.client;
-    if (!client) return; // onReady resyncs every bound thread.
-    const after = resume ? this.resumePoints.pointFor(threadId, views) : undefined;
-    const ticket = this.router.beginSync(threadId, views);
-    try {
-      const r = await client.threadResume({ threadId, ...(after === undefined ? {} : { afterItemId: after }) });
-      const since = after === undefined ? undefined : itemsSince(r, after);
-      this.resumePoints.sent(threadId, views, since ?? r.items, since === undefined);
-      if (r.activeTurn && r.activeTurn.status === 'running') this.activeTurns.set(threadId, r.activeTurn.id);
-      else this.activeTurns.delete(threadId);
-      if (r.thread.status !== 'waitingOnApproval') {
-        // Approvals this thread no longer waits on (answered or withdrawn while we were away).
-        const stale = this.deps.state
-          .pendingApprovals()
-          .filter((p) => p.threadId === threadId && p.source === 'server');
-        for (const p of stale) await this.broker.withdraw({ threadId, requestId: p.requestId });
-      }
-      this.groups.noteTitle(threadId, r.thread.title);
-      void this.pushTask(threadId, views);
-      this.router.finishSync(ticket, (view) =>
-        view.send({
-          type: 'snapshot',
-          thread: r.thread,
-          items: since ?? r.items,
-          ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
-          ...(r.olderCursor && !since ? { olderCursor: r.olderCursor } : {}),
-          ...(r.unfinishedTurns ? { unfinishedTurns: r.unfinishedTurns } : {}),
-          ...(after === undefined || since === undefined
-            ? {}
-            : { resumeAfter: after, keptWorking: since.length > 0 || r.activeTurn !== undefined }),
-        }),
-      );
-    } catch (error) {
-      const served = this.router.cancelSync(ticket);
-      // The item is not there (another backend now, or its history was rewritten): send the whole snapshot.
-      if (after !== undefined && error instanceof RpcError && error.code === ErrorCode.InvalidParams)
-        return this.syncThread(threadId, served);
-      if (error instanceof RpcError && error.code === ErrorCode.ThreadNotFound) {
-        for (const tab of this.deps.state.tabsForThread(threadId)) await this.deps.state.setBinding(tab, undefined);
-        for (const v of served) v.send({ type: 'snapshot', thread: null, items: [] });
-        return;
-      }
-      this.deps.log(`thread/resume ${threadId} failed: ${errorMessage(error)}`);
-      const message = `Could not load the conversation: ${errorMessage(error)}`;
-      for (const v of served) v.send({ type: 'notice', notice: { kind: 'error', message } });
-    }
+  syncThread(threadId: string, views: readonly View[], resume = false): Promise<void> {
+    return syncThread(this, threadId, views, resume);
   }
 
   /** A page said hello: send it the state, its tab's approvals and its thread. */
-  async welcome(view: View): Promise<void> {
-    view.send({ type: 'state', state: this.workerState() });
-    if (view.tabId === null || view.kind === 'options') return;
-    view.send({ type: 'approvals', approvals: this.broker.pendingForTab(view.tabId) });
-    view.send({ type: 'handovers', handovers: this.handovers.pendingForTab(view.tabId) });
-    await this.pushTab(view.tabId, [view]);
-    const draft = this.drafts.get(view.tabId);
-    if (draft !== undefined && view.kind === 'sidepanel') {
-      this.drafts.delete(view.tabId);
-      view.send({ type: 'draft', text: draft });
-    }
-    const binding = this.deps.state.binding(view.tabId);
-    if (!binding) {
-      view.send({ type: 'snapshot', thread: null, items: [] });
-      // A tab of another tab's task: its panel says where the conversation and its approvals are.
-      const task = this.groups.threadOf(view.tabId);
-      if (task !== undefined) await this.pushTask(task, [view]);
-      return;
-    }
-    await this.syncThread(binding.threadId, [view]);
+  welcome(view: View): Promise<void> {
+    return welcome(this, view);
   }
 
   private onConnectionState(connection: ConnectionState): void {
