@@ -16,7 +16,6 @@ import {
   type ServerNotificationParams,
   type Thread,
   type ThreadStatus,
-  type Turn,
 } from '@tether/protocol';
 import { Approvals } from '../session/approvals';
 import { createIdFactory } from './ids';
@@ -26,15 +25,11 @@ import { SCRIPTED_MODEL_ID } from './models/scripted';
 import type { AppServerOptions, IdKind } from './options';
 import type { Peer } from './peer';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
-import { SERVER_STOPPED, ThreadStore } from '../store/thread-store';
-import { listThreads, previewLine } from './thread-list';
-import { ThreadHistory } from './thread-history';
+import { openThreadStore, SERVER_STOPPED, type ThreadStore } from '../store/thread-store';
+import { DEFAULT_TITLE, listThreads, previewLine, titleFrom } from './thread-list';
+import { ThreadHistory, unfinishedOf } from './thread-history';
 import { ThreadState } from './thread-state';
 import { TurnRun, type TurnEnv } from './turn-run';
-import { errorMessage } from '@tether/protocol/errors';
-
-/** Title of a thread started without one, until its first message names it. */
-export const DEFAULT_TITLE = 'New thread';
 
 /** Runs `fn` right after the current request's answer is written (the connection's RequestContext.afterAnswer). */
 export type AfterAnswer = (fn: () => void) => void;
@@ -63,7 +58,7 @@ export class AppServer {
     this.newId = config.newId ?? createIdFactory();
     this.cwd = config.cwd ?? safeCwd();
     this.maxRunningTurns = config.maxRunningTurns ?? 256;
-    this.store = options.dataDir === null ? undefined : openStore(options.dataDir, this.log, this.now);
+    this.store = options.dataDir === null ? undefined : openThreadStore(options.dataDir, this.log, this.now);
     this.history = new ThreadHistory(this.store, config.historyPage ?? DEFAULT_PAGE_BUDGET);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
@@ -129,29 +124,14 @@ export class AppServer {
    */
   readThread(params: P<'thread/read'>): R<'thread/read'> {
     const thread = this.meta(params.threadId);
-    const open = this.hot.get(thread.id)?.turn?.openItems() ?? [];
-    if (params.afterItemId !== undefined) {
-      const inOpen = open.findIndex((i) => i.id === params.afterItemId);
-      if (inOpen >= 0) return { thread, items: open.slice(inOpen + 1) };
-      const after = this.history.after(thread.id, this.hot.get(thread.id), params.afterItemId);
-      return { thread, items: [...after.items, ...open], ...unfinished(after.unfinishedTurns) };
-    }
-    const page = this.history.page(thread.id, this.hot.get(thread.id));
-    const items = open.length === 0 ? page.items : [...page.items, ...open];
-    // No cursor on a thread that fits one page: the answer is what it was before pages (and what the seeds show).
-    return {
-      thread,
-      items,
-      ...(page.olderCursor === null ? {} : { olderCursor: page.olderCursor }),
-      ...unfinished(page.unfinishedTurns),
-    };
+    return this.history.read(thread, this.hot.get(thread.id), params.afterItemId);
   }
 
   /** `thread/history/read`: the page of completed items before the cursor (-32602 for a cursor not of this thread). */
   readHistory(params: P<'thread/history/read'>): R<'thread/history/read'> {
     this.meta(params.threadId);
     const page = this.history.page(params.threadId, this.hot.get(params.threadId), params.cursor);
-    return { items: page.items, olderCursor: page.olderCursor, ...unfinished(page.unfinishedTurns) };
+    return { items: page.items, olderCursor: page.olderCursor, ...unfinishedOf(page.unfinishedTurns) };
   }
 
   /**
@@ -186,7 +166,7 @@ export class AppServer {
       items,
       ...(activeTurn ? { activeTurn } : {}),
       ...(olderCursor ? { olderCursor } : {}),
-      ...unfinished(unfinishedTurns),
+      ...unfinishedOf(unfinishedTurns),
     };
   }
 
@@ -420,39 +400,12 @@ export class AppServer {
   }
 }
 
-/** The data dir cannot be used (not writable, not a folder, ...). */
-export class DataDirError extends Error {
-  override name = 'DataDirError';
-}
-
-function openStore(dataDir: string, log: (line: string) => void, now: () => number): ThreadStore {
-  try {
-    return new ThreadStore(dataDir, log, now);
-  } catch (error) {
-    throw new DataDirError(
-      `Cannot use the data dir ${dataDir}: ${errorMessage(error)}. Fix its permissions, or choose another (--data-dir DIR, or --memory).`,
-      { cause: error },
-    );
-  }
-}
-
-/** The `unfinishedTurns` field of a read's answer: left out when there is none, so finished threads read as before. */
-function unfinished(turns: readonly Turn[] | undefined): { unfinishedTurns?: Turn[] } {
-  return turns && turns.length > 0 ? { unfinishedTurns: [...turns] } : {};
-}
-
 function indexOfItem(items: readonly Item[], itemId: string, threadId: string): number {
   const index = items.findIndex((i) => i.id === itemId);
   if (index < 0) {
     throw RpcError.itemNotFound(threadId, itemId);
   }
   return index;
-}
-
-function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0]?.trim() ?? '';
-  if (line === '') return DEFAULT_TITLE;
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
 function safeCwd(): string {

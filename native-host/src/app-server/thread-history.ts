@@ -4,7 +4,7 @@
  * the store closes a turn a dead process left open. A persistent thread's model sees the latest page, cached in its
  * state between turns: a turn costs the same on the 5,000th turn as on the first.
  */
-import { type Item, RpcError, type Turn } from '@tether/protocol';
+import { type ClientRequestResult, type Item, RpcError, type Thread, type Turn } from '@tether/protocol';
 import { itemSize, memoryPage, pageOfList, type PageBudget, type StoredPage } from '../store/history-page';
 import type { ThreadStore } from '../store/thread-store';
 import type { ThreadState } from './thread-state';
@@ -30,6 +30,29 @@ export class ThreadHistory {
         : this.journal(threadId, state).readAfter(threadId, itemId);
     if (!read) throw RpcError.itemNotFound(threadId, itemId);
     return read;
+  }
+
+  /**
+   * `thread/read`'s answer: the latest page of items (the running turn's items in progress last), or every item after
+   * `afterItemId` (-32602 when the thread has no such item).
+   */
+  read(thread: Thread, state: ThreadState | undefined, afterItemId?: string): ClientRequestResult<'thread/read'> {
+    const open = state?.turn?.openItems() ?? [];
+    if (afterItemId !== undefined) {
+      const inOpen = open.findIndex((i) => i.id === afterItemId);
+      if (inOpen >= 0) return { thread, items: open.slice(inOpen + 1) };
+      const after = this.after(thread.id, state, afterItemId);
+      return { thread, items: [...after.items, ...open], ...unfinishedOf(after.unfinishedTurns) };
+    }
+    const page = this.page(thread.id, state);
+    const items = open.length === 0 ? page.items : [...page.items, ...open];
+    // No cursor on a thread that fits one page: the answer is what it was before pages (and what the seeds show).
+    return {
+      thread,
+      items,
+      ...(page.olderCursor === null ? {} : { olderCursor: page.olderCursor }),
+      ...unfinishedOf(page.unfinishedTurns),
+    };
   }
 
   /** Every completed item (a fork copies them all). */
@@ -63,4 +86,9 @@ export class ThreadHistory {
 function afterIn(items: readonly Item[], itemId: string): { items: Item[]; unfinishedTurns: Turn[] } | undefined {
   const index = items.findIndex((i) => i.id === itemId);
   return index < 0 ? undefined : { items: items.slice(index + 1), unfinishedTurns: [] };
+}
+
+/** The `unfinishedTurns` field of a read's answer: left out when there is none, so finished threads read as before. */
+export function unfinishedOf(turns: readonly Turn[] | undefined): { unfinishedTurns?: Turn[] } {
+  return turns && turns.length > 0 ? { unfinishedTurns: [...turns] } : {};
 }

@@ -4,6 +4,16 @@ import { ErrorCode, RpcError, type Thread, type ThreadListParams, type ThreadLis
 /** Longest preview line a thread keeps. */
 const PREVIEW_CHARS = 120;
 
+/** Title of a thread started without one, until its first message names it. */
+export const DEFAULT_TITLE = 'New thread';
+
+/** A new thread's title from its first message: the first line, at most 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  if (line === '') return DEFAULT_TITLE;
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
 /** A thread's preview from a message: its first non-blank line, cut to PREVIEW_CHARS; undefined for blank text. */
 export function previewLine(text: string): string | undefined {
   const line = text

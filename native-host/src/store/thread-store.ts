@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { Thread, Turn, type Item } from '@tether/protocol';
+import { errorMessage, Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
 import { readLinesBackward } from './backward-lines';
 import {
@@ -354,5 +354,22 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/** The data dir cannot be used (not writable, not a folder, ...). */
+export class DataDirError extends Error {
+  override name = 'DataDirError';
+}
+
+/** Opens the journal in `dataDir`, or throws a DataDirError saying what to do. */
+export function openThreadStore(dataDir: string, log: (line: string) => void, now: () => number): ThreadStore {
+  try {
+    return new ThreadStore(dataDir, log, now);
+  } catch (error) {
+    throw new DataDirError(
+      `Cannot use the data dir ${dataDir}: ${errorMessage(error)}. Fix its permissions, or choose another (--data-dir DIR, or --memory).`,
+      { cause: error },
+    );
   }
 }
