@@ -93,6 +93,25 @@ describe('CDP key fields', () => {
 });
 
 describe('trusted clicks', () => {
+  it('sends the move, press and release before waiting for the first answer, and resolves when all are answered', async () => {
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const send = (_method: string, params?: Record<string, unknown>) => {
+      sent.push(String(params?.type));
+      return new Promise<unknown>((resolve) => answers.push(() => resolve({})));
+    };
+    let done = false;
+    const clicking = trustedClick(send, { x: 1, y: 2 }, 'left', false).then(() => (done = true));
+    await Promise.resolve();
+    expect(sent).toEqual(['mouseMoved', 'mousePressed', 'mouseReleased']);
+    for (const answer of answers.slice(0, -1)) answer();
+    await Promise.resolve();
+    expect(done).toBe(false);
+    answers.at(-1)?.();
+    await clicking;
+    expect(done).toBe(true);
+  });
+
   it('moves onto the point, then presses and releases with clickCount 1 and 2 for a double click', async () => {
     const { sent, send } = recorder();
     await trustedClick(send, { x: 10, y: 20 }, 'left', true);
