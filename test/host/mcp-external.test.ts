@@ -12,11 +12,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { daemonPidIn, stopDaemonIn, tetherDaemons } from '../support/daemons';
 import { HOST_ENTRY, type HostProcess, startHost } from './host-process';
 import { privateDir, initializeAsExtension } from './mcp-host';
 
 const hosts: HostProcess[] = [];
 const clients: Client[] = [];
+/** Runtime folders outside the test's own whose daemon a test started (with TETHER_DAEMON=1): stopped after it. */
+const daemonFolders: string[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
   for (const h of hosts.splice(0)) {
@@ -25,6 +28,7 @@ afterEach(async () => {
     await Promise.race([h.exited, new Promise((r) => setTimeout(r, 3000))]);
     await h.dispose();
   }
+  for (const folder of daemonFolders.splice(0)) await stopDaemonIn(folder);
 });
 
 /** The folder a host and `tether mcp` share in these tests (and the data folder the host saves its tools in). */
@@ -54,7 +58,9 @@ async function hostWithTools(
   const announced = (): boolean =>
     existsSync(folder) &&
     readdirSync(folder).some(
-      (n) => /^host-\d+\.json$/.test(n) && readFileSync(join(folder, n), 'utf8').includes(`"browser":"${browser}"`),
+      // host-PID.json for a host serving in-process, host-PID-N.json for a connection its daemon serves.
+      (n) =>
+        /^host-\d+(?:-\d+)?\.json$/.test(n) && readFileSync(join(folder, n), 'utf8').includes(`"browser":"${browser}"`),
     );
   for (let i = 0; i < 200 && !announced(); i++) await new Promise((r) => setTimeout(r, 25));
   expect(announced()).toBe(true);
@@ -124,7 +130,8 @@ describe('external MCP clients through tether mcp', () => {
       ['page_read', true],
       ['page_click', false],
     ]);
-    expect(stderr()).toContain(`using the Tether host of chrome (pid ${h.child.pid}`);
+    // With TETHER_DAEMON=1 the daemon serves this browser: its pid is the one announced.
+    expect(stderr()).toContain(`using the Tether host of chrome (pid ${daemonPidIn(place.runtime!) ?? h.child.pid}`);
     const joined = await h.waitFor((m) => m.method === 'bridge/mcp/clients' && m.params.clients.length === 1);
     expect(joined.params.clients[0]).toMatchObject({ name: 'claude-code', version: '9.9.9' });
 
@@ -161,6 +168,9 @@ describe('external MCP clients through tether mcp', () => {
     const session = privateDir('tether-xdg-');
     const uid = process.getuid?.() ?? 0;
     const announced = existsSync(`/run/user/${uid}`) ? `/run/user/${uid}/tether` : `/tmp/tether-${uid}`;
+    // A daemon this host starts there is the test's to stop; one that already ran is the user's and stays.
+    const running = daemonPidIn(announced);
+    if (running === undefined || !tetherDaemons().includes(running)) daemonFolders.push(announced);
     const h = await hostWithTools(place, { launcher, env: { XDG_RUNTIME_DIR: session }, announced });
     expect(existsSync(join(session, 'tether'))).toBe(false);
 

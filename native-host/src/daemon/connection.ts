@@ -13,6 +13,7 @@ import { FrameWriter } from '../host/frame-writer';
 import { createHostBridge, loadHostConfig } from '../host/host-setup';
 import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
+import { toolCacheFile } from '../mcp/tool-cache';
 import { TETHER_VERSION } from '../version';
 import { type DaemonHello, daemonVersion } from './handshake';
 import { TurnWatch } from './turn-watch';
@@ -47,7 +48,8 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   const log: Log = (line) => options.log(`connection ${id}: ${line}`);
   const loaded = await loadHostConfig();
   if (loaded.configError) log(loaded.configError.message);
-  const mcp = new McpHub({ browser: hello.browser ?? 'browser', log });
+  // Its own MCP hub, announced as `host-DAEMONPID-ID`: `tether mcp` finds this browser as it finds an in-process host.
+  const mcp = new McpHub({ browser: hello.browser ?? 'browser', log, connection: id, toolCache: toolCacheFile() });
   const turns = new TurnWatch();
   let bridge: Bridge | undefined;
   let attached = true;
@@ -62,6 +64,8 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     if (!attached) return closing ?? Promise.resolve();
     attached = false;
     socket.pause();
+    // No browser behind this hub any more: `tether mcp` must not pick it while its turns finish.
+    void mcp.withdraw();
     if (turns.runningTurns > 0)
       log(`${reason}; the backend goes on with ${turns.runningTurns} running turn(s) and stops when they end`);
     return finish(reason, Promise.race([turns.detach(), forced]));
@@ -126,6 +130,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   // The relay may have gone while the config loaded, before these listeners were there to hear it.
   if (socket.destroyed || socket.readableEnded) void relayGone('the relay disconnected');
   socket.resume();
+  if (attached) void mcp.announce();
   log(`serving ${hello.browser ?? 'a browser'} through tether host ${hello.hostVersion ?? '(unknown version)'}`);
   return {
     closed,

@@ -10,7 +10,7 @@ import { errorMessage } from '@tether/protocol/errors';
 import { FirstLine, type HelloAccepted, helloLine, parseAnswer } from './hello';
 import { type HostAnnouncement, liveHosts, socketAnswers } from './host-registry';
 import { SOCKET_ENV, TOKEN_ENV } from './hub';
-import { RUNTIME_DIR_ENV } from './runtime-dir';
+import { ANNOUNCEMENT_FILE, RUNTIME_DIR_ENV } from './runtime-dir';
 
 /** What a call answers while no host can be reached: what the user does about it. */
 export const NOT_RUNNING =
@@ -56,7 +56,7 @@ export async function reachHost(query: HostQuery): Promise<GreetedHost> {
 export function announcements(dir: string): string {
   try {
     return readdirSync(dir)
-      .filter((name) => /^host-\d+\.json$/.test(name))
+      .filter((name) => ANNOUNCEMENT_FILE.test(name))
       .sort()
       .join(',');
   } catch {
@@ -90,7 +90,11 @@ async function pickHost(query: HostQuery): Promise<{ host: HostAnnouncement; not
   const others =
     live.length > 1 ? ` (${live.length} hosts run: ${live.map((h) => h.browser).join(', ')}; --browser picks one)` : '';
   const when = new Date(host.startedAtMs).toLocaleTimeString();
-  return { host, note: `using the Tether host of ${host.browser} (pid ${host.pid}, started ${when})${others}` };
+  const served = host.connection === undefined ? '' : `, daemon connection ${host.connection}`;
+  return {
+    host,
+    note: `using the Tether host of ${host.browser} (pid ${host.pid}${served}, started ${when})${others}`,
+  };
 }
 
 function readToken(file: string | undefined): string | undefined {

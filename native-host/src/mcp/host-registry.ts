@@ -1,15 +1,19 @@
 /**
- * The running hosts of this user, as their `host-PID.json` files in the runtime folder announce them. A host killed
- * without its shutdown leaves its files behind: an entry whose socket no longer answers is stale, and is removed by
+ * The running hosts of this user, as their `host-PID.json` files in the runtime folder announce them (and the
+ * daemon's browser connections theirs, `host-PID-N.json`). A host or daemon killed without its shutdown leaves its
+ * files behind: an entry whose socket no longer answers is stale, and is removed by
  * whoever finds it (the next host to start, or `tether mcp`); one whose socket answers is never touched.
  */
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { ANNOUNCEMENT_FILE } from './runtime-dir';
 
 /** What a host publishes about itself in `host-PID.json`. */
 export interface HostAnnouncement {
   readonly pid: number;
+  /** The daemon's id of the browser connection this hub serves; absent for a host serving its browser in-process. */
+  readonly connection?: number;
   /** The browser that started it, as `tether mcp --browser` names it. */
   readonly browser: string;
   readonly startedAtMs: number;
@@ -50,25 +54,26 @@ export function readAnnouncement(file: string): HostAnnouncement | undefined {
     pid: v.pid,
     startedAtMs: typeof v.startedAtMs === 'number' ? v.startedAtMs : 0,
     ...(typeof v.tokenFile === 'string' ? { tokenFile: v.tokenFile } : {}),
+    ...(typeof v.connection === 'number' ? { connection: v.connection } : {}),
   };
 }
 
 /**
  * The hosts in `dir` whose sockets answer, most recently started first; the files of the others are removed.
- * `except` (a pid) is skipped: the caller itself.
+ * `except` (an announcement file) is skipped: the caller's own.
  */
-export async function liveHosts(dir: string, except?: number): Promise<AnnouncedHost[]> {
+export async function liveHosts(dir: string, except?: string): Promise<AnnouncedHost[]> {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => /^host-\d+\.json$/.test(name));
+    names = readdirSync(dir).filter((name) => ANNOUNCEMENT_FILE.test(name));
   } catch {
     return [];
   }
   const live: AnnouncedHost[] = [];
   for (const name of names) {
     const infoFile = join(dir, name);
+    if (infoFile === except) continue;
     const info = readAnnouncement(infoFile);
-    if (info?.pid === except) continue;
     if (info && (await socketAnswers(info.socket))) live.push({ ...info, infoFile });
     else for (const file of [infoFile, info?.socket, info?.tokenFile]) if (file) removeQuietly(file);
   }

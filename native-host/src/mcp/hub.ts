@@ -11,7 +11,7 @@ import { PRIVATE_FILE_MODE } from '../private-files';
 import { type IssuedToken, type McpGrant, McpGrants } from './grants';
 import type { McpHttpEndpoint } from './http-endpoint';
 import { type HostAnnouncement, liveHosts, removeQuietly } from './host-registry';
-import { ensureRuntimeDir, hostFiles, runtimeDir } from './runtime-dir';
+import { ensureRuntimeDir, hostFiles, hubName, runtimeDir } from './runtime-dir';
 import type { McpSocketEndpoint } from './socket-endpoint';
 import { saveToolCache } from './tool-cache';
 import { mcpTools } from './tools';
@@ -35,6 +35,11 @@ export interface McpHubOptions {
   readonly dir?: string;
   /** The `tether` entry script that `tether mcp` runs from (default: this process's). */
   readonly cliPath?: string;
+  /**
+   * The daemon's id of the browser connection this hub serves (the daemon runs one hub per connection); absent for a
+   * host serving its browser in-process. Names the hub's files (hubName()).
+   */
+  readonly connection?: number;
   /** Where to keep the client tools for `tether mcp` to serve while no host runs (tool-cache.ts); none by default. */
   readonly toolCache?: string;
 }
@@ -46,6 +51,7 @@ export class McpHub {
   private http: Promise<McpHttpEndpoint> | undefined;
   private socket: Promise<McpSocketEndpoint | undefined> | undefined;
   private closed = false;
+  private withdrawn = false;
   private externalToken: IssuedToken | undefined;
   private external: Pick<McpGrant, 'call' | 'opened'> | undefined;
   private readonly dir: string;
@@ -53,7 +59,7 @@ export class McpHub {
 
   constructor(private readonly options: McpHubOptions) {
     this.dir = options.dir ?? runtimeDir();
-    this.files = hostFiles(this.dir, process.pid);
+    this.files = hostFiles(this.dir, hubName(process.pid, options.connection));
   }
 
   /** The extension's client tools, as its latest `initialize` declared them. */
@@ -105,6 +111,19 @@ export class McpHub {
     };
   }
 
+  /**
+   * The browser went away while the hub's launched agents may still run (the daemon's connection lost its relay):
+   * `tether mcp` no longer finds this hub, and a client still connected is told no tab is connected. Per-thread
+   * grants stay valid until close().
+   */
+  async withdraw(): Promise<void> {
+    this.withdrawn = true;
+    this.external = undefined;
+    this.externalToken?.revoke();
+    const socket = await this.socket?.catch(() => undefined);
+    if (socket) for (const file of [this.files.info, this.files.token]) removeQuietly(file);
+  }
+
   /** Closes the endpoints and removes this host's files. */
   async close(): Promise<void> {
     this.closed = true;
@@ -123,6 +142,8 @@ export class McpHub {
       { browser: this.options.browser, pid: process.pid },
       this.options.log,
     );
+    // Withdrawn while the socket opened: nothing to announce (per-thread grants still use the socket).
+    if (this.withdrawn) return endpoint;
     this.externalToken = this.grants.issue({
       label: 'an external MCP client',
       tools: () => this.tools,
@@ -133,6 +154,7 @@ export class McpHub {
     writeFileSync(this.files.token, `${this.externalToken.token}\n`, { mode: PRIVATE_FILE_MODE });
     const announcement: HostAnnouncement = {
       pid: process.pid,
+      ...(this.options.connection === undefined ? {} : { connection: this.options.connection }),
       browser: this.options.browser,
       startedAtMs: Date.now(),
       socket: endpoint.path,
@@ -141,7 +163,7 @@ export class McpHub {
     writeFileSync(this.files.info, `${JSON.stringify(announcement)}\n`, { mode: PRIVATE_FILE_MODE });
     this.options.log(`mcp: \`tether mcp\` can reach this host at ${endpoint.path}`);
     // Hosts killed without their shutdown left their files: clear them now rather than let them pile up.
-    void liveHosts(this.dir, process.pid);
+    void liveHosts(this.dir, this.files.info);
     return endpoint;
   }
 }

@@ -1,15 +1,15 @@
 /**
  * Where running hosts can be found by `tether mcp`: a per-user folder holding, per host, its socket
  * (`host-PID.sock`), what it is (`host-PID.json`: browser, pid, start time) and the token for external clients
- * (`host-PID.token`, 0600). The host and `tether mcp` must agree on it, yet they run with different environments: the
- * browser starts the host from the desktop session, while MCP clients start `tether mcp` with what they choose to pass
- * (Codex passes only HOME, PATH, LANG, SHELL, TERM and CA variables, no XDG_RUNTIME_DIR). So the folder is derived
- * from the user id, never from inherited variables: `/run/user/UID/tether` on Linux when `/run/user/UID` is a private
- * folder of this user (what systemd-logind makes and XDG_RUNTIME_DIR normally names), else `/tmp/tether-UID` (also on
- * macOS, whose per-user TMPDIR comes only from the environment); on Windows `<home>\AppData\Local\tether\run` (sockets
- * there are named pipes, which any local user may open: the token is what keeps them out). `TETHER_RUNTIME_DIR` (an
- * absolute path) overrides the rule on both sides. Socket paths stay short: a Unix socket's path must fit in about
- * 100 bytes.
+ * (`host-PID.token`, 0600); a browser connection the daemon serves is announced the same way as `host-PID-N.*`.
+ * The host and `tether mcp` must agree on it, yet they run with different environments: the browser starts the host
+ * from the desktop session, while MCP clients start `tether mcp` with what they choose to pass (Codex passes only
+ * HOME, PATH, LANG, SHELL, TERM and CA variables, no XDG_RUNTIME_DIR). So the folder is derived from the user id,
+ * never from inherited variables: `/run/user/UID/tether` on Linux when `/run/user/UID` is a private folder of this
+ * user (what systemd-logind makes and XDG_RUNTIME_DIR normally names), else `/tmp/tether-UID` (also on macOS, whose
+ * per-user TMPDIR comes only from the environment); on Windows `<home>\AppData\Local\tether\run` (sockets there are
+ * named pipes, which any local user may open: the token is what keeps them out). `TETHER_RUNTIME_DIR` (an absolute
+ * path) overrides the rule on both sides. Socket paths stay short: a Unix socket's path must fit in about 100 bytes.
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -54,15 +54,27 @@ export function runtimeDir(
   return join('/tmp', `tether-${uid}`);
 }
 
-/** The files of host `pid` in `dir`. */
-export function hostFiles(dir: string, pid: number, platform: NodeJS.Platform = process.platform) {
+/**
+ * The name one MCP hub announces itself under: `PID` for a host serving its browser in-process, `PID-CONNECTION` for
+ * a browser connection the daemon (pid PID) serves, so that the daemon's connections never share files with each
+ * other or with a host (whose pid is its own process's, never the daemon's while it runs).
+ */
+export function hubName(pid: number, connection?: number): string {
+  return connection === undefined ? `${pid}` : `${pid}-${connection}`;
+}
+
+/** What an announcement file is named: `host-NAME.json`, NAME as hubName() makes it. */
+export const ANNOUNCEMENT_FILE = /^host-\d+(?:-\d+)?\.json$/;
+
+/** The files of the hub named `name` (hubName()) in `dir`. */
+export function hostFiles(dir: string, name: string, platform: NodeJS.Platform = process.platform) {
   return {
     socket:
       platform === 'win32'
-        ? `\\\\.\\pipe\\tether-${process.env['USERNAME'] ?? 'user'}-${pid}`
-        : join(dir, `host-${pid}.sock`),
-    info: join(dir, `host-${pid}.json`),
-    token: join(dir, `host-${pid}.token`),
+        ? `\\\\.\\pipe\\tether-${process.env['USERNAME'] ?? 'user'}-${name}`
+        : join(dir, `host-${name}.sock`),
+    info: join(dir, `host-${name}.json`),
+    token: join(dir, `host-${name}.token`),
   };
 }
 
