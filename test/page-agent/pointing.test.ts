@@ -10,6 +10,7 @@ import {
   FrameSnapshot,
   LocateResult,
   TARGET_MARK,
+  WatchResult,
 } from '../../extension/src/shared/agent-contract';
 import { agentCall, startSite, visit, refOnLine } from './harness';
 import { POINTING_PAGE } from './input-pages';
@@ -177,7 +178,7 @@ describe('pointing at elements', () => {
     const two = await refOf('tab "Two"');
     const located = await locate(two);
     if (!('point' in located)) throw new Error(JSON.stringify(located));
-    expect(await agentCall(page, { op: 'watch', prefix: '', ref: two })).toEqual({ stale: false });
+    expect(await agentCall(page, { op: 'watch', prefix: '', ref: two })).toEqual({ stale: false, watching: true });
     await page.mouse.click(located.point.x, located.point.y);
     const result = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
     expect(await page.$eval('#shown', (el) => el.textContent)).toBe('Two');
@@ -185,6 +186,69 @@ describe('pointing at elements', () => {
     expect(result.limits).toBeUndefined();
     const again = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
     expect(again.error).toMatch(/No trusted action was being watched/);
+  });
+
+  it('locates the element and starts the watch in one call, and settle reports the trusted click at that point', async () => {
+    await visit(page, '/pointing', agent);
+    const two = await refOf('tab "Two"');
+    const watched = WatchResult.parse(
+      await agentCall(page, { op: 'watch', prefix: '', ref: two, aim: { coverOk: false } }),
+    );
+    if (watched.stale || !watched.aim || !('point' in watched.aim)) throw new Error(JSON.stringify(watched));
+    expect(watched.watching).toBe(true);
+    expect(watched.aim.facts).toMatchObject({ role: 'tab', name: 'Two' });
+    expect(watched.aim.covered).toBeUndefined();
+    await page.mouse.click(watched.aim.point.x, watched.aim.point.y);
+    const result = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
+    expect(await page.$eval('#shown', (el) => el.textContent)).toBe('Two');
+    expect(result.changed.join('\n')).toContain(`tab "Two" [selected] [ref=${two}]`);
+  });
+
+  it('starts no watch for a covered element unless the cover is allowed, and ends the watch before it either way', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    const settle = async () => ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
+    await agentCall(page, { op: 'watch', prefix: '', ref: await refOf('tab "Two"') });
+    const refused = WatchResult.parse(
+      await agentCall(page, { op: 'watch', prefix: '', ref: buy, aim: { coverOk: false } }),
+    );
+    expect(refused).toMatchObject({
+      stale: false,
+      watching: false,
+      aim: { covered: 'covered by div "We use cookies" (dialog)' },
+    });
+    expect((await settle()).error).toMatch(/No trusted action was being watched/);
+    const allowed = WatchResult.parse(
+      await agentCall(page, { op: 'watch', prefix: '', ref: buy, aim: { coverOk: true } }),
+    );
+    expect(allowed).toMatchObject({ watching: true, aim: { covered: 'covered by div "We use cookies" (dialog)' } });
+    expect((await settle()).error).toBeUndefined();
+  });
+
+  it('starts no watch for an element it cannot point at (hidden), and answers a removed one as stale', async () => {
+    await visit(page, '/pointing', agent);
+    const buy = await refOf('"Buy"');
+    await page.$eval('#buy', (el) => {
+      (el as HTMLElement).style.display = 'none';
+    });
+    expect(await agentCall(page, { op: 'watch', prefix: '', ref: buy, aim: { coverOk: true } })).toEqual({
+      stale: false,
+      watching: false,
+      aim: { stale: false, error: 'button "Buy" is hidden.' },
+    });
+    await page.$eval('#buy', (el) => el.remove());
+    expect(await agentCall(page, { op: 'watch', prefix: '', ref: buy, aim: { coverOk: true } })).toMatchObject({
+      stale: true,
+    });
+  });
+
+  it('ends a watch nobody settled when the next action starts, so it reports into nothing', async () => {
+    await visit(page, '/pointing', agent);
+    await agentCall(page, { op: 'watch', prefix: '', ref: await refOf('tab "Two"') });
+    const one = await refOf('tab "One"');
+    expect((await act(one, { kind: 'click', button: 'left', double: false })).error).toBeUndefined();
+    const after = ActResult.parse(await agentCall(page, { op: 'settle', quietMs: 50, capMs: 1000 }));
+    expect(after.error).toMatch(/No trusted action was being watched/);
   });
 
   it('marks an element for the worker to find through CDP, and unmarks it', async () => {

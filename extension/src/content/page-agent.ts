@@ -22,6 +22,7 @@ import type {
   PageAgent,
   StaleRef,
   WaitResult,
+  WatchResult,
 } from '../shared/agent-contract';
 import { isInvisible, isNotRendered } from './dom';
 import { Highlighter } from './highlight';
@@ -37,7 +38,7 @@ import { waitForText } from './wait';
 
 /** agent-contract's AGENT_GLOBAL and AGENT_VERSION (a test checks they agree); that module imports zod. */
 const AGENT_GLOBAL = '__tetherPageAgent';
-const AGENT_VERSION = 2;
+const AGENT_VERSION = 3;
 /** agent-contract's TARGET_MARK (a test checks they agree). */
 const TARGET_MARK = 'data-tether-target';
 
@@ -160,6 +161,7 @@ class Agent implements PageAgent {
 
   private async act(call: Extract<AgentCall, { op: 'act' }>): Promise<ActResult> {
     this.usePrefix(call.prefix);
+    this.endWatch();
     let el: Element | undefined;
     if (call.ref !== undefined) {
       el = this.refs.resolve(call.ref);
@@ -185,20 +187,33 @@ class Agent implements PageAgent {
     return this.finish(watching, call.quietMs, call.capMs, { action: call.action, ...output });
   }
 
-  /** `watch`: the worker is about to act with trusted input; what it changes is reported by `settle`. */
-  private watch(call: Extract<AgentCall, { op: 'watch' }>): StaleRef | { stale: false } {
+  /**
+   * `watch`: the worker is about to act with trusted input; what it changes is reported by `settle`. With `aim`, the
+   * element is located first (scrolled into view, before the watch, as `locate` then `watch` would) and a watch
+   * starts only for an element a user can point at without hitting a cover.
+   */
+  private watch(call: Extract<AgentCall, { op: 'watch' }>): WatchResult {
     this.usePrefix(call.prefix);
     let el: Element | undefined;
     if (call.ref !== undefined) {
       el = this.refs.resolve(call.ref);
       if (!el) return staleRef(call.ref);
     }
-    this.watching?.watch.settle(0, 0).catch(() => undefined);
+    this.endWatch();
+    const aim = call.aim && call.ref !== undefined ? locate(el, call.ref) : undefined;
+    if (aim && (!('point' in aim) || (aim.covered && !call.aim?.coverOk)))
+      return { stale: false, watching: false, aim };
     this.watching = this.begin(el, call);
     // Focusing here spares the worker finding the element through CDP (a whole-document walk and four more round
     // trips); the focus events and caret are the browser's own either way, and what focus starts is watched.
     if (call.focus && el instanceof HTMLElement) el.focus();
-    return { stale: false };
+    return { stale: false, watching: true, ...(aim ? { aim } : {}) };
+  }
+
+  /** Ends a watch nobody settled (its action failed before `settle`), so it cannot report into the next action. */
+  private endWatch(): void {
+    this.watching?.watch.settle(0, 0).catch(() => undefined);
+    this.watching = undefined;
   }
 
   private async settleWatch(call: Extract<AgentCall, { op: 'settle' }>): Promise<ActResult> {

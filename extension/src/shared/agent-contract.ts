@@ -13,7 +13,7 @@ import { z } from 'zod';
 /** Name of the isolated-world global the agent installs; injecting the script again keeps the first one. */
 export const AGENT_GLOBAL = '__tetherPageAgent';
 /** Bumped when the calls or replies change, so a page keeping an older agent (an update mid-session) gets a new one. */
-export const AGENT_VERSION = 2;
+export const AGENT_VERSION = 3;
 
 /** How an action treats a dialog (`alert`, `confirm`, `prompt`) it opens: never accepted unless the model says so. */
 export type DialogPolicy = { accept: boolean; promptText?: string };
@@ -89,9 +89,19 @@ export type AgentCall =
    * Starts watching the document for a trusted action the worker performs through chrome.debugger (queued like
    * `act`, which it replaces): `settle` then answers the ActResult `act` would, relative to `ref`'s element. One watch
    * per document at a time; a new one ends the previous. With `focus`, the element is then focused as DOM.focus
-   * would (keys follow), under the watch. Replies `{ stale: false }` or StaleRef.
+   * would (keys follow), under the watch. With `aim`, the agent first does `locate` on `ref` (one round trip for
+   * both) and starts the watch only when the element can be pointed at and nothing covers it (or `coverOk`); a call
+   * that starts no watch still ends the previous one. Replies WatchResult.
    */
-  | { op: 'watch'; prefix: string; ref?: string; dialog?: DialogPolicy; channel?: string; focus?: boolean }
+  | {
+      op: 'watch';
+      prefix: string;
+      ref?: string;
+      dialog?: DialogPolicy;
+      channel?: string;
+      focus?: boolean;
+      aim?: { coverOk: boolean };
+    }
   /** Waits for the page to settle after a `watch`, and answers its ActResult (an error result when none is running). */
   | { op: 'settle'; quietMs: number; capMs: number }
   /**
@@ -103,7 +113,7 @@ export type AgentCall =
 /** The attribute `mark` sets while the worker finds an element through CDP. */
 export const TARGET_MARK = 'data-tether-target';
 
-/** Reply to `watch` and `mark`. */
+/** Reply to `mark`. */
 export const MarkResult = z.union([
   z.object({ stale: z.literal(true), error: z.string() }),
   z.object({ stale: z.literal(false) }),
@@ -255,6 +265,16 @@ export const LocateResult = z.union([
   z.object({ stale: z.literal(false), error: z.string() }),
 ]);
 export type LocateResult = z.infer<typeof LocateResult>;
+
+/**
+ * Reply to `watch`: whether the watch is running (`settle` then reports it), and with `aim`, what `locate` found; a
+ * watch asked to aim runs only when `aim` has a point and no cover (or the call allowed the cover).
+ */
+export const WatchResult = z.union([
+  StaleRef,
+  z.object({ stale: z.literal(false), watching: z.boolean(), aim: LocateResult.optional() }),
+]);
+export type WatchResult = z.infer<typeof WatchResult>;
 
 /** The agent's entry point, installed as `globalThis[AGENT_GLOBAL]`. */
 export interface PageAgent {

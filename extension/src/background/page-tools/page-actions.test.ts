@@ -20,7 +20,11 @@ interface Shown {
  * A tab whose top frame (0) shows `top` and whose frame 3 (offset `frameAt` in the tab) shows `inFrame`, with the
  * input layer over a fake debugger; the agent records its calls, and `policy` decides trusted input per call.
  */
-function setup(top: Record<string, Shown>, inFrame: Record<string, Shown> = {}, frameAt = { x: 100, y: 50 }) {
+function setup(
+  top: Record<string, Shown>,
+  inFrame: Record<string, Shown> = {},
+  frameAt: { x: number; y: number } | Error = { x: 100, y: 50 },
+) {
   const dbg = fakeDebugger();
   const sessions = new DebuggerSessions(dbg.api, manualTimers());
   let policy: InputMode = { trusted: true };
@@ -34,7 +38,11 @@ function setup(top: Record<string, Shown>, inFrame: Record<string, Shown> = {}, 
   const frames: Record<number, Record<string, Shown>> = { 0: top, 3: inFrame };
   const deps = unusedPageTools({
     injectAgent: async () => [0, 3],
-    frameOffset: async (_tab, frameId) => (frameId === 3 ? frameAt : { x: 0, y: 0 }),
+    frameOffset: async (_tab, frameId) => {
+      if (frameId !== 3) return { x: 0, y: 0 };
+      if (frameAt instanceof Error) throw frameAt;
+      return frameAt;
+    },
     readFiles: async (paths, bytes) => {
       checked.push([...paths]);
       return paths.map((p) => ({
@@ -57,16 +65,17 @@ function setup(top: Record<string, Shown>, inFrame: Record<string, Shown> = {}, 
               Object.keys(shown).map((r) => `- button "${r}" [ref=${r}]`),
             ),
           );
-        case 'locate': {
-          const el = shown[call.ref];
-          const r: LocateResult = el
-            ? { stale: false, facts: el.facts, point: el.point, ...(el.covered ? { covered: el.covered } : {}) }
-            : { stale: true, error: 'gone' };
-          return reply(r);
+        case 'locate':
+          return reply(locate(shown[call.ref]));
+        case 'watch': {
+          // Aimed, the agent locates the ref and starts watching only when a user could click it there.
+          if (!call.aim || call.ref === undefined) return reply({ stale: false, watching: true });
+          const aim = locate(shown[call.ref]);
+          const clear = 'point' in aim && (!aim.covered || call.aim.coverOk);
+          return reply(aim.stale ? aim : { stale: false, watching: clear, aim });
         }
         case 'describe':
           return reply({ stale: false, element: shown[call.ref]?.facts });
-        case 'watch':
         case 'mark':
           return reply({ stale: false });
         case 'settle':
@@ -104,6 +113,12 @@ function setup(top: Record<string, Shown>, inFrame: Record<string, Shown> = {}, 
   };
 }
 
+function locate(el: Shown | undefined): LocateResult {
+  return el
+    ? { stale: false, facts: el.facts, point: el.point, ...(el.covered ? { covered: el.covered } : {}) }
+    : { stale: true, error: 'gone' };
+}
+
 const button = (name: string, x: number, y: number, over: Partial<Shown> = {}): Shown => ({
   facts: facts('button', name, { tag: 'button', box: { x: x - 20, y: y - 10, width: 40, height: 20, scale: 1 } }),
   point: { x, y },
@@ -128,8 +143,21 @@ describe('page actions through the input layer', () => {
       ['mousePressed', 110, 70],
       ['mouseReleased', 110, 70],
     ]);
-    expect(env.ops()).toEqual(['3:locate', '3:watch', '3:settle']);
+    // One page call locates the element and starts the watch, one reports what the click changed.
+    expect(env.ops()).toEqual(['3:watch', '3:settle']);
+    expect(env.calls.find((c) => c.call.op === 'watch')?.call).toMatchObject({ aim: { coverOk: false } });
     expect(env.dbg.state.attaches).toBe(1);
+  });
+
+  it('ends the watch it started when the action stops before its input (the frame cannot be placed), so it reports into nothing', async () => {
+    const env = setup({}, { e1: button('Pay', 10, 20) }, new Error('The frame is gone.'));
+    const framed = /button "Pay" \[ref=(e\d+)\]/.exec(await env.run('page_snapshot', {}))?.[1] ?? 'e1';
+    expect(await env.run('page_click', { ref: framed })).toBe('page_click failed: The frame is gone.');
+    expect(env.mouse()).toEqual([]);
+    expect(env.calls.filter((c) => c.call.op !== 'snapshot').map((c) => c.call)).toMatchObject([
+      { op: 'watch', aim: { coverOk: false } },
+      { op: 'settle', quietMs: 0, capMs: 0 },
+    ]);
   });
 
   it('refuses a covered element, naming the cover, and sends no input', async () => {
@@ -138,7 +166,8 @@ describe('page actions through the input layer', () => {
     const text = await env.run('page_click', { ref: 'e1' });
     expect(text).toMatch(/^e1 is covered by dialog "We use cookies", so a click there would hit that instead/);
     expect(env.mouse()).toEqual([]);
-    expect(env.ops()).not.toContain('0:watch');
+    // The agent started no watch for it, so there is none to settle or end.
+    expect(env.ops()).toEqual(['0:watch']);
   });
 
   it("falls back to the agent's synthetic click and says why when Chrome refuses to attach (DevTools open)", async () => {

@@ -16,21 +16,20 @@ import {
   MarkResult,
   type Point,
   TARGET_MARK,
+  WatchResult,
 } from '../../shared/agent-contract';
-import { type InputMode, NO_DEBUGGER_API, tabPoint, type TrustedStep } from '../input/input-layer';
-import { cdpKey } from '../input/cdp-keys';
+import { type InputMode, tabPoint, type TrustedStep } from '../input/input-layer';
 import { TrustedInputUnavailable } from '../input/debugger-session';
 import { doneLine, reportLines } from './action-report';
 import type { AgentReply, PageToolDeps } from './page-tool-deps';
 import { type RefTable, type RefTarget, staleRefMessage } from './ref-table';
 import { StaleRefError } from './stale-ref-error';
+import { inputLine, inputMode, trustedKind, typeSteps } from './trusted-steps';
 
 /** The frames of one tab made ready for actions (agent injected, dialog shim installed), with the shim's channel. */
 export type Prepared = Map<number, string | undefined>;
 
 const SETTLE = { quietMs: 100, capMs: 1_500 };
-/** Characters typed key by key with trusted input; the rest of a longer text is inserted at once (a paste's speed). */
-const TRUSTED_KEYS_MAX = 200;
 
 /** What the page tools give the actions: their browser access, refs and the page after a navigation. */
 export interface ActionContext {
@@ -51,16 +50,6 @@ export interface ActOptions {
 
 function text(t: string, success = true): ToolCallResult {
   return { success, content: [{ type: 'text', text: t }] };
-}
-
-/** The line that says how the input was made. */
-export function inputLine(mode: InputMode): string {
-  return mode.trusted ? 'Input: trusted (the page saw real input).' : `Input: synthetic (${mode.why}).`;
-}
-
-/** Whether the worker performs `a` itself when trusted input is on (the rest stay the agent's: values, options). */
-function trustedKind(a: AgentAction): boolean {
-  return ['click', 'hover', 'press', 'type', 'drag', 'upload'].includes(a.kind);
 }
 
 /** An action that could not start (covered, out of reach, unreadable files), said the way the model can act on. */
@@ -131,11 +120,7 @@ export class PageActions {
     const { deps } = this.ctx;
     const frameId = t?.frameId ?? 0;
     const { channel } = doc;
-    let mode: InputMode = { trusted: false, why: NO_DEBUGGER_API };
-    if (deps.input && trustedKind(action)) {
-      mode = deps.input.mode(tabId, originOf(before?.url));
-      if (mode.trusted) mode = await deps.input.ready(tabId).then(() => mode, fallback);
-    }
+    let mode = await inputMode(deps.input, tabId, before?.url, action);
     let result: ActResult | undefined;
     let docId = t?.docId;
     try {
@@ -220,8 +205,9 @@ export class PageActions {
   }
 
   /**
-   * A trusted action: locate, watch, perform, settle. Resolves with the agent's report, or a string when the action
-   * could not start (the element is covered or cannot be pointed at); `mode` is set when the input fell back midway.
+   * A trusted action: watch (locating a click's or hover's target in the same call), perform, settle. Resolves with
+   * the agent's report, or a string when the action could not start (the element is covered or cannot be pointed
+   * at); `mode` is set when the input fell back midway.
    */
   private async trusted(
     tabId: number,
@@ -231,7 +217,6 @@ export class PageActions {
     o: ActOptions,
     doc: { docId: string | undefined; channel: string | undefined },
   ): Promise<string | { result: ActResult; docId: string | undefined; mode?: InputMode }> {
-    const { channel } = doc;
     const { deps } = this.ctx;
     const input = deps.input;
     if (!input) throw new TrustedInputUnavailable('no input layer');
@@ -239,6 +224,8 @@ export class PageActions {
     const marks: RefTarget[] = [];
     /** Whether the agent focuses the target as the watch begins (the keys then go to it). */
     let focus = false;
+    /** A click or hover: the agent locates the target as its watch begins, and the step is made from that point. */
+    let aimed: ((point: Point) => TrustedStep) | undefined;
     const mark = async (target: RefTarget, r: string): Promise<string> => {
       const token = randomToken();
       await this.agent(tabId, target, r, { op: 'mark', ref: target.local, token }, MarkResult);
@@ -247,38 +234,25 @@ export class PageActions {
     };
     try {
       switch (action.kind) {
-        case 'click':
-        case 'hover': {
-          const at = await this.point(tabId, need(t, action.kind), ref ?? '', action.clickCover === true);
-          steps.push(
-            action.kind === 'click'
-              ? { kind: 'click', point: at.point, button: action.button, double: action.double }
-              : { kind: 'hover', point: at.point },
-          );
+        case 'click': {
+          need(t, 'click');
+          const { button, double } = action;
+          aimed = (point) => ({ kind: 'click', point, button, double });
           break;
         }
+        case 'hover':
+          need(t, 'hover');
+          aimed = (point) => ({ kind: 'hover', point });
+          break;
         case 'press':
           focus = t !== undefined;
           steps.push({ kind: 'press', chord: parseKey(action.key) });
           break;
-        case 'type': {
+        case 'type':
           need(t, 'type');
           focus = true;
-          if (action.clear) steps.push({ kind: 'press', chord: parseKey('ControlOrMeta+a') }, del());
-          const chars = [...action.text];
-          for (const c of chars.slice(0, TRUSTED_KEYS_MAX)) {
-            const step: TrustedStep = c === '\n' ? { kind: 'press', chord: parseKey('Enter') } : charStep(c);
-            // A run of character keys goes as one step; Enter (which may send a form) and committed text stay apart.
-            const last = steps.at(-1);
-            if (step.kind === 'press' && c !== '\n' && last?.kind === 'keys')
-              steps[steps.length - 1] = { kind: 'keys', chords: [...last.chords, step.chord] };
-            else steps.push(step.kind === 'press' && c !== '\n' ? { kind: 'keys', chords: [step.chord] } : step);
-          }
-          if (chars.length > TRUSTED_KEYS_MAX)
-            steps.push({ kind: 'text', text: chars.slice(TRUSTED_KEYS_MAX).join('') });
-          if (action.submit) steps.push({ kind: 'press', chord: parseKey('Enter') });
+          steps.push(...typeSteps(action));
           break;
-        }
         case 'drag': {
           const target = this.ctx.resolve(tabId, action.to);
           const from = await this.point(tabId, need(t, 'drag'), ref ?? '', false);
@@ -295,7 +269,7 @@ export class PageActions {
           await deps.readFiles(paths, false).catch((error: unknown) => {
             throw new CannotStartError(`page_upload did not run: ${errorMessage(error)}`);
           });
-          if (el && !(el.facts.tag === 'input' && el.facts.inputType === 'file')) {
+          if (el && 'point' in el && !(el.facts.tag === 'input' && el.facts.inputType === 'file')) {
             const offset = await deps.frameOffset(tabId, target.frameId);
             steps.push({ kind: 'drop-files', point: tabPoint(el.point, offset), paths });
           } else steps.push({ kind: 'files', selector: await mark(target, ref ?? ''), paths });
@@ -309,37 +283,46 @@ export class PageActions {
       throw error;
     }
     const frameId = t?.frameId ?? 0;
-    const watchReply = await deps.callAgent(
-      tabId,
-      frameId,
-      {
-        op: 'watch',
-        prefix: '',
-        ...(t ? { ref: t.local } : {}),
-        ...(o.dialog ? { dialog: o.dialog } : {}),
-        ...(channel ? { channel } : {}),
-        ...(focus ? { focus } : {}),
-      },
-      doc.docId,
-    );
+    const coverOk = 'clickCover' in action && action.clickCover === true;
+    const watchCall: AgentCall = {
+      op: 'watch',
+      prefix: '',
+      ...(t ? { ref: t.local } : {}),
+      ...(o.dialog ? { dialog: o.dialog } : {}),
+      ...(doc.channel ? { channel: doc.channel } : {}),
+      ...(focus ? { focus } : {}),
+      ...(aimed ? { aim: { coverOk } } : {}),
+    };
+    const watchReply = await deps.callAgent(tabId, frameId, watchCall, doc.docId);
     if (watchReply.stale) throw staleError(ref);
-    this.noteReady(tabId, frameId, watchReply, channel);
-    let lost: InputMode | undefined;
+    this.noteReady(tabId, frameId, watchReply, doc.channel);
+    const watch = parseReply(WatchResult, watchReply.value);
+    if (watch.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
+    let settling = false;
     try {
-      for (const step of steps) {
-        const done = await input.perform(tabId, step);
-        if (done.found === false) throw new StaleRefError(staleRefMessage(ref ?? ''));
+      if (aimed && t) steps.push(aimed((await this.pointOf(tabId, t, ref ?? '', watch.aim, coverOk)).point));
+      let lost: InputMode | undefined;
+      try {
+        for (const step of steps) {
+          const done = await input.perform(tabId, step);
+          if (done.found === false) throw new StaleRefError(staleRefMessage(ref ?? ''));
+        }
+      } catch (error) {
+        // The user cancelled the debugging bar mid-action: what ran stays done; the result says the rest did not.
+        if (!(error instanceof TrustedInputUnavailable)) throw error;
+        lost = { trusted: false, why: `${error.message}; this action stopped partway, so check the page` };
       }
-    } catch (error) {
-      // The user cancelled the debugging bar mid-action: what ran stays done; the result says the rest did not.
-      if (!(error instanceof TrustedInputUnavailable)) throw error;
-      lost = { trusted: false, why: `${error.message}; this action stopped partway, so check the page` };
-    }
-    try {
+      settling = true;
       const reply = await deps.callAgent(tabId, frameId, { op: 'settle', ...SETTLE });
       if (reply.stale) throw new StaleRefError(staleRefMessage(ref ?? ''));
       return { result: parseReply(ActResult, reply.value), docId: reply.docId, ...(lost ? { mode: lost } : {}) };
+    } catch (error) {
+      if (error instanceof CannotStartError) return error.message;
+      throw error;
     } finally {
+      // A watch the action never settled (it stopped before its input) is ended now, so it reports into nothing.
+      if (watch.watching && !settling)
+        void deps.callAgent(tabId, frameId, { op: 'settle', quietMs: 0, capMs: 0 }).catch(() => undefined);
       // Unmarked after the settle, so taking the mark off is not reported as a change the action made.
       for (const m of marks)
         void deps
@@ -354,21 +337,25 @@ export class PageActions {
     return parseReply(schema, reply.value);
   }
 
-  private async locate(tabId: number, t: RefTarget, ref: string) {
-    const r = await this.agent(tabId, t, ref, { op: 'locate', ref: t.local }, LocateResult);
-    if (r.stale) throw new StaleRefError(staleRefMessage(ref));
-    if ('error' in r) throw new CannotStartError(r.error);
-    return r;
+  private locate(tabId: number, t: RefTarget, ref: string): Promise<LocateResult> {
+    return this.agent(tabId, t, ref, { op: 'locate', ref: t.local }, LocateResult);
   }
 
   /** The tab point to act on for a ref (its element's visible centre), and its box's top-left; refuses a covered one. */
-  private async point(
+  private async point(tabId: number, t: RefTarget, ref: string, coverOk: boolean) {
+    return this.pointOf(tabId, t, ref, await this.locate(tabId, t, ref), coverOk);
+  }
+
+  /** `point` from what the agent located (a `locate` reply, or the one an aimed `watch` carried). */
+  private async pointOf(
     tabId: number,
     t: RefTarget,
     ref: string,
+    r: LocateResult | undefined,
     coverOk: boolean,
   ): Promise<{ point: Point; topLeft: Point }> {
-    const r = await this.locate(tabId, t, ref);
+    if (!r || r.stale) throw new StaleRefError(staleRefMessage(ref));
+    if ('error' in r) throw new CannotStartError(r.error);
     if (r.covered && !coverOk)
       throw new CannotStartError(
         `${ref} is ${r.covered}, so a click there would hit that instead. Deal with it first (close or accept it), or pass clickCover: true.`,
@@ -384,37 +371,9 @@ function staleError(ref: string | undefined): Error {
   return ref ? new StaleRefError(staleRefMessage(ref)) : new DocumentChanged();
 }
 
-function charStep(c: string): TrustedStep {
-  // A character on no US key (é, 漢, an emoji) is committed as an input method would; the rest are real key presses.
-  try {
-    const chord = parseKey(c);
-    if (cdpKey(chord).windowsVirtualKeyCode !== 0) return { kind: 'press', chord };
-  } catch {
-    // Not a key name at all: committed as text below.
-  }
-  return { kind: 'text', text: c };
-}
-
-function del(): TrustedStep {
-  return { kind: 'press', chord: parseKey('Delete') };
-}
-
 function need(t: RefTarget | undefined, kind: string): RefTarget {
   if (!t) throw new CannotStartError(`page_${kind} needs a ref: call page_snapshot and pass the ref of the element.`);
   return t;
-}
-
-function fallback(error: unknown): InputMode {
-  if (error instanceof TrustedInputUnavailable) return { trusted: false, why: error.message };
-  return { trusted: false, why: `trusted input failed to start: ${errorMessage(error)}` };
-}
-
-function originOf(url: string | undefined): string {
-  try {
-    return url ? new URL(url).origin : '';
-  } catch {
-    return '';
-  }
 }
 
 function randomToken(): string {
