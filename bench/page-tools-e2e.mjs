@@ -235,8 +235,9 @@ export function endToEndSection(data, m) {
     'key event and found the field with a walk of the whole document, and the drivers measured trusted input on a page',
     'hidden behind the panel tab, where Chrome held each input until the next frame (about a second). Since then the',
     'gate outlines the element only when a card is shown, and an action in a document already prepared skips the',
-    "agent's probe and the page hook; trusted input still makes three page calls (locate, watch, settle) around the",
-    'CDP input, which is why it stays slower than synthetic input here.',
+    "agent's probe and the page hook, and trusted input makes two page calls around the CDP input (a click's watch",
+    'locates the element in the same call, then the settle) where synthetic input makes one, which is why it stays',
+    'slower than synthetic input here.',
     '',
   ].join('\n');
 }
