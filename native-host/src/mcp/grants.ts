@@ -29,6 +29,8 @@ export interface McpGrant {
   call(tool: string, args: unknown, caller: McpCaller, signal: AbortSignal): Promise<ToolCallResult>;
   /** An MCP session with this grant's token initialized; the returned function is called when it closes. */
   opened?(caller: McpCaller): () => void;
+  /** Aborts when the sessions of this grant must end (their browser left): the socket then closes them. */
+  readonly ended?: AbortSignal;
 }
 
 /** A token handed out, and the means to take it back. */

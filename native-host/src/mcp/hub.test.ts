@@ -1,7 +1,18 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { helloLine } from './hello';
 import { liveHosts } from './host-registry';
 import { McpHub } from './hub';
 import { ANNOUNCEMENT_FILE, hostFiles, hubName } from './runtime-dir';
@@ -60,7 +71,15 @@ describe("the daemon's MCP hubs, one per browser connection", () => {
     const [gone, stays] = [hub(dir, 'chromium', 1), hub(dir, 'chromium', 2)];
     await Promise.all([gone.announce(), stays.announce()]);
     const files = hostFiles(dir, hubName(process.pid, 1));
+    const client = connect(files.socket);
+    let answer = '';
+    client.on('data', (c: Buffer) => (answer += c.toString()));
+    const clientClosed = new Promise((r) => client.once('close', r));
+    client.write(helloLine({ token: readFileSync(files.token, 'utf8').trim() }));
+    await expect.poll(() => answer).toContain('"ok"');
     await gone.withdraw();
+    // An external client's session ends with it, so its tether mcp looks for another host.
+    await clientClosed;
     expect(existsSync(files.info) || existsSync(files.token)).toBe(false);
     // Its socket stays for the agents it launched until the connection closes.
     expect(existsSync(files.socket)).toBe(true);

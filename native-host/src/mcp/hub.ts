@@ -52,6 +52,8 @@ export class McpHub {
   private socket: Promise<McpSocketEndpoint | undefined> | undefined;
   private closed = false;
   private withdrawn = false;
+  /** Ends the sessions of external clients when the hub is withdrawn. */
+  private readonly externalEnded = new AbortController();
   private externalToken: IssuedToken | undefined;
   private external: Pick<McpGrant, 'call' | 'opened'> | undefined;
   private readonly dir: string;
@@ -113,13 +115,14 @@ export class McpHub {
 
   /**
    * The browser went away while the hub's launched agents may still run (the daemon's connection lost its relay):
-   * `tether mcp` no longer finds this hub, and a client still connected is told no tab is connected. Per-thread
-   * grants stay valid until close().
+   * `tether mcp` no longer finds this hub, and the sessions of external clients are closed (their `tether mcp` looks
+   * for another host). Per-thread grants stay valid until close().
    */
   async withdraw(): Promise<void> {
     this.withdrawn = true;
     this.external = undefined;
     this.externalToken?.revoke();
+    this.externalEnded.abort();
     const socket = await this.socket?.catch(() => undefined);
     if (socket) for (const file of [this.files.info, this.files.token]) removeQuietly(file);
   }
@@ -150,6 +153,7 @@ export class McpHub {
       call: (tool, args, caller, signal) =>
         this.external ? this.external.call(tool, args, caller, signal) : Promise.resolve(NOT_CONNECTED),
       opened: (caller) => this.external?.opened?.(caller) ?? (() => undefined),
+      ended: this.externalEnded.signal,
     });
     writeFileSync(this.files.token, `${this.externalToken.token}\n`, { mode: PRIVATE_FILE_MODE });
     const announcement: HostAnnouncement = {

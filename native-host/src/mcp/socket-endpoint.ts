@@ -117,6 +117,10 @@ function accept(
       refuse('the token is not valid for this Tether host (it may have been revoked when its conversation ended)');
       return;
     }
+    // A session whose grant ended is closed, so its client looks for another host instead of waiting on this one.
+    const end = (): void => void socket.destroy();
+    grant.ended?.addEventListener('abort', end, { once: true });
+    socket.once('close', () => grant.ended?.removeEventListener('abort', end));
     socket.write(answerLine({ ok: self }));
     if (got.rest.length > 0) socket.unshift(got.rest);
     // The SDK is loaded by the first client with a valid token, never at the host's start.
