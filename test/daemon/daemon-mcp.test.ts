@@ -134,4 +134,22 @@ describe('tether mcp and the browsers one daemon serves', () => {
     expect(await readThrough(b, toB.client, 'Still Firefox.')).toMatchObject({ threadId: 'thr_b' });
     expect(d.pid()).toBe(daemonPid);
   });
+
+  it("drops a SIGKILLed daemon's announcements: tether mcp says Tether is not running and removes the stale files", async () => {
+    daemon = daemonEnv();
+    const d = daemon;
+    const browser = `firefox${process.pid}`;
+    await browserHost(d, browser);
+    await waitUntil(() => Object.keys(announced(d)).length === 1, 'the connection to be announced');
+    const stale = Object.keys(announced(d))[0]!.replace(/\.json$/, '.');
+    const run = d.env['TETHER_RUNTIME_DIR']!;
+    process.kill(d.pid()!, 'SIGKILL');
+    // The daemon had no time to remove them.
+    expect(readdirSync(run).filter((n) => n.startsWith(stale))).toHaveLength(3);
+    const late = await mcp(d, browser);
+    const refused = await late.client.callTool({ name: 'page_read', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('Tether is not running');
+    expect(readdirSync(run).filter((n) => n.startsWith(stale))).toEqual([]);
+  });
 });
