@@ -4,7 +4,7 @@
  * cancelled or went away is withdrawn, the panel says so, and answering it afterwards is refused with the page left
  * untouched (the fixture site records every form POST a click would send).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -59,7 +59,14 @@ async function share(panel: Page): Promise<void> {
 /** The ref the snapshot gives the "Post comment" button, read through `client` (allowed once in the panel). */
 async function postCommentRef(client: Client, panel: Page): Promise<string> {
   const snapshotting = client.callTool({ name: 'page_snapshot', arguments: {} });
-  await panel.locator('.approval[data-tool="page_snapshot"] button[data-choice="allow"]').click({ timeout: 30_000 });
+  const allow = panel.locator('.approval[data-tool="page_snapshot"] button[data-choice="allow"]');
+  // A call answered without a card fails here with its answer, not with a locator timeout that hides why.
+  const first = await Promise.race([allow.waitFor({ timeout: 30_000 }).then(() => 'card' as const), snapshotting]);
+  if (first !== 'card')
+    throw new Error(
+      `page_snapshot answered before its card showed: ${textOf(first)} (hosts announced: ${readdirSync(runtime).join(', ')})`,
+    );
+  await allow.click();
   const snapshot = textOf(await snapshotting);
   const ref = /button "Post comment".*?\[ref=(e\d+)\]/.exec(snapshot)?.[1];
   expect(ref, snapshot).toBeDefined();
