@@ -118,10 +118,13 @@ export async function startPlaywrightMcp(files: readonly string[]): Promise<Clos
     async close() {
       await tools.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
-      await exited;
-      rmSync(workspace, { recursive: true, force: true });
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill();
+        await exited;
+      }
+      // The server's browser can still be writing its profile for a moment after the server exits.
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
