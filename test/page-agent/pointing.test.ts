@@ -65,7 +65,7 @@ describe('pointing at elements', () => {
     const refused = await act(buy, { kind: 'click', button: 'left', double: false });
     expect(refused.error).toBe(
       'button "Buy" is covered by div "We use cookies" (dialog), so a user\'s click would land on that. ' +
-        'Close or answer it first (look for its buttons in page_snapshot), or ask for clickCover to act on the cover itself.',
+        'Close or answer it first (look for its buttons in page_snapshot), then try again.',
     );
     expect(await page.evaluate(() => (window as unknown as { bought?: boolean }).bought)).toBeUndefined();
   });

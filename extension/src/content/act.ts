@@ -266,7 +266,7 @@ function aimOrRefuse(el: Element, verb: string, onCover = false): Aim {
   if (aim.covered && !onCover) {
     throw new ActionError(
       `${describeEl(el)} is ${aim.covered}, so a user's ${verb === 'click' ? 'click' : 'pointer'} would land on that. ` +
-        'Close or answer it first (look for its buttons in page_snapshot), or ask for clickCover to act on the cover itself.',
+        'Close or answer it first (look for its buttons in page_snapshot), then try again.',
     );
   }
   return aim;

@@ -358,7 +358,7 @@ export class PageActions {
     if ('error' in r) throw new CannotStartError(r.error);
     if (r.covered && !coverOk)
       throw new CannotStartError(
-        `${ref} is ${r.covered}, so a click there would hit that instead. Deal with it first (close or accept it), or pass clickCover: true.`,
+        `${ref} is ${r.covered}, so a click there would hit that instead. Close or answer it first (look for its buttons in page_snapshot), then try again.`,
       );
     const offset = await this.ctx.deps.frameOffset(tabId, t.frameId);
     const box = r.facts.box;
