@@ -4,16 +4,23 @@
  * from what a user would see (pages, the sidebar) and from outside the browser (the host's log, the process table).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR } from '../support/browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
-import { FIXTURE_TOKEN } from '../support/devtools-pages';
 import { startFixtureSite } from '../support/fixture-site';
-import { ADDON_ID, FIREFOX_DIST, type FirefoxOptions, launchFirefox, type LaunchedFirefox } from './firefox-browser';
+import { ADDON_ID, FIREFOX_DIST, type LaunchedFirefox } from './firefox-browser';
+import {
+  CONNECTED,
+  sendPrompt,
+  answer,
+  toolRunner,
+  saveScreenshot,
+  transcriptLines,
+  connectedPanel,
+  sidebarText,
+  useFirefox,
+} from './firefox-panel';
 
 /** The manifest keys this file checks. */
 interface FirefoxManifest {
@@ -26,80 +33,6 @@ interface FirefoxManifest {
   key?: unknown;
   action?: { default_popup?: string };
   commands?: Record<string, { suggested_key?: { default?: string } }>;
-}
-
-const CONNECTED = '.banner[data-status="connected"]';
-const COMPLETED_ANSWER = '.transcript .item.agentMessage.completed';
-
-/** Types a prompt into the side panel and presses Enter. */
-async function sendPrompt(panel: Page, text: string): Promise<void> {
-  await panel.type('textarea[name="prompt"]', text);
-  await panel.keyboard.press('Enter');
-}
-
-/** Waits until the panel shows `count` completed answers and returns the text of the last one. */
-async function answer(panel: Page, count: number): Promise<string> {
-  await panel.waitForFunction(
-    (sel: string, n: number) => document.querySelectorAll(sel).length >= n,
-    { timeout: 30_000 },
-    COMPLETED_ANSWER,
-    count,
-  );
-  return panel.$$eval('.transcript .item.agentMessage .body', (els) => els.at(-1)?.textContent ?? '');
-}
-
-/** Saves a screenshot of `page` into test/artifacts/<name>.png. */
-async function saveScreenshot(page: Page, name: string): Promise<void> {
-  await mkdir(ARTIFACTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
-}
-
-/** The transcript as text lines, one per item. */
-async function transcriptLines(panel: Page): Promise<string[]> {
-  return panel.$$eval('.transcript > [data-item-id]', (els) => els.map((e) => `${e.className}: ${e.textContent}`));
-}
-
-/** Opens `url` in a tab and that tab's side panel page, and waits until the panel is connected. */
-async function connectedPanel(firefox: LaunchedFirefox, url: string): Promise<Page> {
-  const { tabId } = await firefox.openWebPage(url);
-  const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-  await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
-  return panel;
-}
-
-/** Text of the Firefox sidebar's document (the real sidebar, read from another page of the same add-on). */
-async function sidebarText(from: Page): Promise<string | undefined> {
-  return from.evaluate(() => {
-    type Ext = { getViews(q: { type: string }): Window[] };
-    const [view] = (globalThis as unknown as { browser: { extension: Ext } }).browser.extension.getViews({
-      type: 'sidebar',
-    });
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the user reads.
-    return view?.document.body.innerText;
-  });
-}
-
-/**
- * Launches Firefox before a describe block's tests and closes it after. A Firefox that cannot start or load the add-on
- * fails every test with its reason (a failing beforeAll would only mark them skipped).
- */
-function useFirefox(options: FirefoxOptions = {}): () => LaunchedFirefox {
-  let firefox: LaunchedFirefox | undefined;
-  let launchError: unknown;
-  beforeAll(async () => {
-    try {
-      firefox = await launchFirefox(options);
-    } catch (error) {
-      launchError = error;
-    }
-  });
-  beforeEach(() => {
-    if (launchError) throw launchError;
-  });
-  afterAll(async () => {
-    await firefox?.close();
-  });
-  return () => firefox!;
 }
 
 describe('the Firefox build', () => {
@@ -188,16 +121,7 @@ describe('the extension in Firefox ESR', () => {
     const site = await startFixtureSite();
     try {
       const panel = await connectedPanel(firefox, site.url('/form'));
-      let answers = 0;
-      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
-        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
-        if (choice) {
-          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
-          await panel.waitForSelector(button, { timeout: 30_000 });
-          await panel.click(button);
-        }
-        return answer(panel, ++answers);
-      };
+      const tool = toolRunner(panel);
       const snapshot = await tool('page_snapshot', {}, 'allow');
       const ref = (role: string, name: string): string => {
         const line = snapshot.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`));
@@ -221,149 +145,6 @@ describe('the extension in Firefox ESR', () => {
         terms: 'yes',
       });
       await panel.close();
-    } finally {
-      await site.close();
-    }
-  });
-
-  it('carries a task across tabs: opens the linked form in a tab of the task, fills it from the brief, closes it', async () => {
-    const site = await startFixtureSite();
-    try {
-      const { tabId: briefTab } = await firefox.openWebPage(site.url('/brief'));
-      const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${briefTab}`);
-      await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
-      let answers = 0;
-      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
-        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
-        if (choice) {
-          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
-          await panel.waitForSelector(button, { timeout: 30_000 });
-          await panel.click(button);
-        }
-        return answer(panel, ++answers);
-      };
-      const brief = await tool('page_read', {}, 'allow_session');
-      const formUrl = /application form at (\S+)/.exec(brief)?.[1];
-      expect(formUrl).toBe(site.otherUrl('/form'));
-      await sendPrompt(panel, `/tool tabs_open ${JSON.stringify({ url: formUrl, background: true })}`);
-      const openCard = await panel.waitForSelector('.approval[data-tool="tabs_open"]', { timeout: 30_000 });
-      expect(await openCard!.$eval('.origin', (el) => el.textContent)).toBe(site.otherOrigin);
-      await panel.click('.approval[data-tool="tabs_open"] button[data-choice="allow"]');
-      const formTab = Number(/Opened tab (\d+)/.exec(await answer(panel, ++answers))?.[1]);
-      // Firefox 137+ groups tabs; either way the panel lists the task's tabs, the agent on the form.
-      await panel.waitForSelector(`.task-tab[data-tab-id="${formTab}"][data-agent-here="true"]`, { timeout: 10_000 });
-      const groups = await panel.evaluate(
-        async (ids: number[]) => {
-          type Tabs = { get(id: number): Promise<{ groupId?: number }>; group?: unknown };
-          const tabs = (globalThis as unknown as { browser: { tabs: Tabs } }).browser.tabs;
-          if (typeof tabs.group !== 'function') return 'no tab groups';
-          return Promise.all(ids.map(async (id) => (await tabs.get(id)).groupId ?? -1));
-        },
-        [briefTab, formTab],
-      );
-      // Firefox ESR 153 has tabs.group (137+): the two tabs share a group there, untitled without tabGroups.
-      expect(groups).not.toBe('no tab groups');
-      if (groups !== 'no tab groups') {
-        expect(groups[0]).not.toBe(-1);
-        expect(groups[1]).toBe(groups[0]);
-      }
-
-      const form = await tool('page_snapshot', { tabId: formTab }, 'allow_session');
-      const ref = (role: string, name: string): string => {
-        const line = form.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`));
-        const found = line ? /\[ref=(e\d+)\]/.exec(line)?.[1] : undefined;
-        if (!found) throw new Error(`No ref for ${role} "${name}" in:\n${form}`);
-        return found;
-      };
-      const fact = (label: string) => new RegExp(`${label}: ([^\\n]+?)(?:\\n|$)`).exec(brief)?.[1]?.trim() ?? '';
-      const fields = [
-        { ref: ref('textbox', 'Full name'), value: fact('Name') },
-        { ref: ref('textbox', 'Email'), value: fact('Email') },
-      ];
-      expect(await tool('page_fill_form', { fields, tabId: formTab }, 'allow_session')).toContain('Filled 2 fields');
-      await tool('page_check', { ref: ref('checkbox', 'I accept the terms'), checked: true });
-      await tool('page_click', { ref: ref('button', 'Submit application') });
-      const posted = await site.waitForSubmission('/submit');
-      expect(posted.origin).toBe(site.otherOrigin);
-      expect(posted.fields).toMatchObject({ name: 'Katherine Johnson', email: 'katherine@example.org', terms: 'yes' });
-
-      const { tabId: outside } = await firefox.openWebPage(site.url('/article'));
-      expect(await tool('page_read', { tabId: outside })).toContain(`Tab ${outside} is not one of this task's tabs`);
-      expect(await tool('tabs_close', { tabId: formTab })).toContain(`Closed tab ${formTab}.`);
-      await panel.waitForFunction(() => document.querySelectorAll('.task-tabs li.task-tab').length === 1, {
-        timeout: 10_000,
-      });
-      await panel.close();
-    } finally {
-      await site.close();
-    }
-  });
-
-  it('reports the console and the failing requests of a page through the main-world hook and webRequest, the Authorization header masked', async () => {
-    const site = await startFixtureSite();
-    try {
-      // The hook is registered as the background script starts: wait for it, so the page is hooked from its start.
-      const probe = await firefox.openExtensionPage('src/options/index.html');
-      await probe.waitForFunction(
-        async () => {
-          type Scripting = { getRegisteredContentScripts(): Promise<{ id: string; world?: string }[]> };
-          const scripting = (globalThis as unknown as { browser: { scripting: Scripting } }).browser.scripting;
-          return (await scripting.getRegisteredContentScripts()).some(
-            (c) => c.id === 'tether-page-hooks' && c.world === 'MAIN',
-          );
-        },
-        { timeout: 15_000, polling: 200 },
-      );
-      await probe.close();
-      // A port that was free a moment ago and has no listener now: the request to it is refused.
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const address = server.address();
-      const dead = typeof address === 'object' && address ? address.port : 0;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      const { page, tabId } = await firefox.openWebPage(site.url(`/console?dead=${dead}`));
-      await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('requests over'), {
-        timeout: 15_000,
-      });
-      const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-      await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
-      let answers = 0;
-      const tool = async (name: string, args: unknown, choice?: string): Promise<string> => {
-        await sendPrompt(panel, `/tool ${name} ${JSON.stringify(args)}`);
-        if (choice) {
-          const button = `.approval[data-tool="${name}"] button[data-choice="${choice}"]`;
-          await panel.waitForSelector(button, { timeout: 30_000 });
-          await panel.click(button);
-        }
-        return answer(panel, ++answers);
-      };
-      const consoleText = await tool('page_console', {}, 'allow_session');
-      expect(consoleText).toContain('Recorded since the page loaded.');
-      const lines = consoleText.split('\n').filter((l) => /^\[\d+\] (debug|log|info|warn|error) /.test(l));
-      for (const [level, text] of [
-        ['log', 'fixture log 42'],
-        ['info', 'fixture info'],
-        ['warn', 'fixture warning: low disk'],
-        ['error', 'fixture error'],
-        ['debug', 'fixture debug'],
-        ['error', 'fixture rejection'],
-        ['error', 'fixture uncaught'],
-      ] as const) {
-        const found = lines.filter((l) => l.includes(text));
-        expect(found, `${text} in:\n${consoleText}`).toHaveLength(1);
-        expect(found[0]).toMatch(new RegExp(`^\\[\\d+\\] ${level} `));
-      }
-      const failed = await tool('page_network', { failedOnly: true });
-      const requests = failed.split('\n').filter((l) => /^r\d+ /.test(l));
-      expect(requests, failed).toHaveLength(2);
-      const missing = requests.find((l) => l.includes('/api/missing')) ?? '';
-      expect(missing).toMatch(/^r\d+ GET 404 /);
-      expect(requests.find((l) => l.includes(`127.0.0.1:${dead}/unreachable`))).toMatch(/ failed \(/);
-      const detail = await tool('page_network', { bodyOf: /^(r\d+) /.exec(missing)?.[1] ?? '' });
-      expect(detail).toMatch(/Authorization: Bearer \*\*\*/i);
-      expect(detail).not.toContain(FIXTURE_TOKEN);
-      await panel.close();
-      await page.close();
     } finally {
       await site.close();
     }
