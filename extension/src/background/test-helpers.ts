@@ -1,4 +1,6 @@
 /** Fakes of browser storage and of the worker's browser APIs, for unit tests without a browser. */
+import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
+import { vi } from 'vitest';
 import type { PageToolDeps } from './page-tools/page-tool-deps';
 import { PersistentState, type StorageAreaLike } from './views/persistent-state';
 import { TetherWorker, type WorkerDeps } from './worker';
@@ -75,5 +77,43 @@ export function unusedPageTools(over: Partial<PageToolDeps> = {}): PageToolDeps 
     frameOffset: async () => ({ x: 0, y: 0 }),
     readFiles: unused,
     ...over,
+  };
+}
+
+/**
+ * A host on the far side of `worker`'s link that sends `item/tool/call` requests of thread t1, turn u1: `send`
+ * returns the request's number, `answered` says whether the worker answered it, `answer` waits for its result.
+ */
+export function toolCallHost(worker: TetherWorker) {
+  const [hostSide, workerSide] = createMemoryTransportPair();
+  const answers = new Map<unknown, ToolCallResult | undefined>();
+  hostSide.start({
+    onMessage: (m) => {
+      const reply = m as { id: unknown; result?: ToolCallResult };
+      answers.set(reply.id, reply.result);
+    },
+    onClose: () => {},
+  });
+  worker['attach'](new AppServerClient(workerSide));
+  let n = 0;
+  return {
+    send(tool: string, args: unknown = {}): number {
+      const id = ++n;
+      hostSide.send({
+        id,
+        method: 'item/tool/call',
+        params: { threadId: 't1', turnId: 'u1', callId: `c${id}`, tool, arguments: args },
+      });
+      return id;
+    },
+    answered: (id: number): boolean => answers.has(id),
+    answer: (id: number, tool: string): Promise<ToolCallResult> =>
+      vi.waitFor(
+        () => {
+          if (!answers.has(id)) throw new Error(`no answer to ${tool} yet`);
+          return answers.get(id)!;
+        },
+        { timeout: 2000, interval: 1 },
+      ),
   };
 }

@@ -5,7 +5,7 @@ import { offeredChoices } from '../shared/approval-choices';
 import type { WorkerToView } from '../shared/messages';
 import type { SiteRule } from '../shared/records';
 import { acted, facts, fakeTab, snap } from './page-tools/fake-tab';
-import { fakeWorker, unusedPageTools } from './test-helpers';
+import { fakeWorker, toolCallHost, unusedPageTools } from './test-helpers';
 import { NO_DEBUGGER_API } from './input/input-layer';
 
 /** A worker whose host is a raw in-memory peer, and whose one tab shows `url` (changeable by the test). */
@@ -87,33 +87,9 @@ async function gate(element: ElementFacts = facts('button', 'Place order', { tag
     pageTools: env.deps,
   });
   await state.setBinding(1, { threadId: 't1' });
-  const [hostSide, workerSide] = createMemoryTransportPair();
-  const answers = new Map<unknown, ToolCallResult | undefined>();
-  hostSide.start({
-    onMessage: (m) => {
-      const reply = m as { id: unknown; result?: ToolCallResult };
-      answers.set(reply.id, reply.result);
-    },
-    onClose: () => {},
-  });
-  worker['attach'](new AppServerClient(workerSide));
-  let n = 0;
+  const host = toolCallHost(worker);
   /** Sends a tool call; resolves with the tool's result once the worker answers. */
-  const call = (tool: string, args: unknown = {}) => {
-    const id = ++n;
-    hostSide.send({
-      id,
-      method: 'item/tool/call',
-      params: { threadId: 't1', turnId: 'u1', callId: `c${id}`, tool, arguments: args },
-    });
-    return vi.waitFor(
-      () => {
-        if (!answers.has(id)) throw new Error(`no answer to ${tool} yet`);
-        return answers.get(id)!;
-      },
-      { timeout: 2000, interval: 1 },
-    );
-  };
+  const call = (tool: string, args: unknown = {}) => host.answer(host.send(tool, args), tool);
   /** The one pending approval of tab 1, once the worker asked. */
   const pending = () =>
     vi.waitFor(

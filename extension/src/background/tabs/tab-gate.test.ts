@@ -1,6 +1,5 @@
-import { AppServerClient, createMemoryTransportPair, type ToolCallResult } from '@tether/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeWorker, unusedPageTools } from '../test-helpers';
+import { fakeWorker, toolCallHost, unusedPageTools } from '../test-helpers';
 
 /**
  * A worker whose thread t1 is bound to tab 1 (on a.example) in a window that also holds tab 2 (on b.example, in no
@@ -43,43 +42,22 @@ async function setup() {
     },
   });
   await state.setBinding(1, { threadId: 't1' });
-  const [hostSide, workerSide] = createMemoryTransportPair();
-  const answers = new Map<unknown, ToolCallResult | undefined>();
-  hostSide.start({
-    onMessage: (m) => {
-      const reply = m as { id: unknown; result?: ToolCallResult };
-      answers.set(reply.id, reply.result);
-    },
-    onClose: () => {},
-  });
-  worker['attach'](new AppServerClient(workerSide));
-  let n = 0;
+  const host = toolCallHost(worker);
   /** Sends a tool call and, when `allow`, allows its card once it shows; resolves with the tool's result. */
   const call = async (tool: string, args: unknown = {}, allow = true) => {
-    const id = ++n;
-    hostSide.send({
-      id,
-      method: 'item/tool/call',
-      params: { threadId: 't1', turnId: 'u1', callId: `c${id}`, tool, arguments: args },
-    });
+    const id = host.send(tool, args);
     if (allow) {
       const card = await vi.waitFor(
         () => {
           const p = worker.broker.pendingForTab(1).find((a) => a.requestId === `c${id}`);
-          if (!p && !answers.has(id)) throw new Error(`no card for ${tool} yet`);
+          if (!p && !host.answered(id)) throw new Error(`no card for ${tool} yet`);
           return p;
         },
         { timeout: 2000, interval: 1 },
       );
       if (card) await worker.broker.decide(card.key, 'allow', 1);
     }
-    const result = await vi.waitFor(
-      () => {
-        if (!answers.has(id)) throw new Error(`no answer to ${tool} yet`);
-        return answers.get(id)!;
-      },
-      { timeout: 2000, interval: 1 },
-    );
+    const result = await host.answer(id, tool);
     return { result, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') };
   };
   return { worker, state, pages, reads, closed, opened, call };
