@@ -72,6 +72,8 @@ export interface FirefoxOptions {
   readonly addonId?: string;
   /** What `tether install --browser firefox` is told about the add-on (default: `--dev`). */
   readonly installArgs?: readonly string[];
+  /** Extra environment for Firefox and so for the host it starts (e.g. a runtime folder shared with another browser). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Launches Firefox ESR with the Firefox build installed and (unless told not to) the host registered in a private HOME. */
@@ -93,6 +95,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     XDG_DATA_HOME: join(homeDir, 'data'),
     XDG_STATE_HOME: join(homeDir, 'state'),
     XDG_CACHE_HOME: join(homeDir, 'cache'),
+    ...options.env,
   };
   delete env.TETHER_CONFIG;
   const hostManifest = join(homeDir, '.mozilla/native-messaging-hosts/dev.tether.bridge.json');
