@@ -155,6 +155,14 @@ export function Options(props: { client: WorkerClient }) {
               <th>Host version</th>
               <td>{state?.hostVersion ?? 'unknown (not connected)'}</td>
             </tr>
+            {state?.hostVersion ? (
+              <tr>
+                <th>Daemon version</th>
+                <td>
+                  {state.daemonVersion ?? 'none: the host serves in-process, so turns end when the browser closes'}
+                </td>
+              </tr>
+            ) : null}
             <tr>
               <th>Backend</th>
               <td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor, agentFixAdvice, skewAdvice } from './connection-advice';
+import { adviceFor, agentFixAdvice, daemonUpdateNote, skewAdvice } from './connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from './install-command';
 import type { VersionSkew } from './records';
 
@@ -122,6 +122,29 @@ describe('agentFixAdvice', () => {
     });
     expect(agentFixAdvice({ olderSide: 'tether', command: 'npx tether-bridge@latest install' }).title).toBe(
       'This Tether is older than the agent behind it.',
+    );
+  });
+});
+
+describe('daemonUpdateNote', () => {
+  it("says nothing when the daemon runs the host's version, or when no daemon serves", () => {
+    expect(daemonUpdateNote('0.2.0', '0.2.0')).toBeUndefined();
+    expect(daemonUpdateNote('0.2.0', undefined)).toBeUndefined();
+    expect(daemonUpdateNote(undefined, '0.1.0')).toBeUndefined();
+  });
+
+  it('says an update is pending, naming both versions, when the daemon is older than the host', () => {
+    expect(daemonUpdateNote('0.2.0', '0.1.0')).toBe(
+      'Tether was updated to 0.2.0. The agent goes on in 0.1.0 so running turns are not cut short; 0.2.0 starts when it is idle.',
+    );
+    // By number, not by text: 0.10.0 is newer than 0.9.2.
+    expect(daemonUpdateNote('0.10.0', '0.9.2')).toMatch(/^Tether was updated to 0\.10\.0\./);
+    expect(daemonUpdateNote('1.0.0', '1.0.0-rc.1')).toMatch(/^Tether was updated to 1\.0\.0\./);
+  });
+
+  it('tells the user to update the host when the daemon is the newer one', () => {
+    expect(daemonUpdateNote('0.9.2', '0.10.0')).toBe(
+      "The agent runs Tether 0.10.0, newer than this browser's Tether host (0.9.2): install Tether again to update the host.",
     );
   });
 });

@@ -161,3 +161,30 @@ export function agentFixAdvice(fix: AgentFix): ConnectionAdvice {
         command: fix.command,
       };
 }
+
+/** Orders two dotted versions by their numbers (0.10.0 after 0.9.2); what follows a `-` or `+` is ignored. */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => (v.split(/[-+]/)[0] ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The line a page shows while the daemon that runs the agent is of another version than the host this browser
+ * started (bridge/hello's `daemonVersion` beside `hostVersion`), or undefined when they match or no daemon serves.
+ * An older daemon goes on serving so its running turns are not cut short, and is replaced once it is idle.
+ */
+export function daemonUpdateNote(
+  hostVersion: string | undefined,
+  daemonVersion: string | undefined,
+): string | undefined {
+  if (hostVersion === undefined || daemonVersion === undefined || hostVersion === daemonVersion) return undefined;
+  if (compareVersions(daemonVersion, hostVersion) > 0) {
+    return `The agent runs Tether ${daemonVersion}, newer than this browser's Tether host (${hostVersion}): install Tether again to update the host.`;
+  }
+  return `Tether was updated to ${hostVersion}. The agent goes on in ${daemonVersion} so running turns are not cut short; ${hostVersion} starts when it is idle.`;
+}

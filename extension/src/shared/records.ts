@@ -138,6 +138,8 @@ export type ConnectionState = z.infer<typeof ConnectionState>;
 export const WorkerState = z.object({
   connection: ConnectionState,
   hostVersion: z.string().optional(),
+  /** The version of the daemon the host relays to (bridge/hello); absent when the host serves in-process. */
+  daemonVersion: z.string().optional(),
   backend: z.string().optional(),
   backends: z.array(BackendInfo),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),

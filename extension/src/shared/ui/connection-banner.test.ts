@@ -16,8 +16,8 @@ const stateWith = (connection: ConnectionState): WorkerState => ({
   settings: {},
   mcp: { shared: [], clients: [] },
 });
-const render = (connection: ConnectionState): VNode =>
-  ConnectionBanner({ state: stateWith(connection), linkUp: true, onRetry: () => {} }) as VNode;
+const render = (connection: ConnectionState, versions: Partial<WorkerState> = {}): VNode =>
+  ConnectionBanner({ state: { ...stateWith(connection), ...versions }, linkUp: true, onRetry: () => {} }) as VNode;
 const reason = 'Specified native messaging host not found.';
 
 describe('ConnectionBanner', () => {
@@ -34,5 +34,17 @@ describe('ConnectionBanner', () => {
     const text = JSON.stringify(render({ status: 'disconnected', attempt: 1, sinceMs: 0, reason }).props);
     expect(text).toContain(reason);
     expect(text).toContain('"class":"command"');
+  });
+
+  it('adds a line to the connected banner while the daemon runs another version than the host, and none otherwise', () => {
+    const connected: ConnectionState = { status: 'connected', attempt: 1, sinceMs: 0 };
+    const pending = JSON.stringify(render(connected, { hostVersion: '0.2.0', daemonVersion: '0.1.0' }).props);
+    expect(pending).toContain('"data-update":"pending"');
+    expect(pending).toContain('Tether was updated to 0.2.0.');
+    for (const versions of [{ hostVersion: '0.2.0', daemonVersion: '0.2.0' }, { hostVersion: '0.2.0' }]) {
+      const text = JSON.stringify(render(connected, versions).props);
+      expect(text).toContain('Connected');
+      expect(text).not.toContain('data-update');
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** The connection state, told straight: status, the browser's reason, and what to do about it. */
 import { useEffect, useState } from 'preact/hooks';
-import { adviceFor, agentFixAdvice, skewAdvice } from '../connection-advice';
+import { adviceFor, agentFixAdvice, daemonUpdateNote, skewAdvice } from '../connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from '../install-command';
 import type { WorkerState } from '../records';
 
@@ -21,6 +21,7 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
   }
   const c = state.connection;
   if (c.status === 'connected') {
+    const update = daemonUpdateNote(state.hostVersion, state.daemonVersion);
     return (
       <div
         key="connected"
@@ -31,6 +32,11 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
       >
         <span class="dot" /> Connected{state.backend ? ` · ${state.backend}` : ''}
         {state.serverInfo ? <span class="muted"> · {state.serverInfo.name}</span> : null}
+        {update ? (
+          <div class="reason" data-update="pending">
+            {update}
+          </div>
+        ) : null}
       </div>
     );
   }
