@@ -78,19 +78,24 @@ export class ScriptedModel implements Model {
     return reply(ctx, summarisePage(outcome.result, outcome.text));
   }
 
+  /** `/stream N [delayMs] [messages]`: N numbers in all, in `messages` agent messages that each finish in turn. */
   private async stream(ctx: TurnContext, args: string[]): Promise<void> {
     const count = parseCount(args[0], 'N', 10_000_000);
     const delayMs = args[1] === undefined ? 0 : parseCount(args[1], 'delayMs', 60_000);
-    const writer = ctx.startMessage('agentMessage');
-    for (let i = 1; i <= count; i++) {
-      if (ctx.signal.aborted) return;
-      writer.delta(`${i} `);
-      if (delayMs > 0) await sleep(delayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
-      else if (i % DELTAS_PER_YIELD === 0) await ctx.pace();
-      if (delayMs > 0 || i % DELTAS_PER_YIELD === 0) appendSteer(ctx, writer);
+    const messages = args[2] === undefined ? 1 : Math.max(1, parseCount(args[2], 'messages', 1000));
+    for (let m = 0, next = 1; m < messages; m++) {
+      const last = Math.round((count * (m + 1)) / messages);
+      const writer = ctx.startMessage('agentMessage');
+      for (; next <= last; next++) {
+        if (ctx.signal.aborted) return;
+        writer.delta(`${next} `);
+        if (delayMs > 0) await sleep(delayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
+        else if (next % DELTAS_PER_YIELD === 0) await ctx.pace();
+        if (delayMs > 0 || next % DELTAS_PER_YIELD === 0) appendSteer(ctx, writer);
+      }
+      appendSteer(ctx, writer);
+      writer.complete();
     }
-    appendSteer(ctx, writer);
-    writer.complete();
   }
 
   private async big(ctx: TurnContext, arg: string | undefined): Promise<void> {
@@ -162,7 +167,7 @@ function helpText(said: string): string {
     '- `/page` (or ask about "this page") reads the page in this tab and summarises it',
     "- `/tool NAME {json arguments}` calls a tool (built-in or this client's) and shows its result, e.g. `/tool page_snapshot`",
     '- `/tools` lists the tools `/tool` can call',
-    '- `/stream N [delayMs]` streams N small deltas',
+    '- `/stream N [delayMs] [messages]` streams N small deltas (in that many messages)',
     '- `/big BYTES` answers with one message of that many bytes',
     '- `/think TEXT` shows reasoning, then answers',
     '- `/fail` fails the turn with an error',
