@@ -11,8 +11,11 @@ import type { WorkerClient } from '../worker-client';
 /** The toggle and, while on, who is connected. */
 export function ShareToggle(props: { client: WorkerClient; state: WorkerState | undefined }) {
   const { client, state } = props;
+  /** What the host confirmed: only this says the tab is shared (`data-shared`, the status line). */
   const [shared, setShared] = useState(false);
-  const [busy, setBusy] = useState(false);
+  /** The user's choice while the host has not answered yet: the box shows it at once. */
+  const [asked, setAsked] = useState<boolean>();
+  const busy = asked !== undefined;
   const [error, setError] = useState<string>();
   const connected = state?.connection.status === 'connected';
   const sharedThreads = state?.mcp.shared.join(',') ?? '';
@@ -28,32 +31,31 @@ export function ShareToggle(props: { client: WorkerClient; state: WorkerState | 
     };
   }, [client, sharedThreads]);
   const toggle = async (on: boolean): Promise<void> => {
-    setBusy(true);
     setError(undefined);
-    // The box shows the user's choice at once; the host's answer then confirms it or puts it back.
-    setShared(on);
+    // The box shows the user's choice at once; the tab counts as shared only once the host confirms it (a call from
+    // an external client before then would find nothing shared, or the tab shared before this one).
+    setAsked(on);
     try {
       setShared((await client.call('share/set', { shared: on })).shared);
     } catch (e) {
-      setShared(!on);
       setError(errorMessage(e));
     } finally {
-      setBusy(false);
+      setAsked(undefined);
     }
   };
   const clients = state?.mcp.clients ?? [];
   return (
-    <div class="share" data-shared={String(shared)}>
+    <div class="share" data-shared={String(shared)} aria-busy={busy}>
       <label>
         <input
           type="checkbox"
           name="share-tab"
-          checked={shared}
+          checked={asked ?? shared}
           disabled={!connected || busy}
           onChange={(e) => {
             // Sharing opens the tab to programs outside the browser: only the user's own click may change it.
             if (e.isTrusted) void toggle(e.currentTarget.checked);
-            else e.currentTarget.checked = shared;
+            else e.currentTarget.checked = asked ?? shared;
           }}
         />{' '}
         Share this tab with external agents
