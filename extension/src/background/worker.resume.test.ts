@@ -11,7 +11,8 @@ import {
 } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import type { WorkerToView } from '../shared/messages';
-import { fakeWorker } from './test-helpers';
+import { fakeWorker, MemoryStorageArea } from './test-helpers';
+import { PersistentState } from './views/persistent-state';
 import type { TetherWorker } from './worker';
 
 const thread: Thread = {
@@ -127,5 +128,65 @@ describe('TetherWorker resuming a panel after a reconnect', () => {
     const snapshots = sent.filter((m) => m.type === 'snapshot');
     expect(snapshots).toHaveLength(1);
     expect(snapshots[0]).not.toHaveProperty('resumeAfter');
+  });
+});
+
+describe('TetherWorker showing a thread again after the browser was away', () => {
+  /** A worker whose storage is `local` (kept across browser restarts) and a panel of tab 1 showing thread t1. */
+  async function workerOver(local: MemoryStorageArea) {
+    const state = new PersistentState({ local, session: new MemoryStorageArea() });
+    await state.load();
+    const { worker } = await fakeWorker({ state });
+    await state.setBinding(1, { threadId: 't1' });
+    const sent: WorkerToView[] = [];
+    const panel = { id: 1, kind: 'sidepanel' as const, tabId: 1, send: (m: WorkerToView) => sent.push(m) };
+    worker.views.add(panel);
+    return { worker, panel, sent };
+  }
+  const user: Item = { ...item('q', 'completed'), type: 'userMessage', content: { text: 'count' } };
+
+  /** The browser saw turn u1 start and its first answer finish, then went away (nothing more reached it). */
+  async function seenBeforeRestart(): Promise<MemoryStorageArea> {
+    const local = new MemoryStorageArea();
+    const { worker, panel } = await workerOver(local);
+    connect(worker, () => ({ items: [user] }));
+    await worker.syncThread('t1', [panel]);
+    worker.router.routeBatch([
+      { method: 'turn/started', params: { turn } },
+      { method: 'item/completed', params: { threadId: 't1', turnId: 'u1', item: item('a', 'completed') } },
+    ]);
+    await new Promise((r) => setTimeout(r, 0));
+    return local;
+  }
+
+  it('puts the note before the first item the browser did not see finish, when the turn still runs', async () => {
+    const local = await seenBeforeRestart();
+    const { worker, panel, sent } = await workerOver(local);
+    connect(worker, () => ({ items: [user, item('a', 'completed'), item('b', 'inProgress', '1 2')] }));
+    await worker.syncThread('t1', [panel]);
+    const snapshot = sent.find((m) => m.type === 'snapshot');
+    expect(snapshot).toMatchObject({ keptWorkingFrom: 'b' });
+    expect(snapshot).not.toHaveProperty('resumeAfter');
+
+    // Said once: the page opened again later in this browser gets no note.
+    sent.length = 0;
+    await worker.syncThread('t1', [panel]);
+    expect(sent.find((m) => m.type === 'snapshot')).not.toHaveProperty('keptWorkingFrom');
+  });
+
+  it('says nothing when the turn did not go on while the browser was away (it ended unfinished)', async () => {
+    const local = await seenBeforeRestart();
+    const { worker, panel, sent } = await workerOver(local);
+    const [a, b] = createMemoryTransportPair();
+    const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound });
+    const cut = { ...turn, status: 'interrupted' as const };
+    server.onRequest('thread/resume', () => ({
+      thread,
+      items: [user, item('a', 'completed'), item('b', 'inProgress', '1 2')],
+      unfinishedTurns: [cut],
+    }));
+    worker.link['phaseValue'] = { status: 'connected', client: new AppServerClient(b), sinceMs: 0 } as never;
+    await worker.syncThread('t1', [panel]);
+    expect(sent.find((m) => m.type === 'snapshot')).not.toHaveProperty('keptWorkingFrom');
   });
 });

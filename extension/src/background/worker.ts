@@ -324,10 +324,17 @@ export class TetherWorker {
 
   private notificationTable(): NotificationTable {
     return {
-      'turn/started': ({ turn }) => this.activeTurns.set(turn.threadId, turn.id),
-      'item/completed': ({ threadId, item }) => this.resumePoints.completed(threadId, item.id),
+      'turn/started': ({ turn }) => {
+        this.activeTurns.set(turn.threadId, turn.id);
+        void this.deps.state.setSeenTurn(turn.threadId, { turnId: turn.id });
+      },
+      'item/completed': ({ threadId, item }) => {
+        this.resumePoints.completed(threadId, item.id);
+        void this.deps.state.seenItem(threadId, item.id);
+      },
       'turn/completed': ({ turn }) => {
         if (this.activeTurns.get(turn.threadId) === turn.id) this.activeTurns.delete(turn.threadId);
+        void this.deps.state.seenTurnEnd(turn.threadId, turn.id);
         // Chrome's debugging bar shows only while a turn acts: the turn's tab is let go when it ends.
         for (const tab of this.deps.state.tabsForThread(turn.threadId)) void this.deps.pageTools.input?.turnEnded(tab);
         void this.broker.withdraw({ threadId: turn.threadId, turnId: turn.id }, 'turn-ended');

@@ -56,6 +56,8 @@ export const Snapshot = z.object({
   resumeAfter: z.string().optional(),
   /** With `resumeAfter`: the agent worked on while the browser was away, and the page says so. */
   keptWorking: z.boolean().optional(),
+  /** Without `resumeAfter`: the agent worked on while the browser was away (closed, killed), from this item on. */
+  keptWorkingFrom: z.string().optional(),
 });
 
 /** A tab of the thread's task as the panel lists it, and whether the page tools act on it when a call names none. */

@@ -182,10 +182,17 @@ export class UnfinishedMarks {
   }
 }
 
-/** The line a resumed transcript shows where the agent's work while the browser was away begins. */
-export function keptWorkingNote(doc: Document): HTMLElement {
+/** The line a transcript shows where the agent's work while the browser was away begins. */
+function keptWorkingNote(doc: Document): HTMLElement {
   const note = doc.createElement('div');
   note.className = 'item note kept-working';
   note.textContent = 'The agent kept working while the browser was away.';
   return note;
+}
+
+/** Puts the kept-working note before `from`, where the agent's work while the browser was away begins, or last. */
+export function noteKeptWorking(list: HTMLElement, from: HTMLElement | undefined): void {
+  const note = keptWorkingNote(list.ownerDocument);
+  if (from) from.before(note);
+  else list.appendChild(note);
 }

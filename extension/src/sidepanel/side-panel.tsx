@@ -123,7 +123,7 @@ export function SidePanel(props: { client: WorkerClient }) {
           break;
         }
         older.current = { cursor: m.olderCursor, snapshot: older.current.snapshot + 1, loading: false };
-        view.reset(m.items, m.unfinishedTurns);
+        view.reset(m.items, m.unfinishedTurns, m.keptWorkingFrom);
         setHasOlder(m.olderCursor !== undefined || view.hasEarlier);
         setActivity(ofSnapshot(m.activeTurn?.status === 'running', m.items));
         break;

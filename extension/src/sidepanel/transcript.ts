@@ -15,7 +15,7 @@ import { ScrollKeeper } from './scroll-keeper';
 import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
 import type { TextSink } from './stream-markdown';
 import {
-  keptWorkingNote,
+  noteKeptWorking,
   markInterrupted,
   restoreInterruption,
   UnfinishedMarks,
@@ -153,8 +153,11 @@ export class Transcript {
     });
   }
 
-  /** Replaces everything with a snapshot's items, marking those of the turns it reports unfinished. */
-  reset(all: readonly Item[], unfinishedTurns: readonly Turn[] = []): void {
+  /**
+   * Replaces everything with a snapshot's items, marking those of the turns it reports unfinished; with
+   * `keptWorkingFrom`, says the agent kept working while the browser was away from that item on.
+   */
+  reset(all: readonly Item[], unfinishedTurns: readonly Turn[] = [], keptWorkingFrom?: string): void {
     this.unfinished.clear();
     this.unfinished.add(unfinishedTurns);
     this.entries.clear();
@@ -166,6 +169,8 @@ export class Transcript {
     const running = all.findIndex((item) => item.status === 'inProgress');
     let at = splitFromEnd(all, FIRST_PAINT.chars, FIRST_PAINT.items);
     if (running !== -1) at = Math.min(at, running);
+    const away = keptWorkingFrom === undefined ? -1 : all.findIndex((item) => item.id === keptWorkingFrom);
+    if (away !== -1) at = Math.min(at, away);
     this.backlog = all.slice(0, at);
     const items = all.slice(at);
     for (const item of items) {
@@ -173,6 +178,7 @@ export class Transcript {
       if (item.status === 'inProgress') this.entries.set(item.id, this.create(item));
       else this.completeItem(item);
     }
+    if (away !== -1) noteKeptWorking(this.list, this.entries.get(all[away]!.id)?.root);
     this.interrupted = this.interrupted.flatMap((cut) => restoreInterruption(this.list, cut, all) ?? []);
     this.unfinished.mark();
     this.keeper.followBottom();
@@ -187,11 +193,7 @@ export class Transcript {
    * `running`, what still streams here was cut off.
    */
   resume(items: readonly Item[], unfinishedTurns: readonly Turn[], running: boolean, keptWorking: boolean): void {
-    if (keptWorking) {
-      const from = items[0] && this.entries.get(items[0].id)?.root;
-      if (from) from.before(keptWorkingNote(this.doc));
-      else this.list.appendChild(keptWorkingNote(this.doc));
-    }
+    if (keptWorking) noteKeptWorking(this.list, items[0] && this.entries.get(items[0].id)?.root);
     for (const item of items) {
       if (item.status !== 'inProgress') {
         this.completeItem(item);

@@ -1,7 +1,7 @@
 /**
  * Everything the worker must remember across its own restarts, kept in chrome.storage and cached in memory.
  * Tab bindings and pending approvals live in `session` storage (tab ids do not outlive the browser); site rules,
- * settings and the connection log in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted,
+ * settings, the connection log and the turns last seen running in `local`. Values are parsed on load: a corrupt entry is dropped, never trusted,
  * and so is a site rule that could never apply (see `isApplicableRule`). Each value's type is inferred from the schema
  * that loads it (shared/records.ts for what pages also see).
  */
@@ -48,6 +48,14 @@ export const ThreadAllow = z.object({
 });
 export type ThreadAllow = z.infer<typeof ThreadAllow>;
 
+/**
+ * A turn this browser last saw running, and the last item of its thread it saw finish: a worker started later (the
+ * browser closed or killed and started again, the extension reloaded) learns from it that the daemon may have gone on
+ * with the turn meanwhile, and from where.
+ */
+export const SeenTurn = z.object({ turnId: z.string().min(1), after: z.string().min(1).optional() });
+export type SeenTurn = z.infer<typeof SeenTurn>;
+
 const KEYS = {
   bindings: 'tether.bindings',
   pending: 'tether.pendingApprovals',
@@ -59,7 +67,11 @@ const KEYS = {
   rules: 'tether.siteRules',
   settings: 'tether.settings',
   log: 'tether.connectionLog',
+  seenTurns: 'tether.seenTurns',
 } as const;
+
+/** How many threads' seen turns are kept (the oldest go first: a thread that was deleted never ends its turn here). */
+const SEEN_TURNS_LIMIT = 50;
 
 /** How many connection errors diagnostics keep. */
 export const CONNECTION_LOG_LIMIT = 20;
@@ -93,6 +105,9 @@ export class PersistentState {
   private rulesList: SiteRule[] = [];
   private settingsValue: Settings = {};
   private logList: ConnectionEvent[] = [];
+  private seen = new Map<string, SeenTurn>();
+  /** Threads whose seen turn an earlier worker stored, not yet shown again (the browser was away since). */
+  private left = new Set<string>();
 
   constructor(private readonly areas: { local: StorageAreaLike; session: StorageAreaLike }) {}
 
@@ -100,7 +115,7 @@ export class PersistentState {
   async load(): Promise<void> {
     const [s, l] = await Promise.all([
       this.areas.session.get([KEYS.bindings, KEYS.pending, KEYS.threadAllows, KEYS.taskGroups]),
-      this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log]),
+      this.areas.local.get([KEYS.rules, KEYS.settings, KEYS.log, KEYS.seenTurns]),
     ]);
     this.bindingsByTab = new Map(
       [...parseRecord(TabBinding, s[KEYS.bindings])].flatMap(([k, v]) => (/^\d+$/.test(k) ? [[Number(k), v]] : [])),
@@ -115,6 +130,36 @@ export class PersistentState {
     this.logList = parseList(ConnectionEvent, l[KEYS.log])
       .slice(-CONNECTION_LOG_LIMIT)
       .map((e) => ({ ...e, message: redactText(e.message) }));
+    this.seen = parseRecord(SeenTurn, l[KEYS.seenTurns]);
+    this.left = new Set(this.seen.keys());
+  }
+
+  /** The turn of `threadId` this browser last saw running; `left` when an earlier worker saw it (and not this one). */
+  seenTurn(threadId: string): (SeenTurn & { left: boolean }) | undefined {
+    const seen = this.seen.get(threadId);
+    return seen && { ...seen, left: this.left.has(threadId) };
+  }
+
+  /** An item of `threadId` finished in this worker's sight: a later worker knows the browser had it. */
+  async seenItem(threadId: string, itemId: string): Promise<void> {
+    const seen = this.seen.get(threadId);
+    if (seen && !this.left.has(threadId)) await this.setSeenTurn(threadId, { turnId: seen.turnId, after: itemId });
+  }
+
+  /** The turn `turnId` of `threadId` ended in this worker's sight: forgotten. */
+  async seenTurnEnd(threadId: string, turnId: string): Promise<void> {
+    if (this.seen.get(threadId)?.turnId === turnId) await this.setSeenTurn(threadId, undefined);
+  }
+
+  /** Remembers (or with `undefined` forgets) the turn of `threadId` this worker sees running. */
+  async setSeenTurn(threadId: string, turn: SeenTurn | undefined): Promise<void> {
+    this.left.delete(threadId);
+    if (turn) {
+      this.seen.delete(threadId);
+      this.seen.set(threadId, turn);
+      for (const old of [...this.seen.keys()].slice(0, -SEEN_TURNS_LIMIT)) this.seen.delete(old);
+    } else if (!this.seen.delete(threadId)) return;
+    await this.areas.local.set({ [KEYS.seenTurns]: Object.fromEntries(this.seen) });
   }
 
   /** The thread bound to `tabId`, if any. */

@@ -4,7 +4,8 @@
  * (`thread/resume` with `afterItemId`) and keeps streaming the answer it was showing, instead of being rebuilt. A page
  * that never got the thread (opened while disconnected) needs the whole snapshot, and then so do the others.
  */
-import type { Item } from '@tether/protocol';
+import type { Item, Turn } from '@tether/protocol';
+import type { SeenTurn } from './persistent-state';
 
 /** Per thread: the last finished item its pages hold, and which pages hold the thread's transcript. */
 export class ResumePoints<V extends object> {
@@ -33,6 +34,11 @@ export class ResumePoints<V extends object> {
     if (this.holders.has(threadId)) this.lastDone.set(threadId, itemId);
   }
 
+  /** The last finished item of `threadId` its pages were sent. */
+  lastFinished(threadId: string): string | undefined {
+    return this.lastDone.get(threadId);
+  }
+
   /** The item to resume `views` after: undefined (send a whole snapshot) unless every one of them holds the thread. */
   pointFor(threadId: string, views: readonly V[]): string | undefined {
     const holders = this.holders.get(threadId);
@@ -50,4 +56,23 @@ export function itemsSince(answer: { items: Item[]; olderCursor?: string | null 
   const at = answer.items.findIndex((item) => item.id === after);
   if (at >= 0) return answer.items.slice(at + 1);
   return answer.olderCursor ? undefined : answer.items;
+}
+
+/**
+ * Where the agent's work while the browser was away begins in a thread's `items`, given the turn an earlier worker saw
+ * running there: the item after the last one that worker saw finish (or the turn's first answer). Undefined when
+ * nothing was done meanwhile: no item after it, or the turn did not go on (it ended unfinished and nothing runs now).
+ */
+export function keptWorkingFrom(
+  seen: SeenTurn,
+  items: readonly Item[],
+  running: boolean,
+  unfinishedTurns: readonly Turn[] = [],
+): string | undefined {
+  const at = seen.after === undefined ? -1 : items.findIndex((item) => item.id === seen.after);
+  const since =
+    at >= 0 ? items.slice(at + 1) : items.filter((item) => item.turnId === seen.turnId && item.type !== 'userMessage');
+  const cut = new Set(unfinishedTurns.map((turn) => turn.id));
+  const worked = running || since.some((item) => item.status === 'completed' && !cut.has(item.turnId ?? ''));
+  return worked ? since[0]?.id : undefined;
 }

@@ -2,9 +2,9 @@
  * Bringing a page up to date with its thread: the snapshot a page gets when it says hello or the host comes back,
  * resumed after the last finished item it has when it still shows the thread, so nothing arrives twice.
  */
-import { ErrorCode, RpcError, errorMessage } from '@tether/protocol';
+import { ErrorCode, RpcError, type ThreadResumeResult, errorMessage } from '@tether/protocol';
 import type { TetherWorker } from '../worker';
-import { itemsSince } from './resume-points';
+import { itemsSince, keptWorkingFrom } from './resume-points';
 import type { View } from './views';
 
 /**
@@ -25,8 +25,10 @@ export async function syncThread(
     const r = await client.threadResume({ threadId, ...(after === undefined ? {} : { afterItemId: after }) });
     const since = after === undefined ? undefined : itemsSince(r, after);
     w.resumePoints.sent(threadId, views, since ?? r.items, since === undefined);
-    if (r.activeTurn && r.activeTurn.status === 'running') w.activeTurns.set(threadId, r.activeTurn.id);
+    const running = r.activeTurn?.status === 'running';
+    if (r.activeTurn && running) w.activeTurns.set(threadId, r.activeTurn.id);
     else w.activeTurns.delete(threadId);
+    const awayFrom = await seenAgain(w, threadId, views, r, since === undefined);
     if (r.thread.status !== 'waitingOnApproval') {
       // Approvals this thread no longer waits on (answered or withdrawn while we were away).
       const stale = w.deps.state.pendingApprovals().filter((p) => p.threadId === threadId && p.source === 'server');
@@ -42,6 +44,7 @@ export async function syncThread(
         ...(r.activeTurn ? { activeTurn: r.activeTurn } : {}),
         ...(r.olderCursor && !since ? { olderCursor: r.olderCursor } : {}),
         ...(r.unfinishedTurns ? { unfinishedTurns: r.unfinishedTurns } : {}),
+        ...(awayFrom === undefined ? {} : { keptWorkingFrom: awayFrom }),
         ...(after === undefined || since === undefined
           ? {}
           : { resumeAfter: after, keptWorking: since.length > 0 || r.activeTurn !== undefined }),
@@ -61,6 +64,29 @@ export async function syncThread(
     const message = `Could not load the conversation: ${errorMessage(error)}`;
     for (const v of served) v.send({ type: 'notice', notice: { kind: 'error', message } });
   }
+}
+
+/**
+ * Keeps the turn the browser sees running on `threadId` for a later worker (see SeenTurn), and when an earlier one saw
+ * it and `views` get the `whole` of `read`, says where the agent's work while the browser was away begins there.
+ */
+async function seenAgain(
+  w: TetherWorker,
+  threadId: string,
+  views: readonly View[],
+  read: ThreadResumeResult,
+  whole: boolean,
+): Promise<string | undefined> {
+  const seen = w.deps.state.seenTurn(threadId);
+  // No page shows the thread yet (a reconnect resyncing bound threads): the page that does later says it.
+  if (seen?.left && views.length === 0) return undefined;
+  const running = read.activeTurn?.status === 'running' ? read.activeTurn : undefined;
+  const from =
+    seen?.left && whole ? keptWorkingFrom(seen, read.items, running !== undefined, read.unfinishedTurns) : undefined;
+  const after = w.resumePoints.lastFinished(threadId);
+  if (running) await w.deps.state.setSeenTurn(threadId, { turnId: running.id, ...(after ? { after } : {}) });
+  else if (seen) await w.deps.state.setSeenTurn(threadId, undefined);
+  return from;
 }
 
 /** A page said hello: send it the state, its tab's approvals and its thread. */
