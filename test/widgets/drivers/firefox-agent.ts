@@ -29,7 +29,7 @@ function actionOf(op: ToolOp): Record<string, unknown> {
     case 'click':
       return { kind: 'click', button: 'left', double: op.double };
     case 'type':
-      return { kind: 'type', text: op.text, submit: op.submit, clear: false };
+      return { kind: 'type', text: op.text, submit: op.submit, clear: op.clear };
     case 'press':
       return { kind: 'press', key: op.key };
     case 'hover':
@@ -51,9 +51,15 @@ function actionOf(op: ToolOp): Record<string, unknown> {
 /** Launches headless Firefox ESR with the agent ready to be added to each page the driver opens. */
 export async function startFirefoxAgent(): Promise<ClosablePageTools> {
   const agent = await bundleAgent();
-  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+  // The window's own size rather than setViewport, whose screen-orientation command Firefox ESR 140 does not know.
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    defaultViewport: null,
+    args: ['--window-size=1200,800'],
+  });
   const page: Page = await browser.newPage();
-  await page.setViewport({ width: 1200, height: 800 });
   const call = (agentCall: Record<string, unknown>): Promise<unknown> =>
     page.evaluate(
       (c) => (globalThis as unknown as { __tetherPageAgent: { call(c: unknown): unknown } }).__tetherPageAgent.call(c),
