@@ -24,6 +24,8 @@ const TETHER = [
   '  - row: North Pier | "Oslo" [ref=e30] | 0.3',
   '  - row: Harbour Gate [ref=e40] | Aberdeen [ref=e41] | 3.7 [ref=e42]',
   '  - row: checkbox [ref=e50] | User 1 | "Edit" [ref=e51] "Delete" [ref=e52]',
+  '  - row: Old Lock [ref=e60] | textbox [active] [ref=e61]: Hamburg | 3.6 [ref=e62]',
+  '  - row: textbox "Qty" [ref=e70]: 4 | Ropes',
 ].join('\n');
 
 describe('findRef', () => {
@@ -48,5 +50,14 @@ describe('findRef', () => {
     expect(findRef(TETHER, { role: 'cell', name: '^3.7$' })).toBe('e42');
     // Several controls in one cell are each their own item.
     expect(findRef(TETHER, { role: 'cell', name: '^Delete$' })).toBe('e52');
+  });
+
+  it('reads a control written with its role word in a row as that control, its value as its text', () => {
+    // The editor a grid opens in a cell on double-click: unnamed, its value the cell's old text.
+    expect(findRef(TETHER, { role: 'textbox', name: '' })).toBe('e61');
+    expect(findRef(TETHER, { role: 'textbox', name: '^Hamburg$' })).toBe('e61');
+    expect(findRef(TETHER, { role: 'textbox', name: '^Qty$' })).toBe('e70');
+    expect(findRef(TETHER, { role: 'checkbox', name: '' })).toBe('e50');
+    expect(findRef(TETHER, { role: 'cell', name: '^Hamburg$' })).toBeUndefined();
   });
 });

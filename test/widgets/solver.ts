@@ -8,7 +8,13 @@ import type { Step, Target, WidgetState, WidgetTask } from './tasks';
 /** An operation the solver asks of a tool, on refs from its latest snapshot. */
 export type ToolOp =
   | { readonly op: 'click'; readonly ref: string; readonly double: boolean }
-  | { readonly op: 'type'; readonly ref: string; readonly text: string; readonly submit: boolean }
+  | {
+      readonly op: 'type';
+      readonly ref: string;
+      readonly text: string;
+      readonly submit: boolean;
+      readonly clear: boolean;
+    }
   | { readonly op: 'press'; readonly key: string; readonly ref?: string }
   | { readonly op: 'hover'; readonly ref: string }
   | { readonly op: 'drag'; readonly from: string; readonly to: string }
@@ -68,7 +74,9 @@ function itemsOf(raw: string): Item[] {
   // A row writes its cells inline between ` | `, quoted or not; other lines may carry quoted items in their text.
   const inline =
     role === 'row'
-      ? tail.split(/\s\|\s/).flatMap((cell) => quotedItems(cell, 'cell') ?? [cellItem(cell.trim())])
+      ? tail
+          .split(/\s\|\s/)
+          .flatMap((cell) => controlItem(cell.trim()) ?? quotedItems(cell, 'cell') ?? [cellItem(cell.trim())])
       : (quotedItems(tail, '') ?? []);
   return [own, ...inline];
 }
@@ -81,6 +89,21 @@ function quotedItems(text: string, role: string): Item[] | undefined {
   return hits.length === 0
     ? undefined
     : hits.map((hit) => ({ role, name: unquote(hit[1]!), text: '', ref: refIn(hit[2]) }));
+}
+
+/** The role words a snapshot writes before a control's name and ref, inside a row as on a line of its own. */
+const CONTROL_ROLES =
+  'textbox|searchbox|combobox|checkbox|radio|switch|spinbutton|slider|button|link|tab|menuitem|option|treeitem';
+
+/**
+ * A cell that is one control written with its role word (`textbox [active] [ref=e10]: Oslo`, an editor a grid opened
+ * in the cell; `checkbox [checked] [ref=e5]`): that role, its quoted name if any, and its value as its text.
+ */
+function controlItem(cell: string): Item[] | undefined {
+  const m = new RegExp(`^(${CONTROL_ROLES})(?:\\s+${QUOTED})?((?:\\s*\\[[^\\]]*\\])*)(?::\\s(.*))?$`).exec(cell);
+  const ref = refIn(m?.[3]);
+  if (!m || ref === undefined) return undefined;
+  return [{ role: m[1]!, name: unquote(m[2] ?? ''), text: m[4] ?? '', ref }];
 }
 
 /** One unquoted cell of a row line (`Oslo [ref=e2]`), with its attributes. */
@@ -166,7 +189,13 @@ export async function runTask(task: WidgetTask, tools: PageTools, pageUrl: strin
           break;
         case 'type':
           await act(
-            { op: 'type', ref: refOf(text, step.target, index), text: step.text, submit: step.submit ?? false },
+            {
+              op: 'type',
+              ref: refOf(text, step.target, index),
+              text: step.text,
+              submit: step.submit ?? false,
+              clear: step.clear ?? false,
+            },
             step,
             index,
           );

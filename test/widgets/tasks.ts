@@ -15,7 +15,14 @@ export interface Target {
 /** One operation, as a model would ask any page tool for it. */
 export type Step =
   | { readonly op: 'click'; readonly target: Target; readonly double?: boolean; readonly mayFail?: RegExp }
-  | { readonly op: 'type'; readonly target: Target; readonly text: string; readonly submit?: boolean }
+  | {
+      readonly op: 'type';
+      readonly target: Target;
+      readonly text: string;
+      readonly submit?: boolean;
+      /** Replace the field's value rather than type after it (a field that already holds a value to change). */
+      readonly clear?: boolean;
+    }
   | { readonly op: 'press'; readonly key: string; readonly target?: Target; readonly times?: number }
   | { readonly op: 'hover'; readonly target: Target }
   | { readonly op: 'drag'; readonly from: Target; readonly to: Target }
@@ -188,7 +195,8 @@ export const TASKS: readonly WidgetTask[] = [
     goal: "Change North Pier's city from Oslo to Bergen.",
     steps: [
       { op: 'click', target: { role: 'gridcell|cell', name: '^Oslo$' }, double: true },
-      { op: 'type', target: { role: 'textbox', name: '' }, text: 'Bergen', submit: true },
+      // The editor opens holding the old value, which a model reads in the snapshot and replaces.
+      { op: 'type', target: { role: 'textbox', name: '' }, text: 'Bergen', submit: true, clear: true },
     ],
     judge: (s) => String((s['rows'] as unknown[] | undefined)?.[0]) === 'North Pier: Bergen',
   },

@@ -18,8 +18,6 @@ import { startWidgetSite, type WidgetSite } from './widget-site';
 const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   'hover-menu': 'synthetic events never apply CSS :hover, so the submenu stays display:none and Lamps has no ref',
   'trusted-only-button': 'the click is untrusted and the button ignores it',
-  'grid-cell-edit':
-    'the synthetic double-click on a cell opens no editor in Tabulator, so there is no textbox to type in',
 };
 
 describe('widget suite in Chromium through tether mcp', () => {

@@ -96,6 +96,7 @@ export async function startPlaywrightMcp(files: readonly string[]): Promise<Clos
           return tools.call('browser_click', { target: op.ref, ...(op.double ? { doubleClick: true } : {}) });
         case 'type':
           focused = op.ref;
+          // Its browser_type fills (replaces the value) unless asked to type slowly: `clear` is what it always does.
           return tools.call('browser_type', { target: op.ref, text: op.text, ...(op.submit ? { submit: true } : {}) });
         case 'press':
           // Its key tool has no target: a model clicks the element first to focus it (once, not before every key).

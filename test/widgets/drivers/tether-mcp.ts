@@ -41,7 +41,12 @@ function argumentsOf(op: ToolOp): Record<string, unknown> {
     case 'click':
       return { ref: op.ref, ...(op.double ? { double: true } : {}) };
     case 'type':
-      return { ref: op.ref, text: op.text, ...(op.submit ? { submit: true } : {}) };
+      return {
+        ref: op.ref,
+        text: op.text,
+        ...(op.submit ? { submit: true } : {}),
+        ...(op.clear ? { clear: true } : {}),
+      };
     case 'press':
       return { key: op.key, ...(op.ref === undefined ? {} : { ref: op.ref }) };
     case 'hover':
