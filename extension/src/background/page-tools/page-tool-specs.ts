@@ -97,8 +97,11 @@ export const PAGE_TOOL_ARGS = {
   page_click: z
     .object({
       ref: Ref,
-      button: z.enum(['left', 'right', 'middle']).optional(),
-      double: z.boolean().optional(),
+      button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left).'),
+      double: z
+        .boolean()
+        .optional()
+        .describe("Double-click, as a user's two quick presses: opens a grid cell's editor, selects a word."),
       ...Dialog,
     })
     .strict(),
@@ -107,7 +110,10 @@ export const PAGE_TOOL_ARGS = {
       ref: Ref,
       text: z.string().max(100_000),
       submit: z.boolean().optional().describe('Press Enter after typing.'),
-      clear: z.boolean().optional().describe('Clear the field first.'),
+      clear: z
+        .boolean()
+        .optional()
+        .describe("Replace the field's value; without it the text goes in at the caret, after what the field holds."),
       ...Dialog,
     })
     .strict(),
@@ -212,7 +218,8 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
     "The tab's console since the page loaded: log/info/warn/error/debug messages, uncaught errors and rejections, with source url:line:col, newest last.",
   page_network:
     "The tab's requests since the page loaded: method, status, type, URL, time, size; failures with failedOnly. No response bodies (not available to extensions without a debugging port).",
-  page_click: 'Click an element by ref. Returns what changed.',
+  page_click:
+    'Click an element by ref (a data grid cell too; double-click one to edit it). Returns what changed, and what took the focus.',
   page_type: 'Type text into a field by ref (optionally clear first, press Enter after). Returns what changed.',
   page_fill_form: 'Set several form fields at once by ref. Returns what changed.',
   page_select: 'Choose options of a select by ref.',
