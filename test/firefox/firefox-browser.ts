@@ -195,13 +195,42 @@ async function openExtensionPage(browser: Browser, connection: BidiConnection, p
   // Firefox's BiDi never reports the load of a page that moves into the extension process (puppeteer's goto
   // times out), so navigate without waiting and watch the document instead.
   await connection.send('browsingContext.navigate', { context, url: `${EXTENSION_BASE}${path}`, wait: 'none' });
-  await page.waitForFunction(
-    (base: string) => location.href.startsWith(base) && document.readyState === 'complete',
-    { timeout: 30_000 },
-    EXTENSION_BASE,
-  );
+  await waitInPage(page, (base) => location.href.startsWith(base) && document.readyState === 'complete', {
+    arg: EXTENSION_BASE,
+  });
   return page;
 }
+
+/**
+ * Waits until `check(arg)` returns something truthy in `page` and resolves with it, polling through evaluate:
+ * puppeteer's waitForFunction builds its predicate with Function() inside the page, which the extension pages' CSP
+ * refuses in Firefox ESR 140 ("call to Function() blocked by CSP").
+ */
+export async function waitInPage<T, A = undefined>(
+  page: Page,
+  check: (arg: A) => T | Promise<T>,
+  options: { readonly arg?: A; readonly timeout?: number; readonly interval?: number } = {},
+): Promise<NonNullable<T>> {
+  const { timeout = 30_000, interval = 100 } = options;
+  const deadline = Date.now() + timeout;
+  let failure: unknown;
+  for (;;) {
+    try {
+      // Puppeteer types a page function's argument as what a handle flattens to; a plain value passes unchanged.
+      const value = await page.evaluate(check as (arg: unknown) => unknown, options.arg);
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      failure = error; // the document is being replaced: try again in the next one
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting in ${page.url()} for ${check.toString()}`, {
+        cause: failure,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
+}
+
 
 /** The tab id of the newest tab showing `url`, asked through an extension page. */
 async function tabIdOf(browser: Browser, connection: BidiConnection, url: string): Promise<number> {

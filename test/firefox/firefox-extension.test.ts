@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../support/demo-server';
 import { startFixtureSite } from '../support/fixture-site';
-import { ADDON_ID, FIREFOX_DIST, type LaunchedFirefox } from './firefox-browser';
+import { ADDON_ID, FIREFOX_DIST, type LaunchedFirefox, waitInPage } from './firefox-browser';
 import {
   CONNECTED,
   sendPrompt,
@@ -228,7 +228,8 @@ describe('the extension in Firefox ESR', () => {
     await popup.waitForSelector(CONNECTED, { timeout: 30_000 });
     // A real click (BiDi input) is the user gesture sidebarAction.open() needs.
     await popup.click('button[data-action="open-panel"]');
-    await panel.waitForFunction(
+    await waitInPage(
+      panel,
       () =>
         (
           globalThis as unknown as { browser: { sidebarAction: { isOpen(q: object): Promise<boolean> } } }
@@ -261,15 +262,11 @@ describe('Firefox ESR without the host registered', () => {
   it("shows Firefox's reason and tells the user to run npx tether install --dev", async () => {
     const panel = await firefox.openExtensionPage('src/sidepanel/index.html');
     // Read the reason and the command from one banner in one step: the banner is redrawn as the worker retries.
-    const shown = await panel.waitForFunction(
-      () => {
-        const banner = document.querySelector('.banner[data-status="disconnected"]');
-        const command = banner?.querySelector('.command');
-        return banner && command ? { text: banner.textContent ?? '', command: command.textContent } : undefined;
-      },
-      { timeout: 30_000 },
-    );
-    const { text, command } = (await shown.jsonValue())!;
+    const { text, command } = await waitInPage(panel, () => {
+      const banner = document.querySelector('.banner[data-status="disconnected"]');
+      const command = banner?.querySelector('.command');
+      return banner && command ? { text: banner.textContent ?? '', command: command.textContent } : undefined;
+    });
     expect(text).toContain('No such native application dev.tether.bridge');
     expect(command).toBe('npx tether install --dev');
     await saveScreenshot(panel, 'firefox-side-panel-host-not-found');

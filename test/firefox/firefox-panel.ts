@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ARTIFACTS_DIR } from '../support/browser';
-import { type FirefoxOptions, launchFirefox, type LaunchedFirefox } from './firefox-browser';
+import { type FirefoxOptions, launchFirefox, type LaunchedFirefox, waitInPage } from './firefox-browser';
 
 /** The side panel's banner once the host is connected. */
 export const CONNECTED = '.banner[data-status="connected"]';
@@ -22,12 +22,9 @@ export async function sendPrompt(panel: Page, text: string): Promise<void> {
 
 /** Waits until the panel shows `count` completed answers and returns the text of the last one. */
 export async function answer(panel: Page, count: number): Promise<string> {
-  await panel.waitForFunction(
-    (sel: string, n: number) => document.querySelectorAll(sel).length >= n,
-    { timeout: 30_000 },
-    COMPLETED_ANSWER,
-    count,
-  );
+  await waitInPage(panel, ({ sel, n }) => document.querySelectorAll(sel).length >= n, {
+    arg: { sel: COMPLETED_ANSWER, n: count },
+  });
   return panel.$$eval('.transcript .item.agentMessage .body', (els) => els.at(-1)?.textContent ?? '');
 }
 

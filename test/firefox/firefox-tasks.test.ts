@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKEN } from '../support/devtools-pages';
 import { startFixtureSite } from '../support/fixture-site';
-import type { LaunchedFirefox } from './firefox-browser';
+import { type LaunchedFirefox, waitInPage } from './firefox-browser';
 import { CONNECTED, toolRunner, useFirefox } from './firefox-panel';
 
 describe('tasks and developer tools in Firefox ESR', () => {
@@ -72,7 +72,7 @@ describe('tasks and developer tools in Firefox ESR', () => {
       const { tabId: outside } = await firefox.openWebPage(site.url('/article'));
       expect(await tool('page_read', { tabId: outside })).toContain(`Tab ${outside} is not one of this task's tabs`);
       expect(await tool('tabs_close', { tabId: formTab })).toContain(`Closed tab ${formTab}.`);
-      await panel.waitForFunction(() => document.querySelectorAll('.task-tabs li.task-tab').length === 1, {
+      await waitInPage(panel, () => document.querySelectorAll('.task-tabs li.task-tab').length === 1, {
         timeout: 10_000,
       });
       await panel.close();
@@ -86,7 +86,8 @@ describe('tasks and developer tools in Firefox ESR', () => {
     try {
       // The hook is registered as the background script starts: wait for it, so the page is hooked from its start.
       const probe = await firefox.openExtensionPage('src/options/index.html');
-      await probe.waitForFunction(
+      await waitInPage(
+        probe,
         async () => {
           type Scripting = { getRegisteredContentScripts(): Promise<{ id: string; world?: string }[]> };
           const scripting = (globalThis as unknown as { browser: { scripting: Scripting } }).browser.scripting;
@@ -94,7 +95,7 @@ describe('tasks and developer tools in Firefox ESR', () => {
             (c) => c.id === 'tether-page-hooks' && c.world === 'MAIN',
           );
         },
-        { timeout: 15_000, polling: 200 },
+        { timeout: 15_000, interval: 200 },
       );
       await probe.close();
       // A port that was free a moment ago and has no listener now: the request to it is refused.
