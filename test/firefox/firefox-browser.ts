@@ -231,7 +231,6 @@ export async function waitInPage<T, A = undefined>(
   }
 }
 
-
 /** The tab id of the newest tab showing `url`, asked through an extension page. */
 async function tabIdOf(browser: Browser, connection: BidiConnection, url: string): Promise<number> {
   return newestTabId(await openExtensionPage(browser, connection, 'src/options/index.html'), { url, api: 'browser' });
