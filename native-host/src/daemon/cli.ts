@@ -122,6 +122,9 @@ export function describe(s: DaemonStatus): string {
     `  uptime         ${uptime}`,
     `  socket         ${s.socket}`,
     `  clients        ${s.clients}`,
+    ...(s.connections ?? []).map(
+      (c) => `    ${c.browser} (connection ${c.id}): MCP endpoint ${c.mcpSocket ?? '(opening)'}`,
+    ),
     `  running turns  ${s.runningTurns}`,
     `  idle exit      after ${Math.round(s.idleExitMs / 1000)} s with no client and no running turn`,
     `  log            ${s.log}`,

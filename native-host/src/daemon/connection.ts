@@ -15,7 +15,7 @@ import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { toolCacheFile } from '../mcp/tool-cache';
 import { TETHER_VERSION } from '../version';
-import { type DaemonHello, daemonVersion } from './handshake';
+import { type DaemonClient, type DaemonHello, daemonVersion } from './handshake';
 import { TurnWatch } from './turn-watch';
 
 /** Options of serveConnection. */
@@ -38,6 +38,8 @@ export interface DaemonConnection {
   readonly attached: boolean;
   /** Turns a command backend of this connection runs (the embedded backend's are its engine's). */
   readonly runningTurns: number;
+  /** Which browser this is and where `tether mcp` reaches it, for the daemon's status. */
+  readonly client: DaemonClient;
   /** Stops serving now: the backend is stopped (its running turns interrupted), the socket ended. */
   close(reason: string): Promise<void>;
 }
@@ -130,7 +132,8 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   // The relay may have gone while the config loaded, before these listeners were there to hear it.
   if (socket.destroyed || socket.readableEnded) void relayGone('the relay disconnected');
   socket.resume();
-  if (attached) void mcp.announce();
+  let mcpSocket: string | undefined;
+  if (attached) void mcp.announce().then((path) => (mcpSocket = path));
   log(`serving ${hello.browser ?? 'a browser'} through tether host ${hello.hostVersion ?? '(unknown version)'}`);
   return {
     closed,
@@ -140,6 +143,9 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     },
     get runningTurns() {
       return turns.runningTurns;
+    },
+    get client(): DaemonClient {
+      return { id, browser: hello.browser ?? 'browser', ...(mcpSocket === undefined ? {} : { mcpSocket }) };
     },
   };
 }

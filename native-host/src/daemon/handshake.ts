@@ -34,6 +34,18 @@ export const DaemonHello = z.object({
 /** What a client sends first. */
 export type DaemonHello = z.infer<typeof DaemonHello>;
 
+/** A browser connection the daemon serves, as `tether daemon status` and `tether doctor` list it. */
+export const DaemonClient = z.object({
+  /** The connection's number, in the names of its MCP files (`host-DAEMONPID-ID.*`). */
+  id: z.number(),
+  /** The browser behind it, as `tether mcp --browser` names it. */
+  browser: z.string(),
+  /** The socket `tether mcp` reaches this browser's page tools through, once open. */
+  mcpSocket: z.string().optional(),
+});
+/** A browser connection the daemon serves. */
+export type DaemonClient = z.infer<typeof DaemonClient>;
+
 /** What `tether daemon status` reports. */
 export const DaemonStatus = z.object({
   pid: z.number(),
@@ -43,6 +55,8 @@ export const DaemonStatus = z.object({
   socket: z.string(),
   log: z.string(),
   clients: z.number(),
+  /** The connected browsers (absent from a daemon older than this list). */
+  connections: z.array(DaemonClient).optional(),
   runningTurns: z.number(),
   idleExitMs: z.number(),
 });

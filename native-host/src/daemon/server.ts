@@ -91,6 +91,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     socket: files.socket,
     log: files.log,
     clients: [...connections].filter((c) => c.attached).length,
+    connections: [...connections].filter((c) => c.attached).map((c) => c.client),
     runningTurns: runningTurns(),
     idleExitMs: options.idleExitMs,
   });

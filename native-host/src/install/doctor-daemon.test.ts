@@ -26,7 +26,11 @@ const status = {
   uptimeMs: 65 * 60_000,
   socket: context.socket,
   log: '/home/ada/.local/state/tether/daemon.log',
-  clients: 1,
+  clients: 2,
+  connections: [
+    { id: 1, browser: 'chromium', mcpSocket: '/run/user/1000/tether/host-4242-1.sock' },
+    { id: 3, browser: 'firefox-esr' },
+  ],
   runningTurns: 2,
   idleExitMs: 900_000,
 };
@@ -42,9 +46,21 @@ describe("tether doctor's daemon section", () => {
   it('reports a running daemon with its pid, version, uptime, socket, clients and running turns', () => {
     const { lines, failures, warnings } = report({ state: 'running', status });
     expect(lines).toContain(
-      `  ✓ running: pid 4242, version 2.0.0, up 1 h 5 min, socket ${context.socket}; 1 browser connection, 2 running turns`,
+      `  ✓ running: pid 4242, version 2.0.0, up 1 h 5 min, socket ${context.socket}; 2 browser connections, 2 running turns`,
     );
     expect(failures + warnings).toBe(0);
+  });
+
+  it('lists the MCP endpoint of each browser connection, and says how to stop the daemon or run without it', () => {
+    const { lines } = report({ state: 'running', status });
+    expect(lines).toContain(
+      '  · chromium (connection 1): MCP endpoint /run/user/1000/tether/host-4242-1.sock (`tether mcp --browser chromium`)',
+    );
+    expect(lines).toContain('  · firefox-esr (connection 3): its MCP endpoint for `tether mcp` is still opening');
+    const text = lines.join('\n');
+    expect(text).toContain('turns keep running in it while the browser is closed');
+    expect(text).toContain('stop it with `tether daemon stop`');
+    expect(text).toContain('TETHER_DAEMON=0');
   });
 
   it('warns when the daemon runs another version than this tether, naming the restart and what it interrupts', () => {
@@ -69,6 +85,10 @@ describe("tether doctor's daemon section", () => {
     expect(text).toContain('Daemon (keeps turns running while the browser is closed)');
     expect(text).toMatch(new RegExp(`✓ running: pid ${child.pid}, version [^,]+, up 0 min \\d+ s, socket `));
     expect(text).toContain('1 browser connection, 0 running turns');
+    // The connection's MCP hub opens its socket just after the handshake: doctor lists it once it is there.
+    await expect
+      .poll(() => runDoctor(box.files), { timeout: 10_000 })
+      .toMatch(new RegExp(`· test \\(connection 1\\): MCP endpoint \\S+host-${child.pid}-1\\.sock`));
   });
 
   it("says a daemon is not running, and removes a SIGKILLed daemon's pidfile and socket", async () => {

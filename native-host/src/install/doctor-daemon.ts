@@ -17,8 +17,19 @@ export function reportDaemon(
         `running: pid ${s.pid}, version ${s.version}, up ${formatUptime(s.uptimeMs)}, socket ${s.socket}; ` +
           `${s.clients} browser connection${s.clients === 1 ? '' : 's'}, ${s.runningTurns} running turn${s.runningTurns === 1 ? '' : 's'}`,
       );
+      for (const c of s.connections ?? [])
+        report.info(
+          c.mcpSocket === undefined
+            ? `${c.browser} (connection ${c.id}): its MCP endpoint for \`${context.command} mcp\` is still opening`
+            : `${c.browser} (connection ${c.id}): MCP endpoint ${c.mcpSocket} (\`${context.command} mcp --browser ${c.browser}\`)`,
+        );
       report.info(
-        `it exits after ${Math.round(s.idleExitMs / 60_000)} min with no browser connected and no running turn; log ${s.log}`,
+        `turns keep running in it while the browser is closed; it exits after ${Math.round(s.idleExitMs / 60_000)} min ` +
+          `with no browser connected and no running turn; log ${s.log}`,
+      );
+      report.info(
+        `stop it with \`${context.command} daemon stop\` (interrupts running turns); to run without it, set ` +
+          '"daemon": {"enabled": false} in the config file or TETHER_DAEMON=0 in the browser\'s environment',
       );
       if (s.version !== context.tetherVersion)
         report.warn(

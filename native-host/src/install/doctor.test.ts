@@ -19,6 +19,8 @@ import {
 
 const LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
 const CHROMIUM = '/home/ada/.config/chromium/NativeMessagingHosts/dev.tether.bridge.json';
+/** What the probe adds to the host's environment: in-process, so doctor never starts the user's daemon. */
+const IN_PROCESS = { TETHER_DAEMON: '0' };
 
 /** A host that answers initialize the way the reference app-server does. */
 function goodHost(): ReturnType<typeof scriptedHost> {
@@ -83,11 +85,12 @@ describe('tether doctor on Linux', () => {
     const sys = await installedLinux({ dirs: [] });
     await runDoctor(sys);
     expect(sys.spawns).toEqual([
-      { file: LAUNCHER, args: [OWN_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' },
+      { file: LAUNCHER, args: [OWN_ORIGIN], cwd: '/home/ada/.local/share/tether/bin', env: IN_PROCESS },
       {
         file: LAUNCHER,
         args: ['/home/ada/.mozilla/native-messaging-hosts/dev.tether.bridge.json', OWN_IDS.firefox],
         cwd: '/home/ada/.local/share/tether/bin',
+        env: IN_PROCESS,
       },
     ]);
   });
@@ -106,7 +109,9 @@ describe('tether doctor on Linux', () => {
       `  · passes --allow-dev-extension: the host allows the development extension (installed with --dev)`,
     );
     // The probe poses as the extension the manifest allows, through the development launcher.
-    expect(sys.spawns).toEqual([{ file: devLauncher, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin' }]);
+    expect(sys.spawns).toEqual([
+      { file: devLauncher, args: [DEV_ORIGIN], cwd: '/home/ada/.local/share/tether/bin', env: IN_PROCESS },
+    ]);
     expect(code).toBe(0);
     expect(lines.at(-1)).toBe('All checks passed (1 warning).');
   });
@@ -383,6 +388,7 @@ describe('tether doctor on macOS and Windows', () => {
         args: ['/d', '/s', '/c', `""${launcher}" ${OWN_ORIGIN} --parent-window=0"`],
         cwd: `${WIN.local}\\tether\\data\\bin`,
         verbatimArguments: true,
+        env: IN_PROCESS,
       },
     ]);
   });

@@ -76,7 +76,9 @@ export async function probeHost(
   },
 ): Promise<ProbeResult> {
   const args = browserArgs(options.browser, options.manifestPath, sys.platform, options.extensionId);
-  const request = browserSpawnRequest(sys, options.hostPath, args);
+  // In-process: the probe checks the host the browser starts, and must neither start the user's daemon nor show up
+  // as one of its browsers (doctor's daemon section reports the daemon).
+  const request = { ...browserSpawnRequest(sys, options.hostPath, args), env: { TETHER_DAEMON: '0' } };
   const commandLine = [options.hostPath, ...args].map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ');
   const started = performance.now();
   const child = sys.spawn(request);

@@ -108,7 +108,7 @@ function run(file: string, args: readonly string[], timeoutMs: number, env: Node
 function spawnChild(request: SpawnRequest, env: NodeJS.ProcessEnv): ChildHandle {
   const child = spawn(request.file, [...request.args], {
     cwd: request.cwd,
-    env,
+    env: request.env ? { ...env, ...request.env } : env,
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
     windowsVerbatimArguments: request.verbatimArguments ?? false,

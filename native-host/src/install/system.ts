@@ -69,6 +69,8 @@ export interface SpawnRequest {
   readonly cwd: string;
   /** Windows only: pass args to the command line untouched (needed for `cmd.exe /s /c "..."`). */
   readonly verbatimArguments?: boolean;
+  /** Variables set for the child on top of the system's environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The operating system as seen by install, uninstall and doctor. */
