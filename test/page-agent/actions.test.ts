@@ -100,6 +100,24 @@ describe('page agent actions', () => {
     const double = await events();
     expect(double.filter((e) => e.startsWith('click:'))).toHaveLength(2);
     expect(double.at(-1)).toBe('dblclick:menu');
+    // Each press counts as a user's does (`detail` 1 then 2), which grids and editors read to tell a double-click.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { details: string[] }).details = seen;
+      for (const type of ['mousedown', 'mouseup', 'click', 'dblclick'])
+        document.addEventListener(type, (e) => seen.push(`${type} ${(e as MouseEvent).detail}`), true);
+    });
+    await act(ref, { kind: 'click', button: 'left', double: true });
+    expect(await page.evaluate(() => (window as unknown as { details: string[] }).details)).toEqual([
+      'mousedown 1',
+      'mouseup 1',
+      'click 1',
+      'mousedown 2',
+      'mouseup 2',
+      'click 2',
+      'dblclick 2',
+    ]);
+    await events();
     await act(ref, { kind: 'click', button: 'right', double: false });
     const right = await events();
     expect(right).toContain('contextmenu:menu');

@@ -1,6 +1,6 @@
 /**
  * Plain-HTML pages with the shapes real widgets have but no control role does: a word-link span, anchors without
- * href, calendar days in divs, grid cells, a code editor's 1x1 px textarea, pointer-cursor divs and cards; and long
+ * href, calendar days in divs, grid cells (one editable on double-click), a code editor's 1x1 px textarea, pointer-cursor divs and cards; and long
  * field values. Every element a test clicks records the click in `window.clicks` (listeners added with
  * addEventListener, which an isolated-world agent cannot see).
  */
@@ -62,5 +62,15 @@ for (const el of document.querySelectorAll('[id]')) {
   el.addEventListener('click', () => window.clicks.push(el.id));
   el.addEventListener('dblclick', () => window.clicks.push('dbl:' + el.id));
 }
+// The Age cell edits as a data grid's cells do: a double-click opens an input holding its value, Enter commits it.
+const age = document.getElementById('cell-36');
+age.addEventListener('dblclick', () => {
+  if (age.querySelector('input')) return;
+  const input = document.createElement('input');
+  input.value = age.textContent;
+  age.replaceChildren(input);
+  input.focus();
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') age.textContent = input.value; });
+});
 </script></body></html>`;
 }

@@ -122,6 +122,26 @@ describe('refs on what a user can click', () => {
     expect(await clicks()).toContain('dbl:cell-ada');
   });
 
+  it("opens a grid cell's editor with a double-click, shows it with a ref in the row and the focus, and commits a replaced value", async () => {
+    await visit(page, '/shapes', agent);
+    const row = (await lines()).find((l) => l.includes('Ada')) ?? '';
+    const cell = /\| 36 \[ref=(e\d+)\]$/.exec(row)?.[1] ?? '';
+    // Typing into the cell itself is refused with the way to its editor.
+    expect((await act(cell, { kind: 'type', text: '41', submit: true, clear: true })).error).toMatch(
+      /is not a text field: double-click it \(page_click with double\) to open its editor/,
+    );
+    const opened = await act(cell, { kind: 'click', button: 'left', double: true });
+    expect(opened.focus).toMatch(/^- textbox \[active\] \[ref=e\d+\]: 36$/);
+    const editor = /ref=(e\d+)/.exec(opened.focus ?? '')?.[1] ?? '';
+    expect(opened.changed).toContainEqual(
+      expect.stringMatching(new RegExp(`\\| textbox \\[active\\] \\[ref=${editor}\\]: 36$`)),
+    );
+    const typed = await act(editor, { kind: 'type', text: '41', submit: true, clear: true });
+    expect(typed.error).toBeUndefined();
+    expect(await page.$eval('#cell-36', (el) => el.textContent)).toBe('41');
+    expect((await lines()).find((l) => l.includes('Ada'))).toMatch(/^ {4}- row: Ada \[ref=e\d+\] \| 41 \[ref=e\d+\]$/);
+  });
+
   it("keeps a code editor's 1x1 px textarea as a field with a ref and types into it", async () => {
     const all = await lines();
     expect(all).toContainEqual(expect.stringMatching(/^ {2}- textbox "Code editor" \[ref=e\d+\]$/));

@@ -28,6 +28,8 @@ import { KeyParseError, parseKey, type KeyChord } from './keys';
 import { isEditableRoot, roleOf, TEXT_INPUT_TYPES } from './roles';
 
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+/** Cells of a data table or grid, which a user edits through the editor they open. */
+const GRID_CELL_ROLES = new Set(['gridcell', 'cell']);
 
 function checkedState(el: Element): boolean | undefined {
   if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
@@ -176,9 +178,11 @@ export function prepareAction(
         throw new ActionError(`${describeEl(target)} is a ${target.type}: use page_check to set it.`);
       }
       if (!isValueField(target) && !(target instanceof HTMLElement && target.isContentEditable)) {
-        throw new ActionError(
-          `${describeEl(target)} is not a text field; page_type and page_fill_form need a textbox.`,
-        );
+        // A grid's cell edits through an editor it opens on a double-click (or Enter), a textbox of its own.
+        const cell = GRID_CELL_ROLES.has(roleOf(target))
+          ? ': double-click it (page_click with double) to open its editor, then type into the textbox that appears'
+          : '; page_type and page_fill_form need a textbox';
+        throw new ActionError(`${describeEl(target)} is not a text field${cell}.`);
       }
       if ((target as ValueField).readOnly) throw new ActionError(`${describeEl(target)} is read-only.`);
       return action.kind === 'type'
