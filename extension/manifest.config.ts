@@ -81,7 +81,9 @@ export function buildManifest(browser: TargetBrowser): Record<string, unknown> {
     key: devKey.key,
     minimum_chrome_version: '116',
     // `debugger`: trusted input (real clicks, keys, drag, file choice) through CDP, only while a turn acts and only as
-    // the user's trusted-input setting allows; Chrome shows its "started debugging this browser" bar meanwhile.
+    // the user's trusted-input setting allows; Chrome shows its "started debugging this browser" bar meanwhile. It
+    // cannot be an optional permission asked for when the user turns trusted input on: Chrome refuses `debugger` in
+    // optional_permissions (kFlagCannotBeOptional in chrome_api_permissions.cc), so the setting is what gates it.
     // Firefox has no such API (bugzilla 1316741), so its build asks for nothing extra. `tabGroups`: a task's tabs
     // show as one tab group named after its thread (Firefox groups tabs without it where it can, untitled).
     permissions: [...PERMISSIONS, 'sidePanel', 'debugger', 'tabGroups'],
