@@ -1,0 +1,151 @@
+/**
+ * Chromium whose host relays to a daemon of the test's own (issue 21), for tests that kill or close the browser while
+ * a turn runs and start it again: every browser of a test gets the same profile and runtime folder, so the one it
+ * starts again finds the daemon, and the thread, where the first left them. Also what such tests read and check: the
+ * thread journal the daemon writes, the panel reopened on a thread from History, and that no browser, host or daemon
+ * process of the test is left behind.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { type DaemonEnv, daemonEnv, waitUntil } from '../daemon/daemon-env';
+import { EXTENSION_ID, type LaunchedBrowser, launchBrowser } from './browser';
+import { waitConnected } from './extension-pages';
+
+/** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
+export const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
+
+/** One record of a thread journal (native-host/src/store/thread-store.ts), as far as these tests read it. */
+export interface JournalRecord {
+  readonly type: string;
+  readonly turn?: { readonly id: string; readonly status: string };
+  readonly item?: { readonly id: string; readonly type: string; readonly status: string; readonly content?: unknown };
+}
+
+/** A test's daemon and the browsers it starts with one profile. */
+export interface DaemonBrowsers {
+  readonly daemon: DaemonEnv;
+  /** Starts Chromium with the test's profile, its host relaying to the test's daemon. */
+  launch(hostConfig?: unknown): Promise<LaunchedBrowser>;
+  /** The records of a thread's journal the daemon has written so far (a line being written is left out). */
+  journal(threadId: string): JournalRecord[];
+  /** `tether daemon status`'s count of `what` (clients, running turns). */
+  count(what: 'clients' | 'running turns'): number | undefined;
+  /** Closes the browsers still open, stops the daemon, and fails when a process of either is left. */
+  dispose(): Promise<void>;
+}
+
+/** Creates the test's folders; its daemon is started at once, so the first host finds it running. */
+export function daemonBrowsers(extraEnv: Record<string, string> = {}): DaemonBrowsers {
+  const daemon = daemonEnv(extraEnv);
+  // Started first: a host that cannot reach a daemon within a few seconds (a cold start under load) serves
+  // in-process, and then its turns die with it.
+  const started = daemon.tether('daemon', 'restart');
+  if (started.status !== 0) throw new Error(`tether daemon restart failed: ${started.stderr}`);
+  const browsers: LaunchedBrowser[] = [];
+  const count = (what: string): number | undefined => {
+    const line = daemon.tether('daemon', 'status').stdout.match(new RegExp(`^\\s*${what}\\s+(\\d+)`, 'm'));
+    return line ? Number(line[1]) : undefined;
+  };
+  return {
+    daemon,
+    count,
+    async launch(hostConfig) {
+      const browser = await launchBrowser({
+        env: daemon.env,
+        homeDir: daemon.dir,
+        userDataDir: join(daemon.dir, 'profile'),
+        ...(hostConfig === undefined ? {} : { hostConfig }),
+      });
+      browsers.push(browser);
+      return browser;
+    },
+    journal(threadId) {
+      const file = join(daemon.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`);
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as JournalRecord];
+          } catch {
+            return [];
+          }
+        });
+    },
+    async dispose() {
+      for (const browser of browsers) await browser.close().catch(() => undefined);
+      const left = (await Promise.all(browsers.map((b) => b.findProcesses('')))).flat();
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      // Stops the daemon and fails when it is still running after `tether daemon stop`.
+      await daemon.dispose();
+      expect(left, 'processes of the test browsers (browser, host) left running').toEqual([]);
+    },
+  };
+}
+
+/** Waits until no process a browser started (its helpers, the host) is left, after a kill or a close. */
+export async function browserGone(browser: LaunchedBrowser): Promise<void> {
+  await expect.poll(() => browser.findProcesses(''), { timeout: 60_000 }).toEqual([]);
+}
+
+/** Waits until the daemon counts `n` of `what`. */
+export async function daemonCounts(
+  rig: DaemonBrowsers,
+  what: 'clients' | 'running turns',
+  n: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await waitUntil(() => rig.count(what) === n, `the daemon to count ${n} ${what}`, timeoutMs);
+}
+
+/** The agent messages of a thread's journal, each as it was journaled (completed). */
+export function journaledAnswers(rig: DaemonBrowsers, threadId: string): Array<{ id: string; text: string }> {
+  return rig
+    .journal(threadId)
+    .flatMap((r) => (r.type === 'item' && r.item?.type === 'agentMessage' ? [r.item] : []))
+    .map((item) => ({ id: item.id, text: textOf(item.content) }));
+}
+
+/** How a turn of a thread's journal ended (undefined while it runs). */
+export function journaledTurnEnd(rig: DaemonBrowsers, threadId: string): string | undefined {
+  const ends = rig.journal(threadId).filter((r) => r.type === 'turn' && r.turn?.status !== 'running');
+  return ends.at(-1)?.turn?.status;
+}
+
+/** Opens the panel of a new tab showing `url` on `threadId`, picked from History. */
+export async function reopenFromHistory(panel: Page, threadId: string): Promise<void> {
+  await waitConnected(panel, 60_000);
+  await panel.locator('button[data-action="history"]').click();
+  await panel.locator(`.history li[data-thread-id="${threadId}"] button.link`).click({ timeout: 30_000 });
+  await expect.poll(() => panel.locator('.transcript').getAttribute('data-thread-id')).toBe(threadId);
+}
+
+/** The panel's agent messages, in order: their item ids, whether each is finished, and their text. */
+export async function panelAnswers(panel: Page): Promise<Array<{ id: string; done: boolean; text: string }>> {
+  return panel.locator('.transcript .item.agentMessage').evaluateAll((els) =>
+    els.map((el) => ({
+      id: el.getAttribute('data-item-id') ?? '',
+      done: el.classList.contains('completed'),
+      text: el.querySelector('.body')?.textContent ?? '',
+    })),
+  );
+}
+
+/** The numbers a `/stream` answer shows across its messages, in order. */
+export function numbersIn(texts: readonly string[]): number[] {
+  return texts.flatMap((text) => text.split(/\s+/).filter(Boolean).map(Number));
+}
+
+/** 1..n. */
+export function oneTo(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+function textOf(content: unknown): string {
+  return typeof content === 'object' && content !== null && 'text' in content && typeof content.text === 'string'
+    ? content.text
+    : '';
+}
