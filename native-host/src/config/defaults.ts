@@ -28,6 +28,8 @@ export interface HostConfig {
   readonly logMaxBytes: number;
   /** How long the daemon lets a page-tool call wait for a browser (`daemon.pageToolWaitSeconds`), in ms. */
   readonly pageToolWaitMs: number;
+  /** `daemon.enabled` from the file: whether the host relays to the daemon; undefined leaves it to the default. */
+  readonly daemonEnabled?: boolean;
   /** Lines for the host's log about what loading did (a config file or folder whose permissions were tightened). */
   readonly notes?: readonly string[];
 }

@@ -218,4 +218,11 @@ describe('loadConfig', () => {
     expect(error.message).toContain('pageToolWaitSeconds');
     expect(error.message).toContain('give a number of seconds from 0 (fail at once) to 86400');
   });
+  it('reads whether the host relays to the daemon, leaving it to the default when the file does not say', () => {
+    expect(load(undefined).daemonEnabled).toBeUndefined();
+    expect(load(JSON.stringify({ daemon: { enabled: false } })).daemonEnabled).toBe(false);
+    expect(load(JSON.stringify({ daemon: { enabled: true } })).daemonEnabled).toBe(true);
+    const error = errorOf(() => load(JSON.stringify({ daemon: { enabled: 'no' } })));
+    expect(error.message).toContain('give true (turns run in the Tether daemon and outlive the browser) or false');
+  });
 });

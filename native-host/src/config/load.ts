@@ -98,6 +98,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
       data.daemon?.pageToolWaitSeconds === undefined
         ? DEFAULT_PAGE_TOOL_WAIT_MS
         : Math.round(data.daemon.pageToolWaitSeconds * 1000),
+    ...(data.daemon?.enabled === undefined ? {} : { daemonEnabled: data.daemon.enabled }),
     notes,
   };
 }

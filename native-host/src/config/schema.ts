@@ -85,6 +85,8 @@ export const ConfigFile = z.strictObject({
     .optional(),
   daemon: z
     .strictObject({
+      /** Whether `tether host` relays to the per-user daemon (false: the agent lives in the host the browser starts). */
+      enabled: z.boolean().optional(),
       /** How long a page-tool call waits for a browser to come back before it fails (the daemon only). */
       pageToolWaitSeconds: z.number().min(0).max(86_400).optional(),
     })
@@ -108,7 +110,9 @@ export const FIELD_FIXES: Readonly<Record<string, string>> = {
   defaultBackend: 'name one of the ids under "backends" (or "embedded")',
   backends: 'give an object mapping backend ids to {"kind": ..., ...}',
   maxBytes: 'give a whole number of bytes, at least 4096',
-  daemon: 'give an object such as {"pageToolWaitSeconds": 180}',
+  daemon: 'give an object such as {"enabled": true, "pageToolWaitSeconds": 180}',
+  enabled:
+    'give true (turns run in the Tether daemon and outlive the browser) or false (they run in the host the browser starts)',
   pageToolWaitSeconds: 'give a number of seconds from 0 (fail at once) to 86400',
   openai: 'give {"baseUrl": "http://127.0.0.1:11434/v1", "apiKey": "...", "model": "..."} (set it in the options page)',
   baseUrl: 'give an http:// or https:// URL up to the API version, e.g. "http://127.0.0.1:11434/v1"',

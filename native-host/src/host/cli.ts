@@ -1,8 +1,9 @@
 /**
- * `tether host`: what the browser starts for each `connectNative`. Frames on stdin/stdout, logs to a file. With
- * `TETHER_DAEMON=1` it relays to the per-user daemon (starting it when needed), which serves the connection and
- * outlives it; otherwise, or when the daemon cannot run, it serves in-process: one backend behind, and on stdin EOF
- * (the extension disconnected) it stops the backend and exits well inside the 2 s after which Chromium sends SIGKILL.
+ * `tether host`: what the browser starts for each `connectNative`. Frames on stdin/stdout, logs to a file. It relays
+ * to the per-user daemon (starting it when needed), which serves the connection and outlives it, unless hostMode()
+ * says otherwise (`TETHER_DAEMON=0`, the config file's `"daemon": {"enabled": false}`) or the daemon cannot run; then
+ * it serves in-process: one backend behind, and on stdin EOF (the extension disconnected) it stops the backend and
+ * exits well inside the 2 s after which Chromium sends SIGKILL.
  */
 import { readFileSync } from 'node:fs';
 import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
@@ -18,7 +19,7 @@ import type { Bridge, BridgeOptions } from './bridge';
 import { type Caller, checkCaller } from './caller';
 import { FrameWriter } from './frame-writer';
 import { createHostBridge, type LoadedConfig, loadHostConfig } from './host-setup';
-import { relay, relayWanted } from './relay';
+import { hostMode, relay } from './relay';
 import { openStdout } from './stdio';
 
 /** Exit codes of `tether host`. */
@@ -70,7 +71,9 @@ export async function main(args: string[]): Promise<number> {
   );
   const browser = browserName(caller);
   let daemon: BridgeOptions['daemon'];
-  if (relayWanted()) {
+  const mode = hostMode(config);
+  if (!mode.relay) log(`serving in-process, without the daemon (${mode.why})`);
+  else {
     try {
       const link = await connectCurrentDaemon(
         daemonFiles(),

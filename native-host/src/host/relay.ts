@@ -11,6 +11,7 @@ import {
   FrameSplitter,
   LineSplitter,
 } from '@tether/protocol/codec';
+import type { HostConfig } from '../config/defaults';
 import type { DaemonLink } from '../daemon/client';
 import type { Log } from '../log';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
@@ -130,9 +131,25 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
   });
 }
 
-/** Whether the host relays to the daemon: `TETHER_DAEMON=1` (the default stays in-process until it is complete). */
-export function relayWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env['TETHER_DAEMON'] === '1';
+/** Whether `tether host` relays to the daemon when neither TETHER_DAEMON nor the config file's `daemon.enabled` says. */
+export const DAEMON_BY_DEFAULT = false;
+
+/** The variable that picks how the host serves: `0` in-process, `1` through the daemon (over the config file). */
+export const DAEMON_ENV = 'TETHER_DAEMON';
+
+/** How `tether host` serves its browser, and what decided it (for host.log). */
+export interface HostMode {
+  readonly relay: boolean;
+  readonly why: string;
+}
+
+/** TETHER_DAEMON=0 or 1 if set, else the config file's `daemon.enabled`, else DAEMON_BY_DEFAULT. */
+export function hostMode(config: Pick<HostConfig, 'daemonEnabled' | 'file'>, env = process.env): HostMode {
+  const value = env[DAEMON_ENV];
+  if (value === '0' || value === '1') return { relay: value === '1', why: `${DAEMON_ENV}=${value}` };
+  if (config.daemonEnabled !== undefined)
+    return { relay: config.daemonEnabled, why: `"daemon": {"enabled": ${config.daemonEnabled}} in ${config.file}` };
+  return { relay: DAEMON_BY_DEFAULT, why: 'the default' };
 }
 
 /** The payload without raw newlines: JSON escapes them inside strings, so one is whitespace, and a space will do. */
