@@ -135,7 +135,7 @@ describe('daemonUpdateNote', () => {
 
   it('says an update is pending, naming both versions, when the daemon is older than the host', () => {
     expect(daemonUpdateNote('0.2.0', '0.1.0')).toBe(
-      'Tether was updated to 0.2.0. The agent goes on in 0.1.0 so running turns are not cut short; 0.2.0 starts when it is idle.',
+      'Tether was updated to 0.2.0. Version 0.1.0 keeps the agent running so no turn is cut short; 0.2.0 starts when the agent is idle.',
     );
     // By number, not by text: 0.10.0 is newer than 0.9.2.
     expect(daemonUpdateNote('0.10.0', '0.9.2')).toMatch(/^Tether was updated to 0\.10\.0\./);

@@ -186,5 +186,5 @@ export function daemonUpdateNote(
   if (compareVersions(daemonVersion, hostVersion) > 0) {
     return `The agent runs Tether ${daemonVersion}, newer than this browser's Tether host (${hostVersion}): install Tether again to update the host.`;
   }
-  return `Tether was updated to ${hostVersion}. The agent goes on in ${daemonVersion} so running turns are not cut short; ${hostVersion} starts when it is idle.`;
+  return `Tether was updated to ${hostVersion}. Version ${daemonVersion} keeps the agent running so no turn is cut short; ${hostVersion} starts when the agent is idle.`;
 }

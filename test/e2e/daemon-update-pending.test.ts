@@ -1,0 +1,66 @@
+/**
+ * Version skew between the host a browser starts and the daemon it relays to, in Chromium: a daemon of an older
+ * version that another browser still uses keeps serving, and the side panel says plainly that an update is pending.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type DaemonEnv, daemonEnv, waitUntil } from '../daemon/daemon-env';
+import { HOST_ENTRY } from '../host/host-process';
+import { launchBrowser, type LaunchedBrowser, REPO_ROOT, saveScreenshot } from '../support/browser';
+import { startDemoServer, type DemoServer } from '../support/demo-server';
+import { openConnectedPanel } from '../support/extension-pages';
+
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+let daemon: DaemonEnv | undefined;
+let other: Socket | undefined;
+let browser: LaunchedBrowser | undefined;
+let demo: DemoServer | undefined;
+afterAll(async () => {
+  other?.destroy();
+  await browser?.close();
+  await demo?.close();
+  await daemon?.dispose();
+});
+
+describe('a daemon older than the host (Chromium)', () => {
+  it('keeps serving while another browser uses it, and the panel says the update starts when the agent is idle', async () => {
+    daemon = daemonEnv();
+    const d = daemon;
+    // A daemon that reports version 0.0.1, one browser connected to it: the host must not replace it.
+    const old = spawn(process.execPath, [HOST_ENTRY, 'daemon', 'run'], {
+      env: { ...process.env, ...d.env, TETHER_TEST_DAEMON_VERSION: '0.0.1' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    old.unref();
+    await waitUntil(() => /version\s+0\.0\.1/.test(d.tether('daemon', 'status').stdout), 'the old daemon', 30_000);
+    const token = readFileSync(join(d.dir, 'run', 'daemon.token'), 'utf8');
+    other = connect(join(d.dir, 'run', 'daemon.sock'));
+    await new Promise((resolve) => other!.once('connect', resolve));
+    other.write(`${JSON.stringify({ token, browser: 'other' })}\n`);
+    await waitUntil(() => /clients\s+1/.test(d.tether('daemon', 'status').stdout), 'the other browser', 30_000);
+
+    demo = await startDemoServer();
+    browser = await launchBrowser({
+      env: { TETHER_DAEMON: '1', TETHER_RUNTIME_DIR: d.env['TETHER_RUNTIME_DIR']! },
+    });
+    const { panel } = await openConnectedPanel(browser, demo.url('/'));
+    const note = panel.locator('.banner[data-status="connected"] [data-update="pending"]');
+    await note.waitFor({ timeout: 30_000 });
+    expect(await note.textContent()).toBe(
+      `Tether was updated to ${VERSION}. Version 0.0.1 keeps the agent running so no turn is cut short; ` +
+        `${VERSION} starts when the agent is idle.`,
+    );
+    expect(d.pid()).toBe(old.pid);
+    await saveScreenshot(panel, 'side-panel-daemon-update-pending');
+
+    const options = await browser.openExtensionPage('src/options/index.html');
+    const row = options.locator('.diagnostics tr', { hasText: 'Daemon version' });
+    await expect.poll(() => row.locator('td').textContent(), { timeout: 15_000 }).toBe('0.0.1');
+    await options.close();
+  });
+});
