@@ -4,10 +4,9 @@
  * the scripted ACP agent (test/fixtures/acp-agent.mjs) reporting another release, and by a Codex stand-in answering
  * the recorded handshake with an older userAgent (test/fixtures/codex-agent.mjs).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { logsOf } from '../host/host-process';
 import { type AgentHost, agentHosts, tempDir } from './agent-host';
 
 const ACP_AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
@@ -28,10 +27,9 @@ const codexHost = agentHosts('codex', (userAgent?: string) => ({
   env: { XDG_DATA_HOME: tempDir('versions-data') },
 }));
 
-/** The host's log so far. */
+/** What the host (and the daemon serving it) logged so far. */
 function hostLog(h: AgentHost): string {
-  const file = join(h.dir, 'state/tether/host.log');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return logsOf(h);
 }
 
 /** The error `initialize` is answered with. */

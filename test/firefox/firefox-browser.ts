@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import devKey from '../../manifests/dev-key.json' with { type: 'json' };
 import { REPO_ROOT } from '../support/browser';
+import { stopDaemonIn } from '../support/daemons';
 import { newestTabId } from '../support/extension-pages';
 import { errorMessage } from '@tether/protocol';
 
@@ -46,7 +47,7 @@ export interface LaunchedFirefox {
   readonly installedId: string;
   /** The warnings Firefox's manifest parser recorded for the add-on (read from the browser's privileged scope). */
   manifestWarnings(): Promise<string[]>;
-  /** The host's log file (`$XDG_STATE_HOME/tether/host.log`), empty when not written yet. */
+  /** What the host logged, then its daemon (`$XDG_STATE_HOME/tether/host.log` and `daemon.log`); empty when none yet. */
   hostLog(): Promise<string>;
   /** Running processes whose command line names this profile's host manifest (the hosts Firefox started). */
   hostProcesses(): Promise<Array<{ pid: string; argv: string[] }>>;
@@ -95,9 +96,14 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     XDG_DATA_HOME: join(homeDir, 'data'),
     XDG_STATE_HOME: join(homeDir, 'state'),
     XDG_CACHE_HOME: join(homeDir, 'cache'),
+    // A runtime folder of its own: this browser's daemon is nobody else's, and close stops it.
+    TETHER_RUNTIME_DIR: join(homeDir, 'run'),
     ...options.env,
   };
   delete env.TETHER_CONFIG;
+  // The daemon of the runtime folder made here goes with the browser; one the caller gave is the caller's to stop.
+  const stopOwnDaemon = () =>
+    options.env?.['TETHER_RUNTIME_DIR'] ? Promise.resolve() : stopDaemonIn(join(homeDir, 'run'));
   const hostManifest = join(homeDir, '.mozilla/native-messaging-hosts/dev.tether.bridge.json');
   let installOutput = '';
   if (options.registerHost !== false) {
@@ -155,7 +161,10 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
         );
         return JSON.parse(String(json)) as string[];
       },
-      hostLog: async () => readFile(join(homeDir, 'state/tether/host.log'), 'utf8').catch(() => ''),
+      hostLog: async () => {
+        const read = (name: string) => readFile(join(homeDir, 'state/tether', name), 'utf8').catch(() => '');
+        return (await read('host.log')) + (await read('daemon.log'));
+      },
       hostProcesses: () => processesNaming(hostManifest),
       openExtensionPage: (path) => openExtensionPage(browser, connection, path),
       openWebPage: async (url) => {
@@ -165,11 +174,13 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
       },
       close: async () => {
         await browser.close();
+        await stopOwnDaemon();
         await rm(homeDir, { recursive: true, force: true }).catch(() => {});
       },
     };
   } catch (error) {
     await browser.close();
+    await stopOwnDaemon();
     await rm(homeDir, { recursive: true, force: true }).catch(() => {});
     throw error;
   }

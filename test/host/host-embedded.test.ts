@@ -3,7 +3,14 @@
  * browser takes when nothing is configured.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { escapingCommand, useSleeps, survivorsAfter, waitForSleepers } from '../../native-host/src/testing/orphans';
+import {
+  escapingCommand,
+  sleepers,
+  survivorsAfter,
+  useSleeps,
+  waitForSleepers,
+} from '../../native-host/src/testing/orphans';
+import { stopDaemonIn } from '../support/daemons';
 import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
@@ -12,8 +19,8 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.dispose();
 });
 
-async function initializedHost(): Promise<{ h: HostProcess; threadId: string }> {
-  const h = startHost({});
+async function initializedHost(env: Record<string, string> = {}): Promise<{ h: HostProcess; threadId: string }> {
+  const h = startHost({ env });
   hosts.push(h);
   const init = await h.request('initialize', { clientInfo: { name: 'host-test', version: '1' } });
   expect(init.result.serverInfo).toBeDefined();
@@ -79,18 +86,39 @@ describe('tether host with the embedded app-server', () => {
     expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
   });
 
+  /** Starts `/bash` with five sleepers escaping in every way, allows it, and waits for all five to run. */
+  async function escapingBash(h: HostProcess, threadId: string): Promise<[string, string, string, string, string]> {
+    const sleeps = testSleeps.five();
+    const from = h.messages.length;
+    await h.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });
+    const ask = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, 10_000, from);
+    h.send({ id: ask.id, result: { decision: 'allow' } });
+    await waitForSleepers(sleeps);
+    return sleeps;
+  }
+
   it.runIf(process.platform === 'linux')(
-    'leaves no process of a running bash command alive after the host is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
+    'in-process (TETHER_DAEMON=0), leaves no process of a running bash command alive after the host is SIGKILLed: grandchildren, subshell jobs, setsid, nohup and double-forked ones',
     async () => {
-      const { h, threadId } = await initializedHost();
-      const sleeps = testSleeps.five();
-      const from = h.messages.length;
-      await h.request('turn/start', { threadId, input: [{ text: `/bash ${escapingCommand(sleeps)}` }] });
-      const ask = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, 10_000, from);
-      h.send({ id: ask.id, result: { decision: 'allow' } });
-      await waitForSleepers(sleeps);
+      const { h, threadId } = await initializedHost({ TETHER_DAEMON: '0' });
+      const sleeps = await escapingBash(h, threadId);
       h.child.kill('SIGKILL');
       expect((await h.exited).signal).toBe('SIGKILL');
+      expect(await survivorsAfter(sleeps)).toEqual([]);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'through the daemon, keeps a bash command running after the host is SIGKILLed, and leaves none of its processes once the daemon stops',
+    async () => {
+      const { h, threadId } = await initializedHost({ TETHER_DAEMON: '1' });
+      const sleeps = await escapingBash(h, threadId);
+      h.child.kill('SIGKILL');
+      expect((await h.exited).signal).toBe('SIGKILL');
+      // The turn is the daemon's: the browser's host going away ends none of it.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(sleepers(sleeps)).toHaveLength(5);
+      await stopDaemonIn(`${h.dir}/run`);
       expect(await survivorsAfter(sleeps)).toEqual([]);
     },
   );

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { frameHeader, JsonlDecoder } from '@tether/protocol/codec';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEV_ORIGIN, HOST_ENTRY, type HostProcess, type Msg, startHost } from './host-process';
+import { stopDaemonIn } from '../support/daemons';
+import { DEV_ORIGIN, HOST_ENTRY, type HostProcess, logsOf, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
 function host(): HostProcess {
@@ -30,8 +31,9 @@ function rawFrame(payload: Buffer | string): Buffer {
   return Buffer.concat([frameHeader(body.length), body]);
 }
 
+/** host.log and daemon.log: a frame error is the relay's, a message refused the daemon's (host.log in-process). */
 function hostLog(h: HostProcess): string {
-  return readFileSync(join(h.dir, 'state/tether/host.log'), 'utf8');
+  return logsOf(h);
 }
 
 /** The error answers with a null id received from `from` on. */
@@ -210,7 +212,7 @@ describe('invalid UTF-8, with and without the host', () => {
 });
 
 describe('a crash of the host', () => {
-  it('leaves a line in host.log and exits with code 70', () => {
+  it('leaves a line in host.log and exits with code 70', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-host-crash-'));
     try {
       // Planted before the host starts: throws from a timer once the host has installed its crash handlers, as a
@@ -221,6 +223,7 @@ describe('a crash of the host', () => {
         XDG_STATE_HOME: join(dir, 'state'),
         XDG_CONFIG_HOME: join(dir, 'config'),
         XDG_DATA_HOME: join(dir, 'data'),
+        TETHER_RUNTIME_DIR: join(dir, 'run'),
       };
       delete env['TETHER_CONFIG'];
       const run = spawnSync(
@@ -233,6 +236,8 @@ describe('a crash of the host', () => {
         /\] crashed: uncaught exception: Error: planted by the test \| at .*; exiting with code 70\n$/,
       );
     } finally {
+      // A daemon the host may have started before it crashed is its folder's: stopped with it.
+      await stopDaemonIn(join(dir, 'run'));
       rmSync(dir, { recursive: true, force: true });
     }
   });

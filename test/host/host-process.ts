@@ -210,6 +210,22 @@ export function startHost(options: StartHostOptions = {}): HostProcess {
   return host;
 }
 
+/**
+ * What was logged for this host: host.log, then daemon.log. Through the daemon, the host only relays frames (its log
+ * has the frame errors) and the daemon serves the messages (its log has what they did); in-process, host.log has all.
+ */
+export function logsOf(h: Pick<HostProcess, 'dir'>): string {
+  return ['host.log', 'daemon.log']
+    .map((name) => {
+      try {
+        return readFileSync(join(h.dir, 'state/tether', name), 'utf8');
+      } catch {
+        return '';
+      }
+    })
+    .join('');
+}
+
 /** A config whose default backend is the fake JSONL backend (plus the embedded one). */
 export function fakeBackendConfig(extra: Record<string, unknown> = {}): unknown {
   return {

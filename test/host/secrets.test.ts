@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_BACKEND, type HostProcess, type Msg, startHost } from './host-process';
+import { FAKE_BACKEND, type HostProcess, logsOf, type Msg, startHost } from './host-process';
 
 const SECRETS = {
   configEnv: 'cfgEnvSecret0001',
@@ -150,7 +150,8 @@ function expectNothingLeaked(h: HostProcess): void {
         expect(text.includes(form), `${secret} in ${name}`).toBe(false);
     }
   }
-  const log = readFileSync(join(h.dir, 'state/tether/host.log'), 'utf8');
+  // Through the daemon, what the backend said is in daemon.log (in-process, in host.log): either way redacted.
+  const log = logsOf(h);
   expect(log).toContain('provider rejected key ***');
   expect(log).toMatch(/model\/list: .*HTTP 401/);
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, registerHost, requireChromiumAndExtension } from '../support/browser';
+import { stopDaemonIn } from '../support/daemons';
 
 /** The part of the extension API the worker-side check uses (the function runs in the service worker). */
 declare const chrome: {
@@ -27,6 +28,8 @@ let context: BrowserContext | undefined;
 
 afterEach(async () => {
   await context?.close();
+  // The daemon the browser's host started in the test's runtime folder goes with it.
+  if (home) await stopDaemonIn(join(home, 'run'));
   if (home) await rm(home, { recursive: true, force: true });
   context = undefined;
   home = undefined;
@@ -42,6 +45,7 @@ describe('a real Chromium and tether install', () => {
       XDG_CONFIG_HOME: join(home, 'config'),
       XDG_DATA_HOME: join(home, 'data'),
       XDG_STATE_HOME: join(home, 'state'),
+      TETHER_RUNTIME_DIR: join(home, 'run'),
     };
     delete env.TETHER_CONFIG;
     await registerHost(profile, env, 110_000);

@@ -21,7 +21,8 @@ function tether(
   args: string[],
   extraEnv: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extraEnv };
+  // The daemon's folder too is the test's: doctor inspects (and would repair) the daemon of this folder only.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TETHER_RUNTIME_DIR: join(home, 'run'), ...extraEnv };
   for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'TETHER_CONFIG']) delete env[name];
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env, cwd: home, timeout: 110_000 }, (error, stdout, stderr) => {

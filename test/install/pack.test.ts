@@ -73,6 +73,8 @@ beforeAll(async () => {
   for (const name of Object.keys(env)) if (name.startsWith('npm_')) delete env[name];
   env.npm_config_cache = join(tmp, 'npm-cache');
   env.npm_config_update_notifier = 'false';
+  // Except a runtime folder of the test's own, so doctor never looks at (or repairs) the user's daemon.
+  env.TETHER_RUNTIME_DIR = join(tmp, 'run');
 }, 120_000);
 
 afterAll(async () => {

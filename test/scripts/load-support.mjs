@@ -18,7 +18,8 @@ export async function loadSupport() {
   const outfile = join(outdir, 'support.mjs');
   await build({
     stdin: {
-      contents: "export * from './browser'; export * from './demo-server'; export * from './extension-pages';",
+      contents:
+        "export * from './browser'; export * from './daemons'; export * from './demo-server'; export * from './extension-pages';",
       resolveDir: join(root, 'test/support'),
       loader: 'ts',
     },

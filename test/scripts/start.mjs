@@ -7,6 +7,8 @@
  * test/artifacts/, exit code 0.
  * With only branded Chrome installed (137+ ignores --load-extension) it registers the host and prints the steps to
  * load the unpacked build instead.
+ * The host it registers runs its Tether daemon in a runtime folder of this run's own (never the user's daemon), and
+ * that daemon stops when `npm start` ends, however it ends (the browser closed, Ctrl-C, an error).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -76,6 +78,13 @@ async function main() {
   if (userDataDir) mkdirSync(userDataDir, { recursive: true });
   const demo = await startDemoServer();
   const browser = await launchBrowser({ headed: !runHeadless, ...(userDataDir ? { userDataDir } : {}) });
+  // browser.close() stops this run's daemon; on Ctrl-C Playwright exits before anything async runs, so the daemon is
+  // also sent SIGTERM at exit (synchronously; it then ends its turns and stops by itself).
+  const runtime = join(browser.homeDir, 'run');
+  process.once('exit', () => {
+    const pid = mod.daemonPidIn(runtime);
+    if (pid !== undefined && mod.tetherDaemons().includes(pid)) process.kill(pid, 'SIGTERM');
+  });
   try {
     const blankTabs = browser.context.pages().filter((p) => p.url() === 'about:blank');
     const { page, tabId } = await openWebPage(browser, demo.url('/'));

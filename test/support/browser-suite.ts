@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
+import { stopDaemonIn } from './daemons';
 import { startDemoServer, type DemoServer } from './demo-server';
 import { agentTexts, completedAnswers } from './extension-pages';
 import { type ChatScript, type MockChatCompletions, startMockChatCompletions } from './mock-chat-completions';
@@ -18,7 +19,7 @@ export interface BrowserSuite {
 
 /**
  * Registers hooks, in the calling describe block, that start the demo server and Chromium (launched with `options`)
- * before its tests and close both after them.
+ * before its tests and close both after them, with the Tether daemon of the suite's runtime folder.
  */
 export function useBrowserSuite(options?: LaunchOptions): BrowserSuite {
   let browser: LaunchedBrowser | undefined;
@@ -29,6 +30,10 @@ export function useBrowserSuite(options?: LaunchOptions): BrowserSuite {
   });
   afterAll(async () => {
     await browser?.close();
+    // close() stops the daemon of a runtime folder it made; one the suite named (to share it with `tether mcp`) is
+    // the suite's alone all the same, and its daemon ends with the suite.
+    const runtime = options?.env?.['TETHER_RUNTIME_DIR'];
+    if (runtime) await stopDaemonIn(runtime);
     await demo?.close();
   });
   const started = <T>(value: T | undefined, what: string): T => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { HOST_ENTRY } from '../../host/host-process';
 import { launchBrowser, type LaunchedBrowser } from '../../support/browser';
+import { stopDaemonIn } from '../../support/daemons';
 import { openConnectedPanel } from '../../support/extension-pages';
 import { findRef, type PageTools, type ToolOp } from '../solver';
 import { WIDGET_FILES_DIR, type WidgetSite } from '../widget-site';
@@ -223,12 +224,15 @@ export async function startTetherMcp(
       async close() {
         await tools.close().catch(() => undefined);
         await launched.close();
+        // The runtime folder is this driver's, and so is the daemon the browser's host started in it.
+        await stopDaemonIn(runtime);
         rmSync(runtime, { recursive: true, force: true });
       },
     } satisfies TetherPageTools & PageTools;
   } catch (error) {
     await mcp?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
+    await stopDaemonIn(runtime);
     rmSync(runtime, { recursive: true, force: true });
     throw error;
   }
