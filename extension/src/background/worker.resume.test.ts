@@ -189,4 +189,20 @@ describe('TetherWorker showing a thread again after the browser was away', () =>
     await worker.syncThread('t1', [panel]);
     expect(sent.find((m) => m.type === 'snapshot')).not.toHaveProperty('keptWorkingFrom');
   });
+
+  it('says nothing when the turn only waited for an approval while the browser was away', async () => {
+    const local = await seenBeforeRestart();
+    const { worker, panel, sent } = await workerOver(local);
+    const [a, b] = createMemoryTransportPair();
+    const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound });
+    const tool: Item = { ...item('b', 'inProgress'), type: 'toolCall', content: { toolName: 'bash' } } as Item;
+    server.onRequest('thread/resume', () => ({
+      thread: { ...thread, status: 'waitingOnApproval' as const },
+      activeTurn: turn,
+      items: [user, item('a', 'completed'), tool],
+    }));
+    worker.link['phaseValue'] = { status: 'connected', client: new AppServerClient(b), sinceMs: 0 } as never;
+    await worker.syncThread('t1', [panel]);
+    expect(sent.find((m) => m.type === 'snapshot')).not.toHaveProperty('keptWorkingFrom');
+  });
 });

@@ -4,7 +4,7 @@
  * (`thread/resume` with `afterItemId`) and keeps streaming the answer it was showing, instead of being rebuilt. A page
  * that never got the thread (opened while disconnected) needs the whole snapshot, and then so do the others.
  */
-import type { Item, Turn } from '@tether/protocol';
+import type { Item, ThreadResumeResult } from '@tether/protocol';
 import type { SeenTurn } from './persistent-state';
 
 /** Per thread: the last finished item its pages hold, and which pages hold the thread's transcript. */
@@ -58,21 +58,29 @@ export function itemsSince(answer: { items: Item[]; olderCursor?: string | null 
   return answer.olderCursor ? undefined : answer.items;
 }
 
+/** What a `thread/resume` answer says of a thread that the kept-working note needs. */
+export type ResumedThread = Pick<ThreadResumeResult, 'thread' | 'activeTurn' | 'unfinishedTurns'>;
+
+/**
+ * Whether the agent worked in `since` (the items after the last one a browser saw finish) while the browser was away:
+ * it finished one (of a turn that did not end unfinished), or its turn runs on and is not just waiting for the user
+ * to answer an approval.
+ */
+export function workedSince(since: readonly Item[], read: ResumedThread): boolean {
+  if (since.length === 0) return false;
+  const cut = new Set((read.unfinishedTurns ?? []).map((turn) => turn.id));
+  if (since.some((item) => item.status === 'completed' && !cut.has(item.turnId ?? ''))) return true;
+  return read.activeTurn?.status === 'running' && read.thread.status !== 'waitingOnApproval';
+}
+
 /**
  * Where the agent's work while the browser was away begins in a thread's `items`, given the turn an earlier worker saw
- * running there: the item after the last one that worker saw finish (or the turn's first answer). Undefined when
- * nothing was done meanwhile: no item after it, or the turn did not go on (it ended unfinished and nothing runs now).
+ * running there: the item after the last one that worker saw finish (or the turn's first answer); undefined when the
+ * agent did not work meanwhile (see workedSince).
  */
-export function keptWorkingFrom(
-  seen: SeenTurn,
-  items: readonly Item[],
-  running: boolean,
-  unfinishedTurns: readonly Turn[] = [],
-): string | undefined {
+export function keptWorkingFrom(seen: SeenTurn, items: readonly Item[], read: ResumedThread): string | undefined {
   const at = seen.after === undefined ? -1 : items.findIndex((item) => item.id === seen.after);
   const since =
     at >= 0 ? items.slice(at + 1) : items.filter((item) => item.turnId === seen.turnId && item.type !== 'userMessage');
-  const cut = new Set(unfinishedTurns.map((turn) => turn.id));
-  const worked = running || since.some((item) => item.status === 'completed' && !cut.has(item.turnId ?? ''));
-  return worked ? since[0]?.id : undefined;
+  return workedSince(since, read) ? since[0]?.id : undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { ErrorCode, RpcError, type ThreadResumeResult, errorMessage } from '@tether/protocol';
 import type { TetherWorker } from '../worker';
-import { itemsSince, keptWorkingFrom } from './resume-points';
+import { itemsSince, keptWorkingFrom, workedSince } from './resume-points';
 import type { View } from './views';
 
 /**
@@ -47,7 +47,7 @@ export async function syncThread(
         ...(awayFrom === undefined ? {} : { keptWorkingFrom: awayFrom }),
         ...(after === undefined || since === undefined
           ? {}
-          : { resumeAfter: after, keptWorking: since.length > 0 || r.activeTurn !== undefined }),
+          : { resumeAfter: after, keptWorking: workedSince(since, r) }),
       }),
     );
   } catch (error) {
@@ -81,8 +81,7 @@ async function seenAgain(
   // No page shows the thread yet (a reconnect resyncing bound threads): the page that does later says it.
   if (seen?.left && views.length === 0) return undefined;
   const running = read.activeTurn?.status === 'running' ? read.activeTurn : undefined;
-  const from =
-    seen?.left && whole ? keptWorkingFrom(seen, read.items, running !== undefined, read.unfinishedTurns) : undefined;
+  const from = seen?.left && whole ? keptWorkingFrom(seen, read.items, read) : undefined;
   const after = w.resumePoints.lastFinished(threadId);
   if (running) await w.deps.state.setSeenTurn(threadId, { turnId: running.id, ...(after ? { after } : {}) });
   else if (seen) await w.deps.state.setSeenTurn(threadId, undefined);
