@@ -11,6 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport } from '../test/scripts/load-support.mjs';
+import { renderedStream } from './sidepanel-render.mjs';
 import { fmt, importCodec, machine as machineOf, median, nativeFrame, publish, root } from './support.mjs';
 
 const { NativeFrameDecoder } = await importCodec();
@@ -221,52 +222,6 @@ async function rawFrames(browser) {
   );
 }
 
-async function renderedStream(panel, sendPrompt) {
-  // Each run answers in a new thread, so every run renders into the same (empty) transcript.
-  await panel.locator('button[data-action="new-thread"]').click();
-  await panel.waitForFunction(() => document.querySelectorAll('.transcript > *').length === 0);
-  await panel.evaluate(() => {
-    const b = (window.__bench = { longest: 0, t0: 0, t1: 0, done: false });
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) b.longest = Math.max(b.longest, e.duration);
-    }).observe({ type: 'longtask' });
-    const answers = () => document.querySelectorAll('.transcript .item.agentMessage').length;
-    const before = answers();
-    const list = document.querySelector('.transcript');
-    const finish = (observer) => {
-      observer.disconnect();
-      requestAnimationFrame(() => {
-        b.t1 = performance.now();
-        b.done = true;
-      });
-    };
-    // The answer completes either as a new (markdown) element or, when long, by a class change on the streamed one.
-    new MutationObserver((records, observer) => {
-      for (const r of records) {
-        if (r.type === 'attributes' && r.target.matches('.item.agentMessage.completed') && answers() > before)
-          return finish(observer);
-        for (const node of r.addedNodes) {
-          if (
-            !b.t0 &&
-            node.nodeType === Node.TEXT_NODE &&
-            node.parentElement?.closest('.item.agentMessage') &&
-            answers() > before
-          )
-            b.t0 = performance.now();
-          if (node instanceof HTMLElement && node.matches('.item.agentMessage.completed') && answers() > before)
-            return finish(observer);
-        }
-      }
-    }).observe(list, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
-  });
-  await sendPrompt(panel, `/stream ${DELTAS}`);
-  await panel.waitForFunction(() => window.__bench.done, undefined, { timeout: 120_000, polling: 500 });
-  const b = await panel.evaluate(() => window.__bench);
-  const text = await panel.locator('.transcript .item.agentMessage .body').last().textContent();
-  const whole = text.trim().split(/\s+/).length === DELTAS;
-  return { ms: b.t1 - b.t0, longestTaskMs: b.longest, whole };
-}
-
 async function roundTrips(panel) {
   return panel.evaluate(async (n) => {
     const port = chrome.runtime.connect({ name: 'tether-view' });
@@ -307,7 +262,7 @@ async function main() {
     await hostAlone(join(browser.homeDir, 'alone-warm-up'));
     for (let i = 0; i < RUNS; i++) {
       results.raw.push(await rawFrames(browser));
-      results.rendered.push(await renderedStream(panel, sendPrompt));
+      results.rendered.push(await renderedStream(panel, sendPrompt, DELTAS));
       results.producer.push(await hostAlone(join(browser.homeDir, `alone-${i}`)));
       console.log(
         `run ${i + 1}: raw ${fmt(results.raw.at(-1).count / (results.raw.at(-1).ms / 1000))} frames/s, rendered ${fmt(DELTAS / (results.rendered.at(-1).ms / 1000))} deltas/s, longest task ${fmt(results.rendered.at(-1).longestTaskMs)} ms, host alone ${fmt(results.producer.at(-1).deltas / (results.producer.at(-1).ms / 1000))} deltas/s`,
