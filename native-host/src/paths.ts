@@ -87,6 +87,11 @@ export function logFile(options?: PathEnv): string {
   return resolve(options).path.join(stateDir(options), 'host.log');
 }
 
+/** The daemon's log file: `daemon.log` beside `host.log`. */
+export function daemonLogFile(options?: PathEnv): string {
+  return resolve(options).path.join(stateDir(options), 'daemon.log');
+}
+
 /** The config file: `$TETHER_CONFIG` when set, else `config.json` in the config directory. */
 export function configFile(options?: PathEnv): string {
   const r = resolve(options);

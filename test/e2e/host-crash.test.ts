@@ -8,8 +8,11 @@ const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 const PROMPT = '/stream 3000 20';
 
+/** In-process: a host that stops ends its turns there (through the daemon they go on: daemon-*.test.ts). */
+const IN_PROCESS = { TETHER_DAEMON: '0' };
+
 describe('a host that stops mid-answer, in Chromium', () => {
-  const suite = useBrowserSuite();
+  const suite = useBrowserSuite({ env: IN_PROCESS });
 
   it('keeps the partial answer marked interrupted, says the host stopped, reconnects, and Retry sends the input again', async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { runtimeDir } from '../mcp/runtime-dir';
-import { stateDir } from '../paths';
+import { daemonLogFile } from '../paths';
 
 /** The daemon's files. */
 export interface DaemonFiles {
@@ -33,6 +33,6 @@ export function daemonFiles(env: NodeJS.ProcessEnv = process.env, platform = pro
     socket: platform === 'win32' ? pipe : join(dir, 'daemon.sock'),
     token: join(dir, 'daemon.token'),
     lock: join(dir, 'daemon.pid'),
-    log: join(stateDir({ env, platform }), 'daemon.log'),
+    log: daemonLogFile({ env, platform }),
   };
 }
