@@ -132,7 +132,7 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
 }
 
 /** Whether `tether host` relays to the daemon when neither TETHER_DAEMON nor the config file's `daemon.enabled` says. */
-export const DAEMON_BY_DEFAULT = false;
+export const DAEMON_BY_DEFAULT = true;
 
 /** The variable that picks how the host serves: `0` in-process, `1` through the daemon (over the config file). */
 export const DAEMON_ENV = 'TETHER_DAEMON';
