@@ -94,6 +94,8 @@ async function approvalAcrossRestart(stop: (browser: LaunchedBrowser) => Promise
   expect(await shown.locator('.preview').textContent()).toContain(command);
   await expect.poll(() => badgeOf(again, tab2), { timeout: 30_000 }).toBe('1');
   expect(markerLines(marker)).toEqual([]);
+  // The agent only waited for the user meanwhile: the panel does not say it kept working.
+  expect(await again.locator('.transcript .kept-working').count()).toBe(0);
   await saveScreenshot(again, shot);
 
   await shown.locator('button[data-choice="allow"]').click();
