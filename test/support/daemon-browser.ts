@@ -5,7 +5,7 @@
  * thread journal the daemon writes, the panel reopened on a thread from History, and that no browser, host or daemon
  * process of the test is left behind.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -27,18 +27,30 @@ export interface JournalRecord {
 export interface DaemonBrowsers {
   readonly daemon: DaemonEnv;
   /** Starts Chromium with the test's profile, its host relaying to the test's daemon. */
-  launch(hostConfig?: unknown): Promise<LaunchedBrowser>;
-  /** The records of a thread's journal the daemon has written so far (a line being written is left out). */
-  journal(threadId: string): JournalRecord[];
+  launch(): Promise<LaunchedBrowser>;
+  /**
+   * The records of a thread's journal the daemon has written so far (a line being written is left out): the embedded
+   * backend's, or with `agent` the one the daemon keeps for that ACP agent backend.
+   */
+  journal(threadId: string, agent?: string): JournalRecord[];
   /** `tether daemon status`'s count of `what` (clients, running turns). */
   count(what: 'clients' | 'running turns'): number | undefined;
   /** Closes the browsers still open, stops the daemon, and fails when a process of either is left. */
   dispose(): Promise<void>;
 }
 
-/** Creates the test's folders; its daemon is started at once, so the first host finds it running. */
-export function daemonBrowsers(extraEnv: Record<string, string> = {}): DaemonBrowsers {
-  const daemon = daemonEnv(extraEnv);
+/**
+ * Creates the test's folders, with `config(folder)` as the user's Tether config file when given (`folder`, inside
+ * the test's, is there for a backend to work in); its daemon is started at once, so the first host finds it running.
+ */
+export function daemonBrowsers(config?: (folder: string) => unknown): DaemonBrowsers {
+  const daemon = daemonEnv();
+  if (config !== undefined) {
+    const folder = join(daemon.dir, 'work');
+    mkdirSync(folder, { recursive: true });
+    mkdirSync(join(daemon.dir, 'config', 'tether'), { recursive: true });
+    writeFileSync(join(daemon.dir, 'config', 'tether', 'config.json'), JSON.stringify(config(folder)));
+  }
   // Started first: a host that cannot reach a daemon within a few seconds (a cold start under load) serves
   // in-process, and then its turns die with it.
   const started = daemon.tether('daemon', 'restart');
@@ -51,18 +63,18 @@ export function daemonBrowsers(extraEnv: Record<string, string> = {}): DaemonBro
   return {
     daemon,
     count,
-    async launch(hostConfig) {
+    async launch() {
       const browser = await launchBrowser({
         env: daemon.env,
         homeDir: daemon.dir,
         userDataDir: join(daemon.dir, 'profile'),
-        ...(hostConfig === undefined ? {} : { hostConfig }),
       });
       browsers.push(browser);
       return browser;
     },
-    journal(threadId) {
-      const file = join(daemon.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`);
+    journal(threadId, agent) {
+      const data = join(daemon.dir, 'data', 'tether', ...(agent === undefined ? [] : ['agents', agent]));
+      const file = join(data, 'threads', `${threadId}.jsonl`);
       if (!existsSync(file)) return [];
       return readFileSync(file, 'utf8')
         .split('\n')
@@ -102,16 +114,20 @@ export async function daemonCounts(
 }
 
 /** The agent messages of a thread's journal, each as it was journaled (completed). */
-export function journaledAnswers(rig: DaemonBrowsers, threadId: string): Array<{ id: string; text: string }> {
+export function journaledAnswers(
+  rig: DaemonBrowsers,
+  threadId: string,
+  agent?: string,
+): Array<{ id: string; text: string }> {
   return rig
-    .journal(threadId)
+    .journal(threadId, agent)
     .flatMap((r) => (r.type === 'item' && r.item?.type === 'agentMessage' ? [r.item] : []))
     .map((item) => ({ id: item.id, text: textOf(item.content) }));
 }
 
 /** How a turn of a thread's journal ended (undefined while it runs). */
-export function journaledTurnEnd(rig: DaemonBrowsers, threadId: string): string | undefined {
-  const ends = rig.journal(threadId).filter((r) => r.type === 'turn' && r.turn?.status !== 'running');
+export function journaledTurnEnd(rig: DaemonBrowsers, threadId: string, agent?: string): string | undefined {
+  const ends = rig.journal(threadId, agent).filter((r) => r.type === 'turn' && r.turn?.status !== 'running');
   return ends.at(-1)?.turn?.status;
 }
 
