@@ -62,8 +62,8 @@ export class ChaosBrowser {
     private readonly started: HostProcess[],
   ) {}
 
-  /** Starts a host and does the worker's handshake; on failure the browser stays closed (counted, logged). */
-  async connect(why: () => string): Promise<void> {
+  /** Starts a host and does the worker's handshake; on failure the browser stays closed (counted, logged with `diagnose()`). */
+  async connect(diagnose: () => string): Promise<void> {
     const h = startHost(this.start);
     this.started.push(h);
     this.host = h;
@@ -76,7 +76,7 @@ export class ChaosBrowser {
       this.ledger.count('reconnect');
     } catch (error) {
       this.ledger.count('reconnect failed');
-      this.log(`reconnect of ${this.backend} failed: ${String(error).slice(0, 300)}; ${why()}`);
+      this.log(`reconnect of ${this.backend} failed: ${String(error).slice(0, 300)}; ${diagnose()}`);
       h.child.kill('SIGKILL');
       this.drop();
     }
