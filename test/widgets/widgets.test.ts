@@ -48,5 +48,7 @@ describe('widget suite in Chromium through tether mcp', () => {
     expect(Object.keys(EXPECTED_FAILURES).filter((name) => !byName.has(name))).toEqual([]);
     // Uploads ask every time with the file names on the card (issue 20: never under a rule); nothing else may ask.
     expect(tools.cardLog().filter((card) => !card.startsWith('page_upload:'))).toEqual([]);
+    const uploads = TASKS.filter((task) => task.steps.some((step) => step.op === 'upload')).length;
+    expect(tools.cardLog().filter((card) => card.startsWith('page_upload:'))).toHaveLength(uploads);
   });
 });

@@ -100,6 +100,8 @@ async function setTrustedInput(browser: LaunchedBrowser, value: TrustedInput): P
 /** Answers every card the side panel shows while `work` runs: "Always allow" on the site when offered, else once. */
 async function answeringCards<T>(panel: Page, work: Promise<T>, answered: (card: string) => void): Promise<T> {
   let done = false;
+  // Each card counts once, when first seen: on a loaded machine a click can time out after it landed.
+  const seen = new Set<string>();
   const watch = (async () => {
     while (!done) {
       const card = panel.locator('.approval').first();
@@ -114,18 +116,17 @@ async function answeringCards<T>(panel: Page, work: Promise<T>, answered: (card:
             break;
           }
         }
-        const tool = await card.getAttribute('data-tool').catch(() => null);
-        const choices = await card
-          .locator('button[data-choice]')
-          .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-choice')).join(' '))
-          .catch(() => '');
-        if (
-          await button.click({ timeout: 2_000 }).then(
-            () => true,
-            () => false,
-          )
-        )
+        const key = await card.getAttribute('data-approval-key').catch(() => null);
+        if (key !== null && !seen.has(key)) {
+          seen.add(key);
+          const tool = await card.getAttribute('data-tool').catch(() => null);
+          const choices = await card
+            .locator('button[data-choice]')
+            .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-choice')).join(' '))
+            .catch(() => '');
           answered(`${tool}: ${choices}`);
+        }
+        await button.click({ timeout: 2_000 }).catch(() => undefined);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
