@@ -105,7 +105,8 @@ export function agentSuite<M extends { close(): Promise<void> }>(
   };
 }
 
-function withAgentCalls(h: HostProcess): AgentHost {
+/** `h` with the calls the agent tests make through it (initialize, call, startTurn, ...). */
+export function withAgentCalls(h: HostProcess): AgentHost {
   const call = async (method: string, params: unknown, timeoutMs = 60_000): Promise<any> => {
     const answer = await h.request(method, params, timeoutMs);
     if (answer.error)

@@ -18,6 +18,8 @@ export type MockModelTurn =
       text?: string;
       /** The tool's namespace: Codex lists an MCP server's tools as functions of `mcp__<server>`. */
       namespace?: string;
+      /** The call is sent once this settles (the test chooses when the model asks). */
+      release?: Promise<unknown>;
     };
 
 /** Decides the answer from the request: `index` counts requests from 0. */
@@ -88,6 +90,8 @@ async function streamTurn(sse: SseWriter, turn: MockModelTurn, responseId: strin
     if (sse.closed) return;
   }
   if (turn.kind === 'functionCall') {
+    await turn.release;
+    if (sse.closed) return;
     const item = {
       type: 'function_call',
       id: `fc_${responseId}`,

@@ -14,6 +14,18 @@ export interface EngineClients {
   readonly waitMs: number;
 }
 
+/**
+ * What a page-tool call answers when no browser came back in time to serve it: words the model can pass on. The
+ * daemon's shared command backends (Codex, ACP agents) answer their agents' calls with the same words.
+ */
+export function browserClosedToolText(tool: string): string {
+  return (
+    `The browser is closed, so ${tool} could not run: no browser connected in time to serve it. ` +
+    'The user can reopen the browser (and the Tether side panel on this thread) to let you use the page again; ' +
+    'tell them so, or go on without the page.'
+  );
+}
+
 /** The waits in progress; `find` is asked again on each change. */
 export class ClientWaits {
   private readonly waiting = new Set<() => void>();
@@ -24,14 +36,14 @@ export class ClientWaits {
   }
 
   /**
-   * Resolves with the first peer `find` returns, asking again after each change, or undefined once `timeoutMs`
-   * passed or `signal` aborted (the turn ended).
+   * Resolves with the first client `find` returns, asking again after each change, or undefined once `timeoutMs`
+   * passed (never when it is Infinity) or `signal` aborted (the turn ended).
    */
-  wait(find: () => Peer | undefined, timeoutMs: number, signal: AbortSignal): Promise<Peer | undefined> {
+  wait<T>(find: () => T | undefined, timeoutMs: number, signal: AbortSignal): Promise<T | undefined> {
     const now = find();
-    if (now || timeoutMs <= 0 || signal.aborted) return Promise.resolve(now);
+    if (now !== undefined || timeoutMs <= 0 || signal.aborted) return Promise.resolve(now);
     return new Promise((resolve) => {
-      const done = (peer: Peer | undefined): void => {
+      const done = (peer: T | undefined): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', aborted);
         this.waiting.delete(check);
@@ -39,10 +51,11 @@ export class ClientWaits {
       };
       const check = (): void => {
         const peer = find();
-        if (peer) done(peer);
+        if (peer !== undefined) done(peer);
       };
       const aborted = (): void => done(undefined);
-      const timer = setTimeout(() => done(undefined), timeoutMs);
+      // setTimeout fires at once for delays past 2^31 ms: an endless wait has no timer.
+      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => done(undefined), timeoutMs) : undefined;
       signal.addEventListener('abort', aborted, { once: true });
       this.waiting.add(check);
     });

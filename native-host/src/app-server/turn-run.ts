@@ -23,6 +23,7 @@ import {
   type ToolSpec,
   type TurnContext,
 } from './models/model';
+import { browserClosedToolText } from './client-wait';
 import type { IdKind } from './options';
 import type { Peer } from './peer';
 import { completedItem, startedItem } from '../store/items';
@@ -282,14 +283,7 @@ export class TurnRun {
           (group === undefined ? undefined : [...clients].find((p) => p.group === group && declares(p))));
     const peer = await this.owner.waitForClient(find, this.controller.signal);
     if (!peer) {
-      if (!this.owner.isOpen)
-        return {
-          status: 'failed',
-          text:
-            `The browser is closed, so ${name} could not run: no browser connected in time to serve it. ` +
-            'The user can reopen the browser (and the Tether side panel on this thread) to let you use the page again; ' +
-            'tell them so, or go on without the page.',
-        };
+      if (!this.owner.isOpen) return { status: 'failed', text: browserClosedToolText(name) };
       return { status: 'failed', text: `No connected client provides the tool "${name}".` };
     }
     try {

@@ -54,6 +54,8 @@ export abstract class AdapterCore {
   private readonly gate: SessionGate;
   private readonly clientPeer: ApprovalPeer;
   private readonly implemented: readonly string[];
+  /** The agent's requests not answered yet, by id (see answerOnce). */
+  private readonly agentAsks = new Map<unknown, Promise<unknown>>();
   private approvalCounter = 0;
 
   constructor(
@@ -114,7 +116,7 @@ export abstract class AdapterCore {
         return { ...identity, capabilities: this.capabilities() };
       },
     });
-    this.agent.setFallbackRequestHandler((method, params, ctx) => this.onAgentRequest(method, params, ctx));
+    this.agent.setFallbackRequestHandler((method, params, ctx) => this.answerOnce(method, params, ctx));
     this.agent.onNotification('*', (params, method) => this.onAgentNotification(method, params));
   }
 
@@ -133,6 +135,22 @@ export abstract class AdapterCore {
   protected abstract onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown;
   /** The agent went away. */
   protected onAgentClosed(): void {}
+
+  /**
+   * Codex sends its pending requests again to a client that resumes their thread (the daemon's browser coming back),
+   * under the same id: the first is still being answered, so the repeat asks the browser nothing and gets no answer.
+   */
+  private answerOnce(method: string, params: unknown, ctx: RequestContext): unknown {
+    if (this.agentAsks.has(ctx.id)) {
+      this.log(`the agent sent ${method} ${JSON.stringify(ctx.id)} again while it is being answered; answered once`);
+      return new Promise<never>(() => undefined);
+    }
+    const answer = Promise.resolve().then(() => this.onAgentRequest(method, params, ctx));
+    this.agentAsks.set(ctx.id, answer);
+    const forget = () => this.agentAsks.delete(ctx.id);
+    answer.then(forget, forget);
+    return answer;
+  }
 
   /** What `initialize` says this backend can do: derived from the handler table. */
   protected capabilities(): InitializeResult['capabilities'] {

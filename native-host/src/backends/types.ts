@@ -69,4 +69,15 @@ export interface BackendContext {
    * that connection, its turns going on) instead of running an engine of its own.
    */
   readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
+  /**
+   * The daemon's command backends, one per agent: a command backend joins the one running for its id and config
+   * (its turns outliving this connection) instead of starting a process of its own.
+   */
+  readonly sharedCommands?: SharedCommands;
+}
+
+/** Command backends shared by the daemon's browser connections (shared-command.ts). */
+export interface SharedCommands {
+  /** This connection's Backend over the shared process for `id` and `config` (started with the first connection). */
+  connect(id: string, config: BackendConfig, context: BackendContext): Backend;
 }

@@ -1,13 +1,14 @@
 /**
  * One relayed browser connection inside the daemon: what `tether host` did in-process for its browser (bridge/*
  * methods, the backend supervisor, the MCP hub), over JSON lines on the socket instead of frames on stdio. When the
- * relay goes away, running turns go on journaling and another connection can `thread/resume` them: an embedded
- * backend's engine is shared by the daemon, and a command backend keeps running until its turns end (TurnWatch).
+ * relay goes away, running turns go on journaling and another connection can `thread/resume` them: the daemon shares
+ * an embedded backend's engine and a command backend's process (backends/shared-command.ts) among its connections.
  */
 import type { Socket } from 'node:net';
 import { BROWSER_MAX_INBOUND_BYTES, LineSplitter } from '@tether/protocol/codec';
 import { errorMessage } from '@tether/protocol/errors';
 import type { AppServerHandle, AppServerOptions } from '../app-server';
+import type { SharedCommands } from '../backends/types';
 import type { Bridge } from '../host/bridge';
 import { FrameWriter } from '../host/frame-writer';
 import { createHostBridge, loadHostConfig } from '../host/host-setup';
@@ -16,7 +17,6 @@ import { McpHub } from '../mcp/hub';
 import { toolCacheFile } from '../mcp/tool-cache';
 import { TETHER_VERSION } from '../version';
 import { type DaemonClient, type DaemonHello, daemonVersion } from './handshake';
-import { TurnWatch } from './turn-watch';
 
 /** Options of serveConnection. */
 export interface ConnectionOptions {
@@ -28,16 +28,15 @@ export interface ConnectionOptions {
   readonly id: number;
   readonly log: Log;
   readonly sharedEngine: (options: AppServerOptions) => AppServerHandle;
+  readonly sharedCommands: SharedCommands;
 }
 
 /** A connection being served. */
 export interface DaemonConnection {
   /** Settles once the relay is gone and the connection's backend has stopped. */
   readonly closed: Promise<void>;
-  /** True until the relay goes away (a command backend may then go on running its turns). */
+  /** True until the relay goes away. */
   readonly attached: boolean;
-  /** Turns a command backend of this connection runs (the embedded backend's are its engine's). */
-  readonly runningTurns: number;
   /** Which browser this is and where `tether mcp` reaches it, for the daemon's status. */
   readonly client: DaemonClient;
   /** Stops serving now: the backend is stopped (its running turns interrupted), the socket ended. */
@@ -52,34 +51,27 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
   if (loaded.configError) log(loaded.configError.message);
   // Its own MCP hub, announced as `host-DAEMONPID-ID`: `tether mcp` finds this browser as it finds an in-process host.
   const mcp = new McpHub({ browser: hello.browser ?? 'browser', log, connection: id, toolCache: toolCacheFile() });
-  const turns = new TurnWatch();
   let bridge: Bridge | undefined;
   let attached = true;
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  let forceClose!: () => void;
-  const forced = new Promise<void>((resolve) => (forceClose = resolve));
 
-  /** The relay went away: a command backend's running turns go on (declining its requests) before it stops. */
+  /** The relay went away: the backend's running turns go on in the daemon's shared engine or process. */
   const relayGone = (reason: string): Promise<void> => {
     if (!attached) return closing ?? Promise.resolve();
     attached = false;
     socket.pause();
-    // No browser behind this hub any more: `tether mcp` must not pick it while its turns finish.
+    // No browser behind this hub any more: `tether mcp` must not pick it.
     void mcp.withdraw();
-    if (turns.runningTurns > 0)
-      log(`${reason}; the backend goes on with ${turns.runningTurns} running turn(s) and stops when they end`);
-    return finish(reason, Promise.race([turns.detach(), forced]));
+    return finish(reason);
   };
   const close = (reason: string): Promise<void> => {
-    forceClose();
     attached = false;
-    return finish(reason, Promise.resolve());
+    return finish(reason);
   };
-  const finish = (reason: string, after: Promise<void>): Promise<void> => {
+  const finish = (reason: string): Promise<void> => {
     closing ??= (async () => {
-      await after;
       log(`closing: ${reason}`);
       socket.pause();
       try {
@@ -108,7 +100,7 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     setInputPaused: (paused) => (paused ? socket.pause() : socket.resume()),
     daemon: { daemonVersion: daemonVersion() },
     sharedEngine: (engineOptions) => inGroup(options.sharedEngine(engineOptions), hello.browser),
-    wrapBackend: (backend) => turns.watch(backend),
+    sharedCommands: options.sharedCommands,
   });
   const lines = new LineSplitter<Buffer>(
     {
@@ -140,9 +132,6 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
     close,
     get attached() {
       return attached;
-    },
-    get runningTurns() {
-      return turns.runningTurns;
     },
     get client(): DaemonClient {
       return { id, browser: hello.browser ?? 'browser', ...(mcpSocket === undefined ? {} : { mcpSocket }) };

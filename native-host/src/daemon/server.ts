@@ -1,8 +1,8 @@
 /**
  * `tether daemon run`: the per-user daemon. It takes the lock (its pidfile), writes a fresh token (0600), listens on
  * its socket (0600 in the 0700 runtime folder; a named pipe on Windows; never TCP) and serves every connection that
- * presents the token in its first line. The embedded app-server engines are shared by all connections and live as
- * long as the daemon, so turns outlive the browser connection that started them. It exits when nothing is connected
+ * presents the token in its first line. The embedded app-server engines and the command backends (Codex, ACP agents)
+ * are shared by all connections, so turns outlive the browser connection that started them. It exits when nothing is connected
  * and no turn runs for `idleExitMs`, and on SIGTERM, interrupting running turns (journaled as such); what backends
  * and commands started is reaped when it exits (reaper.ts).
  */
@@ -11,7 +11,10 @@ import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
 import { type AppServerHandle, type AppServerOptions, createAppServer } from '../app-server';
+import { createBackend } from '../backends/factory';
+import { SharedCommandBackends } from '../backends/shared-command';
 import type { Log } from '../log';
+import { McpHub } from '../mcp/hub';
 import { ensureRuntimeDir } from '../mcp/runtime-dir';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { type DaemonConnection, serveConnection } from './connection';
@@ -64,9 +67,17 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let nextId = 1;
   let lastBusy = Date.now();
   let stopping: Promise<void> | undefined;
+  // The hub agents reach page tools through: no browser is behind it (never announced), and it outlives them all.
+  const agentHub = new McpHub({ browser: 'daemon', log, connection: 0 });
+  void agentHub.withdraw();
+  const sharedCommands = new SharedCommandBackends({
+    log,
+    pageToolWaitMs: options.pageToolWaitMs,
+    hub: agentHub,
+    create: createBackend,
+  });
   const runningTurns = (): number =>
-    [...engines.values()].reduce((n, e) => n + e.runningTurns, 0) +
-    [...connections].reduce((n, c) => n + c.runningTurns, 0);
+    [...engines.values()].reduce((n, e) => n + e.runningTurns, 0) + sharedCommands.runningTurns;
 
   const sharedEngine = (engineOptions: AppServerOptions): AppServerHandle => {
     const { log: _ignored, ...settings } = engineOptions;
@@ -136,7 +147,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     }
     let connection: DaemonConnection;
     try {
-      connection = await serveConnection({ socket, rest, hello, id: nextId++, log, sharedEngine });
+      connection = await serveConnection({ socket, rest, hello, id: nextId++, log, sharedEngine, sharedCommands });
     } catch (error) {
       // One connection that cannot be served must not take the daemon (and every other browser's turns) down.
       log(`cannot serve a connection: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -175,6 +186,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       await Promise.all([...connections].map((c) => c.close('the daemon is stopping')));
       // Interrupts the turns still running and journals their end before the stores close.
       await Promise.all([...engines.values()].map((e) => e.close()));
+      await sharedCommands.close();
       if (process.platform !== 'win32' && lock.holds()) removeQuietly(files.socket);
       if (lock.holds()) removeQuietly(files.token);
       lock.release();

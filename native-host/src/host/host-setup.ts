@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import type { AppServerHandle, AppServerOptions } from '../app-server';
 import { createBackend } from '../backends/factory';
-import type { Backend } from '../backends/types';
+import type { SharedCommands } from '../backends/types';
 import { ConfigError } from '../config/config-error';
 import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import type { Log } from '../log';
@@ -46,8 +46,8 @@ export interface HostBridgeOptions extends LoadedConfig {
   readonly daemon?: BridgeOptions['daemon'];
   /** The daemon's shared app-server engines: an embedded backend joins one, so its turns outlive the connection. */
   readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
-  /** Wraps each backend the bridge starts (the daemon watches its turns). */
-  readonly wrapBackend?: (backend: Backend) => Backend;
+  /** The daemon's shared command backends: a command backend joins one, so its turns outlive the connection. */
+  readonly sharedCommands?: SharedCommands;
 }
 
 /** A Bridge for one browser connection; a config error is told to the browser at once and answers every request. */
@@ -61,15 +61,15 @@ export function createHostBridge(options: HostBridgeOptions): Bridge {
     protocolVersion: reportedProtocolVersion(process.env),
     mcp,
     createBackend: (id, backendConfig) => {
-      const backend = createBackend(id, backendConfig, {
+      return createBackend(id, backendConfig, {
         configFile: config.file,
         dataDir: config.dataDir,
         maxLineBytes: MAX_BACKEND_LINE_BYTES,
         log,
         mcp,
         ...(options.sharedEngine ? { sharedEngine: options.sharedEngine } : {}),
+        ...(options.sharedCommands ? { sharedCommands: options.sharedCommands } : {}),
       });
-      return options.wrapBackend ? options.wrapBackend(backend) : backend;
     },
     setInputPaused: options.setInputPaused,
     ...(options.daemon ? { daemon: options.daemon } : {}),

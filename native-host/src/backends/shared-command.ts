@@ -1,0 +1,326 @@
+/**
+ * In the daemon, one command backend (Codex, an ACP agent, a `tether`-dialect app-server) per agent, shared by every
+ * browser connection, so a turn goes on when the browser that started it goes away. Each connection gets a Backend of
+ * its own (SharedCommandClient) over the one process: its requests go out under ids of the backend's, `initialize`
+ * reaches the agent once (later connections get the same answer), and a thread's notifications go only to the
+ * connections that follow it (they started, resumed, forked it, or started or steered a turn on it). What the backend
+ * asks of the browser is held for them (HeldRequests). The process stops once no connection is left and no turn runs.
+ */
+import { parseJsonPayload } from '@tether/protocol/codec';
+import { errorMessage } from '@tether/protocol/errors';
+import type { BackendConfig } from '../config/schema';
+import type { McpHub } from '../mcp/hub';
+import { clientToolsOf } from '../mcp/tools';
+import { asRecord, str } from './dialect-core';
+import { HeldRequests } from './held-requests';
+import { SharedCommandClient } from './shared-command-client';
+import type { Backend, BackendContext, BackendExit, BackendSink, SharedCommands } from './types';
+
+/** Requests whose answer names the thread the asking connection follows from then on. */
+const THREAD_RESULTS = new Set(['thread/start', 'thread/resume', 'thread/fork']);
+/** Requests whose `threadId` the asking connection follows from then on. */
+const THREAD_PARAMS = new Set(['turn/start', 'turn/steer', 'turn/interrupt']);
+
+/** Options of SharedCommandBackends. */
+export interface SharedCommandOptions {
+  readonly log: (line: string) => void;
+  /** How long a page-tool call waits for a browser (the daemon's pageToolWaitMs). */
+  readonly pageToolWaitMs: number;
+  /** The MCP hub agents reach page tools through; it outlives every browser connection. */
+  readonly hub: McpHub;
+  /** Creates the backend's process itself (backends/factory.ts, with no sharing). */
+  readonly create: (id: string, config: BackendConfig, context: BackendContext) => Backend;
+}
+
+/** The daemon's shared command backends, one per configured agent (id and config). */
+export class SharedCommandBackends implements SharedCommands {
+  private readonly running = new Map<string, SharedCommand>();
+
+  constructor(private readonly options: SharedCommandOptions) {}
+
+  /** Turns the shared backends run now. */
+  get runningTurns(): number {
+    return [...this.running.values()].reduce((n, s) => n + s.runningTurns, 0);
+  }
+
+  connect(id: string, config: BackendConfig, context: BackendContext): Backend {
+    const key = `${id}\n${JSON.stringify(config)}`;
+    let shared = this.running.get(key);
+    if (!shared || shared.ended) {
+      // The process itself: not shared again, logging to the daemon, reaching page tools through the daemon's hub.
+      const { sharedCommands: _shared, ...own } = context;
+      const backend = this.options.create(id, config, { ...own, mcp: this.options.hub, log: this.options.log });
+      const created = new SharedCommand(backend, this.options);
+      shared = created;
+      this.running.set(key, created);
+      void created.gone.then(() => {
+        if (this.running.get(key) === created) this.running.delete(key);
+      });
+    }
+    return new SharedCommandClient(shared, context.log);
+  }
+
+  /** Stops every shared backend (their running turns end with them). */
+  async close(): Promise<void> {
+    await Promise.all([...this.running.values()].map((s) => s.stop('the daemon is stopping')));
+    await this.options.hub.close();
+  }
+}
+
+interface PendingUp {
+  readonly client: SharedCommandClient;
+  readonly id: unknown;
+  readonly method: string;
+  readonly jsonrpc: unknown;
+}
+
+/** One backend process and the connections it serves. */
+export class SharedCommand {
+  readonly held: HeldRequests;
+  private readonly clients = new Set<SharedCommandClient>();
+  private readonly paused = new Set<SharedCommandClient>();
+  private readonly turns = new Set<string>();
+  private readonly pending = new Map<number, PendingUp>();
+  private nextUp = 1;
+  private started = false;
+  private stopping = false;
+  private initialized: unknown;
+  private initializing = false;
+  private readonly initQueue: Array<{ client: SharedCommandClient; message: Record<string, unknown> }> = [];
+  private sentInitialized = false;
+  private resolveGone!: () => void;
+  /** Settles once the process is gone. */
+  readonly gone = new Promise<void>((resolve) => (this.resolveGone = resolve));
+  ended = false;
+
+  constructor(
+    readonly backend: Backend,
+    private readonly options: SharedCommandOptions,
+  ) {
+    this.held = new HeldRequests({
+      clients: () => [...this.clients].filter((c) => c.ready),
+      reply: (id, body) => this.toBackend({ id, ...body }),
+      pageToolWaitMs: options.pageToolWaitMs,
+      log: (line) => this.log(line),
+    });
+  }
+
+  /** Turns running now. */
+  get runningTurns(): number {
+    return this.turns.size;
+  }
+
+  /** A connection starts using the backend (which starts with the first). */
+  attach(client: SharedCommandClient): void {
+    this.clients.add(client);
+    if (this.started) return;
+    this.started = true;
+    this.backend.start(this.sink());
+  }
+
+  /** A connection is done with the backend; the process stops once no connection is left and no turn runs. */
+  detach(client: SharedCommandClient): void {
+    if (!this.clients.delete(client)) return;
+    this.paused.delete(client);
+    this.held.dropClient(client);
+    const queued = this.initQueue.findIndex((q) => q.client === client);
+    if (queued >= 0) this.initQueue.splice(queued, 1);
+    this.pauseOutput(client, false);
+    if (this.turns.size > 0 && this.clients.size === 0)
+      this.log(`no browser is connected; ${this.turns.size} turn(s) go on`);
+    this.stopIfUnused();
+  }
+
+  /** One connection is (or no longer is) behind: the backend's output waits while any is. */
+  pauseOutput(client: SharedCommandClient, paused: boolean): void {
+    if (paused) this.paused.add(client);
+    else this.paused.delete(client);
+    this.backend.pauseOutput(this.paused.size > 0);
+  }
+
+  /** Stops the process. */
+  async stop(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.stopping = true;
+    this.log(`stopping: ${reason}`);
+    await this.backend.stop();
+  }
+
+  /** One message from a connection. */
+  fromClient(client: SharedCommandClient, payload: Buffer): void {
+    let message: Record<string, unknown>;
+    try {
+      message = asRecord(parseJsonPayload(payload, 'Message'));
+    } catch {
+      this.backend.send([payload], payload.length); // the backend answers what it cannot read
+      return;
+    }
+    const method = str(message.method);
+    const id = message.id;
+    if (method === undefined) {
+      if (id !== undefined && id !== null)
+        this.held.answer(client, id, 'error' in message ? { error: message.error } : { result: message.result });
+      return;
+    }
+    if (id === undefined || id === null) {
+      // Every connection says `initialized`; the agent hears it once.
+      if (method === 'initialized' && this.sentInitialized) return;
+      if (method === 'initialized') this.sentInitialized = true;
+      this.backend.send([payload], payload.length);
+      return;
+    }
+    if (method === 'initialize') {
+      this.initialize(client, message);
+      return;
+    }
+    const threadId = str(asRecord(message.params).threadId);
+    if (THREAD_PARAMS.has(method) && threadId !== undefined) client.follow(threadId);
+    if (method === 'thread/unsubscribe' && threadId !== undefined) client.unfollow(threadId);
+    this.forward(client, method, message);
+  }
+
+  private initialize(client: SharedCommandClient, message: Record<string, unknown>): void {
+    if (this.initialized !== undefined) {
+      client.deliver({ ...jsonrpcOf(message.jsonrpc), id: message.id, result: this.initialized });
+      client.ready = true;
+      this.held.changed();
+      return;
+    }
+    if (this.initializing) {
+      this.initQueue.push({ client, message });
+      return;
+    }
+    this.initializing = true;
+    // The agent's MCP server offers the client tools the first connection declares (the extension's, the same on each).
+    this.options.hub.setClientTools(clientToolsOf(message));
+    this.forward(client, 'initialize', message);
+  }
+
+  private initializeAnswered(client: SharedCommandClient, result: unknown): void {
+    this.initializing = false;
+    if (result !== undefined) {
+      this.initialized = result;
+      client.ready = true;
+    }
+    const queued = this.initQueue.splice(0);
+    for (const q of queued) this.initialize(q.client, q.message);
+    this.held.changed();
+  }
+
+  private forward(client: SharedCommandClient, method: string, message: Record<string, unknown>): void {
+    const up = this.nextUp++;
+    this.pending.set(up, { client, id: message.id, method, jsonrpc: message.jsonrpc });
+    this.toBackend({ ...message, id: up });
+  }
+
+  private toBackend(message: Record<string, unknown>): void {
+    const bytes = Buffer.from(JSON.stringify(message));
+    this.backend.send([bytes], bytes.length);
+  }
+
+  private sink(): BackendSink {
+    return {
+      message: (chunk, start, end) => this.fromBackend(chunk.subarray(start, end)),
+      messageParts: (parts, length) => this.fromBackend(Buffer.concat(parts, length)),
+      problem: (message) => {
+        for (const c of this.clients) c.sink?.problem(message);
+      },
+      inputPressure: (high) => {
+        for (const c of this.clients) c.sink?.inputPressure(high);
+      },
+      exit: (info) => this.exited(info),
+    };
+  }
+
+  private fromBackend(payload: Buffer): void {
+    let parsed: unknown;
+    try {
+      parsed = parseJsonPayload(payload, 'Message');
+    } catch (error) {
+      for (const c of this.clients) c.sink?.problem(`The "${this.backend.id}" backend wrote ${errorMessage(error)}`);
+      return;
+    }
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    for (const one of messages) this.routeFromBackend(asRecord(one), messages.length === 1 ? payload : undefined);
+  }
+
+  private routeFromBackend(message: Record<string, unknown>, bytes: Buffer | undefined): void {
+    const method = str(message.method);
+    const hasId = message.id !== undefined && message.id !== null;
+    if (method === undefined) {
+      if (hasId) this.answered(message);
+      return;
+    }
+    if (hasId) this.held.add(message.id, method, message);
+    else this.notified(method, message, bytes ?? Buffer.from(JSON.stringify(message)));
+  }
+
+  private answered(message: Record<string, unknown>): void {
+    const up = typeof message.id === 'number' ? message.id : undefined;
+    const pending = up === undefined ? undefined : this.pending.get(up);
+    if (up === undefined || !pending) return;
+    this.pending.delete(up);
+    const { client } = pending;
+    const result = 'result' in message ? message.result : undefined;
+    if (pending.method === 'initialize') this.initializeAnswered(client, result);
+    const threadId = str(asRecord(asRecord(result).thread).id);
+    if (THREAD_RESULTS.has(pending.method) && threadId !== undefined) client.follow(threadId);
+    if (this.clients.has(client)) client.deliver({ ...message, ...jsonrpcOf(pending.jsonrpc), id: pending.id });
+  }
+
+  private notified(method: string, message: Record<string, unknown>, bytes: Buffer): void {
+    const p = asRecord(message.params);
+    const turn = asRecord(p.turn);
+    const threadId = str(p.threadId) ?? str(asRecord(p.thread).id) ?? str(turn.threadId);
+    const turnId = str(turn.id) ?? str(p.turnId);
+    if (method === 'turn/started' && turnId !== undefined) this.turns.add(turnId);
+    else if (method === 'turn/completed' && turnId !== undefined) {
+      this.turns.delete(turnId);
+      this.held.withdraw((_m, params) => params.threadId === threadId && params.turnId === turnId);
+    } else if (method === 'approval/resolved')
+      this.held.withdraw((m, params) => m === 'approval/request' && params.requestId === p.requestId);
+    else if (method === 'item/tool/call/cancelled')
+      this.held.withdraw((m, params) => m === 'item/tool/call' && params.callId === p.callId);
+    for (const client of this.audience(method, threadId)) client.sink?.message(bytes, 0, bytes.length);
+    if (method === 'turn/completed') this.stopIfUnused();
+  }
+
+  /** Who gets a notification: the followers of its thread (a new thread's starter), everyone when it has none. */
+  private audience(method: string, threadId: string | undefined): SharedCommandClient[] {
+    const clients = [...this.clients];
+    if (threadId === undefined) return clients;
+    const followers = clients.filter((c) => c.follows(threadId));
+    if (followers.length > 0 || method !== 'thread/started') return followers;
+    // Codex says thread/started before answering thread/start: it goes to who is starting (or forking) one.
+    const starting = new Set(
+      [...this.pending.values()]
+        .filter((p) => p.method !== 'thread/resume' && THREAD_RESULTS.has(p.method))
+        .map((p) => p.client),
+    );
+    return clients.filter((c) => starting.has(c));
+  }
+
+  private stopIfUnused(): void {
+    if (this.clients.size > 0 || this.turns.size > 0 || this.held.size > 0 || this.stopping || this.ended) return;
+    void this.stop('no browser is connected and no turn runs').catch((error: unknown) =>
+      this.log(`stopping failed: ${errorMessage(error)}`),
+    );
+  }
+
+  private exited(info: BackendExit): void {
+    this.ended = true;
+    this.turns.clear();
+    this.held.clear();
+    for (const c of [...this.clients]) c.sink?.exit(info);
+    this.clients.clear();
+    this.resolveGone();
+  }
+
+  private log(line: string): void {
+    this.options.log(`backend ${this.backend.id}: ${line}`);
+  }
+}
+
+function jsonrpcOf(value: unknown): { jsonrpc?: unknown } {
+  return value === undefined ? {} : { jsonrpc: value };
+}

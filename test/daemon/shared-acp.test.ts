@@ -1,0 +1,90 @@
+/**
+ * Codex and ACP turns outlive the browser as embedded ones do: the daemon runs one process per agent for every
+ * browser connection, a thread's notifications go to the connections that follow it, and what the agent asks of the
+ * browser while none is connected waits for one (a page-tool call as long as TETHER_PAGE_TOOL_WAIT, then the same
+ * words as the embedded backend's; an approval until a browser answers it). Real daemon, real relays (`tether host`),
+ * real agent processes: the scripted ACP agents of test/fixtures (shared-codex.test.ts: the same for real Codex).
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { answerToolCall, tempDir } from '../agents/agent-host';
+import { waitUntil } from './daemon-env';
+import { closeBrowser, runningTurns, sharedBackendTests } from './shared-backend-env';
+
+const ACP_AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
+const ACP_MCP_AGENT = fileURLToPath(new URL('../fixtures/acp-mcp-agent.mjs', import.meta.url));
+const { daemonWith, browser } = sharedBackendTests();
+
+describe('an ACP agent in the daemon while no browser is connected', () => {
+  it('keeps the turn and its approval open until a new browser follows the thread, which decides it once', async () => {
+    const daemon = daemonWith({ argv: [process.execPath, ACP_AGENT], dialect: 'acp', cwd: tempDir('acp-work') });
+    const first = await browser(daemon);
+    const { thread } = await first.call('thread/start', {});
+    const t = await first.startTurn(thread.id, 'permission');
+    await closeBrowser(daemon, first);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(runningTurns(daemon)).toBe(1);
+
+    const back = await browser(daemon);
+    const mark = back.messages.length;
+    await back.call('thread/resume', { threadId: thread.id });
+    const asked = await back.answerApproval('allow', mark, 20_000);
+    expect(asked).toMatchObject({ threadId: thread.id, turnId: t.turnId });
+    const done = await back.turnCompleted(t.turnId, mark, 20_000);
+    expect(done.params.turn.status).toBe('completed');
+    expect(back.messagesOf('approval/request', mark)).toHaveLength(1);
+    expect(back.messagesOf('approval/resolved', mark).map((m) => m.params.decision)).toEqual(['allow']);
+    // The agent ran the tool once, on the one answer it got.
+    expect(back.streamedText(mark)).toBe('ran (yes)');
+    await waitUntil(() => runningTurns(daemon) === 0, 'the daemon to count no running turn');
+  });
+
+  it("holds the agent's page-tool call (over Tether's MCP) until a new browser follows the thread and answers it", async () => {
+    const daemon = daemonWith({
+      argv: [process.execPath, ACP_MCP_AGENT],
+      dialect: 'acp',
+      cwd: tempDir('acp-mcp-work'),
+      env: { ACP_AGENT_HTTP: '1' },
+    });
+    const first = await browser(daemon, true);
+    const { thread } = await first.call('thread/start', {});
+    const t = await first.startTurn(thread.id, 'mcp page_read {"maxChars":2000}');
+    await closeBrowser(daemon, first);
+
+    const back = await browser(daemon, true);
+    const mark = back.messages.length;
+    await back.call('thread/resume', { threadId: thread.id });
+    const call = await answerToolCall(
+      back,
+      { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
+      mark,
+    );
+    expect(call).toMatchObject({ threadId: thread.id, tool: 'page_read' });
+    expect((await back.turnCompleted(t.turnId, mark, 30_000)).params.turn.status).toBe('completed');
+    expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
+    expect(back.streamedText(mark)).toContain('Title: Back again');
+  });
+
+  it("fails a page-tool call with the embedded backend's words when no browser comes back in time", async () => {
+    const daemon = daemonWith(
+      {
+        argv: [process.execPath, ACP_MCP_AGENT],
+        dialect: 'acp',
+        cwd: tempDir('acp-mcp-work'),
+        env: { ACP_AGENT_HTTP: '1' },
+      },
+      1,
+    );
+    const first = await browser(daemon, true);
+    const { thread } = await first.call('thread/start', {});
+    await first.startTurn(thread.id, 'mcp page_read {}');
+    await closeBrowser(daemon, first);
+    await waitUntil(() => runningTurns(daemon) === 0, 'the turn to end', 30_000);
+
+    const back = await browser(daemon, true);
+    const resumed = await back.call('thread/resume', { threadId: thread.id });
+    const answer = resumed.items.find((i: { type: string }) => i.type === 'agentMessage');
+    expect(answer.content.text).toContain('The browser is closed, so page_read could not run');
+    expect(answer.content.text).toContain('The user can reopen the browser');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Helpers for the tests of command backends (Codex, ACP agents) shared by the daemon's browser connections: a daemon
+ * of the test's own whose default backend is the agent under test, and browsers (relays) that come and go.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect } from 'vitest';
+import { type AgentHost, PAGE_TOOLS, withAgentCalls } from '../agents/agent-host';
+import { type HostProcess, startHost } from '../host/host-process';
+import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
+
+/** Starts daemons and browsers for the file's tests; each test's are stopped after it. */
+export function sharedBackendTests() {
+  let daemon: DaemonEnv | undefined;
+  const hosts: HostProcess[] = [];
+  afterEach(async () => {
+    for (const h of hosts.splice(0)) await h.dispose();
+    await daemon?.dispose();
+    daemon = undefined;
+  });
+  return {
+    /** A daemon whose default backend is `backend` (the config file's), page tools waiting `waitSeconds`. */
+    daemonWith(backend: Record<string, unknown>, waitSeconds = 60): DaemonEnv {
+      const d = daemonEnv({ TETHER_PAGE_TOOL_WAIT: String(waitSeconds) });
+      mkdirSync(join(d.dir, 'config', 'tether'), { recursive: true });
+      const config = { defaultBackend: 'agent', backends: { agent: { kind: 'command', ...backend } } };
+      writeFileSync(join(d.dir, 'config', 'tether', 'config.json'), JSON.stringify(config));
+      daemon = d;
+      return d;
+    },
+    /** A browser (relay to the daemon), initialized, declaring the page tools when `tools`. */
+    async browser(d: DaemonEnv, tools = false): Promise<AgentHost> {
+      const h = withAgentCalls(startHost({ env: d.env }));
+      hosts.push(h);
+      await h.initialize(tools ? { clientTools: PAGE_TOOLS } : undefined);
+      return h;
+    },
+  };
+}
+
+/** Closes the browser's relay and waits until the daemon has seen it go. */
+export async function closeBrowser(d: DaemonEnv, h: AgentHost): Promise<void> {
+  h.closeInput();
+  expect((await h.exited).code).toBe(0);
+  await waitUntil(() => /clients\s+0/.test(d.tether('daemon', 'status').stdout), 'the daemon to see the browser go');
+}
+
+/** The turns the daemon says are running. */
+export function runningTurns(d: DaemonEnv): number {
+  return Number(/running turns\s+(\d+)/.exec(d.tether('daemon', 'status').stdout)?.[1] ?? Number.NaN);
+}

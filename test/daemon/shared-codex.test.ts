@@ -1,0 +1,116 @@
+/**
+ * The real `codex app-server` (npm @openai/codex, pinned) in the daemon, shared by the browser connections, against a
+ * mock Responses API: a turn outlives the browser that started it, what Codex asks of the browser meanwhile waits for
+ * a new one that follows the thread, and two browsers following two threads each see only their own.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentSuite, answerToolCall, tempDir } from '../agents/agent-host';
+import { CODEX_PACKAGE } from '../support/agents-cache';
+import { lastUserText, startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
+import { closeBrowser, runningTurns, sharedBackendTests } from './shared-backend-env';
+
+const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
+  writeCodexHome(tempDir('codex-home'), mock.origin),
+);
+const { daemonWith, browser } = sharedBackendTests();
+
+const codexBackend = () => ({
+  argv: [codex.bin, 'app-server'],
+  cwd: codex.workDir,
+  dialect: 'codex',
+  env: { CODEX_HOME: codex.home, RUST_LOG: 'error' },
+});
+
+/** The text of the last tool output the model was sent, if its last input is one. */
+function toolOutput(input: Array<Record<string, unknown>> | undefined): string | undefined {
+  const last = input?.at(-1);
+  return last?.type === 'function_call_output' ? JSON.stringify(last.output) : undefined;
+}
+
+describe('Codex in the daemon while its browser comes and goes', () => {
+  it('keeps the turn running when the browser closes; its page-tool call goes to the browser that follows the thread next', async () => {
+    const daemon = daemonWith(codexBackend());
+    codex.mock.setScript(({ body }) => {
+      const output = toolOutput(body.input);
+      if (output) return { kind: 'text', text: `The tool said: ${output}` };
+      return { kind: 'functionCall', name: 'page_read', arguments: {} };
+    });
+    const first = await browser(daemon, true);
+    const { thread } = await first.call('thread/start', {});
+    const t = await first.startTurn(thread.id, 'Read the page');
+    // The call reaches the first browser, which closes without answering it.
+    await first.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 60_000, t.from);
+    await closeBrowser(daemon, first);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(runningTurns(daemon)).toBe(1);
+
+    const back = await browser(daemon, true);
+    const mark = back.messages.length;
+    await back.call('thread/resume', { threadId: thread.id });
+    const call = await answerToolCall(
+      back,
+      { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
+      mark,
+    );
+    expect(call).toMatchObject({ threadId: thread.id, turnId: t.turnId, tool: 'page_read' });
+    expect((await back.turnCompleted(t.turnId, mark)).params.turn.status).toBe('completed');
+    expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
+    expect(back.streamedText(mark)).toContain('Title: Back again');
+  });
+
+  it('shows an approval asked while no browser is connected to the next browser, whose answer runs the command once', async () => {
+    const daemon = daemonWith(codexBackend());
+    const marker = join(codex.workDir, `ran-${Date.now()}.txt`);
+    let release: () => void = () => undefined;
+    const asks = new Promise<void>((resolve) => (release = resolve));
+    codex.mock.setScript(({ body }) =>
+      toolOutput(body.input)
+        ? { kind: 'text', text: 'The command finished.' }
+        : { kind: 'functionCall', name: 'exec_command', arguments: { cmd: `echo once >> ${marker}` }, release: asks },
+    );
+    const first = await browser(daemon);
+    const { thread } = await first.call('thread/start', {});
+    const t = await first.startTurn(thread.id, 'Write the marker');
+    await closeBrowser(daemon, first);
+    // Only now does the model ask for the command, so Codex asks for the approval with no browser connected.
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(existsSync(marker)).toBe(false);
+    expect(runningTurns(daemon)).toBe(1);
+
+    const back = await browser(daemon);
+    const mark = back.messages.length;
+    await back.call('thread/resume', { threadId: thread.id });
+    const asked = await back.answerApproval('allow', mark, 60_000);
+    expect(asked).toMatchObject({ threadId: thread.id, turnId: t.turnId });
+    expect(asked.preview).toContain('echo once');
+    expect((await back.turnCompleted(t.turnId, mark)).params.turn.status).toBe('completed');
+    expect(back.messagesOf('approval/request', mark)).toHaveLength(1);
+    expect(back.messagesOf('approval/resolved', mark).map((m) => m.params.decision)).toEqual(['allow']);
+    expect(readFileSync(marker, 'utf8')).toBe('once\n');
+  });
+
+  it('sends each of two browsers the notifications of the thread it follows, and none of the other', async () => {
+    const daemon = daemonWith(codexBackend());
+    codex.mock.setScript(({ body }) => ({ kind: 'text', text: `Answer to ${lastUserText(body)}`, chunks: 4 }));
+    const a = await browser(daemon);
+    const b = await browser(daemon);
+    const threadA = (await a.call('thread/start', {})).thread.id as string;
+    const threadB = (await b.call('thread/start', {})).thread.id as string;
+    const [ta, tb] = await Promise.all([a.startTurn(threadA, 'alpha'), b.startTurn(threadB, 'beta')]);
+    await Promise.all([a.turnCompleted(ta.turnId, ta.from), b.turnCompleted(tb.turnId, tb.from)]);
+    expect(a.streamedText(ta.from)).toBe('Answer to alpha');
+    expect(b.streamedText(tb.from)).toBe('Answer to beta');
+    const threadsSeen = (h: typeof a): Set<string> =>
+      new Set(
+        h.messages
+          .filter((m) => m.method !== undefined)
+          .map((m) => m.params?.threadId ?? m.params?.thread?.id ?? m.params?.turn?.threadId)
+          .filter((id): id is string => typeof id === 'string'),
+      );
+    expect([...threadsSeen(a)]).toEqual([threadA]);
+    expect([...threadsSeen(b)]).toEqual([threadB]);
+  });
+});
