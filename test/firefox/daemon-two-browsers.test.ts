@@ -2,7 +2,8 @@
  * Chromium and Firefox ESR attached at once to one Tether daemon, end to end: both browsers' hosts relay to the daemon
  * of one runtime folder (TETHER_DAEMON=1). Each panel streams its own conversation while the other streams too, and
  * gets only its own; History, the user's threads in the one store, lists both; `tether mcp --browser` reaches a tab
- * shared in Chromium, then one shared in Firefox, and each call is asked in that browser's panel only.
+ * shared in Chromium, then one shared in Firefox, and each call is asked in that browser's panel only; a thread
+ * Chromium is streaming, opened in Firefox from History, streams on into both.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { daemonPidIn, stopDaemonIn, tetherDaemons } from '../support/daemons';
 import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { agentTexts, completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
-import { launchFirefox, type LaunchedFirefox } from './firefox-browser';
+import { launchFirefox, type LaunchedFirefox, waitInPage } from './firefox-browser';
 import { answer, connectedPanel, sendPrompt as sendFirefoxPrompt } from './firefox-panel';
 
 // One runtime folder for both browsers: their hosts find (or start) the same daemon there, and nobody else's.
@@ -202,5 +203,33 @@ describe('Chromium and Firefox ESR attached to one daemon', () => {
     expect(fromFirefox.isError).toBeFalsy();
     expect(textOf(fromFirefox)).toContain('lighthouses');
     expect(textOf(fromFirefox)).not.toContain('North Sea');
+  });
+
+  it('follows a thread Chromium is streaming once Firefox opens it from History: the rest live, every number once', async () => {
+    const chromeThread = await chromePanel.locator('.transcript').getAttribute('data-thread-id');
+    await sendPrompt(chromePanel, '/stream 800 20');
+    const live = chromePanel.locator('.transcript .item.agentMessage .body').nth(1);
+    await expect.poll(async () => (await live.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(20);
+    await firefoxPanel.click('button[data-action="history"]');
+    const open = `.history li[data-thread-id="${chromeThread}"] button.link`;
+    await firefoxPanel.waitForSelector(open, { timeout: 15_000 });
+    await firefoxPanel.click(open);
+    // Firefox shows the answer still being written (it subscribed mid-stream) ...
+    await waitInPage(
+      firefoxPanel,
+      (id) =>
+        document.querySelector('.transcript')?.getAttribute('data-thread-id') === id &&
+        document.querySelectorAll('.transcript .item.agentMessage:not(.completed)').length === 1,
+      { arg: chromeThread },
+    );
+    // ... and the rest reaches it live through its own connection, as it reaches Chromium.
+    await waitInPage(
+      firefoxPanel,
+      () => document.querySelectorAll('.transcript .item.agentMessage.completed').length === 2,
+      { timeout: 90_000 },
+    );
+    expect(streamed(await answer(firefoxPanel, 2))).toEqual(numbers(800));
+    await completedAnswers(chromePanel).nth(1).waitFor({ timeout: 60_000 });
+    expect(streamed((await agentTexts(chromePanel))[1])).toEqual(numbers(800));
   });
 });
