@@ -114,7 +114,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const h = browser.host!;
     if (browser.threads.length < 2 || (browser.threads.length < 4 && rand() < 0.1)) {
       const t = await h.request('thread/start', { title: `chaos ${browser.threads.length}` }, 30_000);
-      if (t.error) return void count('thread/start refused');
+      if (t.error) {
+        count('thread/start refused');
+        return log(`thread/start refused: ${t.error.message}`);
+      }
       browser.threads.push(t.result.thread.id);
     }
     // Mostly an idle thread; a busy one sometimes, whose turn/start must be refused while its turn runs.
@@ -125,7 +128,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         ? `/stream ${100 + Math.floor(rand() * 500)} 4`
         : `/bash sleep 0.3; echo ran >> ${join(markerDir, `marker-${++markers}`)}`;
     const r = await h.request('turn/start', { threadId, input: [{ text }] }, 30_000);
-    if (r.error) return void count('turn refused');
+    if (r.error) {
+      count('turn refused');
+      return log(`turn/start refused: ${r.error.message}`);
+    }
     ledger.busy.add(threadId);
     count(text.startsWith('/bash') ? 'turn command' : 'turn stream');
   };
