@@ -91,7 +91,8 @@ export class HeldRequests {
 
   /** A connection subscribed to a thread or finished `initialize`: what it follows goes to it. */
   changed(): void {
-    for (const entry of this.held) if (!entry.waiting) this.offer(entry);
+    for (const entry of this.held) this.offer(entry);
+    // The waits of what was just sent end here (their requests are asked; serve() then finds nothing to do).
     this.waits.changed();
   }
 
