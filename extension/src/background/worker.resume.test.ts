@@ -195,7 +195,14 @@ describe('TetherWorker showing a thread again after the browser was away', () =>
     const { worker, panel, sent } = await workerOver(local);
     const [a, b] = createMemoryTransportPair();
     const server = new Connection(a, { inbound: serverInbound, outbound: clientInbound });
-    const tool: Item = { ...item('b', 'inProgress'), type: 'toolCall', content: { toolName: 'bash' } } as Item;
+    const tool: Item = {
+      id: 'b',
+      type: 'toolCall',
+      status: 'inProgress',
+      createdAtMs: 1,
+      turnId: 'u1',
+      content: { toolName: 'bash' },
+    };
     server.onRequest('thread/resume', () => ({
       thread: { ...thread, status: 'waitingOnApproval' as const },
       activeTurn: turn,

@@ -1,6 +1,6 @@
 import type { Item } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { itemsSince, ResumePoints } from './resume-points';
+import { itemsSince, keptWorkingFrom, ResumePoints, type ResumedThread } from './resume-points';
 
 const item = (id: string, status: Item['status'] = 'completed'): Item => ({
   id,
@@ -72,5 +72,51 @@ describe('the items a resume answer adds', () => {
 
   it('are unknown (send the whole snapshot) when such a page does not reach back to the item', () => {
     expect(itemsSince({ items: [item('x')], olderCursor: 'older' }, 'b')).toBeUndefined();
+  });
+});
+
+describe('where the work the agent did while the browser was away begins', () => {
+  const thread = (status: ResumedThread['thread']['status']): ResumedThread['thread'] => ({
+    id: 't1',
+    title: 'T',
+    model: 'm',
+    status,
+    archived: false,
+    ephemeral: false,
+    createdAtMs: 1,
+    updatedAtMs: 1,
+  });
+  const turn = { id: 'u1', threadId: 't1', status: 'running' as const, input: [], startedAtMs: 1 };
+  const ofTurn = (id: string, status: Item['status'] = 'completed'): Item => ({ ...item(id, status), turnId: 'u1' });
+
+  it('is the item after the last one the browser saw finish, when the turn still runs', () => {
+    const items = [ofTurn('a'), ofTurn('b', 'inProgress')];
+    const read = { thread: thread('running'), activeTurn: turn };
+    expect(keptWorkingFrom({ turnId: 'u1', after: 'a' }, items, read)).toBe('b');
+  });
+
+  it("is the turn's first answer when the browser saw none of its items finish, and the turn ended meanwhile", () => {
+    const user: Item = {
+      id: 'q',
+      type: 'userMessage',
+      status: 'completed',
+      createdAtMs: 1,
+      turnId: 'u1',
+      content: { text: 'go' },
+    };
+    const items = [user, ofTurn('a'), ofTurn('b')];
+    expect(keptWorkingFrom({ turnId: 'u1' }, items, { thread: thread('idle') })).toBe('a');
+  });
+
+  it('is nowhere when nothing came after, the turn ended unfinished, or it only waits for an approval', () => {
+    const items = [ofTurn('a'), ofTurn('b', 'inProgress')];
+    expect(keptWorkingFrom({ turnId: 'u1', after: 'b' }, items, { thread: thread('running'), activeTurn: turn })).toBe(
+      undefined,
+    );
+    const cut = { ...turn, status: 'interrupted' as const };
+    const unfinished = { thread: thread('idle'), unfinishedTurns: [cut] };
+    expect(keptWorkingFrom({ turnId: 'u1', after: 'a' }, [...items, ofTurn('c')], unfinished)).toBeUndefined();
+    const waiting = { thread: thread('waitingOnApproval'), activeTurn: turn };
+    expect(keptWorkingFrom({ turnId: 'u1', after: 'a' }, items, waiting)).toBeUndefined();
   });
 });
