@@ -48,7 +48,7 @@ const rows = [
   `| command backend SIGKILL | ${e('backend SIGKILL')} |`,
   `| daemon SIGTERM / daemon SIGKILL | ${e('daemon SIGTERM')} / ${e('daemon SIGKILL')} |`,
   `| browser reconnects (host started, \`thread/resume\` after the last item it had) | ${e('reconnect')} (${e('reconnect failed')} failed) |`,
-  `| turns started: streaming / command | ${e('turn stream')} / ${e('turn command')} (${e('turn refused')} refused: a turn already ran) |`,
+  `| turns started: streaming / command | ${e('turn stream')} / ${e('turn command')} (${e('turn refused')} refused, e.g. a turn already running; logged with the reason) |`,
   `| turns a client saw end: completed / interrupted / failed | ${e('turn completed')} / ${e('turn interrupted')} / ${e('turn failed')} |`,
   `| approval requests seen (re-shown ones included) / answered allow / deny | ${e('approval asked')} / ${e('approval allow')} / ${e('approval deny')} |`,
   `| commands asked / reported run / declined / marker files written | ${report.commands.asked} / ${report.commands.ran} / ${report.commands.declined} / ${report.commands.written} |`,
