@@ -203,7 +203,7 @@ class Agent implements PageAgent {
     const aim = call.aim && call.ref !== undefined ? locate(el, call.ref) : undefined;
     if (aim && (!('point' in aim) || (aim.covered && !call.aim?.coverOk)))
       return { stale: false, watching: false, aim };
-    this.watching = this.begin(el, call);
+    this.watching = this.begin(el, { ...call, trustedInput: true });
     // Focusing here spares the worker finding the element through CDP (a whole-document walk and four more round
     // trips); the focus events and caret are the browser's own either way, and what focus starts is watched.
     if (call.focus && el instanceof HTMLElement) el.focus();
@@ -231,10 +231,14 @@ class Agent implements PageAgent {
     return { stale: false };
   }
 
-  private begin(el: Element | undefined, opts: { channel?: string; dialog?: DialogPolicy }): Watching {
+  private begin(
+    el: Element | undefined,
+    opts: { channel?: string; dialog?: DialogPolicy; trustedInput?: boolean },
+  ): Watching {
     const watch = watchAction({
       ...(opts.channel ? { channel: opts.channel } : {}),
       ...(opts.dialog ? { dialog: opts.dialog } : {}),
+      ...(opts.trustedInput ? { trustedInput: true } : {}),
       shadowRoots: this.shadows.live(),
       ignore: this.highlighter.node,
     });

@@ -4,7 +4,9 @@
  * means no mutation and no request of the action's in flight for `quietMs`, or `capMs` at most, or at once when the
  * document starts unloading (the worker then waits for the new page on its side). An action that started nothing (no
  * mutation, request, timer, dialog or error within `START_WINDOW_MS`, seen with the main-world shim's help) is settled
- * then, without waiting out the quiet window: a click on a checkbox or a key in a field answers at once.
+ * then, without waiting out the quiet window: a click on a checkbox or a key in a field answers at once. For trusted
+ * input (made by the browser, with `settle` called a round trip after the page handled it) the start window and the
+ * quiet window count from the last input event the page saw, so that round trip is not waited a second time.
  */
 import type { DialogPolicy, DialogReport } from '../shared/agent-contract';
 import type { ShimMessage } from './dialog-shim';
@@ -30,6 +32,35 @@ const DIALOGS_MAX = 5;
 export const START_WINDOW_MS = 30;
 /** A timer due within this long of the action (at most the quiet window) is work the action started. */
 const TIMER_DUE_MAX_MS = 1_000;
+/**
+ * The events a user's input makes (pointer, mouse, keys, text, drops): the last one seen is when trusted input ended.
+ * Not `change` or focus events, which the agent's own focusing fires as the watch begins.
+ */
+const INPUT_EVENTS = [
+  'pointermove',
+  'pointerdown',
+  'pointerup',
+  'mousedown',
+  'mouseup',
+  'click',
+  'auxclick',
+  'dblclick',
+  'contextmenu',
+  'keydown',
+  'keyup',
+  'beforeinput',
+  'input',
+  'drop',
+  'dragend',
+] as const;
+
+/**
+ * When the action ended, for its windows: the last trusted input event the page saw during a watch of trusted input
+ * (settle is called only once the browser answered that all of it was handled), else when settle was called.
+ */
+export function actionEnd(settleCalled: number, lastInput: number | undefined): number {
+  return lastInput !== undefined && lastInput <= settleCalled ? lastInput : settleCalled;
+}
 
 /** Options of watchAction. */
 export interface WatchOptions {
@@ -40,6 +71,8 @@ export interface WatchOptions {
   readonly shadowRoots: readonly ShadowRoot[];
   /** A node of the agent's own (the highlight) whose changes are not the page's. */
   readonly ignore?: Node | null;
+  /** The browser makes the action's input (chrome.debugger): its windows count from the last input event seen. */
+  readonly trustedInput?: boolean;
 }
 
 /** An action under watch: `settle` resolves once the page is quiet and stops watching. */
@@ -63,6 +96,12 @@ export function watchAction(options: WatchOptions): ActionWatch {
   let pending = 0;
   let unloading = false;
   let wake: (() => void) | undefined;
+  let lastInput: number | undefined;
+  const onInput = (event: Event): void => {
+    if (event.isTrusted) lastInput = performance.now();
+  };
+  const inputListening = { capture: true, passive: true };
+  if (options.trustedInput) for (const type of INPUT_EVENTS) window.addEventListener(type, onInput, inputListening);
 
   const addError = (message: string): void => {
     active = true;
@@ -142,6 +181,8 @@ export function watchAction(options: WatchOptions): ActionWatch {
     window.removeEventListener('pagehide', onUnload);
     window.removeEventListener('error', onError);
     navigation?.removeEventListener('navigate', onNavigate);
+    if (options.trustedInput)
+      for (const type of INPUT_EVENTS) window.removeEventListener(type, onInput, inputListening);
     send({ t: 'end' });
     if (options.channel) document.removeEventListener(options.channel, onChannel);
   };
@@ -149,7 +190,7 @@ export function watchAction(options: WatchOptions): ActionWatch {
   return {
     settle(quietMs, capMs) {
       // Mutations made by the action itself are queued as microtasks: collect them before judging quiet.
-      const actionEnded = performance.now();
+      const actionEnded = actionEnd(performance.now(), lastInput);
       lastActivity = Math.max(lastActivity, actionEnded);
       return new Promise<Settled>((resolve) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -178,7 +219,8 @@ export function watchAction(options: WatchOptions): ActionWatch {
         wake = finish;
         if (unloading) return finish();
         const first = options.channel && START_WINDOW_MS < quietMs ? early : check;
-        timer = setTimeout(first, Math.max(1, Math.min(options.channel ? START_WINDOW_MS : quietMs, quietMs, capMs)));
+        const firstMs = Math.min(options.channel ? START_WINDOW_MS : quietMs, quietMs, capMs);
+        timer = setTimeout(first, Math.max(0, actionEnded + firstMs - performance.now()));
       });
     },
   };
