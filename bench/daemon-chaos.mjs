@@ -5,7 +5,9 @@
 // SIGKILL of the daemon. Then: every acknowledged item once in its journal and in what a reconnecting client reads,
 // each command run at most once (a marker file each), no process left behind, the daemon's memory flat.
 // The soak's core is test/support/daemon-chaos.ts, bundled from the tests' TypeScript as other benches do.
-// Usage: node bench/daemon-chaos.mjs [--minutes N] [--seed S]   (default 5 minutes, a seed from the clock; writes
+// Usage: node bench/daemon-chaos.mjs [--minutes N] [--seed S] [--calm-minutes C]   (default 5 minutes, a seed from the
+// clock; the last C minutes, default the lesser of 3 and a third, restart no daemon, so one lives long enough for its
+// memory to be compared between the first and last third of its samples; writes
 // bench/results/daemon-chaos.json and the "Daemon chaos soak" section of BENCHMARKS.md)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ const option = (name, fallback) => {
 };
 const minutes = option('minutes', 5);
 const seed = option('seed', Date.now() % 2 ** 31);
+const calmMinutes = option('calm-minutes', Math.min(3, minutes / 3));
 if (!(minutes > 0) || !Number.isInteger(seed)) {
   console.error('usage: node bench/daemon-chaos.mjs [--minutes N] [--seed S]');
   process.exit(2);
@@ -34,7 +37,12 @@ const loadAt = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3
 const loadAtStart = loadAt();
 console.log(`machine: ${machineText}; load average ${loadAtStart}; seed ${seed}; ${minutes} minute(s)`);
 const started = performance.now();
-const report = await runChaos({ seed, durationMs: minutes * 60_000, log: (line) => console.log(line) });
+const report = await runChaos({
+  seed,
+  durationMs: minutes * 60_000,
+  calmDaemonMs: calmMinutes * 60_000,
+  log: (line) => console.log(line),
+});
 const wallMinutes = (performance.now() - started) / 60_000;
 const loadAtEnd = loadAt();
 console.log(JSON.stringify(report, null, 1));
@@ -61,7 +69,7 @@ const table = rows.join('\n');
 const section = [
   '## Daemon chaos soak',
   '',
-  `Run ${new Date().toISOString().slice(0, 10)} on ${machineText} by \`node bench/daemon-chaos.mjs --minutes ${minutes} --seed ${seed}\``,
+  `Run ${new Date().toISOString().slice(0, 10)} on ${machineText} by \`node bench/daemon-chaos.mjs --minutes ${minutes} --seed ${seed} --calm-minutes ${fmt(calmMinutes, 1)}\``,
   `(${fmt(wallMinutes, 1)} minutes with the drain and checks; figures also in \`bench/results/daemon-chaos.json\`); load average`,
   `${loadAtStart} at the start, ${loadAtEnd} at the end. Two simulated browsers (real \`tether host\` relays driven over`,
   'stdio, as the service worker drives them), one served by the embedded backend and one by a command backend (a',
@@ -74,7 +82,8 @@ const section = [
   '(`thread/read` and older pages) once; no item reaches a client twice (notification and `thread/resume`); what a',
   'client streamed equals the completed item; streamed answers have no gap or duplicate; a turn that did not finish is',
   'read back as unfinished; each command ran at most once (exactly once when reported run, never when declined); no',
-  "process carrying the run's environment mark outlives the daemon; the daemon's RSS.",
+  "process carrying the run's environment mark outlives the daemon; the daemon's RSS (the last minutes restart no daemon, so",
+  'the daemon sampled most often lived through them).',
   '',
   table,
   '',

@@ -28,6 +28,11 @@ export interface ChaosOptions {
   /** How long the chaos lasts; or, with `steps`, how many steps it takes (whatever the machine's speed). */
   readonly durationMs?: number;
   readonly steps?: number;
+  /**
+   * The last this many ms of `durationMs` go on without daemon restarts, so one daemon lives long enough for its memory
+   * to tell whether it grows (a restarted daemon starts with fresh memory). Default 0.
+   */
+  readonly calmDaemonMs?: number;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
 }
@@ -191,12 +196,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     ...Array<string>(4).fill('none'),
   ];
   let deck: string[] = [];
+  let calmFrom = Number.POSITIVE_INFINITY;
   const draw = (): string => {
     if (deck.length === 0)
       deck = DECK.map((c) => ({ c, k: rand() }))
         .sort((a, b) => a.k - b.k)
         .map((x) => x.c);
-    return deck.pop()!;
+    const card = deck.pop()!;
+    return card.startsWith('daemon') && Date.now() >= calmFrom ? 'none' : card;
   };
   // Two streaming turns for each command turn, in an order the seed shuffles.
   let turns: string[] = [];
@@ -236,6 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const runStarted = Date.now();
   try {
     const end = runStarted + (options.durationMs ?? Number.POSITIVE_INFINITY);
+    calmFrom = end - (options.calmDaemonMs ?? 0);
     while (Date.now() < end && steps < (options.steps ?? Number.POSITIVE_INFINITY)) {
       steps++;
       await step().catch((error) => {
