@@ -46,7 +46,7 @@ export class SharedCommandBackends implements SharedCommands {
   connect(id: string, config: BackendConfig, context: BackendContext): Backend {
     const key = `${id}\n${JSON.stringify(config)}`;
     let shared = this.running.get(key);
-    if (!shared || shared.ended) {
+    if (!shared || shared.retired) {
       // The process itself: not shared again, logging to the daemon, reaching page tools through the daemon's hub.
       const { sharedCommands: _shared, ...own } = context;
       const backend = this.options.create(id, config, { ...own, mcp: this.options.hub, log: this.options.log });
@@ -103,6 +103,11 @@ export class SharedCommand {
       pageToolWaitMs: options.pageToolWaitMs,
       log: (line) => this.log(line),
     });
+  }
+
+  /** True once it stops or stopped: a new connection starts another process. */
+  get retired(): boolean {
+    return this.ended || this.stopping;
   }
 
   /** Turns running now. */
@@ -180,6 +185,9 @@ export class SharedCommand {
   }
 
   private initialize(client: SharedCommandClient, message: Record<string, unknown>): void {
+    // The agent's MCP server offers the client tools the connections declare (the extension's, the same on each).
+    const tools = clientToolsOf(message);
+    if (tools.length > 0) this.options.hub.setClientTools(tools);
     if (this.initialized !== undefined) {
       client.deliver({ ...jsonrpcOf(message.jsonrpc), id: message.id, result: this.initialized });
       client.ready = true;
@@ -191,8 +199,6 @@ export class SharedCommand {
       return;
     }
     this.initializing = true;
-    // The agent's MCP server offers the client tools the first connection declares (the extension's, the same on each).
-    this.options.hub.setClientTools(clientToolsOf(message));
     this.forward(client, 'initialize', message);
   }
 
@@ -263,9 +269,14 @@ export class SharedCommand {
     const { client } = pending;
     const result = 'result' in message ? message.result : undefined;
     if (pending.method === 'initialize') this.initializeAnswered(client, result);
+    // A turn runs from its answer on (turn/started may come later): a browser leaving meanwhile must not stop it.
+    const turn = asRecord(asRecord(result).turn);
+    if (pending.method === 'turn/start' && turn.status === 'running' && typeof turn.id === 'string')
+      this.turns.add(turn.id);
     const threadId = str(asRecord(asRecord(result).thread).id);
     if (THREAD_RESULTS.has(pending.method) && threadId !== undefined) client.follow(threadId);
     if (this.clients.has(client)) client.deliver({ ...message, ...jsonrpcOf(pending.jsonrpc), id: pending.id });
+    else this.stopIfUnused();
   }
 
   private notified(method: string, message: Record<string, unknown>, bytes: Buffer): void {
@@ -301,7 +312,8 @@ export class SharedCommand {
   }
 
   private stopIfUnused(): void {
-    if (this.clients.size > 0 || this.turns.size > 0 || this.held.size > 0 || this.stopping || this.ended) return;
+    if (this.clients.size > 0 || this.turns.size > 0 || this.held.size > 0 || this.pending.size > 0) return;
+    if (this.stopping || this.ended) return;
     void this.stop('no browser is connected and no turn runs').catch((error: unknown) =>
       this.log(`stopping failed: ${errorMessage(error)}`),
     );
