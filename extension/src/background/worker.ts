@@ -152,7 +152,8 @@ export class TetherWorker {
     return {
       connection: this.link.state,
       ...(hello ? { hostVersion: hello.hostVersion, backend: hello.backend } : {}),
-      ...(hello?.daemonVersion === undefined ? {} : { daemonVersion: hello.daemonVersion }),
+      daemonVersion: hello?.daemonVersion,
+      daemonUnavailable: hello?.daemonUnavailable,
       backends: hello?.backends ?? [],
       ...(info ? { serverInfo: info.init.serverInfo, capabilities: info.init.capabilities } : {}),
       settings: this.deps.state.settings(),

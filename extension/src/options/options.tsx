@@ -159,7 +159,8 @@ export function Options(props: { client: WorkerClient }) {
               <tr>
                 <th>Daemon version</th>
                 <td>
-                  {state.daemonVersion ?? 'none: the host serves in-process, so turns end when the browser closes'}
+                  {state.daemonVersion ??
+                    `none: the host serves in-process, so turns end when the browser closes${state.daemonUnavailable ? ` (${state.daemonUnavailable})` : ''}`}
                 </td>
               </tr>
             ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adviceFor, agentFixAdvice, daemonUpdateNote, skewAdvice } from './connection-advice';
+import { adviceFor, agentFixAdvice, daemonUnavailableNote, daemonUpdateNote, skewAdvice } from './connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from './install-command';
 import type { VersionSkew } from './records';
 
@@ -145,6 +145,15 @@ describe('daemonUpdateNote', () => {
   it('tells the user to update the host when the daemon is the newer one', () => {
     expect(daemonUpdateNote('0.9.2', '0.10.0')).toBe(
       "The agent runs Tether 0.10.0, newer than this browser's Tether host (0.9.2): install Tether again to update the host.",
+    );
+  });
+});
+
+describe('daemonUnavailableNote', () => {
+  it("says turns stop with the browser, with the host's reason, when the daemon could not run", () => {
+    expect(daemonUnavailableNote('cannot listen on /run/user/1000/tether/daemon.sock: EACCES.')).toBe(
+      'Turns stop when the browser closes: the Tether daemon could not run (cannot listen on ' +
+        "/run/user/1000/tether/daemon.sock: EACCES), so the browser's host runs the agent itself. tether doctor says more.",
     );
   });
 });

@@ -162,6 +162,11 @@ export function agentFixAdvice(fix: AgentFix): ConnectionAdvice {
       };
 }
 
+/** The line a page shows while the host serves in-process because the daemon could not run (bridge/hello's reason). */
+export function daemonUnavailableNote(reason: string): string {
+  return `Turns stop when the browser closes: the Tether daemon could not run (${reason.replace(/[.\s]+$/, '')}), so the browser's host runs the agent itself. tether doctor says more.`;
+}
+
 /** Orders two dotted versions by their numbers (0.10.0 after 0.9.2); what follows a `-` or `+` is ignored. */
 function compareVersions(a: string, b: string): number {
   const parts = (v: string) => (v.split(/[-+]/)[0] ?? '').split('.').map((n) => Number.parseInt(n, 10) || 0);

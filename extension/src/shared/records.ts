@@ -140,6 +140,8 @@ export const WorkerState = z.object({
   hostVersion: z.string().optional(),
   /** The version of the daemon the host relays to (bridge/hello); absent when the host serves in-process. */
   daemonVersion: z.string().optional(),
+  /** Why the host serves in-process although it was set to relay to the daemon (bridge/hello). */
+  daemonUnavailable: z.string().optional(),
   backend: z.string().optional(),
   backends: z.array(BackendInfo),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),

@@ -45,6 +45,14 @@ describe('ConnectionBanner', () => {
       const text = JSON.stringify(render(connected, versions).props);
       expect(text).toContain('Connected');
       expect(text).not.toContain('data-update');
+      expect(text).not.toContain('data-daemon');
     }
+  });
+
+  it('adds a line to the connected banner while the host serves in-process because the daemon could not run', () => {
+    const connected: ConnectionState = { status: 'connected', attempt: 1, sinceMs: 0 };
+    const text = JSON.stringify(render(connected, { hostVersion: '0.2.0', daemonUnavailable: 'no socket' }).props);
+    expect(text).toContain('"data-daemon":"unavailable"');
+    expect(text).toContain('Turns stop when the browser closes: the Tether daemon could not run (no socket)');
   });
 });

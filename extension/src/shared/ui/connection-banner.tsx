@@ -1,6 +1,6 @@
 /** The connection state, told straight: status, the browser's reason, and what to do about it. */
 import { useEffect, useState } from 'preact/hooks';
-import { adviceFor, agentFixAdvice, daemonUpdateNote, skewAdvice } from '../connection-advice';
+import { adviceFor, agentFixAdvice, daemonUnavailableNote, daemonUpdateNote, skewAdvice } from '../connection-advice';
 import { doctorCommandFor, installCommandFor, skewCommandFor } from '../install-command';
 import type { WorkerState } from '../records';
 
@@ -35,6 +35,11 @@ export function ConnectionBanner(props: { state: WorkerState | undefined; linkUp
         {update ? (
           <div class="reason" data-update="pending">
             {update}
+          </div>
+        ) : null}
+        {state.daemonUnavailable ? (
+          <div class="reason" data-daemon="unavailable">
+            {daemonUnavailableNote(state.daemonUnavailable)}
           </div>
         ) : null}
       </div>
