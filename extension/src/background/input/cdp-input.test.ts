@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseKey } from '../../content/keys';
-import { trustedClick, trustedDrag, trustedKey, trustedKeys, type CdpEventWait } from './cdp-input';
+import { keyListenerProbe, trustedClick, trustedDrag, trustedKey, trustedKeys, type CdpEventWait } from './cdp-input';
 import { cdpKey } from './cdp-keys';
 import { DRAG_START_STEP_PX, DRAG_STEP_PX, dragPath } from './drag-path';
 
@@ -88,6 +88,65 @@ describe('CDP key fields', () => {
       ['keyUp', 'ArrowRight', 10],
       ['keyUp', 'Shift', 2],
       ['keyUp', 'Control', 0],
+    ]);
+  });
+});
+
+/**
+ * A page as CDP answers about it: whether the focus is in a text field, and the listeners of its document (all nodes)
+ * and window; `fail` makes every command fail.
+ */
+function pageOf(o: { inField: boolean; doc?: string[]; win?: string[]; fail?: boolean }) {
+  const sent: string[] = [];
+  const send = async (method: string, params?: Record<string, unknown>) => {
+    sent.push(method === 'Runtime.evaluate' ? `evaluate ${String(params?.expression).slice(0, 8)}` : method);
+    if (o.fail) throw new Error('Cannot find context with specified id');
+    if (method === 'Runtime.evaluate')
+      return params?.returnByValue
+        ? { result: { value: o.inField } }
+        : { result: { objectId: `id-${params?.expression}` } };
+    if (method === 'DOMDebugger.getEventListeners') {
+      const types = params?.objectId === 'id-window' ? (o.win ?? []) : (o.doc ?? []);
+      return { listeners: types.map((type) => ({ type, useCapture: false })) };
+    }
+    return {};
+  };
+  return { sent, send };
+}
+
+describe('whether a page could tell typed keys from committed text', () => {
+  it('could not when the focus is in a text field and nothing listens for keys or input, only for clicks', async () => {
+    const page = pageOf({ inField: true, doc: ['click', 'focus'], win: ['resize'] });
+    expect(await keyListenerProbe(page.send).listens()).toBe(false);
+  });
+
+  it('could when anything in the document or the window listens for keys, beforeinput or input', async () => {
+    for (const listeners of [
+      { doc: ['keydown'] },
+      { doc: ['click', 'beforeinput'] },
+      { win: ['keyup'] },
+      { win: ['input'] },
+    ])
+      expect(await keyListenerProbe(pageOf({ inField: true, ...listeners }).send).listens()).toBe(true);
+  });
+
+  it('could when the focus is not in a text field, and when the page cannot be asked', async () => {
+    expect(await keyListenerProbe(pageOf({ inField: false }).send).listens()).toBe(true);
+    expect(await keyListenerProbe(pageOf({ inField: true, fail: true }).send).listens()).toBe(true);
+  });
+
+  it('looks up the document and window at once, their listeners when asked, then frees what the page held', async () => {
+    const page = pageOf({ inField: true });
+    const probe = keyListenerProbe(page.send);
+    await Promise.resolve();
+    expect(page.sent).toEqual(['evaluate document', 'evaluate window']);
+    await probe.listens();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(page.sent.slice(2)).toEqual([
+      'evaluate (() => {',
+      'DOMDebugger.getEventListeners',
+      'DOMDebugger.getEventListeners',
+      'Runtime.releaseObjectGroup',
     ]);
   });
 });

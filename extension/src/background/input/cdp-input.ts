@@ -85,6 +85,84 @@ export async function trustedKeys(send: CdpSend, chords: readonly KeyChord[]): P
   await Promise.all(chords.flatMap(keyEvents).map((event) => send('Input.dispatchKeyEvent', event)));
 }
 
+/** Run in the page's main world: whether the focus is in a text input or textarea of the top document. */
+const FOCUS_IN_TEXT_FIELD = `(() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  const text = ['text', 'search', 'email', 'url', 'tel', 'password'];
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && text.includes(el.type));
+})()`;
+
+/** Events by which a page could tell key presses from committed text (or count the characters of one input). */
+const KEY_HEARING = new Set(['keydown', 'keypress', 'keyup', 'beforeinput', 'textInput', 'input']);
+
+/** Finds out whether a page could tell key presses from committed text; see keyListenerProbe. */
+export interface KeyListenerProbe {
+  /** True unless the focus is in a text field and nothing in the document or on the window listens for keys. */
+  listens(): Promise<boolean>;
+  /** Frees what the page holds for the probe, when `listens` is not called. */
+  release(): void;
+}
+
+/**
+ * Whether the page could tell a user's key presses from text committed at once in its focused field: false only for
+ * a text input or textarea in a top document where no listener (`on...` handlers included) for keys or per-character
+ * input is set on any node, in open shadow roots and same-process frames too, or on the window. DOMDebugger sees the
+ * page's listeners only, not the extensions'. The document and window are looked up at once (alongside the agent's
+ * watch, which focuses the field), so `listens` costs one round trip to the renderer.
+ */
+export function keyListenerProbe(send: CdpSend): KeyListenerProbe {
+  const objectGroup = 'tether-key-listeners';
+  const targets = Promise.all(
+    ['document', 'window'].map(async (expression) =>
+      objectIdOf(resultOf(await send('Runtime.evaluate', { expression, objectGroup }))),
+    ),
+  );
+  const release = () =>
+    void targets
+      .catch(() => undefined)
+      .then(() => send('Runtime.releaseObjectGroup', { objectGroup }))
+      .catch(() => undefined);
+  return {
+    async listens() {
+      try {
+        const [doc, win] = await targets;
+        if (doc === undefined || win === undefined) return true;
+        const [field, ...found] = await Promise.all([
+          send('Runtime.evaluate', { expression: FOCUS_IN_TEXT_FIELD, returnByValue: true }),
+          send('DOMDebugger.getEventListeners', { objectId: doc, depth: -1, pierce: true }),
+          send('DOMDebugger.getEventListeners', { objectId: win }),
+        ]);
+        const inField = resultOf(field);
+        if (!(inField && typeof inField === 'object' && 'value' in inField && inField.value === true)) return true;
+        return found.some((reply) => listenerTypes(reply).some((type) => KEY_HEARING.has(type)));
+      } catch {
+        return true;
+      } finally {
+        release();
+      }
+    },
+    release,
+  };
+}
+
+function resultOf(v: unknown): unknown {
+  return v && typeof v === 'object' && 'result' in v ? v.result : undefined;
+}
+
+function objectIdOf(v: unknown): string | undefined {
+  return v && typeof v === 'object' && 'objectId' in v && typeof v.objectId === 'string' ? v.objectId : undefined;
+}
+
+/** The event types of DOMDebugger.getEventListeners' answer. */
+function listenerTypes(v: unknown): string[] {
+  const listeners = v && typeof v === 'object' && 'listeners' in v ? v.listeners : undefined;
+  if (!Array.isArray(listeners)) return [];
+  return listeners.flatMap((l: unknown) =>
+    l && typeof l === 'object' && 'type' in l && typeof l.type === 'string' ? [l.type] : [],
+  );
+}
+
 /** Types text where the focus is, as an input method would commit it (`beforeinput`/`input`, trusted). */
 export async function trustedInsertText(send: CdpSend, text: string): Promise<void> {
   await send('Input.insertText', { text });

@@ -7,6 +7,8 @@
 import type { KeyChord } from '../../content/keys';
 import type { Point } from '../../shared/agent-contract';
 import {
+  keyListenerProbe,
+  type KeyListenerProbe,
   trustedClick,
   trustedDrag,
   trustedDropFiles,
@@ -50,8 +52,14 @@ export interface InputDeps {
 export const NO_DEBUGGER_API =
   'this browser has no debugger API for extensions (Firefox), so CSS :hover, user activation and checks of event.isTrusted see synthetic input';
 
+/** How many documents found to listen for keys are remembered (a bound; forgetting one costs a second look). */
+const LISTENING_MAX = 200;
+
 /** The input layer of every tab. */
 export class InputLayer {
+  /** `tabId:docId` of top documents found to listen for keys. */
+  private readonly listening = new Set<string>();
+
   constructor(private readonly deps: InputDeps) {}
 
   /** How an action on `tabId`, whose page is on `origin`, is made now. */
@@ -72,6 +80,27 @@ export class InputLayer {
     const { sessions } = this.deps;
     if (!sessions) throw new TrustedInputUnavailable(NO_DEBUGGER_API);
     await sessions.ensure(tabId);
+  }
+
+  /**
+   * Starts finding out whether the page could tell typed keys from text committed at once in its focused field
+   * (see keyListenerProbe), for document `doc` of the tab's top frame. A document found to listen is remembered (its
+   * listeners seldom go, and keys are right either way), so only documents that did not listen are asked again.
+   */
+  keyListeners(tabId: number, doc: string): KeyListenerProbe {
+    const { sessions } = this.deps;
+    const key = `${tabId}:${doc}`;
+    if (!sessions || this.listening.has(key)) return { listens: async () => true, release: () => undefined };
+    const probe = keyListenerProbe((method, params) => sessions.send(tabId, method, params));
+    return {
+      listens: async () => {
+        const listens = await probe.listens();
+        if (this.listening.size >= LISTENING_MAX) this.listening.clear();
+        if (listens) this.listening.add(key);
+        return listens;
+      },
+      release: probe.release,
+    };
   }
 
   /** Performs one trusted step; resolves with what the page made of a drag (native HTML5 or pointer-driven). */
@@ -117,6 +146,7 @@ export class InputLayer {
 
   /** The tab closed. */
   tabClosed(tabId: number): void {
+    for (const key of this.listening) if (key.startsWith(`${tabId}:`)) this.listening.delete(key);
     this.deps.sessions?.tabClosed(tabId);
   }
 }

@@ -254,6 +254,28 @@ describe('page actions through the input layer', () => {
     expect(env.dbg.state.commands.map((c) => c.method)).not.toContain('DOM.getDocument');
   });
 
+  it('commits the text at once into a field nothing on the page listens to for keys, and asks a page that listens only once', async () => {
+    const env = setup({ e1: button('Name', 30, 30) });
+    const answers = env.dbg.state.answers;
+    answers['Runtime.evaluate'] = { result: { objectId: 'o1', value: true } };
+    answers['DOMDebugger.getEventListeners'] = { listeners: [{ type: 'click' }] };
+    await env.run('page_snapshot', {});
+    const typed = () =>
+      env.dbg.state.commands
+        .filter((c) => ['Input.dispatchKeyEvent', 'Input.insertText'].includes(c.method) && c.params?.type !== 'keyUp')
+        .map((c) => (c.method === 'Input.insertText' ? `insert ${c.params?.text}` : `${c.params?.key}`));
+    const asked = () => env.dbg.state.commands.filter((c) => c.method === 'DOMDebugger.getEventListeners').length;
+    expect(await env.run('page_type', { ref: 'e1', text: 'Ada Lovelace', submit: true })).toContain('Input: trusted');
+    expect(typed()).toEqual(['insert Ada Lovelace', 'Enter']);
+    expect(asked()).toBe(2);
+    // A listener for keys appears: keys again, and the document is not asked again.
+    answers['DOMDebugger.getEventListeners'] = { listeners: [{ type: 'keydown' }] };
+    await env.run('page_type', { ref: 'e1', text: 'ab' });
+    await env.run('page_type', { ref: 'e1', text: 'c' });
+    expect(typed().slice(2)).toEqual(['a', 'b', 'c']);
+    expect(asked()).toBe(4);
+  });
+
   it('gives files to a file input by path after the host checked them, and drops them on a drop zone at its centre', async () => {
     const env = setup({
       e1: { ...button('Attach', 30, 30), facts: facts('button', 'Attach', { tag: 'input', inputType: 'file' }) },

@@ -226,6 +226,8 @@ export class PageActions {
     let focus = false;
     /** A click or hover: the agent locates the target as its watch begins, and the step is made from that point. */
     let aimed: ((point: Point) => TrustedStep) | undefined;
+    /** A type: keys or committed text, by what listens in the field the watch focused. */
+    let typing: Extract<AgentAction, { kind: 'type' }> | undefined;
     const mark = async (target: RefTarget, r: string): Promise<string> => {
       const token = randomToken();
       await this.agent(tabId, target, r, { op: 'mark', ref: target.local, token }, MarkResult);
@@ -251,7 +253,7 @@ export class PageActions {
         case 'type':
           need(t, 'type');
           focus = true;
-          steps.push(...typeSteps(action));
+          typing = action;
           break;
         case 'drag': {
           const target = this.ctx.resolve(tabId, action.to);
@@ -293,7 +295,12 @@ export class PageActions {
       ...(focus ? { focus } : {}),
       ...(aimed ? { aim: { coverOk } } : {}),
     };
-    const watchReply = await deps.callAgent(tabId, frameId, watchCall, doc.docId);
+    // Only a top document's listeners can be asked (alongside the watch); a field in a frame gets keys.
+    const keyListeners = typing && frameId === 0 && t ? input.keyListeners(tabId, t.docId) : undefined;
+    const watchReply = await deps.callAgent(tabId, frameId, watchCall, doc.docId).catch((error: unknown) => {
+      keyListeners?.release();
+      throw error;
+    });
     if (watchReply.stale) throw staleError(ref);
     this.noteReady(tabId, frameId, watchReply, doc.channel);
     const watch = parseReply(WatchResult, watchReply.value);
@@ -301,6 +308,7 @@ export class PageActions {
     let settling = false;
     try {
       if (aimed && t) steps.push(aimed((await this.pointOf(tabId, t, ref ?? '', watch.aim, coverOk)).point));
+      if (typing) steps.push(...typeSteps(typing, (await keyListeners?.listens()) ?? true));
       let lost: InputMode | undefined;
       try {
         for (const step of steps) {
