@@ -62,6 +62,11 @@ export class ChaosBrowser {
     private readonly started: HostProcess[],
   ) {}
 
+  /** Between bridge/backend/exited and the new backend's initialize: the worker sends no turn then. */
+  get backendRestarting(): boolean {
+    return this.backendBackAt !== undefined;
+  }
+
   /** Starts a host and does the worker's handshake; on failure the browser stays closed (counted, logged with `diagnose()`). */
   async connect(diagnose: () => string): Promise<void> {
     const h = startHost(this.start);

@@ -222,7 +222,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       while (b.pending.length > 0 && rand() < 0.5) b.answer(rand() < 0.8 ? 'allow' : 'deny');
     }
     const live = browsers.filter((b) => b.host !== undefined);
-    if (live.length > 0 && rand() < 0.6) await startTurn(pick(live));
+    const ready = live.filter((b) => !b.backendRestarting);
+    if (ready.length > 0 && rand() < 0.6) await startTurn(pick(ready));
     const chaos = draw();
     const target = live.length > 0 ? pick(live) : undefined;
     let done = true;
