@@ -1,6 +1,7 @@
 /**
  * The chaos soak's short form (the long one is `node bench/daemon-chaos.mjs --minutes N`): host, backend and daemon
  * killed at random (a fixed seed) during streaming turns and command approvals, then every guarantee checked.
+ * TETHER_CHAOS_SEED=N replays another seed; TETHER_CHAOS_LOG=1 prints the progress and the report.
  */
 import { describe, expect, it } from 'vitest';
 import { runChaos } from '../support/daemon-chaos';
