@@ -92,7 +92,7 @@ describe('Codex in the daemon while its browser comes and goes', () => {
     expect(readFileSync(marker, 'utf8')).toBe('once\n');
   });
 
-  it('sends each of two browsers the notifications of the thread it follows, and none of the other', async () => {
+  it("sends each of two browsers the turns of the thread it follows, and none of the other's", async () => {
     const daemon = daemonWith(codexBackend());
     codex.mock.setScript(({ body }) => ({ kind: 'text', text: `Answer to ${lastUserText(body)}`, chunks: 4 }));
     const a = await browser(daemon);
@@ -106,7 +106,8 @@ describe('Codex in the daemon while its browser comes and goes', () => {
     const threadsSeen = (h: typeof a): Set<string> =>
       new Set(
         h.messages
-          .filter((m) => m.method !== undefined)
+          // A thread starting or changing status is told to every browser (its History list); a turn only to its own.
+          .filter((m) => /^(turn|item|approval)\//.test(m.method ?? ''))
           .map((m) => m.params?.threadId ?? m.params?.thread?.id ?? m.params?.turn?.threadId)
           .filter((id): id is string => typeof id === 'string'),
       );

@@ -2,8 +2,8 @@
  * In the daemon, one command backend (Codex, an ACP agent, a `tether`-dialect app-server) per agent, shared by every
  * browser connection, so a turn goes on when the browser that started it goes away. Each connection gets a Backend of
  * its own (SharedCommandClient) over the one process: its requests go out under ids of the backend's, `initialize`
- * reaches the agent once (later connections get the same answer), and a thread's notifications go only to the
- * connections that follow it (they started, resumed, forked it, or started or steered a turn on it). What the backend
+ * reaches the agent once (later connections get the same answer), and a turn's notifications go only to the
+ * connections that follow its thread (they started, resumed, forked it, or started or steered a turn on it). What the backend
  * asks of the browser is held for them (HeldRequests). The process stops once no connection is left and no turn runs.
  */
 import { parseJsonPayload } from '@tether/protocol/codec';
@@ -18,6 +18,8 @@ import type { Backend, BackendContext, BackendExit, BackendSink, SharedCommands 
 
 /** Requests whose answer names the thread the asking connection follows from then on. */
 const THREAD_RESULTS = new Set(['thread/start', 'thread/resume', 'thread/fork']);
+/** What every connection is told, as the built-in app-server tells them: each History list shows every thread. */
+const TOLD_TO_ALL = new Set(['thread/started', 'thread/status/changed', 'thread/archived', 'thread/unarchived']);
 /** Requests whose `threadId` the asking connection follows from then on. */
 const THREAD_PARAMS = new Set(['turn/start', 'turn/steer', 'turn/interrupt']);
 
@@ -296,19 +298,11 @@ export class SharedCommand {
     if (method === 'turn/completed') this.stopIfUnused();
   }
 
-  /** Who gets a notification: the followers of its thread (a new thread's starter), everyone when it has none. */
+  /** Who gets a notification: everyone for what a History list shows, else the followers of its thread. */
   private audience(method: string, threadId: string | undefined): SharedCommandClient[] {
     const clients = [...this.clients];
-    if (threadId === undefined) return clients;
-    const followers = clients.filter((c) => c.follows(threadId));
-    if (followers.length > 0 || method !== 'thread/started') return followers;
-    // Codex says thread/started before answering thread/start: it goes to who is starting (or forking) one.
-    const starting = new Set(
-      [...this.pending.values()]
-        .filter((p) => p.method !== 'thread/resume' && THREAD_RESULTS.has(p.method))
-        .map((p) => p.client),
-    );
-    return clients.filter((c) => starting.has(c));
+    if (threadId === undefined || TOLD_TO_ALL.has(method)) return clients;
+    return clients.filter((c) => c.follows(threadId));
   }
 
   private stopIfUnused(): void {
