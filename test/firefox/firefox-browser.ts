@@ -45,7 +45,7 @@ export interface LaunchedFirefox {
   readonly installOutput: string;
   /** The id Firefox reported for the installed add-on. */
   readonly installedId: string;
-  /** The warnings Firefox's manifest parser recorded for the add-on (read from the browser's privileged scope). */
+  /** The warnings Firefox's manifest parser recorded for the add-on (as about:debugging shows them). */
   manifestWarnings(): Promise<string[]>;
   /** What the host logged, then its daemon (`$XDG_STATE_HOME/tether/host.log` and `daemon.log`); empty when none yet. */
   hostLog(): Promise<string>;
@@ -136,8 +136,8 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
     userDataDir: profileDir,
     env,
     // Without it Firefox's BiDi refuses every navigation to moz-extension:// ("not allowed in this context"), so
-    // the side panel, popup and options pages could not be driven at all; it also lets the test read the add-on's
-    // manifest warnings from the browser's privileged scope.
+    // the side panel, popup and options pages could not be driven at all (nor about:debugging, where the add-on's
+    // manifest warnings are read).
     args: ['--remote-allow-system-access'],
     extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [addonId]: ADDON_UUID }) },
   });
@@ -154,13 +154,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
       hostManifest,
       installOutput,
       installedId,
-      manifestWarnings: async () => {
-        const json = await chromeEval(
-          connection,
-          `JSON.stringify(WebExtensionPolicy.getByID(${JSON.stringify(addonId)}).extension.warnings)`,
-        );
-        return JSON.parse(String(json)) as string[];
-      },
+      manifestWarnings: () => manifestWarnings(browser, connection, addonId),
       hostLog: async () => {
         const read = (name: string) => readFile(join(homeDir, 'state/tether', name), 'utf8').catch(() => '');
         return (await read('host.log')) + (await read('daemon.log'));
@@ -186,18 +180,36 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Launc
   }
 }
 
-/** Evaluates `expression` in the browser window's privileged (chrome) scope; needs --remote-allow-system-access. */
-async function chromeEval(connection: BidiConnection, expression: string): Promise<unknown> {
-  const tree = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as {
-    contexts: Array<{ context: string }>;
-  };
-  const context = tree.contexts[0]?.context;
-  if (!context) throw new Error('Firefox listed no browser window in its chrome scope');
-  const { result } = (await connection.send('script.evaluate', { expression, target: { context }, awaitPromise: true }))
-    .result as {
-    result?: { value?: unknown };
-  };
-  return result?.value;
+/**
+ * The warnings Firefox's manifest parser gave the add-on `addonId`, as about:debugging shows them on its card (each
+ * "Reading manifest: Warning processing ..." line); every Firefox since 60 shows them there.
+ */
+async function manifestWarnings(browser: Browser, connection: BidiConnection, addonId: string): Promise<string[]> {
+  const page = await browser.newPage();
+  try {
+    const context = (page.mainFrame() as unknown as { _id: string })._id;
+    await connection.send('browsingContext.navigate', {
+      context,
+      url: 'about:debugging#/runtime/this-firefox',
+      wait: 'none',
+    });
+    return await waitInPage(
+      page,
+      (id) => {
+        const card = Array.from(document.querySelectorAll('li.qa-debug-target-item')).find((li) =>
+          Array.from(li.querySelectorAll('dd')).some((dd) => dd.textContent?.trim() === id),
+        );
+        if (!card) return undefined;
+        const messages = card.querySelectorAll(
+          '.message--level-warning .technical-text, .message--level-error .technical-text',
+        );
+        return Array.from(messages).map((p) => p.textContent?.trim() ?? '');
+      },
+      { arg: addonId },
+    );
+  } finally {
+    await page.close();
+  }
 }
 
 async function openExtensionPage(browser: Browser, connection: BidiConnection, path: string): Promise<Page> {

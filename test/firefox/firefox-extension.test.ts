@@ -100,7 +100,6 @@ describe('the extension in Firefox ESR', () => {
   it('streams an answer into the side panel page of a tab', async () => {
     const { tabId } = await firefox.openWebPage(demo.url('/'));
     const panel = await firefox.openExtensionPage(`src/sidepanel/index.html?tab=${tabId}`);
-    await panel.setViewport({ width: 420, height: 760 });
     await panel.waitForSelector(CONNECTED, { timeout: 30_000 });
     await sendPrompt(panel, '/stream 300');
     const numbers = (await answer(panel, 1)).trim().split(/\s+/).map(Number);
