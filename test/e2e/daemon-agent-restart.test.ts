@@ -6,12 +6,11 @@
  * live and ends complete, each number once, and the panel says the agent kept working while the browser was away.
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser';
 import {
   browserGone,
-  type DaemonBrowsers,
-  daemonBrowsers,
+  useDaemonBrowsers,
   daemonCounts,
   journaledAnswers,
   numbersIn,
@@ -19,7 +18,6 @@ import {
   panelAnswers,
   reopenFromHistory,
 } from '../support/daemon-browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { openConnectedPanel, sendPrompt } from '../support/extension-pages';
 
 const ACP_AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
@@ -28,19 +26,7 @@ const AGENT = 'agent';
 /** 1,500 numbers 50 ms apart: more than a minute of answer, so it still streams after the restart. */
 const COUNT = 1500;
 
-let demo: DemoServer;
-let rig: DaemonBrowsers | undefined;
-
-beforeAll(async () => {
-  demo = await startDemoServer();
-});
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
-afterAll(async () => {
-  await demo?.close();
-});
+const suite = useDaemonBrowsers();
 
 /** The numbers the panel's answers show so far. */
 const shownNumbers = async (panel: Parameters<typeof panelAnswers>[0]) =>
@@ -48,13 +34,12 @@ const shownNumbers = async (panel: Parameters<typeof panelAnswers>[0]) =>
 
 describe('an ACP agent turn that outlives the browser, in Chromium through the daemon', () => {
   it('goes on in the agent while the browser is SIGKILLed and started again: the reopened thread continues live, ends complete and once, and says the agent kept working', async () => {
-    const r = daemonBrowsers((work) => ({
+    const r = suite.start((work) => ({
       defaultBackend: AGENT,
       backends: { [AGENT]: { kind: 'command', argv: [process.execPath, ACP_AGENT], dialect: 'acp', cwd: work } },
     }));
-    rig = r;
     const first = await r.launch();
-    const { panel } = await openConnectedPanel(first, demo.url('/'));
+    const { panel } = await openConnectedPanel(first, suite.demo.url('/'));
     await daemonCounts(r, 'clients', 1);
     await sendPrompt(panel, `count ${COUNT} 50`);
     await expect.poll(() => shownNumbers(panel), { timeout: 60_000 }).toBeGreaterThan(20);
@@ -70,7 +55,7 @@ describe('an ACP agent turn that outlives the browser, in Chromium through the d
     expect(journaledAnswers(r, threadId, AGENT)).toEqual([]);
 
     const second = await r.launch();
-    const { panel: again } = await openConnectedPanel(second, demo.url('/other'));
+    const { panel: again } = await openConnectedPanel(second, suite.demo.url('/other'));
     await reopenFromHistory(again, threadId);
     const kept = again.locator('.transcript .kept-working');
     await kept.waitFor({ timeout: 30_000 });

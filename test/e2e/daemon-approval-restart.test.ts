@@ -8,32 +8,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type LaunchedBrowser, saveScreenshot } from '../support/browser';
 import {
   browserGone,
   type DaemonBrowsers,
-  daemonBrowsers,
+  useDaemonBrowsers,
   daemonCounts,
   journaledTurnEnd,
   reopenFromHistory,
 } from '../support/daemon-browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
 
-let demo: DemoServer;
-let rig: DaemonBrowsers | undefined;
-
-beforeAll(async () => {
-  demo = await startDemoServer();
-});
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
-afterAll(async () => {
-  await demo?.close();
-});
+const suite = useDaemonBrowsers();
 
 /** The toolbar badge of a tab, read through an extension page. */
 async function badgeOf(page: Page, tabId: number): Promise<string> {
@@ -63,12 +50,11 @@ function journaledToolCalls(r: DaemonBrowsers, threadId: string): string[] {
 }
 
 async function approvalAcrossRestart(stop: (browser: LaunchedBrowser) => Promise<void>, shot: string): Promise<void> {
-  const r = daemonBrowsers();
-  rig = r;
+  const r = suite.start();
   const marker = join(r.daemon.dir, 'ran.txt');
   const command = `echo ran >> '${marker}'`;
   const first = await r.launch();
-  const { panel, tabId } = await openConnectedPanel(first, demo.url('/'));
+  const { panel, tabId } = await openConnectedPanel(first, suite.demo.url('/'));
   await daemonCounts(r, 'clients', 1);
   await sendPrompt(panel, `/bash ${command}`);
   const card = panel.locator('.approval[data-tool="bash"]');
@@ -86,7 +72,7 @@ async function approvalAcrossRestart(stop: (browser: LaunchedBrowser) => Promise
   expect(markerLines(marker)).toEqual([]);
 
   const second = await r.launch();
-  const { panel: again, tabId: tab2 } = await openConnectedPanel(second, demo.url('/other'));
+  const { panel: again, tabId: tab2 } = await openConnectedPanel(second, suite.demo.url('/other'));
   await reopenFromHistory(again, threadId);
   const shown = again.locator('.approval[data-tool="bash"]');
   await shown.waitFor({ timeout: 60_000 });

@@ -6,12 +6,11 @@
  * working while the browser was away, where that work began.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type LaunchedBrowser, saveScreenshot } from '../support/browser';
 import {
   browserGone,
-  type DaemonBrowsers,
-  daemonBrowsers,
+  useDaemonBrowsers,
   daemonCounts,
   journaledAnswers,
   journaledTurnEnd,
@@ -20,7 +19,6 @@ import {
   panelAnswers,
   reopenFromHistory,
 } from '../support/daemon-browser';
-import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { openConnectedPanel, sendPrompt } from '../support/extension-pages';
 
 /** 2,400 numbers 40 ms apart in 8 messages of 300 (12 s each): long enough to still stream after a restart. */
@@ -28,19 +26,7 @@ const COUNT = 2400;
 const MESSAGES = 8;
 const PROMPT = `/stream ${COUNT} 40 ${MESSAGES}`;
 
-let demo: DemoServer;
-let rig: DaemonBrowsers | undefined;
-
-beforeAll(async () => {
-  demo = await startDemoServer();
-});
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
-afterAll(async () => {
-  await demo?.close();
-});
+const suite = useDaemonBrowsers();
 
 /**
  * Starts the long turn in a first browser, stops that browser with `stop` once part of the first message is shown,
@@ -49,10 +35,9 @@ afterAll(async () => {
 async function restartMidTurn(
   stop: (browser: LaunchedBrowser) => Promise<void>,
 ): Promise<{ panel: Page; threadId: string; seenBefore: number }> {
-  const r = daemonBrowsers();
-  rig = r;
+  const r = suite.start();
   const first = await r.launch();
-  const { panel } = await openConnectedPanel(first, demo.url('/'));
+  const { panel } = await openConnectedPanel(first, suite.demo.url('/'));
   await daemonCounts(r, 'clients', 1);
   await sendPrompt(panel, PROMPT);
   await expect
@@ -74,14 +59,14 @@ async function restartMidTurn(
   expect(journaledTurnEnd(r, threadId)).toBeUndefined();
 
   const second = await r.launch();
-  const { panel: again } = await openConnectedPanel(second, demo.url('/other'));
+  const { panel: again } = await openConnectedPanel(second, suite.demo.url('/other'));
   await reopenFromHistory(again, threadId);
   return { panel: again, threadId, seenBefore };
 }
 
 /** The reopened panel: live, then complete and once each, with the note where the work while away began. */
 async function continuesLiveAndEndsOnce(panel: Page, threadId: string, seenBefore: number, shot: string) {
-  const r = rig!;
+  const r = suite.current;
   const kept = panel.locator('.transcript .kept-working');
   await kept.waitFor({ timeout: 30_000 });
   expect(await kept.textContent()).toBe('The agent kept working while the browser was away.');

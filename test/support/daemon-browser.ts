@@ -5,23 +5,20 @@
  * thread journal the daemon writes, the panel reopened on a thread from History, and that no browser, host or daemon
  * process of the test is left behind.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type DaemonEnv, daemonEnv, waitUntil } from '../daemon/daemon-env';
 import { EXTENSION_ID, type LaunchedBrowser, launchBrowser } from './browser';
+import { type JournalRecord, readJournal } from './daemon-chaos-checks';
+import { type DemoServer, startDemoServer } from './demo-server';
 import { waitConnected } from './extension-pages';
+
+export type { JournalRecord };
 
 /** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
 export const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
-
-/** One record of a thread journal (native-host/src/store/thread-store.ts), as far as these tests read it. */
-export interface JournalRecord {
-  readonly type: string;
-  readonly turn?: { readonly id: string; readonly status: string };
-  readonly item?: { readonly id: string; readonly type: string; readonly status: string; readonly content?: unknown };
-}
 
 /** A test's daemon and the browsers it starts with one profile. */
 export interface DaemonBrowsers {
@@ -74,18 +71,7 @@ export function daemonBrowsers(config?: (folder: string) => unknown): DaemonBrow
     },
     journal(threadId, agent) {
       const data = join(daemon.dir, 'data', 'tether', ...(agent === undefined ? [] : ['agents', agent]));
-      const file = join(data, 'threads', `${threadId}.jsonl`);
-      if (!existsSync(file)) return [];
-      return readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .flatMap((line) => {
-          try {
-            return [JSON.parse(line) as JournalRecord];
-          } catch {
-            return [];
-          }
-        });
+      return readJournal(join(data, 'threads', `${threadId}.jsonl`));
     },
     async dispose() {
       for (const browser of browsers) await browser.close().catch(() => undefined);
@@ -94,6 +80,46 @@ export function daemonBrowsers(config?: (folder: string) => unknown): DaemonBrow
       // Stops the daemon and fails when it is still running after `tether daemon stop`.
       await daemon.dispose();
       expect(left, 'processes of the test browsers (browser, host) left running').toEqual([]);
+    },
+  };
+}
+
+/** A test file's demo site and the rig of its running test, disposed after each test. */
+export interface DaemonBrowserSuite {
+  /** The demo site the panels open (started before the file's first test). */
+  readonly demo: DemoServer;
+  /** The rig of the running test. */
+  readonly current: DaemonBrowsers;
+  /** Makes the running test's rig (see daemonBrowsers); it is disposed when the test ends, passed or not. */
+  start(config?: (folder: string) => unknown): DaemonBrowsers;
+}
+
+/** Registers the file's hooks: the demo site for all its tests, and each test's rig disposed after it. */
+export function useDaemonBrowsers(): DaemonBrowserSuite {
+  let demo: DemoServer | undefined;
+  let rig: DaemonBrowsers | undefined;
+  beforeAll(async () => {
+    demo = await startDemoServer();
+  });
+  afterEach(async () => {
+    await rig?.dispose();
+    rig = undefined;
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  return {
+    get demo() {
+      if (!demo) throw new Error('the demo site starts before the first test');
+      return demo;
+    },
+    get current() {
+      if (!rig) throw new Error('no rig: call start() in the test first');
+      return rig;
+    },
+    start(config) {
+      rig = daemonBrowsers(config);
+      return rig;
     },
   };
 }

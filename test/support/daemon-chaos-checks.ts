@@ -10,7 +10,7 @@ import type { HostProcess, Msg } from '../host/host-process';
 export interface JournalRecord {
   type: string;
   turn?: { id: string; status: string };
-  item?: { id: string; type: string; turnId?: string; content?: any };
+  item?: { id: string; type: string; status?: string; turnId?: string; content?: any };
 }
 
 /** The records of a journal file (a torn last line is skipped, as the store does). */
