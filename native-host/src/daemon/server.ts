@@ -183,10 +183,16 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       log(`stopping: ${reason}`);
       clearInterval(ticker);
       server.close();
-      await Promise.all([...connections].map((c) => c.close('the daemon is stopping')));
+      // Each phase is bounded: one connection or backend that never finishes closing must not keep the daemon (and
+      // `tether daemon stop`, which waits 10 s) hanging; what was cut short is logged.
+      const phase = (what: string, work: Promise<unknown>) => boundedPhase(what, work, STOP_PHASE_MS, log);
+      await phase(
+        'closing the connections',
+        Promise.all([...connections].map((c) => c.close('the daemon is stopping'))),
+      );
       // Interrupts the turns still running and journals their end before the stores close.
-      await Promise.all([...engines.values()].map((e) => e.close()));
-      await sharedCommands.close();
+      await phase('interrupting the running turns', Promise.all([...engines.values()].map((e) => e.close())));
+      await phase('stopping the agents', sharedCommands.close());
       if (process.platform !== 'win32' && lock.holds()) removeQuietly(files.socket);
       if (lock.holds()) removeQuietly(files.token);
       lock.release();
@@ -208,6 +214,29 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }, tick);
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop(signal));
   return exited;
+}
+
+/** How long each phase of stopping may take before the daemon goes on without it. */
+const STOP_PHASE_MS = 3_000;
+
+/** Waits for `work`, at most `ms`; logs when it was cut short (and when it failed) instead of waiting on. */
+async function boundedPhase(
+  what: string,
+  work: Promise<unknown>,
+  ms: number,
+  log: (line: string) => void,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    if ((await Promise.race([work, late])) === 'late') log(`stopping: ${what} took over ${ms} ms; going on without it`);
+  } catch (error) {
+    log(`stopping: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function removeQuietly(path: string): void {
