@@ -3,21 +3,23 @@
  * own: the browser is SIGKILLed (and, in the second test, closed normally) while the answer streams; the daemon goes
  * on and journals the messages that finish meanwhile; the browser started again with the same profile reopens the
  * thread from History: the answer continues live and ends complete, each item once, and the panel says the agent kept
- * working while the browser was away, where that work began.
+ * working while the browser was away, where that work began. And the service worker stopped mid-answer, as an
+ * extension reload or update stops it, with the host it started: the same panel goes on with the answer, once.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type LaunchedBrowser, saveScreenshot } from '../support/browser';
 import {
   browserGone,
-  useDaemonBrowsers,
   daemonCounts,
+  HOST_ARG,
   journaledAnswers,
   journaledTurnEnd,
   numbersIn,
   oneTo,
   panelAnswers,
   reopenFromHistory,
+  useDaemonBrowsers,
 } from '../support/daemon-browser';
 import { openConnectedPanel, sendPrompt } from '../support/extension-pages';
 
@@ -115,4 +117,41 @@ describe('a streamed turn that outlives the browser, in Chromium through the dae
     const { panel, threadId, seenBefore } = await restartMidTurn((b) => b.close());
     await continuesLiveAndEndsOnce(panel, threadId, seenBefore, 'side-panel-daemon-after-close');
   }, 420_000);
+
+  it('goes on while the service worker and its host stop, as an extension reload does: the open panel continues the answer live, each item once', async () => {
+    const r = suite.start();
+    const browser = await r.launch();
+    const { panel } = await openConnectedPanel(browser, suite.demo.url('/'));
+    await daemonCounts(r, 'clients', 1);
+    // 900 numbers 20 ms apart in 3 messages: 18 s, so the worker stops mid-answer.
+    await sendPrompt(panel, '/stream 900 20 3');
+    const shownNumbers = async () => numbersIn((await panelAnswers(panel)).map((a) => a.text)).length;
+    await expect.poll(shownNumbers, { timeout: 60_000 }).toBeGreaterThan(20);
+    const threadId = (await panel.locator('.transcript').getAttribute('data-thread-id')) ?? '';
+    const hostsBefore = await browser.findProcesses(HOST_ARG);
+    expect(hostsBefore.length).toBeGreaterThan(0);
+
+    await browser.stopServiceWorkers();
+    // A new host proves the worker started again; the daemon kept the turn while neither was there.
+    await expect
+      .poll(async () => (await browser.findProcesses(HOST_ARG)).some((pid) => !hostsBefore.includes(pid)), {
+        timeout: 60_000,
+      })
+      .toBe(true);
+    expect(r.count('running turns')).toBe(1);
+
+    await expect
+      .poll(async () => (await panelAnswers(panel)).filter((a) => a.done).length, { timeout: 120_000 })
+      .toBe(3);
+    const done = await panelAnswers(panel);
+    expect(new Set(done.map((a) => a.id)).size).toBe(3);
+    expect(numbersIn(done.map((a) => a.text))).toEqual(oneTo(900));
+    const ids = await panel
+      .locator('.transcript [data-item-id]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-item-id')));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(await panel.locator('.transcript .item.userMessage').count()).toBe(1);
+    expect(await panel.locator('.transcript .interrupted-note').count()).toBe(0);
+    await expect.poll(() => journaledTurnEnd(r, threadId), { timeout: 30_000 }).toBe('completed');
+  }, 300_000);
 });
