@@ -13,6 +13,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, REPO_ROOT, requireChromiumAndExtension } from '../support/browser';
 import { buildExtensionPackages, releaseVersion, unpackedExtensionId, unzipTo } from '../support/packages';
+import { stopDaemonIn } from '../support/daemons';
 
 const run = promisify(execFile);
 
@@ -42,6 +43,9 @@ async function launchStoreBuild(name: string, extraEnv: Record<string, string> =
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_DATA_HOME: join(home, 'data'),
     XDG_STATE_HOME: join(home, 'state'),
+    // A runtime folder of its own: the daemon its host starts is this launch's alone (the older-host launch must not
+    // reach the daemon an earlier launch started), and closeStoreBuild stops it.
+    TETHER_RUNTIME_DIR: join(home, 'run'),
     ...extraEnv,
   };
   delete env.TETHER_CONFIG;
@@ -62,6 +66,12 @@ async function launchStoreBuild(name: string, extraEnv: Record<string, string> =
   });
 }
 
+/** Closes a browser launchStoreBuild(name) started, then stops the daemon its host started. */
+async function closeStoreBuild(context: BrowserContext, name: string): Promise<void> {
+  await context.close();
+  await stopDaemonIn(join(tmp, name, 'run'));
+}
+
 describe('the Chrome Web Store package', () => {
   it('has no development key, and loads unpacked under the id Chromium derives from its folder', async () => {
     const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as Record<string, unknown>;
@@ -78,7 +88,7 @@ describe('the Chrome Web Store package', () => {
       await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
       await options.locator('.banner[data-status="connected"]').waitFor({ timeout: 30_000 });
     } finally {
-      await context.close();
+      await closeStoreBuild(context, 'connects');
     }
   });
 
@@ -93,7 +103,7 @@ describe('the Chrome Web Store package', () => {
         `npx tether-bridge@${await releaseVersion()} install`,
       );
     } finally {
-      await context.close();
+      await closeStoreBuild(context, 'older-host');
     }
   });
 });
