@@ -28,6 +28,9 @@ const baseEnv = {
   XDG_CONFIG_HOME: join(work, 'config'),
   XDG_STATE_HOME: join(work, 'state'),
   XDG_DATA_HOME: join(work, 'data'),
+  // The host's own framing, in-process (bench/daemon.bench.mjs measures the relay), and never the user's daemon.
+  TETHER_DAEMON: '0',
+  TETHER_RUNTIME_DIR: join(work, 'run'),
 };
 delete baseEnv.TETHER_CONFIG;
 const catEnv = { ...baseEnv, TETHER_CONFIG: configFile };
