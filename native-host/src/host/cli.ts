@@ -35,8 +35,12 @@ export const HostExit = {
 /** When the host opens its MCP socket for `tether mcp`, after start. */
 const ANNOUNCE_DELAY_MS = 300;
 
-/** How long a host waits for a daemon it started before it serves in-process instead. */
-const DAEMON_START_TIMEOUT_MS = 5000;
+/**
+ * How long a host waits for a daemon it started before it serves in-process instead: a loaded machine can take
+ * seconds to start Node twice, and the extension waits 20 s for bridge/hello (HANDSHAKE_TIMEOUT_MS), so 12 s still
+ * leaves the in-process fallback time to answer.
+ */
+const DAEMON_START_TIMEOUT_MS = 12_000;
 
 /** Whole shutdown budget: Chromium kills the host 2 s after EOF. */
 const SHUTDOWN_BUDGET_MS = 1600;
