@@ -12,6 +12,7 @@ import type { BackendConfig } from '../config/schema';
 import type { McpHub } from '../mcp/hub';
 import { clientToolsOf } from '../mcp/tools';
 import { asRecord, str } from './dialect-core';
+import { garbageLineReport } from './garbage-line';
 import { HeldRequests } from './held-requests';
 import { SharedCommandClient } from './shared-command-client';
 import type { Backend, BackendContext, BackendExit, BackendSink, SharedCommands } from './types';
@@ -244,8 +245,9 @@ export class SharedCommand {
     let parsed: unknown;
     try {
       parsed = parseJsonPayload(payload, 'Message');
-    } catch (error) {
-      for (const c of this.clients) c.sink?.problem(`The "${this.backend.id}" backend wrote ${errorMessage(error)}`);
+    } catch {
+      const report = garbageLineReport(this.backend.id, payload);
+      for (const c of this.clients) c.sink?.problem(report);
       return;
     }
     const messages = Array.isArray(parsed) ? parsed : [parsed];

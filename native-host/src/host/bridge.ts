@@ -9,6 +9,7 @@
 import type { BridgeBackendExitedNotification } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError, errorMessage } from '@tether/protocol/errors';
+import { garbageLineReport } from '../backends/garbage-line';
 import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
@@ -338,12 +339,8 @@ export class Bridge {
   private reportGarbage(parts: Buffer[], length: number): void {
     const held = this.garbage.admit();
     if (held === undefined) return;
-    const more = held > 0 ? ` (${held} more such lines were dropped since the last report)` : '';
     const head = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, Math.min(length, 4096))).subarray(0, 200);
-    this.reportProblem(
-      `The "${this.supervisor.selected}" backend wrote a line that is not a JSON message; it was dropped${more}. ` +
-        `A backend must write only JSON messages on stdout, one per line (logs go to stderr). The line began: ${JSON.stringify(head.toString('utf8'))}`,
-    );
+    this.reportProblem(garbageLineReport(this.supervisor.selected, head, held));
   }
 
   private reportProblem(message: string): void {
