@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOST_ENTRY, type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
+import { readJournal } from '../support/daemon-chaos-checks';
 import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string })
@@ -31,20 +32,8 @@ async function initialize(h: HostProcess): Promise<void> {
 }
 
 /** The records of a thread's journal under the test's data folder. */
-function journal(d: DaemonEnv, threadId: string): Array<{ type: string; turn?: { status: string }; item?: Msg }> {
-  const threads = join(d.dir, 'data', 'tether', 'threads');
-  const file = join(threads, `${threadId}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return []; // a line being written
-      }
-    });
+function journal(d: DaemonEnv, threadId: string) {
+  return readJournal(join(d.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`));
 }
 
 /** Pids of the processes whose command line names `text` (Linux /proc). */
