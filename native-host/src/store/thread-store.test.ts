@@ -8,7 +8,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Item, Turn } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from './thread-store';
@@ -158,6 +161,32 @@ describe('the thread store', () => {
     expect(readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')).not.toContain('interrupted');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'marks interrupted a turn whose writer is a zombie not yet reaped (a SIGKILLed daemon)',
+    async () => {
+      const dir = tempDir();
+      const store = new ThreadStore(dir, noLog);
+      store.create(testThread('t1'));
+      store.appendTurn('t1', { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }] });
+      store.close();
+      // `true` exits at once and its parent, exec'd into `sleep`, never reaps it: a zombie until sleep ends.
+      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const zombie = Number((await once(parent.stdout, 'data'))[0].toString().trim());
+        await waitForZombie(zombie);
+        writeFileSync(
+          join(dir, 'threads', 'index.jsonl'),
+          `${JSON.stringify({ thread: testThread('t1', { status: 'running' }), pid: zombie })}\n`,
+        );
+        const again = new ThreadStore(dir, noLog);
+        expect(again.get('t1')?.status).toBe('idle');
+        expect(readFileSync(join(dir, 'threads', 't1.jsonl'), 'utf8')).toContain('"status":"interrupted"');
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
   it('keeps a thread whose id could name another file under a hash of its id, inside threads/', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
@@ -225,3 +254,12 @@ describe('the thread store', () => {
     });
   });
 });
+
+/** Waits until /proc says `pid` is a zombie. */
+async function waitForZombie(pid: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'latin1'))) return;
+    await sleep(10);
+  }
+  throw new Error(`process ${pid} never became a zombie`);
+}

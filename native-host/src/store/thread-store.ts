@@ -6,7 +6,7 @@
  * turn costs the size of a page, not of the thread; only `fork` and crash recovery read a journal whole.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
@@ -325,13 +325,21 @@ function isLineStart(path: string, offset: number): boolean {
   }
 }
 
+/**
+ * True when `pid` runs. A zombie does not: a SIGKILLed writer stays one until its parent reaps it (on a loaded machine,
+ * or under an init that reaps late, long after a new daemon started), and counting it alive left its turns `running`.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return !existsSync('/proc/self/stat'); // gone since, or no /proc (macOS, Windows) where the pid alone must do
   }
 }
 
