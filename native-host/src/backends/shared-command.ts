@@ -12,7 +12,8 @@ import type { BackendConfig } from '../config/schema';
 import type { McpHub } from '../mcp/hub';
 import { clientToolsOf } from '../mcp/tools';
 import { asRecord, str } from './dialect-core';
-import { garbageLineReport } from './garbage-line';
+import { ReportLimit } from '../report-limit';
+import { GARBAGE_REPORT_BURST, garbageLineReport } from './garbage-line';
 import { HeldRequests } from './held-requests';
 import { SharedCommandClient } from './shared-command-client';
 import type { Backend, BackendContext, BackendExit, BackendSink, SharedCommands } from './types';
@@ -33,6 +34,8 @@ export interface SharedCommandOptions {
   readonly hub: McpHub;
   /** Creates the backend's process itself (backends/factory.ts, with no sharing). */
   readonly create: (id: string, config: BackendConfig, context: BackendContext) => Backend;
+  /** The clock garbage-line reports are limited by (default Date.now). */
+  readonly now?: () => number;
 }
 
 /** The daemon's shared command backends, one per configured agent (id and config). */
@@ -80,6 +83,7 @@ interface PendingUp {
 /** One backend process and the connections it serves. */
 export class SharedCommand {
   readonly held: HeldRequests;
+  private readonly garbage: ReportLimit;
   private readonly clients = new Set<SharedCommandClient>();
   private readonly paused = new Set<SharedCommandClient>();
   private readonly turns = new Set<string>();
@@ -100,6 +104,7 @@ export class SharedCommand {
     readonly backend: Backend,
     private readonly options: SharedCommandOptions,
   ) {
+    this.garbage = new ReportLimit(GARBAGE_REPORT_BURST, options.now ?? Date.now);
     this.held = new HeldRequests({
       clients: () => [...this.clients].filter((c) => c.ready),
       reply: (id, body) => this.toBackend({ id, ...body }),
@@ -246,7 +251,9 @@ export class SharedCommand {
     try {
       parsed = parseJsonPayload(payload, 'Message');
     } catch {
-      const report = garbageLineReport(this.backend.id, payload);
+      const held = this.garbage.admit();
+      if (held === undefined) return;
+      const report = garbageLineReport(this.backend.id, payload, held);
       for (const c of this.clients) c.sink?.problem(report);
       return;
     }

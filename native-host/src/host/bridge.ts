@@ -9,7 +9,7 @@
 import type { BridgeBackendExitedNotification } from '@tether/protocol';
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { RpcError, errorMessage } from '@tether/protocol/errors';
-import { garbageLineReport } from '../backends/garbage-line';
+import { GARBAGE_REPORT_BURST, garbageLineReport } from '../backends/garbage-line';
 import type { Backend } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
@@ -33,10 +33,7 @@ import type { FrameWriter } from './frame-writer';
 import { HostCalls } from './host-calls';
 import { SharedTabs } from './mcp-share';
 import { PendingRequests } from './pending-requests';
-import { ReportLimit } from './report-limit';
-
-/** Garbage lines (and refused messages) reported one by one before reports are rate-limited to one a second. */
-const GARBAGE_REPORTS = 5;
+import { ReportLimit } from '../report-limit';
 
 const NOT_A_REQUEST: Envelope = { shape: 'object', id: undefined, method: undefined, isResponse: false };
 
@@ -91,8 +88,8 @@ export class Bridge {
 
   constructor(private readonly options: BridgeOptions) {
     const now = options.now ?? Date.now;
-    this.garbage = new ReportLimit(GARBAGE_REPORTS, now);
-    this.refusals = new ReportLimit(GARBAGE_REPORTS, now);
+    this.garbage = new ReportLimit(GARBAGE_REPORT_BURST, now);
+    this.refusals = new ReportLimit(GARBAGE_REPORT_BURST, now);
     const { config, createBackend, log, setInputPaused } = options;
     this.hostCalls = new HostCalls((text) => options.writer.enqueueText(text));
     if (options.mcp) {

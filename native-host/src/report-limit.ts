@@ -1,3 +1,7 @@
+/**
+ * Rate limit for reports of one kind (a backend's garbage lines, refused messages): the one the in-process host and
+ * the daemon's shared agents both use.
+ */
 /** Lets the first `burst` reports of a kind through, then at most one a second, counting those it held back. */
 export class ReportLimit {
   private count = 0;
