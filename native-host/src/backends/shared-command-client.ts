@@ -55,6 +55,11 @@ export class SharedCommandClient implements Backend, RequestClient {
     this.shared.detach(this);
   }
 
+  /** Stops the shared process itself (a restart): every connection sees it end, and the next start makes a new one. */
+  async stopProcess(reason: string): Promise<void> {
+    await this.shared.stop(reason);
+  }
+
   follows(threadId: string | undefined): boolean {
     return threadId === undefined ? this.ready : this.threads.has(threadId);
   }

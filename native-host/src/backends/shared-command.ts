@@ -4,7 +4,9 @@
  * its own (SharedCommandClient) over the one process: its requests go out under ids of the backend's, `initialize`
  * reaches the agent once (later connections get the same answer), and a turn's notifications go only to the
  * connections that follow its thread (they started, resumed, forked it, or started or steered a turn on it). What the backend
- * asks of the browser is held for them (HeldRequests). The process stops once no connection is left and no turn runs.
+ * asks of the browser is held for them (HeldRequests). The process stops once no connection is left and no turn runs,
+ * or when a browser restarts the backend: every connection then sees it end as it would a crash, and its turns
+ * interrupted, and the next start makes a new process.
  */
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { errorMessage } from '@tether/protocol/errors';
@@ -90,7 +92,8 @@ export class SharedCommand {
   private readonly pending = new Map<number, PendingUp>();
   private nextUp = 1;
   private started = false;
-  private stopping = false;
+  /** Why it was stopped, once it was: what the connections are told when it exits. */
+  private stopReason: string | undefined;
   private initialized: unknown;
   private initializing = false;
   private readonly initQueue: Array<{ client: SharedCommandClient; message: Record<string, unknown> }> = [];
@@ -115,7 +118,7 @@ export class SharedCommand {
 
   /** True once it stops or stopped: a new connection starts another process. */
   get retired(): boolean {
-    return this.ended || this.stopping;
+    return this.ended || this.stopReason !== undefined;
   }
 
   /** Turns running now. */
@@ -154,7 +157,7 @@ export class SharedCommand {
   /** Stops the process. */
   async stop(reason: string): Promise<void> {
     if (this.ended) return;
-    this.stopping = true;
+    this.stopReason ??= reason;
     this.log(`stopping: ${reason}`);
     await this.backend.stop();
   }
@@ -316,7 +319,7 @@ export class SharedCommand {
 
   private stopIfUnused(): void {
     if (this.clients.size > 0 || this.turns.size > 0 || this.held.size > 0 || this.pending.size > 0) return;
-    if (this.stopping || this.ended) return;
+    if (this.retired) return;
     void this.stop('no browser is connected and no turn runs').catch((error: unknown) =>
       this.log(`stopping failed: ${errorMessage(error)}`),
     );
@@ -326,7 +329,10 @@ export class SharedCommand {
     this.ended = true;
     this.turns.clear();
     this.held.clear();
-    for (const c of [...this.clients]) c.sink?.exit(info);
+    // The connections that did not stop it learn why it ended, as they would of a crash (their turns ended with it).
+    const told =
+      this.stopReason === undefined ? info : { ...info, message: `${info.message} (stopped: ${this.stopReason})` };
+    for (const c of [...this.clients]) c.sink?.exit(told);
     this.clients.clear();
     this.resolveGone();
   }

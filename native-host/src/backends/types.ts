@@ -49,6 +49,11 @@ export interface Backend {
   pauseOutput(paused: boolean): void;
   /** Stops it: end of input, then SIGTERM, then SIGKILL after a grace period; resolves once it is gone. */
   stop(): Promise<void>;
+  /**
+   * For a restart the user asked for: stops the process behind this handle even when other connections share it
+   * (they see it end as they would a crash, and start the next one); without it, `stop()` is the restart's stop.
+   */
+  stopProcess?(reason: string): Promise<void>;
 }
 
 /** Everything a backend factory needs besides the backend's own config. */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { SharedCommandBackends } from '../backends/shared-command';
+import { McpHub } from '../mcp/hub';
 import { FakeBackend, twoBackendConfig } from '../testing/fake-backend';
 import { type BackendGone, BackendSupervisor, restartDelayMs } from './backend-supervisor';
 
@@ -84,5 +86,63 @@ describe('BackendSupervisor', () => {
     await t.supervisor.restart();
     expect(t.backends).toHaveLength(1);
     expect(t.supervisor.ready).toBeUndefined();
+  });
+});
+
+describe('BackendSupervisor over a shared agent', () => {
+  function browser(agents: SharedCommandBackends) {
+    const gone: BackendGone[] = [];
+    const context = { configFile: 'config.json', dataDir: '/tmp/none', maxLineBytes: 1 << 20, log: () => undefined };
+    const supervisor = new BackendSupervisor(
+      {
+        config: twoBackendConfig(),
+        log: () => undefined,
+        setInputPaused: () => undefined,
+        now: () => 0,
+        createBackend: (id, c) => agents.connect(id, c, context),
+      },
+      {
+        started: () => undefined,
+        output: { message: () => undefined, messageParts: () => undefined, problem: () => undefined },
+        gone: (e) => gone.push(e),
+      },
+    );
+    return { supervisor, gone };
+  }
+
+  it('restarts the agent process itself; another browser on it sees the end as a crash and its next start joins the new one', async () => {
+    const processes: FakeBackend[] = [];
+    const agents = new SharedCommandBackends({
+      log: () => undefined,
+      pageToolWaitMs: 1000,
+      hub: new McpHub({ browser: 'daemon', log: () => undefined, connection: 0 }),
+      create: (id, c) => {
+        const b = new FakeBackend(id, c);
+        processes.push(b);
+        return b;
+      },
+    });
+    const one = browser(agents);
+    const other = browser(agents);
+    one.supervisor.ensureStarted();
+    other.supervisor.ensureStarted();
+    expect(processes).toHaveLength(1);
+    await one.supervisor.restart();
+    expect(processes[0]!.stopped).toBe(true);
+    expect(processes).toHaveLength(2);
+    expect(one.gone).toMatchObject([{ kind: 'stopped', backend: 'a' }]);
+    expect(other.gone).toMatchObject([
+      {
+        kind: 'crashed',
+        backend: 'a',
+        restartInMs: 0,
+        reason: expect.stringContaining("restarted at the browser's request"),
+      },
+    ]);
+    other.supervisor.ensureStarted();
+    expect(processes).toHaveLength(2);
+    const hello = Buffer.from('{"method":"initialized"}');
+    other.supervisor.ready?.send([hello], hello.length);
+    expect(processes[1]!.received).toEqual([{ method: 'initialized' }]);
   });
 });

@@ -132,7 +132,8 @@ export class BackendSupervisor {
     this.crashes = 0;
     this.lastExitAt = 0;
     const run = this.current;
-    if (run) await this.stop(run, "restarted at the browser's request");
+    // A shared agent's process is restarted for every browser using it, not only this browser's handle on it.
+    if (run) await this.stop(run, "restarted at the browser's request", true);
     if (!this.current && !this.closing) this.start();
   }
 
@@ -188,9 +189,10 @@ export class BackendSupervisor {
     this.events.gone({ kind: 'crashed', backend, reason, exit: info, restartInMs: restartDelayMs(this.crashes) });
   }
 
-  private async stop(run: Run, reason: string): Promise<void> {
+  private async stop(run: Run, reason: string, wholeProcess = false): Promise<void> {
     run.stopReason = reason;
-    const stopping = run.backend.stop();
+    const { backend } = run;
+    const stopping = wholeProcess && backend.stopProcess ? backend.stopProcess(reason) : backend.stop();
     this.transition = stopping;
     try {
       await stopping;
