@@ -2,28 +2,17 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { HOST_ENTRY, type HostProcess, isAlive, type Msg, startHost } from '../host/host-process';
+import { describe, expect, it } from 'vitest';
+import { HOST_ENTRY, type HostProcess, isAlive, type Msg } from '../host/host-process';
 import { readJournal } from '../support/daemon-chaos-checks';
-import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
+import { type DaemonEnv, waitUntil } from './daemon-env';
+import { daemonPerTest } from './daemon-per-test';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string })
   .version;
 
-let daemon: DaemonEnv | undefined;
-const hosts: HostProcess[] = [];
-
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.dispose();
-  await daemon?.dispose();
-  daemon = undefined;
-});
-
-function host(d: DaemonEnv): HostProcess {
-  const h = startHost({ env: d.env });
-  hosts.push(h);
-  return h;
-}
+const each = daemonPerTest();
+const host = (d: DaemonEnv): HostProcess => each.host({ env: d.env });
 
 async function initialize(h: HostProcess): Promise<void> {
   const init = await h.request('initialize', { clientInfo: { name: 'daemon-test', version: '1' } }, 20_000);
@@ -54,7 +43,7 @@ const textOf = (item: any): string => item.content.text;
 
 describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   it("starts the daemon and answers bridge/hello with the daemon's version beside the host's", async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const h = host(daemon);
     const hello = await h.request('bridge/hello', { clientInfo: { name: 'daemon-test', version: '1' } }, 20_000);
     expect(hello.result).toMatchObject({ hostVersion: VERSION, daemonVersion: VERSION, backend: 'embedded' });
@@ -64,7 +53,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   });
 
   it('keeps a streamed turn running into the journal after the host exits, and a new host reads it whole, once', async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const first = host(daemon);
     await initialize(first);
     const started = await first.request('thread/start', { title: 'outlives the browser' });
@@ -77,8 +66,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     expect(exit.code).toBe(0);
     const daemonPid = daemon.pid()!;
     expect(isAlive(daemonPid)).toBe(true);
-    const d = daemon;
-    const turnEnd = () => journal(d, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
+    const turnEnd = () => journal(daemon, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
     // The turn was not finished when the browser left: it finishes in the daemon, journaled as completed.
     expect(turnEnd()).toBeUndefined();
     await waitUntil(() => turnEnd() !== undefined, 'the turn to end in the journal', 20_000);
@@ -95,7 +83,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   });
 
   it('lets a new host resume a turn still streaming: the answer so far, then the rest live, no gap, no duplicate', async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const first = host(daemon);
     await initialize(first);
     const threadId: string = (await first.request('thread/start', { title: 'resumed live' })).result.thread.id;
@@ -126,11 +114,10 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   });
 
   it('serves two browsers at once, each a session of its own, through one daemon', async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const chrome = host(daemon);
     const manifest = join(daemon.dir, 'tether.json');
-    const firefox = startHost({ env: daemon.env, args: ['--allow-dev-extension', manifest, 'tether@tether.dev'] });
-    hosts.push(firefox);
+    const firefox = each.host({ env: daemon.env, args: ['--allow-dev-extension', manifest, 'tether@tether.dev'] });
     await Promise.all([initialize(chrome), initialize(firefox)]);
     const [a, b] = await Promise.all([
       chrome.request('thread/start', { title: 'in chrome' }),
@@ -153,7 +140,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   });
 
   it('keeps a command backend and its running turn after the relay left, then stops it once the turn ends', async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const backendData = join(daemon.dir, 'backend-data');
     const config = {
       defaultBackend: 'child',
@@ -164,8 +151,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
         },
       },
     };
-    const first = startHost({ env: daemon.env, config });
-    hosts.push(first);
+    const first = each.host({ env: daemon.env, config });
     await initialize(first);
     const started = await first.request('thread/start', { title: 'a child backend outlives the browser' });
     const threadId: string = started.result.thread.id;
@@ -174,8 +160,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     await first.waitFor((m) => m.method === 'item/agentMessage/delta', 10_000, from);
     first.closeInput();
     expect((await first.exited).code).toBe(0);
-    const d = daemon;
-    const status = (): string => d.tether('daemon', 'status').stdout;
+    const status = (): string => daemon.tether('daemon', 'status').stdout;
     expect(status()).toMatch(/running turns\s+1/);
     const file = join(backendData, 'threads', `${threadId}.jsonl`);
     const ended = () =>
@@ -193,7 +178,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
   });
 
   it('delivers a 3 MB answer through the relay whole, in frames of at most 1 MiB, however the daemon joined its lines', async () => {
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const h = host(daemon);
     await initialize(h);
     const threadId: string = (await h.request('thread/start', { title: 'big' })).result.thread.id;
@@ -227,7 +212,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     }
 
     it("replaces it when idle: bridge/hello then reports a daemon of the host's version", async () => {
-      daemon = daemonEnv();
+      const daemon = each.daemon();
       const old = await oldDaemon(daemon);
       const h = host(daemon);
       const hello = await h.request('bridge/hello', {}, 20_000);
@@ -237,13 +222,13 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     });
 
     it('keeps it while a browser uses it, and bridge/hello shows both versions', async () => {
-      daemon = daemonEnv();
+      const daemon = each.daemon();
       const old = await oldDaemon(daemon);
       const token = readFileSync(join(daemon.dir, 'run', 'daemon.token'), 'utf8');
       const browser = connect(join(daemon.dir, 'run', 'daemon.sock'));
       await new Promise((resolve) => browser.once('connect', resolve));
       browser.write(`${JSON.stringify({ token, browser: 'other' })}\n`);
-      await waitUntil(() => /clients\s+1/.test(daemon!.tether('daemon', 'status').stdout), 'the other browser');
+      await waitUntil(() => /clients\s+1/.test(daemon.tether('daemon', 'status').stdout), 'the other browser');
       const h = host(daemon);
       const hello = await h.request('bridge/hello', {}, 20_000);
       expect(hello.result).toMatchObject({ hostVersion: VERSION, daemonVersion: '0.0.1' });
@@ -254,11 +239,10 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
 
   it('serves in-process and says why in bridge/hello when the daemon cannot run', async () => {
     // A runtime folder that is a file: the daemon cannot make its socket there.
-    daemon = daemonEnv();
+    const daemon = each.daemon();
     const blocker = join(daemon.dir, 'not-a-folder');
     writeFileSync(blocker, '');
-    const h = startHost({ env: { ...daemon.env, TETHER_RUNTIME_DIR: blocker } });
-    hosts.push(h);
+    const h = each.host({ env: { ...daemon.env, TETHER_RUNTIME_DIR: blocker } });
     const hello = await h.request('bridge/hello', {}, 20_000);
     expect(hello.result.hostVersion).toBe(VERSION);
     expect(hello.result.daemonVersion).toBeUndefined();

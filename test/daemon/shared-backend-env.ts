@@ -4,34 +4,26 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { type AgentHost, PAGE_TOOLS, withAgentCalls } from '../agents/agent-host';
-import { type HostProcess, startHost } from '../host/host-process';
-import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
+import { type DaemonEnv, waitUntil } from './daemon-env';
+import { daemonPerTest } from './daemon-per-test';
 
 /** Starts daemons and browsers for the file's tests; each test's are stopped after it. */
 export function sharedBackendTests() {
-  let daemon: DaemonEnv | undefined;
-  const hosts: HostProcess[] = [];
-  afterEach(async () => {
-    for (const h of hosts.splice(0)) await h.dispose();
-    await daemon?.dispose();
-    daemon = undefined;
-  });
+  const each = daemonPerTest();
   return {
     /** A daemon whose default backend is `backend` (the config file's), page tools waiting `waitSeconds`. */
     daemonWith(backend: Record<string, unknown>, waitSeconds = 60): DaemonEnv {
-      const d = daemonEnv({ TETHER_PAGE_TOOL_WAIT: String(waitSeconds) });
+      const d = each.daemon({ TETHER_PAGE_TOOL_WAIT: String(waitSeconds) });
       mkdirSync(join(d.dir, 'config', 'tether'), { recursive: true });
       const config = { defaultBackend: 'agent', backends: { agent: { kind: 'command', ...backend } } };
       writeFileSync(join(d.dir, 'config', 'tether', 'config.json'), JSON.stringify(config));
-      daemon = d;
       return d;
     },
     /** A browser (relay to the daemon), initialized, declaring the page tools when `tools`. */
     async browser(d: DaemonEnv, tools = false): Promise<AgentHost> {
-      const h = withAgentCalls(startHost({ env: d.env }));
-      hosts.push(h);
+      const h = withAgentCalls(each.host({ env: d.env }));
       await h.initialize(tools ? { clientTools: PAGE_TOOLS } : undefined);
       return h;
     },
