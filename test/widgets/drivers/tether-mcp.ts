@@ -100,6 +100,8 @@ async function setTrustedInput(browser: LaunchedBrowser, value: TrustedInput): P
 /** Answers every card the side panel shows while `work` runs: "Always allow" on the site when offered, else once. */
 async function answeringCards<T>(panel: Page, work: Promise<T>, answered: (card: string) => void): Promise<T> {
   let done = false;
+  // The watch's pause ends as soon as the work does, so a timed call is not charged for the poll interval.
+  let wake: (() => void) | undefined;
   // Each card counts once, when first seen: on a loaded machine a click can time out after it landed.
   const seen = new Set<string>();
   const watch = (async () => {
@@ -128,13 +130,21 @@ async function answeringCards<T>(panel: Page, work: Promise<T>, answered: (card:
         }
         await button.click({ timeout: 2_000 }).catch(() => undefined);
       }
-      await new Promise((r) => setTimeout(r, 50));
+      if (!done)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 50);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
     }
   })();
   try {
     return await work;
   } finally {
     done = true;
+    wake?.();
     await watch;
   }
 }
