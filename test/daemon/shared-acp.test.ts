@@ -9,28 +9,31 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { answerToolCall, tempDir } from '../agents/agent-host';
 import { waitUntil } from './daemon-env';
-import { closeBrowser, runningTurns, sharedBackendTests } from './shared-backend-env';
+import { runningTurns, sharedBackendTests } from './shared-backend-env';
 
 const ACP_AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
 const ACP_MCP_AGENT = fileURLToPath(new URL('../fixtures/acp-mcp-agent.mjs', import.meta.url));
-const { daemonWith, browser } = sharedBackendTests();
+const { daemonWith, turnLeftRunning, followAgain } = sharedBackendTests();
+
+/** The scripted ACP agent that calls Tether's page tools over MCP (HTTP). */
+const mcpAgent = () => ({
+  argv: [process.execPath, ACP_MCP_AGENT],
+  dialect: 'acp',
+  cwd: tempDir('acp-mcp-work'),
+  env: { ACP_AGENT_HTTP: '1' },
+});
 
 describe('an ACP agent in the daemon while no browser is connected', () => {
   it('keeps the turn and its approval open until a new browser follows the thread, which decides it once', async () => {
     const daemon = daemonWith({ argv: [process.execPath, ACP_AGENT], dialect: 'acp', cwd: tempDir('acp-work') });
-    const first = await browser(daemon);
-    const { thread } = await first.call('thread/start', {});
-    const t = await first.startTurn(thread.id, 'permission');
-    await closeBrowser(daemon, first);
+    const { threadId, turnId } = await turnLeftRunning(daemon, 'permission');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runningTurns(daemon)).toBe(1);
 
-    const back = await browser(daemon);
-    const mark = back.messages.length;
-    await back.call('thread/resume', { threadId: thread.id });
+    const { back, mark } = await followAgain(daemon, threadId);
     const asked = await back.answerApproval('allow', mark, 20_000);
-    expect(asked).toMatchObject({ threadId: thread.id, turnId: t.turnId });
-    const done = await back.turnCompleted(t.turnId, mark, 20_000);
+    expect(asked).toMatchObject({ threadId, turnId });
+    const done = await back.turnCompleted(turnId, mark, 20_000);
     expect(done.params.turn.status).toBe('completed');
     expect(back.messagesOf('approval/request', mark)).toHaveLength(1);
     expect(back.messagesOf('approval/resolved', mark).map((m) => m.params.decision)).toEqual(['allow']);
@@ -40,49 +43,27 @@ describe('an ACP agent in the daemon while no browser is connected', () => {
   });
 
   it("holds the agent's page-tool call (over Tether's MCP) until a new browser follows the thread and answers it", async () => {
-    const daemon = daemonWith({
-      argv: [process.execPath, ACP_MCP_AGENT],
-      dialect: 'acp',
-      cwd: tempDir('acp-mcp-work'),
-      env: { ACP_AGENT_HTTP: '1' },
-    });
-    const first = await browser(daemon, true);
-    const { thread } = await first.call('thread/start', {});
-    const t = await first.startTurn(thread.id, 'mcp page_read {"maxChars":2000}');
-    await closeBrowser(daemon, first);
+    const daemon = daemonWith(mcpAgent());
+    const { threadId, turnId } = await turnLeftRunning(daemon, 'mcp page_read {"maxChars":2000}', { tools: true });
 
-    const back = await browser(daemon, true);
-    const mark = back.messages.length;
-    await back.call('thread/resume', { threadId: thread.id });
+    const { back, mark } = await followAgain(daemon, threadId, true);
     const call = await answerToolCall(
       back,
       { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
       mark,
     );
-    expect(call).toMatchObject({ threadId: thread.id, tool: 'page_read' });
-    expect((await back.turnCompleted(t.turnId, mark, 30_000)).params.turn.status).toBe('completed');
+    expect(call).toMatchObject({ threadId, tool: 'page_read' });
+    expect((await back.turnCompleted(turnId, mark, 30_000)).params.turn.status).toBe('completed');
     expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
     expect(back.streamedText(mark)).toContain('Title: Back again');
   });
 
   it("fails a page-tool call with the embedded backend's words when no browser comes back in time", async () => {
-    const daemon = daemonWith(
-      {
-        argv: [process.execPath, ACP_MCP_AGENT],
-        dialect: 'acp',
-        cwd: tempDir('acp-mcp-work'),
-        env: { ACP_AGENT_HTTP: '1' },
-      },
-      1,
-    );
-    const first = await browser(daemon, true);
-    const { thread } = await first.call('thread/start', {});
-    await first.startTurn(thread.id, 'mcp page_read {}');
-    await closeBrowser(daemon, first);
+    const daemon = daemonWith(mcpAgent(), 1);
+    const { threadId } = await turnLeftRunning(daemon, 'mcp page_read {}', { tools: true });
     await waitUntil(() => runningTurns(daemon) === 0, 'the turn to end', 30_000);
 
-    const back = await browser(daemon, true);
-    const resumed = await back.call('thread/resume', { threadId: thread.id });
+    const { resumed } = await followAgain(daemon, threadId, true);
     const answer = resumed.items.find((i: { type: string }) => i.type === 'agentMessage');
     expect(answer.content.text).toContain('The browser is closed, so page_read could not run');
     expect(answer.content.text).toContain('The user can reopen the browser');

@@ -12,6 +12,12 @@ import { daemonPerTest } from './daemon-per-test';
 /** Starts daemons and browsers for the file's tests; each test's are stopped after it. */
 export function sharedBackendTests() {
   const each = daemonPerTest();
+  /** A browser (relay to the daemon), initialized, declaring the page tools when `tools`. */
+  const browser = async (d: DaemonEnv, tools = false): Promise<AgentHost> => {
+    const h = withAgentCalls(each.host({ env: d.env }));
+    await h.initialize(tools ? { clientTools: PAGE_TOOLS } : undefined);
+    return h;
+  };
   return {
     /** A daemon whose default backend is `backend` (the config file's), page tools waiting `waitSeconds`. */
     daemonWith(backend: Record<string, unknown>, waitSeconds = 60): DaemonEnv {
@@ -21,11 +27,32 @@ export function sharedBackendTests() {
       writeFileSync(join(d.dir, 'config', 'tether', 'config.json'), JSON.stringify(config));
       return d;
     },
-    /** A browser (relay to the daemon), initialized, declaring the page tools when `tools`. */
-    async browser(d: DaemonEnv, tools = false): Promise<AgentHost> {
-      const h = withAgentCalls(each.host({ env: d.env }));
-      await h.initialize(tools ? { clientTools: PAGE_TOOLS } : undefined);
-      return h;
+    browser,
+    /**
+     * Starts a turn saying `text` in a new thread from a browser (declaring the page tools when `tools`), which then
+     * closes, once `whileOpen` (given the browser and where the turn's messages start) has resolved.
+     */
+    async turnLeftRunning(
+      d: DaemonEnv,
+      text: string,
+      {
+        tools = false,
+        whileOpen,
+      }: { tools?: boolean; whileOpen?: (first: AgentHost, from: number) => Promise<unknown> } = {},
+    ): Promise<{ threadId: string; turnId: string }> {
+      const first = await browser(d, tools);
+      const { thread } = await first.call('thread/start', {});
+      const { turnId, from } = await first.startTurn(thread.id, text);
+      await whileOpen?.(first, from);
+      await closeBrowser(d, first);
+      return { threadId: thread.id, turnId };
+    },
+    /** A new browser that follows `threadId` (thread/resume); its messages from `mark` on came since it asked. */
+    async followAgain(d: DaemonEnv, threadId: string, tools = false) {
+      const back = await browser(d, tools);
+      const mark = back.messages.length;
+      const resumed = await back.call('thread/resume', { threadId });
+      return { back, mark, resumed };
     },
   };
 }

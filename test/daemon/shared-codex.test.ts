@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { agentSuite, answerToolCall, tempDir } from '../agents/agent-host';
 import { CODEX_PACKAGE } from '../support/agents-cache';
 import { lastUserText, startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
-import { closeBrowser, runningTurns, sharedBackendTests } from './shared-backend-env';
+import { runningTurns, sharedBackendTests } from './shared-backend-env';
 
 const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
   writeCodexHome(tempDir('codex-home'), mock.origin),
 );
-const { daemonWith, browser } = sharedBackendTests();
+const { daemonWith, browser, turnLeftRunning, followAgain } = sharedBackendTests();
 
 const codexBackend = () => ({
   argv: [codex.bin, 'app-server'],
@@ -37,25 +37,23 @@ describe('Codex in the daemon while its browser comes and goes', () => {
       if (output) return { kind: 'text', text: `The tool said: ${output}` };
       return { kind: 'functionCall', name: 'page_read', arguments: {} };
     });
-    const first = await browser(daemon, true);
-    const { thread } = await first.call('thread/start', {});
-    const t = await first.startTurn(thread.id, 'Read the page');
-    // The call reaches the first browser, which closes without answering it.
-    await first.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 60_000, t.from);
-    await closeBrowser(daemon, first);
+    const { threadId, turnId } = await turnLeftRunning(daemon, 'Read the page', {
+      tools: true,
+      // The call reaches the first browser, which closes without answering it.
+      whileOpen: (first, from) =>
+        first.waitFor((m) => m.method === 'item/tool/call' && m.id !== undefined, 60_000, from),
+    });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runningTurns(daemon)).toBe(1);
 
-    const back = await browser(daemon, true);
-    const mark = back.messages.length;
-    await back.call('thread/resume', { threadId: thread.id });
+    const { back, mark } = await followAgain(daemon, threadId, true);
     const call = await answerToolCall(
       back,
       { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
       mark,
     );
-    expect(call).toMatchObject({ threadId: thread.id, turnId: t.turnId, tool: 'page_read' });
-    expect((await back.turnCompleted(t.turnId, mark)).params.turn.status).toBe('completed');
+    expect(call).toMatchObject({ threadId, turnId, tool: 'page_read' });
+    expect((await back.turnCompleted(turnId, mark)).params.turn.status).toBe('completed');
     expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
     expect(back.streamedText(mark)).toContain('Title: Back again');
   });
@@ -70,23 +68,18 @@ describe('Codex in the daemon while its browser comes and goes', () => {
         ? { kind: 'text', text: 'The command finished.' }
         : { kind: 'functionCall', name: 'exec_command', arguments: { cmd: `echo once >> ${marker}` }, release: asks },
     );
-    const first = await browser(daemon);
-    const { thread } = await first.call('thread/start', {});
-    const t = await first.startTurn(thread.id, 'Write the marker');
-    await closeBrowser(daemon, first);
+    const { threadId, turnId } = await turnLeftRunning(daemon, 'Write the marker');
     // Only now does the model ask for the command, so Codex asks for the approval with no browser connected.
     release();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(existsSync(marker)).toBe(false);
     expect(runningTurns(daemon)).toBe(1);
 
-    const back = await browser(daemon);
-    const mark = back.messages.length;
-    await back.call('thread/resume', { threadId: thread.id });
+    const { back, mark } = await followAgain(daemon, threadId);
     const asked = await back.answerApproval('allow', mark, 60_000);
-    expect(asked).toMatchObject({ threadId: thread.id, turnId: t.turnId });
+    expect(asked).toMatchObject({ threadId, turnId });
     expect(asked.preview).toContain('echo once');
-    expect((await back.turnCompleted(t.turnId, mark)).params.turn.status).toBe('completed');
+    expect((await back.turnCompleted(turnId, mark)).params.turn.status).toBe('completed');
     expect(back.messagesOf('approval/request', mark)).toHaveLength(1);
     expect(back.messagesOf('approval/resolved', mark).map((m) => m.params.decision)).toEqual(['allow']);
     expect(readFileSync(marker, 'utf8')).toBe('once\n');
