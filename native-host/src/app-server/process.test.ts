@@ -46,7 +46,7 @@ async function start(dataDir: string): Promise<ServerProcess> {
 }
 
 describe('a real app-server process', () => {
-  it('after kill -9 keeps every completed item, skips a torn line and marks the running turn interrupted', async () => {
+  it('after kill -9 keeps every completed item and the answer as far as it was sent, skips a torn line and marks the running turn interrupted', async () => {
     const dataDir = tempDir();
     const first = await start(dataDir);
     const { thread } = await first.client.threadStart({ title: 'survivor' });
@@ -64,12 +64,19 @@ describe('a real app-server process', () => {
     const second = await start(dataDir);
     const read = await second.client.threadRead({ threadId: thread.id });
     expect(read.thread).toMatchObject({ id: thread.id, title: 'survivor', status: 'idle' });
-    expect(read.items).toEqual(completedBeforeKill);
+    expect(read.items.slice(0, 3)).toEqual(completedBeforeKill);
     expect(read.items.map((i) => [i.type, i.turnId])).toEqual([
       ['userMessage', t1.turn.id],
       ['agentMessage', t1.turn.id],
       ['userMessage', t2.turn.id],
+      ['agentMessage', t2.turn.id],
     ]);
+    // Every delta the client got is kept (and nothing else): "1 2 3 " and maybe more numbers, in order.
+    const partial = read.items[3]!;
+    expect(partial.content).toEqual({ text: expect.stringMatching(/^1 2 3 (\d+ )*$/) });
+    const numbers = (partial.content as { text: string }).text.trim().split(' ').map(Number);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(read.unfinishedTurns?.map((t) => [t.id, t.status])).toEqual([[t2.turn.id, 'interrupted']]);
     // The torn fragment stays where it was (readers never rewrite a shared file); later records start on a new line.
     const lines = readFileSync(journal, 'utf8').trim().split('\n');
     expect(lines.filter((l) => l.startsWith('{"type":"item","item":{"id":"torn"'))).toEqual([
@@ -86,7 +93,7 @@ describe('a real app-server process', () => {
 
     const t3 = await second.client.turnStart({ threadId: thread.id, input: [{ text: '/stream 2' }] });
     expect((await second.rec.waitFor('turn/completed', (p) => p.turn.id === t3.turn.id)).turn.status).toBe('completed');
-    expect((await second.client.threadRead({ threadId: thread.id })).items).toHaveLength(5);
+    expect((await second.client.threadRead({ threadId: thread.id })).items).toHaveLength(6);
   });
 
   it('exits with code 0 when its stdin ends, journaling the end of a running turn', async () => {

@@ -58,6 +58,8 @@ export class TurnRun {
   private stopping = false;
   private stoppedAtMs: number | undefined;
   private readonly clientTools: readonly ClientTool[];
+  /** Where streamed text is journaled as it is sent, so a crash keeps it (persistent threads only; see OpenStreams). */
+  private readonly streams: ThreadStore | undefined;
 
   constructor(
     private readonly env: TurnEnv,
@@ -69,6 +71,7 @@ export class TurnRun {
     private readonly cwd: string,
   ) {
     this.clientTools = owner.clientTools;
+    this.streams = state.persistent ? env.store : undefined;
   }
 
   /** The turn as it stands, as a copy safe to send. */
@@ -208,6 +211,7 @@ export class TurnRun {
   private startStream(type: StreamType): StreamWriter {
     if (!this.live) return { itemId: '', delta: () => undefined, complete: () => undefined };
     const item = this.startItem(type, { text: '' });
+    this.streams?.appendStreamStart(this.state.id, item);
     const content = item.content as { text: string };
     const method = type === 'agentMessage' ? 'item/agentMessage/delta' : 'item/reasoning/delta';
     const threadId = this.state.id;
@@ -218,6 +222,7 @@ export class TurnRun {
       delta: (delta) => {
         if (item.status !== 'inProgress' || !this.live) return;
         content.text += delta;
+        this.streams?.appendStreamText(threadId, itemId, delta);
         this.state.emit(method, { threadId, turnId, itemId, delta });
       },
       complete: () => {

@@ -146,6 +146,30 @@ describe('the thread store', () => {
     expect(a.values().find((t) => t.id === 'from-b')?.title).toBe('after compaction');
   });
 
+  it('keeps what was streamed of an answer cut off by a crash, completed in its turn marked interrupted', () => {
+    const dir = tempDir();
+    const store = new ThreadStore(dir, noLog);
+    const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
+    store.create(testThread('t1'));
+    store.appendTurn('t1', turn);
+    store.put(testThread('t1', { status: 'running' }));
+    const done = testItem('a0', 'finished', { turnId: 'turn_1' });
+    store.appendStreamStart('t1', { ...testItem('a1', '', { turnId: 'turn_1' }), status: 'inProgress' });
+    store.appendStreamStart('t1', { ...done, status: 'inProgress' });
+    store.appendStreamText('t1', 'a1', '1 2 ');
+    store.appendItem('t1', done);
+    store.appendStreamText('t1', 'a1', '3 ');
+    // No close(): the process "died" here.
+    const again = new ThreadStore(dir, noLog, () => 99);
+    const page = again.page('t1', { bytes: 1 << 20, turns: 10 });
+    expect(page.items.map((i) => [i.id, i.status, i.content])).toEqual([
+      ['a0', 'completed', { text: 'finished' }],
+      ['a1', 'completed', { text: '1 2 3 ' }],
+    ]);
+    expect(page.items[1]).toMatchObject({ turnId: 'turn_1', completedAtMs: 99 });
+    expect(page.unfinishedTurns?.map((t) => [t.id, t.status])).toEqual([['turn_1', 'interrupted']]);
+  });
+
   it('leaves alone a turn that another live process is running', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);

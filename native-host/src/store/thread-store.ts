@@ -6,7 +6,7 @@
  * turn costs the size of a page, not of the thread; only `fork` and crash recovery read a journal whole.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, Thread, Turn, type Item } from '@tether/protocol';
 import { ensurePrivateDir } from '../private-files';
@@ -21,6 +21,8 @@ import {
 } from './history-page';
 import { isItem } from './item-guard';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
+import { OpenStreams } from './open-streams';
+import { isAlive } from './process-alive';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
 import { TurnEnds } from './turn-ends';
 
@@ -29,7 +31,10 @@ export type JournalRecord =
   | { type: 'thread'; thread: Thread }
   | { type: 'turn'; turn: Turn }
   | { type: 'item'; item: Item }
-  | { type: 'allow'; toolName: string; grant?: string };
+  | { type: 'allow'; toolName: string; grant?: string }
+  /** A streamed item started, and text sent of it since: see OpenStreams. */
+  | { type: 'stream'; item: Item }
+  | { type: 'text'; itemId: string; text: string };
 
 /** Why a turn is journaled interrupted when its server stopped (or died) while it ran. */
 export const SERVER_STOPPED = 'The app-server stopped while this turn was running.';
@@ -98,6 +103,16 @@ export class ThreadStore {
   /** Appends a turn record (written when the turn starts and again when it ends). */
   appendTurn(threadId: string, turn: Turn): void {
     this.appender(threadId).append({ type: 'turn', turn } satisfies JournalRecord);
+  }
+
+  /** Journals a streamed item as it starts (see OpenStreams: a crash then keeps what was sent of it). */
+  appendStreamStart(threadId: string, item: Item): void {
+    this.appender(threadId).append({ type: 'stream', item } satisfies JournalRecord);
+  }
+
+  /** Journals text sent of an open streamed item. */
+  appendStreamText(threadId: string, itemId: string, text: string): void {
+    this.appender(threadId).append({ type: 'text', itemId, text } satisfies JournalRecord);
   }
 
   /** Records that `grant` (a call of `toolName`, see `BuiltinTool.grantKey`) is allowed for the rest of the thread. */
@@ -196,8 +211,11 @@ export class ThreadStore {
     const thread = this.index.get(threadId);
     if (!thread || (thread.status !== 'running' && thread.status !== 'waitingOnApproval')) return;
     if (this.inUseElsewhere(threadId)) return;
-    for (const turn of this.scan(threadId).turns.values()) {
+    const { turns, streams } = this.scan(threadId);
+    for (const turn of turns.values()) {
       if (turn.status !== 'running') continue;
+      // What was streamed of its answer is kept, completed as a live server completes it when it interrupts a turn.
+      for (const item of streams.completed(turn.id, this.now())) this.appendItem(threadId, item);
       this.appendTurn(threadId, {
         ...turn,
         status: 'interrupted',
@@ -211,7 +229,7 @@ export class ThreadStore {
   }
 
   /** The whole journal, folded: for fork, crash recovery and grants recorded before the index kept them. */
-  private scan(threadId: string): { items: Item[]; grants: string[]; turns: Map<string, Turn> } {
+  private scan(threadId: string): { items: Item[]; grants: string[]; turns: Map<string, Turn>; streams: OpenStreams } {
     const path = this.journalPath(threadId);
     const { records, badLines, tornTail } = readJsonlFile(path);
     if (badLines > 0 || tornTail) {
@@ -220,7 +238,9 @@ export class ThreadStore {
     const items: Item[] = [];
     const allowed = new Set<string>();
     const turns = new Map<string, Turn>();
+    const streams = new OpenStreams();
     for (const record of records) {
+      streams.note(record);
       const item = itemOf(record);
       if (item) {
         items.push(item);
@@ -236,7 +256,7 @@ export class ThreadStore {
         allowed.add(typeof r.grant === 'string' ? r.grant : r.toolName);
       }
     }
-    return { items, grants: [...allowed], turns };
+    return { items, grants: [...allowed], turns, streams };
   }
 
   /** True when another live process (a second host sharing this data dir) last wrote the thread: its turns are not crashes. */
@@ -322,24 +342,6 @@ function isLineStart(path: string, offset: number): boolean {
     return before[0] === 0x0a;
   } finally {
     closeSync(fd);
-  }
-}
-
-/**
- * True when `pid` runs. A zombie does not: a SIGKILLed writer stays one until its parent reaps it (on a loaded machine,
- * or under an init that reaps late, long after a new daemon started), and counting it alive left its turns `running`.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return !existsSync('/proc/self/stat'); // gone since, or no /proc (macOS, Windows) where the pid alone must do
   }
 }
 
