@@ -1,8 +1,8 @@
 /** In-memory Linux, macOS and Windows machines shared by the install, uninstall and doctor tests. */
-import type { DoctorOptions } from './doctor';
-import type { InstallOptions } from './install';
+import { type DoctorOptions, doctor } from './doctor';
+import { type InstallOptions, install } from './install';
 import type { MemorySystem, MemorySystemOptions } from './memory-system';
-import { createMemorySystem } from './memory-system';
+import { createMemorySystem, scriptedHost } from './memory-system';
 import type { UninstallOptions } from './uninstall';
 
 /** Where each test machine keeps the bundled host and Node. */
@@ -140,4 +140,40 @@ export function doctorOptions(lines: string[], options: Partial<DoctorOptions> =
 /** Every file's text, by path (for whole-machine snapshots). */
 export function snapshot(sys: MemorySystem): Record<string, string> {
   return Object.fromEntries(sys.listFiles().map((p) => [p, sys.readText(p)]));
+}
+
+/** The launcher `tether install` writes on the Linux machine. */
+export const LINUX_LAUNCHER = '/home/ada/.local/share/tether/bin/tether-host';
+/** What the probe adds to the host's environment: in-process, so doctor never starts the user's daemon. */
+export const IN_PROCESS = { TETHER_DAEMON: '0' };
+
+/** A host that answers initialize the way the reference app-server does. */
+export function goodHost(): ReturnType<typeof scriptedHost> {
+  return scriptedHost((message) =>
+    message.method === 'initialize'
+      ? {
+          id: message.id,
+          result: {
+            serverInfo: { name: 'tether-app-server', version: '0.1.0' },
+            protocolVersion: '1',
+            supportedTransports: ['stdio'],
+            capabilities: {},
+          },
+        }
+      : undefined,
+  );
+}
+
+/** The Linux machine after `tether install` for Chromium and Firefox; its hosts are good ones unless `extra` says. */
+export async function installedLinux(extra: Extra = {}): Promise<MemorySystem> {
+  const sys = linuxMachine({ spawn: () => goodHost(), ...extra });
+  await install(sys, installOptions(LINUX.host, [], { browsers: ['chromium', 'firefox'] }));
+  return sys;
+}
+
+/** Runs `tether doctor` on `sys`: its exit code and the lines it wrote, also joined as `text`. */
+export async function runDoctor(sys: MemorySystem, options: Partial<DoctorOptions> = {}) {
+  const lines: string[] = [];
+  const code = await doctor(sys, doctorOptions(lines, options));
+  return { code, lines, text: lines.join('\n') };
 }
