@@ -105,22 +105,24 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     const listed = panel.locator('.task-tabs li.task-tab');
     await expect.poll(() => listed.count()).toBe(2);
     expect(await panel.locator(`.task-tab[data-tab-id="${formTab}"]`).getAttribute('data-agent-here')).toBe('true');
-    // The opened tab's own panel says where the conversation and its approvals are.
+    // The opened tab's own panel says where the conversation is.
     const formPanel = await openSidePanel(suite.browser, formTab);
     await expect
       .poll(() => formPanel.locator('.task-member-note').textContent(), { timeout: 10_000 })
       .toContain('“Applicant brief”');
-    await formPanel.close();
 
-    // The form's card names its origin and the tab, which is not the conversation's.
+    // The form's card names its origin and the tab, which is not the conversation's; it shows in the form tab's own
+    // panel too, where the user now is, and is answered there without switching back to the brief.
     await sendPrompt(panel, '/tool page_snapshot {}');
     expect(await cardFacts(panel, 'page_snapshot')).toEqual({
       origin: site.otherOrigin,
       tab: '“Application form”',
       question: `Let the agent read ${site.otherOrigin}?`,
     });
+    expect((await cardFacts(formPanel, 'page_snapshot')).origin).toBe(site.otherOrigin);
     // Once: reading the other site stays asked, so the tab the user adds later gets a card of its own.
-    await choose('page_snapshot', 'allow')(panel);
+    await choose('page_snapshot', 'allow')(formPanel);
+    await formPanel.close();
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(3);
     const form = (await completedAnswers(panel).last().locator('.body').textContent()) ?? '';
 
@@ -248,6 +250,30 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     const read = await tool(panel, 'page_read', {}, choose('page_read', 'allow'));
     expect(read).toContain('Application form');
     expect(await panel.locator(`.task-tab[data-tab-id="${formTab}"]`).getAttribute('data-agent-here')).toBe('true');
+    await panel.close();
+  });
+
+  it('takes the tab a link opens when the agent clicks it into the task, so the agent reads it without the user', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
+    const snapshot = await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow_session'));
+    // The brief's link opens the form in a new tab (target=_blank): the click is the agent's, so is the tab.
+    const clicked = await tool(
+      panel,
+      'page_click',
+      { ref: refOf(snapshot, 'link', 'application form') },
+      choose('page_click', 'allow'),
+    );
+    const formTab = Number(/This action opened tab (\d+), which joined this task/.exec(clicked)?.[1]);
+    expect(formTab).toBeGreaterThan(0);
+    await expect.poll(() => panel.locator('.task-tabs li.task-tab').count()).toBe(2);
+    expect(await panel.locator(`.task-tab[data-tab-id="${formTab}"] .task-tab-role`).textContent()).toBe(
+      'opened by the agent',
+    );
+    const read = await tool(panel, 'page_read', { tabId: formTab }, choose('page_read', 'allow'));
+    expect(read).toContain('Application form');
+    expect(await tool(panel, 'tabs_close', { tabId: formTab }, choose('tabs_close', 'allow'))).toContain(
+      `Closed tab ${formTab}.`,
+    );
     await panel.close();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Fixture pages for a task across tabs (fixture-site.ts serves them with the others): a brief whose facts the agent
- * must carry to the application form on the site's other origin, linked from the brief.
+ * must carry to the application form on the site's other origin, linked from the brief (opening in a new tab).
  */
 import type { PageContext } from './fixture-pages';
 
@@ -12,7 +12,7 @@ function brief(ctx: PageContext): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Applicant brief</title></head><body>
 <main><h1>Applicant brief</h1>
 <p>Name: ${BRIEF_FACTS.name}</p><p>Email: ${BRIEF_FACTS.email}</p><p>Start date: ${BRIEF_FACTS.start}</p>
-<p>Apply with the <a id="form-link" href="${form}">application form</a> at ${form}</p></main></body></html>`;
+<p>Apply with the <a id="form-link" href="${form}" target="_blank">application form</a> at ${form}</p></main></body></html>`;
 }
 
 /** The task pages by path. */

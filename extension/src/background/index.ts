@@ -160,7 +160,16 @@ function enablePanel(tabId: number): void {
 }
 
 chrome.tabs.onCreated.addListener((tab) => {
-  if (tab.id !== undefined) enablePanel(tab.id);
+  if (tab.id === undefined) return;
+  enablePanel(tab.id);
+  // A tab a page opens while the agent acts on it (a link with target=_blank) joins the agent's task. Chrome names
+  // the window's active tab as the opener, not the page that opened it, so a tab opened from a page (it has an
+  // opener) in the window of a tab being acted on counts as that action's.
+  const { id, openerTabId, windowId } = tab;
+  if (openerTabId === undefined) return;
+  const cameFrom = async (acting: number): Promise<boolean> =>
+    acting === openerTabId || (await chrome.tabs.get(acting).catch(() => undefined))?.windowId === windowId;
+  void ready.then(() => worker.groups.openedFrom(id, cameFrom));
 });
 chrome.tabs.onUpdated.addListener((tabId, info) => {
   if (info.status === 'loading') enablePanel(tabId);

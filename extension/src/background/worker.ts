@@ -7,9 +7,10 @@ import { errorMessage } from '@tether/protocol';
 import type { WorkerToView } from '../shared/messages';
 import type { ConnectionState, Notice, WorkerState } from '../shared/records';
 import { ApprovalBroker } from './approvals/approval-broker';
-import { EventRouter, threadIdOf, type NotificationTable, type RawNotification } from './host-link/event-router';
+import { EventRouter, type NotificationTable } from './host-link/event-router';
 import { HostLink } from './host-link/host-link';
 import type { PortLike } from './host-link/native-port';
+import { RejectedNotifications } from './host-link/rejected-notifications';
 import type { UploadFile } from './page-tools/page-tool-deps';
 import { CLIENT_TOOLS } from './page-tools/page-tool-specs';
 import type { PageToolDeps } from './page-tools/page-tool-deps';
@@ -18,9 +19,10 @@ import type { PersistentState } from './views/persistent-state';
 import { ResumePoints } from './views/resume-points';
 import { syncThread, welcome } from './views/thread-sync';
 import { ViewRegistry, type View } from './views/views';
-import { runGatedCall } from './approvals/page-tool-gate';
+import { type GateDeps, serveToolCall } from './approvals/page-tool-gate';
 import { type TabBrowser, TabTools } from './tabs/tab-tools';
 import { type BrowserTabGroups, TaskGroups } from './tabs/task-groups';
+import { pushPending } from './tabs/task-pending';
 import { taskTabsOf } from './tabs/task-view';
 import { HandoverDesk } from './handover/handover-desk';
 
@@ -56,7 +58,8 @@ export class TetherWorker {
   readonly pages: PageTools;
   /** Each thread's task group: the tabs its page tools may act on. */
   readonly groups: TaskGroups;
-  private readonly tabTools: TabTools;
+  /** What the gate in front of the page tools uses (approvals/page-tool-gate.ts). */
+  private readonly gate: GateDeps;
   /** Each thread's running turn, as the host last said. */
   readonly activeTurns = new Map<string, string>();
   /** Where each thread's pages resume after a reconnect (their last finished item). */
@@ -70,8 +73,6 @@ export class TetherWorker {
   readonly drafts = new Map<number, string>();
   /** Tabs and sites whose panel was offered trusted input already. */
   private readonly trustedOffers = new Set<string>();
-  /** Unknown notification methods already logged once (a backend may send one per delta). */
-  private readonly unknownMethods = new Set<string>();
 
   constructor(readonly deps: WorkerDeps) {
     const { state } = deps;
@@ -79,21 +80,30 @@ export class TetherWorker {
     this.groups = new TaskGroups({
       state,
       ...(deps.tabs.groups ? { browserGroups: deps.tabs.groups } : {}),
-      onChange: (threadId) => void this.pushTask(threadId),
+      onChange: (threadId) => {
+        void this.pushTask(threadId);
+        // A tab that joined shows the task's open requests; one that left no longer does (view-ops clears it).
+        const home = state.tabsForThread(threadId)[0];
+        if (home !== undefined) this.pushPending(home);
+      },
       log: deps.log,
     });
-    this.tabTools = new TabTools({ groups: this.groups, browser: deps.tabs, pages: this.pages, tabs: deps.pageTools });
+    const rejected = new RejectedNotifications({
+      pagesOf: (threadId) => (threadId === undefined ? this.views.all() : this.viewsOfThread(threadId)),
+      log: deps.log,
+    });
     this.router = new EventRouter<View>({
       viewsForThread: (threadId) => this.viewsOfThread(threadId),
       deliver: (view, events) => view.send({ type: 'events', events }),
       broadcast: (events) => this.broadcast({ type: 'events', events }),
       handlers: this.notificationTable(),
-      rejected: (m, known, why) => this.rejected(m, known, why),
+      rejected: (m, known, why) => rejected.report(m, known, why),
     });
     this.handovers = new HandoverDesk({
       tabForThread: (threadId) => state.tabsForThread(threadId)[0],
+      pageTabForThread: (threadId) => this.groups.current(threadId),
       focusTab: async (tabId) => deps.focusTab?.(tabId),
-      onChange: (tabId) => this.pushHandovers(tabId),
+      onChange: (tabId) => this.pushPending(tabId, 'handovers'),
       onNotice: (tabId, notice) => this.sendToTab(tabId, { type: 'notice', notice }),
       now: deps.now,
       log: deps.log,
@@ -102,7 +112,7 @@ export class TetherWorker {
       state,
       tabForThread: (threadId) => state.tabsForThread(threadId)[0],
       tabUrl: async (tabId) => (await deps.tab(tabId))?.url,
-      onChange: (tabId) => this.pushApprovals(tabId),
+      onChange: (tabId) => this.pushPending(tabId, 'approvals'),
       onNotice: (tabId, notice) => this.sendToTab(tabId, { type: 'notice', notice }),
       resolveRemote: async (p, decision) => {
         await this.requireClient().approvalResolve({
@@ -143,6 +153,16 @@ export class TetherWorker {
       random: deps.random,
       log: deps.log,
     });
+    this.gate = {
+      state,
+      tab: (tabId) => deps.tab(tabId),
+      pages: this.pages,
+      groups: this.groups,
+      tabTools: new TabTools({ groups: this.groups, browser: deps.tabs, pages: this.pages, tabs: deps.pageTools }),
+      broker: this.broker,
+      handovers: this.handovers,
+      sendToTab: (tabId, message) => this.sendToTab(tabId, message),
+    };
   }
 
   /** The state every page shows. */
@@ -269,18 +289,23 @@ export class TetherWorker {
     for (const v of panels) v.send({ type: 'draft', text });
   }
 
-  /** Pushes a tab's open hand-over requests to its pages and its badge, which counts them with its approvals. */
-  pushHandovers(tabId: number): void {
-    const handovers = this.handovers.pendingForTab(tabId);
-    this.deps.setBadge(tabId, this.broker.pendingForTab(tabId).length + handovers.length);
-    this.sendToTab(tabId, { type: 'handovers', handovers });
-  }
-
-  /** Pushes a tab's pending approvals to its pages and its badge. */
-  pushApprovals(tabId: number): void {
-    const approvals = this.broker.pendingForTab(tabId);
-    this.deps.setBadge(tabId, approvals.length + this.handovers.pendingForTab(tabId).length);
-    this.sendToTab(tabId, { type: 'approvals', approvals });
+  /**
+   * Pushes the approvals and/or hand-overs of a conversation's tab to the pages and badges of every tab of its task
+   * (tabs/task-pending.ts), so the user answers them in whichever of the task's tabs they are looking at.
+   */
+  pushPending(homeTab: number, what: 'approvals' | 'handovers' | 'both' = 'both'): void {
+    pushPending(
+      {
+        state: this.deps.state,
+        groups: this.groups,
+        approvals: (tab) => this.broker.pendingForTab(tab),
+        handovers: (tab) => this.handovers.pendingForTab(tab),
+        setBadge: this.deps.setBadge,
+        sendToTab: (tab, message) => this.sendToTab(tab, message),
+      },
+      homeTab,
+      what,
+    );
   }
 
   /**
@@ -357,54 +382,10 @@ export class TetherWorker {
     };
   }
 
-  /** A notification the router did not deliver: logged, and when it was a known one, said in its thread's pages. */
-  private rejected(m: RawNotification, known: boolean, why: string): void {
-    if (!known) {
-      if (!this.unknownMethods.has(m.method)) this.deps.log(`ignored notification ${m.method}: ${why}`);
-      this.unknownMethods.add(m.method);
-      return;
-    }
-    this.deps.log(`dropped ${m.method}, which does not fit the protocol: ${why}`);
-    const notice: Notice = {
-      kind: 'error',
-      message: `Could not show ${m.method} from the backend, which sent it malformed: ${why}`,
-    };
-    const threadId = threadIdOf(m.params);
-    const views = threadId === undefined ? this.views.all() : this.viewsOfThread(threadId);
-    for (const v of views) v.send({ type: 'notice', notice });
-  }
-
   private attach(client: AppServerClient): void {
     client.handle('approval/request', async (params) => ({
       decision: await this.broker.ask({ source: 'server', ...params }),
     }));
-    client.handle('item/tool/call', async (params) => {
-      // Tracked from arrival to answer: a caller that stops waiting (item/tool/call/cancelled, its turn ending, its
-      // backend stopping) stops the call wherever it is, and gets no answer.
-      const call = this.broker.begin({
-        threadId: params.threadId,
-        turnId: params.turnId,
-        requestId: params.callId,
-        external: params.caller !== undefined,
-      });
-      try {
-        return await runGatedCall(
-          {
-            state: this.deps.state,
-            tab: (tabId) => this.deps.tab(tabId),
-            pages: this.pages,
-            groups: this.groups,
-            tabTools: this.tabTools,
-            broker: this.broker,
-            handovers: this.handovers,
-            sendToTab: (tabId, message) => this.sendToTab(tabId, message),
-          },
-          params,
-          call.signal,
-        );
-      } finally {
-        call.end();
-      }
-    });
+    client.handle('item/tool/call', (params) => serveToolCall(this.gate, params));
   }
 }

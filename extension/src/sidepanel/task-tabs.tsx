@@ -94,14 +94,17 @@ export function TaskTabs(props: {
   );
 }
 
-/** In the panel of a tab the agent uses for another tab's conversation: where that conversation and its cards are. */
+/**
+ * In the panel of a tab the agent uses for another tab's conversation: where that conversation is. The task's
+ * approvals and hand-over requests show (and are answered) here too, so the user need not switch tabs for them.
+ */
 export function TaskMemberNote(props: { tabs: readonly TaskTabView[] }) {
   const home = props.tabs.find((t) => t.role === 'conversation');
   if (!home) return null;
   return (
     <p class="task-member-note" role="note">
-      The agent uses this tab for a task whose conversation, and the approvals it asks for, are in the tab “
-      {home.title || home.url}”.
+      The agent uses this tab for a task whose conversation is in the tab “{home.title || home.url}”. What it asks you
+      shows here too.
     </p>
   );
 }

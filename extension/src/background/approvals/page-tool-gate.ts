@@ -11,7 +11,7 @@ import type { WorkerToView } from '../../shared/messages';
 import type { Notice } from '../../shared/records';
 import { describeAction } from '../page-tools/action-cards';
 import { callRefs } from '../page-tools/action-report';
-import { isTabToolCall, type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
+import { isTabToolCall, type PageCall, type PageToolCall, parsePageToolCall } from '../page-tools/page-tool-specs';
 import type { PageTools } from '../page-tools/page-tools';
 import type { HandoverDesk } from '../handover/handover-desk';
 import { requestedTab, type TabTools } from '../tabs/tab-tools';
@@ -53,11 +53,32 @@ export interface GateDeps {
   tab(tabId: number): Promise<{ url?: string; title?: string } | undefined>;
   readonly pages: Pick<PageTools, 'elementsOf' | 'highlight' | 'run'>;
   /** The thread's task group: which tabs a call may act on. */
-  readonly groups: Pick<TaskGroups, 'resolve' | 'closeRefusal'>;
+  readonly groups: Pick<TaskGroups, 'resolve' | 'closeRefusal' | 'actingOn' | 'members'>;
   readonly tabTools: Pick<TabTools, 'run'>;
-  readonly broker: Pick<ApprovalBroker, 'ask'>;
+  readonly broker: Pick<ApprovalBroker, 'ask' | 'begin'>;
   readonly handovers: Pick<HandoverDesk, 'ask'>;
   sendToTab(tabId: number, message: WorkerToView): void;
+}
+
+/**
+ * Serves an `item/tool/call`: tracked from arrival to answer, so a caller that stops waiting (item/tool/call/cancelled,
+ * its turn ending, its backend stopping) stops the call wherever it is, and gets no answer.
+ */
+export async function serveToolCall(
+  w: GateDeps,
+  params: ServerRequestParams<'item/tool/call'>,
+): Promise<ToolCallResult> {
+  const call = w.broker.begin({
+    threadId: params.threadId,
+    turnId: params.turnId,
+    requestId: params.callId,
+    external: params.caller !== undefined,
+  });
+  try {
+    return await runGatedCall(w, params, call.signal);
+  } finally {
+    call.end();
+  }
 }
 
 /**
@@ -145,7 +166,7 @@ export async function runGatedCall(
   if (signal.aborted) return NO_ANSWER;
   const result = isTabToolCall(call)
     ? await w.tabTools.run(params.threadId, tabId, call)
-    : await w.pages.run(tabId, call);
+    : await runOnPage(w, params.threadId, tabId, call, toolClass);
   if (signal.aborted) {
     // Too late to stop the page action, but no one receives its result: the transcript says so, not that it ran.
     const why = stopReasonText(stopReasonOf(signal));
@@ -166,4 +187,31 @@ export async function runGatedCall(
     w.sendToTab(conversationTab, { type: 'notice', notice });
   }
   return result;
+}
+
+/**
+ * Runs a call inside one page. While an action runs, a tab its page opens (a link with target=_blank, window.open)
+ * joins the task (TaskGroups.actingOn), and the result names it, so the agent can go on there without the user.
+ */
+async function runOnPage(
+  w: GateDeps,
+  threadId: string,
+  tabId: number,
+  call: PageCall,
+  toolClass: string,
+): Promise<ToolCallResult> {
+  if (toolClass === 'read') return w.pages.run(tabId, call);
+  const before = new Set(w.groups.members(threadId).map((t) => t.tabId));
+  const done = w.groups.actingOn(threadId, tabId);
+  let result: ToolCallResult;
+  try {
+    result = await w.pages.run(tabId, call);
+  } finally {
+    done();
+  }
+  const opened = w.groups.members(threadId).filter((t) => !before.has(t.tabId) && t.role === 'agent');
+  if (opened.length === 0) return result;
+  const ids = opened.map((t) => t.tabId).join(', ');
+  const note = `This action opened tab ${ids}, which joined this task: pass tabId (or tabs_select) to use it, tabs_close to close it.`;
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }

@@ -1,6 +1,6 @@
 /**
- * The hand-over desk: `page_ask_user` puts the agent's request in the side panel of the conversation's tab, brings
- * that tab to the front, and waits for "Done" or "I can't" (with the user's short answer). Its tool call stays
+ * The hand-over desk: `page_ask_user` puts the agent's request in the side panel of the conversation's tab (and of the
+ * task's other tabs), brings the tab the agent is on to the front, and waits for "Done" or "I can't" (with the user's short answer). Its tool call stays
  * pending meanwhile, so the turn waits. The call's signal is the approval broker's (`begin`): when its caller stops
  * waiting (Stop, a cancelled call, a stopped backend) the request leaves the panel and the call gets no answer. A reply
  * is taken only through `answer`, which the worker calls for its own pages: page content has no way in.
@@ -14,6 +14,8 @@ import { stopReasonOf, stopReasonText, whoWaited } from '../approvals/approval-b
 export interface HandoverDeps {
   /** The tab whose panel shows the thread; a request goes nowhere else. */
   tabForThread(threadId: string): number | undefined;
+  /** The tab the agent is on (the page the user must act on), when it is another tab of the thread's task. */
+  pageTabForThread?(threadId: string): number | undefined;
   /** Makes the tab the active one of its window and focuses the window; rejects when the browser refuses. */
   focusTab(tabId: number): Promise<void>;
   /** The tab's open requests changed (update its pages and badge). */
@@ -108,10 +110,12 @@ export class HandoverDesk {
         },
       });
       this.deps.onChange(tabId);
-      // The user may be on another tab or window: the page they must act on comes to them.
+      // The user may be on another tab or window: the page they must act on comes to them. That is the tab the agent
+      // is on, which may be one it opened for the task; the request shows in that tab's panel too (task-pending.ts).
+      const front = this.deps.pageTabForThread?.(params.threadId) ?? tabId;
       this.deps
-        .focusTab(tabId)
-        .catch((error: unknown) => this.deps.log(`could not bring tab ${tabId} forward: ${error}`));
+        .focusTab(front)
+        .catch((error: unknown) => this.deps.log(`could not bring tab ${front} forward: ${error}`));
     });
     this.open.delete(key);
     this.deps.onChange(tabId);

@@ -43,11 +43,19 @@ const EMPTY: TaskGroupRecord = { tabs: [] };
 /** Longest tab group title: the browser shows a few words of it. */
 const TITLE_MAX = 40;
 
+/**
+ * How long after an agent's action a tab its page opens still counts as opened by that action: a page may open it
+ * from a timer or after a fetch, once the action's settle has already answered.
+ */
+export const OPENED_BY_ACTION_GRACE_MS = 2_000;
+
 /** The task groups of every thread, over the persistent state. */
 export class TaskGroups {
   private readonly titles = new Map<string, string>();
   /** Browser group updates run one after another per thread, so two changes never create two groups. */
   private readonly syncing = new Map<string, Promise<void>>();
+  /** Tabs an agent's action runs on (or just ran on), with the count of actions still running, by tab id. */
+  private readonly acting = new Map<number, { threadId: string; running: number }>();
 
   constructor(private readonly deps: TaskGroupsDeps) {}
 
@@ -111,6 +119,42 @@ export class TaskGroups {
   async opened(threadId: string, tabId: number): Promise<void> {
     const g = this.record(threadId);
     await this.save(threadId, { ...g, tabs: [...g.tabs, { tabId, by: 'agent' }], current: tabId });
+  }
+
+  /**
+   * Marks `tabId` as acted on by the agent of `threadId` until the returned function is called, and for
+   * OPENED_BY_ACTION_GRACE_MS after: a tab its page opens meanwhile (a link with target=_blank, window.open) was opened
+   * by the agent's action, so it joins the task (`openedFrom`) instead of leaving the agent unable to reach it.
+   */
+  actingOn(threadId: string, tabId: number): () => void {
+    const mark = this.acting.get(tabId);
+    const entry = mark?.threadId === threadId ? mark : { threadId, running: 0 };
+    entry.running++;
+    this.acting.set(tabId, entry);
+    return () => {
+      setTimeout(() => {
+        entry.running--;
+        if (entry.running === 0 && this.acting.get(tabId) === entry) this.acting.delete(tabId);
+      }, OPENED_BY_ACTION_GRACE_MS);
+    };
+  }
+
+  /**
+   * The browser opened `tabId` from a page: when `cameFrom` says it came from a tab an agent's action runs on
+   * (`actingOn`), it joins that task as opened by the agent, without becoming the current tab; resolves with the thread.
+   */
+  async openedFrom(
+    tabId: number,
+    cameFrom: (actingTabId: number) => boolean | Promise<boolean>,
+  ): Promise<string | undefined> {
+    if (this.threadOf(tabId) !== undefined) return undefined;
+    for (const [actingTabId, mark] of [...this.acting]) {
+      if (!this.member(mark.threadId, actingTabId) || !(await cameFrom(actingTabId))) continue;
+      const g = this.record(mark.threadId);
+      await this.save(mark.threadId, { ...g, tabs: [...g.tabs, { tabId, by: 'agent' }] });
+      return mark.threadId;
+    }
+    return undefined;
   }
 
   /** Makes a tab of the task the one the page tools act on. */

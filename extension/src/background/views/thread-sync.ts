@@ -3,6 +3,7 @@
  * resumed after the last finished item it has when it still shows the thread, so nothing arrives twice.
  */
 import { ErrorCode, RpcError, type ThreadResumeResult, errorMessage } from '@tether/protocol';
+import { homeTabOf } from '../tabs/task-pending';
 import type { TetherWorker } from '../worker';
 import { itemsSince, keptWorkingFrom, workedSince } from './resume-points';
 import type { View } from './views';
@@ -92,8 +93,10 @@ async function seenAgain(
 export async function welcome(w: TetherWorker, view: View): Promise<void> {
   view.send({ type: 'state', state: w.workerState() });
   if (view.tabId === null || view.kind === 'options') return;
-  view.send({ type: 'approvals', approvals: w.broker.pendingForTab(view.tabId) });
-  view.send({ type: 'handovers', handovers: w.handovers.pendingForTab(view.tabId) });
+  // A tab of another tab's task shows that conversation's requests: the user answers where they are.
+  const home = homeTabOf({ state: w.deps.state, groups: w.groups }, view.tabId);
+  view.send({ type: 'approvals', approvals: w.broker.pendingForTab(home) });
+  view.send({ type: 'handovers', handovers: w.handovers.pendingForTab(home) });
   await w.pushTab(view.tabId, [view]);
   const draft = w.drafts.get(view.tabId);
   if (draft !== undefined && view.kind === 'sidepanel') {

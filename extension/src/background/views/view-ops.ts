@@ -12,6 +12,7 @@ import {
   type ViewOpResult,
 } from '../../shared/operations';
 import { ruleOrigin } from '../approvals/site-rules';
+import { homeTabOf } from '../tabs/task-pending';
 import { addableTabs } from '../tabs/task-view';
 import type { View } from './views';
 import type { TetherWorker } from '../worker';
@@ -30,6 +31,15 @@ export class ViewCallError extends Error {
 function tabOf(view: View): number {
   if (view.tabId === null || view.kind === 'options') throw new ViewCallError('This page is not attached to a tab.');
   return view.tabId;
+}
+
+/**
+ * The tab whose requests a page may answer: its own, or for a page of another tab of a task, the conversation's tab
+ * (tabs/task-pending.ts shows it the task's requests); null for a page of no tab.
+ */
+function askedTabOf(w: TetherWorker, view: View): number | null {
+  if (view.kind === 'options' || view.tabId === null) return null;
+  return homeTabOf({ state: w.deps.state, groups: w.groups }, view.tabId);
 }
 
 function boundThread(w: TetherWorker, view: View): string {
@@ -114,11 +124,11 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   },
   'model/list': (w) => w.requireClient().modelList({}),
   'approval/decide': async (w, view, { key, choice }) => {
-    const decision = await w.broker.decide(key, choice, view.kind === 'options' ? null : view.tabId);
+    const decision = await w.broker.decide(key, choice, askedTabOf(w, view));
     return { decision };
   },
   'handover/answer': (w, view, reply) => {
-    w.handovers.answer(reply, view.kind === 'options' ? null : view.tabId);
+    w.handovers.answer(reply, askedTabOf(w, view));
     return {};
   },
   'rules/list': (w) => ({ rules: [...w.deps.state.rules()] }),
@@ -154,8 +164,9 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   },
   'task/remove': async (w, view, { tabId }) => {
     await w.groups.remove(boundThread(w, view), tabId);
-    // The tab's own panel no longer belongs to the task.
+    // The tab's own pages no longer belong to the task, nor show or answer its requests.
     w.sendToTab(tabId, { type: 'task', tabs: [] });
+    w.pushPending(tabId);
     return {};
   },
   'task/others': async (w, view) => ({ tabs: addableTabs(w.groups, await w.deps.pageTools.listTabs(tabOf(view))) }),
