@@ -1,40 +1,21 @@
 /**
  * What every browser connection is served with, whether the host serves it in-process or the daemon serves it
- * through a relaying host: the config (loaded fresh, its errors kept to be shown) and a Bridge over a writer.
+ * through a relaying host: a Bridge over a writer, with the config host-config.ts loaded (its errors kept to be shown).
  */
-import { existsSync } from 'node:fs';
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
 import type { AppServerHandle, AppServerOptions } from '../app-server';
 import { createBackend } from '../backends/factory';
 import type { SharedCommands } from '../backends/types';
-import { ConfigError } from '../config/config-error';
-import { defaultHostConfig, type HostConfig } from '../config/defaults';
 import type { Log } from '../log';
 import type { McpHub } from '../mcp/hub';
 import { reportedProtocolVersion } from '../version';
 import { Bridge, type BridgeOptions } from './bridge';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
 import type { FrameWriter } from './frame-writer';
+import type { LoadedConfig } from './host-config';
 
-/** The host's config, or the defaults and the error that kept the file from loading. */
-export interface LoadedConfig {
-  readonly config: HostConfig;
-  readonly configError: ConfigError | undefined;
-}
-
-/** Loads the config file (TETHER_CONFIG or the default one); a broken file yields the defaults and its error. */
-export async function loadHostConfig(): Promise<LoadedConfig> {
-  const config = defaultHostConfig();
-  // Without a config file nothing needs validating: Zod (a third of the start-up time) is not even loaded.
-  if (!process.env['TETHER_CONFIG'] && !existsSync(config.file)) return { config, configError: undefined };
-  try {
-    return { config: (await import('../config/load')).loadConfig(), configError: undefined };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // Serve anyway, so the extension can show the config problem instead of "Native host has exited."
-    return { config, configError: error };
-  }
-}
+// The daemon loads the config through here too, beside the Bridge it builds with it.
+export { type LoadedConfig, loadHostConfig } from './host-config';
 
 /** Options of createHostBridge. */
 export interface HostBridgeOptions extends LoadedConfig {

@@ -17,12 +17,10 @@ import type { Log } from '../log';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
 import { forEachBatchMember, shapeOf, shapeOfParts } from './envelope-scan';
 import { FrameWriter } from './frame-writer';
+import { HostExit } from './host-exit';
 import { openStdout } from './stdio';
 
 const NEWLINE = Buffer.from('\n');
-
-/** Exit codes the relay returns (the same as the in-process host's). */
-export const RelayExit = { Ok: 0, BadInput: 5 } as const;
 
 /** Relays stdin/stdout to the daemon connection until either side ends; resolves with the exit code. */
 export function relay(link: DaemonLink, log: Log): Promise<number> {
@@ -57,7 +55,7 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
 
     const writer = new FrameWriter(stdout, {
       onPressure: (high) => (high ? socket.pause() : socket.resume()),
-      onError: (error) => finish(`stdout failed (${error.message}): the browser closed the connection`, RelayExit.Ok),
+      onError: (error) => finish(`stdout failed (${error.message}): the browser closed the connection`, HostExit.Ok),
     });
     const lines = new LineSplitter<Buffer>(
       {
@@ -90,7 +88,7 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
           params: { message: 'The Tether daemon stopped; reconnect to start it again.', code: 'daemonGone' },
         }),
       );
-      finish('the daemon closed the connection', RelayExit.Ok);
+      finish('the daemon closed the connection', HostExit.Ok);
     });
     socket.on('error', (error) => log(`daemon socket: ${error.message}`));
     socket.resume();
@@ -109,13 +107,13 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
         error: (error) => {
           log(error.message);
           if (!frames.failed) {
-            finish('input ended inside a frame', RelayExit.BadInput);
+            finish('input ended inside a frame', HostExit.BadInput);
             return;
           }
           writer.enqueueText(
             JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }),
           );
-          finish('unreadable input', RelayExit.BadInput);
+          finish('unreadable input', HostExit.BadInput);
         },
       },
       { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
@@ -123,11 +121,11 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
     stdin.on('data', (chunk: Buffer) => frames.push(chunk));
     stdin.once('end', () => {
       frames.end();
-      finish('input ended (the extension disconnected)', RelayExit.Ok);
+      finish('input ended (the extension disconnected)', HostExit.Ok);
     });
-    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, RelayExit.Ok));
+    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-      process.once(signal, () => finish(signal, RelayExit.Ok));
+      process.once(signal, () => finish(signal, HostExit.Ok));
   });
 }
 
