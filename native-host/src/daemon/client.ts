@@ -4,12 +4,10 @@
  * the daemon's answer; with `start`, a daemon that is not running is started detached (its own session, stdio
  * closed) and waited for. Several hosts starting at once each start one; the lock lets only one of them run.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
 import { type DaemonHello, DaemonWelcome, parseLine, readFirstLine } from './handshake';
-import { daemonAlive } from './lock';
 import type { DaemonFiles } from './paths';
 
 /** The daemon is not running, refused us, or could not be started; `message` says which and what to do. */
@@ -49,7 +47,7 @@ export async function connectDaemon(
   const first = await attempt(files, hello);
   if (!(first instanceof NotRunning)) return first;
   if (!options.start) throw new DaemonUnavailableError(`the Tether daemon is not running (${first.message})`);
-  const started = startDaemon(options);
+  const started = await startDaemon(options);
   const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
   let last: NotRunning = first;
   while (Date.now() < deadline) {
@@ -122,7 +120,11 @@ function open(path: string): Promise<Socket> {
 }
 
 /** Starts `tether daemon run` detached: its own session, stdio closed, not waited for. */
-function startDaemon(options: ConnectOptions): { readonly exit: number | undefined; describe(): string } {
+async function startDaemon(
+  options: ConnectOptions,
+): Promise<{ readonly exit: number | undefined; describe(): string }> {
+  // Imported here: a host whose daemon is running never starts a process.
+  const { spawn } = await import('node:child_process');
   const entry = options.entry ?? process.argv[1] ?? '';
   let exit: number | undefined;
   let signal: string | null = null;
@@ -169,6 +171,8 @@ export async function connectCurrentDaemon(
   }
   options.log?.(`the daemon runs version ${daemonVersion} and is idle: replacing it with ${options.version}`);
   link.socket.destroy();
+  // Imported only here: the lock's record is checked with Zod, which a relaying host otherwise never loads.
+  const { daemonAlive } = await import('./lock');
   const stopping = await connectDaemon(files, { control: 'stop' });
   stopping.socket.destroy();
   const deadline = Date.now() + 5000;
