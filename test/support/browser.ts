@@ -21,6 +21,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 export const EXTENSION_DIST = process.env.TETHER_EXTENSION_DIST ?? join(REPO_ROOT, 'extension/dist/chrome');
 /** The development extension id fixed by manifests/dev-key.json. */
 export const EXTENSION_ID = 'gkplngjhinednckbmppipofijkaplcpm';
+/** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
+export const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 /** Where Debian puts Chromium. */
 export const CHROMIUM_PATH = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
 /** Screenshots and other test outputs. */

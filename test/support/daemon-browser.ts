@@ -10,15 +10,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type DaemonEnv, daemonEnv, waitUntil } from '../daemon/daemon-env';
-import { EXTENSION_ID, type LaunchedBrowser, launchBrowser } from './browser';
+import { HOST_ARG, type LaunchedBrowser, launchBrowser } from './browser';
 import { type JournalRecord, readJournal } from './daemon-chaos-checks';
 import { type DemoServer, startDemoServer } from './demo-server';
-import { waitConnected } from './extension-pages';
+import { reopenFromHistory } from './extension-pages';
 
 export type { JournalRecord };
-
-/** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
-export const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
+export { HOST_ARG, reopenFromHistory };
 
 /** A test's daemon and the browsers it starts with one profile. */
 export interface DaemonBrowsers {
@@ -155,14 +153,6 @@ export function journaledAnswers(
 export function journaledTurnEnd(rig: DaemonBrowsers, threadId: string, agent?: string): string | undefined {
   const ends = rig.journal(threadId, agent).filter((r) => r.type === 'turn' && r.turn?.status !== 'running');
   return ends.at(-1)?.turn?.status;
-}
-
-/** Opens the panel of a new tab showing `url` on `threadId`, picked from History. */
-export async function reopenFromHistory(panel: Page, threadId: string): Promise<void> {
-  await waitConnected(panel, 60_000);
-  await panel.locator('button[data-action="history"]').click();
-  await panel.locator(`.history li[data-thread-id="${threadId}"] button.link`).click({ timeout: 30_000 });
-  await expect.poll(() => panel.locator('.transcript').getAttribute('data-thread-id')).toBe(threadId);
 }
 
 /** The panel's agent messages, in order: their item ids, whether each is finished, and their text. */

@@ -32,6 +32,11 @@ export class ChaosLedger {
     if (seen.has(item.id)) this.problems.push(`${threadId}: item ${item.id} reached the browser twice (${via})`);
     seen.set(item.id, item);
     this.lastAcked.set(threadId, item.id);
+    this.outcome(item);
+  }
+
+  /** Records the fate of a command a finished tool item reports (its marker file named in its arguments). */
+  outcome(item: { type: string; content?: any }): void {
     if (item.type !== 'toolCall') return;
     const marker = /marker-\d+/.exec(JSON.stringify(item.content?.arguments ?? ''))?.[0];
     if (marker && item.content?.status === 'success') this.outcomes.set(marker, 'ran');

@@ -1,16 +1,20 @@
 /**
- * The daemon chaos soak, shared by `bench/daemon-chaos.mjs` (minutes) and test/daemon/daemon-chaos.test.ts (a short
- * run with a fixed seed). Two simulated browsers, each a real `tether host` relaying to one daemon in a runtime folder
- * of its own: one served by the embedded backend, one by a command backend (a `tether app-server` child of the
- * daemon). Between streaming turns and command approvals, chosen at random from the seed: SIGKILL or a normal close
- * of a host, SIGKILL of the command backend, SIGTERM and SIGKILL of the daemon. Afterwards the checks of
- * daemon-chaos-checks.ts, against the ledger of what the browsers (daemon-chaos-browser.ts) saw.
+ * The daemon chaos soak, shared by `bench/daemon-chaos.mjs` (minutes) and its short runs with a fixed seed,
+ * test/daemon/daemon-chaos.test.ts and (with Chromium) test/e2e/daemon-chaos-browser.test.ts. Two simulated
+ * browsers, each a real `tether host` relaying to one daemon in a runtime folder of its own: one served by the
+ * embedded backend, one by a command backend (a `tether app-server` child of the daemon). With `chromium`, a real
+ * Chromium with the extension takes part too (daemon-chaos-chromium.ts): turns typed into its side panels, its
+ * service worker stopped through CDP and its host SIGKILLed. Between streaming turns and command approvals, chosen at
+ * random from the seed: SIGKILL or a normal close of a host, SIGKILL of the command backend, SIGTERM and SIGKILL of
+ * the daemon. Afterwards the checks of daemon-chaos-checks.ts, against the ledger of what the browsers
+ * (daemon-chaos-browser.ts) saw, and each panel's thread reopened against its journal.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DaemonEnv, daemonEnv, waitUntil } from '../daemon/daemon-env';
 import { HOST_ENTRY, type HostProcess, isAlive } from '../host/host-process';
 import { ChaosBrowser, ChaosLedger, hostExited as exited } from './daemon-chaos-browser';
+import { ChromiumChaos } from './daemon-chaos-chromium';
 import {
   checkMarkers,
   checkThread,
@@ -35,6 +39,8 @@ export interface ChaosOptions {
   readonly calmDaemonMs?: number;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
+  /** A real Chromium with the extension takes part, its panels served by the command backend (default: none). */
+  readonly chromium?: boolean;
 }
 
 /** What happened and what the checks found. */
@@ -47,6 +53,8 @@ export interface ChaosReport {
   readonly events: Record<string, number>;
   readonly threads: number;
   readonly itemsAcknowledged: number;
+  /** Chromium's threads and the items its panels showed finished (zero without `chromium`). */
+  readonly panel: { readonly threads: number; readonly itemsAcknowledged: number };
   /** Commands asked for, reported run or declined by the tool item clients saw, and marker files written. */
   readonly commands: {
     readonly asked: number;
@@ -85,6 +93,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const markerDir = join(d.dir, 'markers');
   mkdirSync(markerDir, { recursive: true });
   const config = {
+    ...(options.chromium ? { defaultBackend: 'child' } : {}),
     backends: {
       child: {
         kind: 'command',
@@ -92,7 +101,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       },
     },
   };
-  const journalOf = (browser: ChaosBrowser, threadId: string): string =>
+  // Where every host and daemon finds it, whoever starts the daemon (the browser's host names no config file).
+  mkdirSync(join(d.dir, 'config', 'tether'), { recursive: true });
+  writeFileSync(join(d.dir, 'config', 'tether', 'config.json'), JSON.stringify(config));
+  const journalOf = (browser: { backend: string }, threadId: string): string =>
     browser.backend === 'child'
       ? join(backendData, 'threads', `${threadId}.jsonl`)
       : join(d.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`);
@@ -102,6 +114,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     } catch {
       return 'no daemon log';
     }
+  };
+
+  /** What a daemon that would not stop left: its log's last words, and the MCP sockets of connections never closed. */
+  const leftovers = (): string => {
+    const stopped = /stopping: .*|stopped in .*/g;
+    const said = (daemonLog().match(stopped) ?? []).slice(-3).join('; ');
+    const mine = `host-${d.pid()}-`;
+    const sockets = readdirSync(join(d.dir, 'run')).filter((n) => n.startsWith(mine));
+    return `its log: ${said}; its connections' MCP sockets still there: ${sockets.join(', ') || 'none'}`;
   };
 
   const ledger = new ChaosLedger();
@@ -114,6 +135,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   );
   let markers = 0;
   let written = 0;
+  const chromium = options.chromium ? new ChromiumChaos(d.env, d.dir, ledger, rand, log) : undefined;
+
+  const turnText = (inPanel: boolean): string =>
+    drawTurn(inPanel) === 'stream'
+      ? // A panel's answer lasts seconds (3 messages, 20 ms a number), so the chaos after it finds it streaming.
+        inPanel
+        ? `/stream ${200 + Math.floor(rand() * 400)} 20 3`
+        : `/stream ${100 + Math.floor(rand() * 500)} 4`
+      : `/bash sleep 0.3; echo ran >> ${join(markerDir, `marker-${++markers}`)}`;
 
   const startTurn = async (browser: ChaosBrowser): Promise<void> => {
     const h = browser.host!;
@@ -128,10 +158,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // Mostly an idle thread; a busy one sometimes, whose turn/start must be refused while its turn runs.
     const idle = browser.threads.filter((t) => !ledger.busy.has(t));
     const threadId = pick(idle.length > 0 && rand() < 0.9 ? idle : browser.threads);
-    const text =
-      drawTurn() === 'stream'
-        ? `/stream ${100 + Math.floor(rand() * 500)} 4`
-        : `/bash sleep 0.3; echo ran >> ${join(markerDir, `marker-${++markers}`)}`;
+    const text = turnText(false);
     const r = await h.request('turn/start', { threadId, input: [{ text }] }, 30_000);
     if (r.error) {
       count('turn refused');
@@ -194,6 +221,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     'daemon SIGTERM',
     'daemon SIGKILL',
     ...Array<string>(4).fill('none'),
+    ...(chromium ? ['worker stop', 'worker stop', 'browser host SIGKILL'] : []),
   ];
   let deck: string[] = [];
   let calmFrom = Number.POSITIVE_INFINITY;
@@ -205,11 +233,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const card = deck.pop()!;
     return card.startsWith('daemon') && Date.now() >= calmFrom ? 'none' : card;
   };
-  // Two streaming turns for each command turn, in an order the seed shuffles.
-  let turns: string[] = [];
-  const drawTurn = (): string => {
-    if (turns.length === 0) turns = ['stream', 'stream', 'command'].sort(() => rand() - 0.5);
-    return turns.pop()!;
+  // Two streaming turns for each command turn (one for one in the panels, whose cards the chaos often ends), in an
+  // order the seed shuffles.
+  const turns = { simulated: [] as string[], panel: [] as string[] };
+  const drawTurn = (inPanel: boolean): string => {
+    const left = inPanel ? turns.panel : turns.simulated;
+    if (left.length === 0)
+      left.push(...(inPanel ? ['stream', 'command'] : ['stream', 'stream', 'command']).sort(() => rand() - 0.5));
+    return left.pop()!;
   };
 
   const step = async (): Promise<void> => {
@@ -221,10 +252,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       // Half the approvals are answered at once, the rest left pending across the chaos.
       while (b.pending.length > 0 && rand() < 0.5) b.answer(rand() < 0.8 ? 'allow' : 'deny');
     }
+    await chromium?.answerCards(0.5);
     const live = browsers.filter((b) => b.host !== undefined);
     const ready = live.filter((b) => !b.backendRestarting);
-    if (ready.length > 0 && rand() < 0.6) await startTurn(pick(ready));
+    if (chromium && rand() < 0.5) {
+      if (!(await chromium.startTurn(() => turnText(true), rand() < 0.2))) count('panel busy');
+    } else if (ready.length > 0 && rand() < 0.6) await startTurn(pick(ready));
     const chaos = draw();
+    if (chaos !== 'none' && (await chromium?.busy())) count(`${chaos} during a panel turn`);
     const target = live.length > 0 ? pick(live) : undefined;
     let done = true;
     if (chaos === 'host SIGKILL' || chaos === 'host closed') {
@@ -233,6 +268,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     } else if (chaos === 'backend SIGKILL') done = killBackend();
     else if (chaos === 'daemon SIGTERM') done = await stopDaemon('SIGTERM');
     else if (chaos === 'daemon SIGKILL') done = await stopDaemon('SIGKILL');
+    else if (chaos === 'worker stop') await chromium?.stopWorker();
+    else if (chaos === 'browser host SIGKILL') done = (await chromium?.killHost()) ?? false;
+    await chromium?.sample();
     // Nothing to kill now (no browser, no daemon, no backend yet): the card goes back to the bottom of the deck.
     if (!done) deck.unshift(chaos);
     const pid = d.pid();
@@ -243,6 +281,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let steps = 0;
   const runStarted = Date.now();
   try {
+    await chromium?.start();
     const end = runStarted + (options.durationMs ?? Number.POSITIVE_INFINITY);
     calmFrom = end - (options.calmDaemonMs ?? 0);
     while (Date.now() < end && steps < (options.steps ?? Number.POSITIVE_INFINITY)) {
@@ -262,9 +301,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } catch (error) {
     problems.push(`the soak itself failed: ${String(error)}`);
   } finally {
+    await chromium?.close();
     for (const h of allHosts) if (!exited(h)) h.child.kill('SIGKILL');
     await Promise.all(allHosts.map((h) => h.exited));
-    await d.dispose().catch((error) => problems.push(String(error)));
+    await d.dispose().catch((error) => problems.push(`${String(error)}; ${leftovers()}`));
     for (const h of allHosts) rmSync(h.dir, { recursive: true, force: true });
   }
   const orphans = await orphansAfter(tag);
@@ -277,6 +317,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     events: ledger.events,
     threads: browsers.reduce((n, b) => n + b.threads.length, 0),
     itemsAcknowledged: [...ledger.acked.values()].reduce((n, m) => n + m.size, 0),
+    panel: {
+      threads: chromium?.threads.length ?? 0,
+      itemsAcknowledged: [...(chromium?.seen.values() ?? [])].reduce((n, s) => n + s.size, 0),
+    },
     commands: {
       asked: markers,
       ran: outcomes.filter((o) => o === 'ran').length,
@@ -299,8 +343,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         await b.backendBack();
         while (b.pending.length > 0) b.answer(rand() < 0.8 ? 'allow' : 'deny');
       }
+      await chromium?.settle();
       const status = d.tether('daemon', 'status').stdout;
-      if (ledger.busy.size === 0 && /running turns\s+0/.test(status)) return;
+      const panelBusy = (await chromium?.busy()) ?? false;
+      if (ledger.busy.size === 0 && !panelBusy && /running turns\s+0/.test(status)) return await chromium?.sample();
       if (Date.now() > deadline) {
         const known = [...ledger.busy].join(', ') || 'none the browsers know of';
         problems.push(`turns still running 90 s after the chaos stopped: ${known}; ${status.replace(/\s+/g, ' ')}`);
@@ -328,8 +374,23 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         problems.push(...found.map((p) => `${browser.backend} backend: ${p}`));
       }
     }
+    if (chromium) await verifyPanels(chromium);
     const commands = checkMarkers(markerDir, ledger.outcomes);
     problems.push(...commands.problems);
     written = commands.ran;
+  }
+
+  /** Chromium's threads: read by a fresh client of their backend and reopened in a fresh panel, against the journal. */
+  async function verifyPanels(c: ChromiumChaos): Promise<void> {
+    const reader = browsers.find((b) => b.backend === 'child')?.host;
+    const journal = (threadId: string) => readJournal(journalOf({ backend: 'child' }, threadId));
+    for (const [threadId, seen] of c.seen) {
+      for (const r of journal(threadId)) if (r.item) ledger.outcome(r.item);
+      if (!reader) continue;
+      const read = await readAllItems(reader, threadId);
+      const acked = new Map([...seen].map((id) => [id, true]));
+      problems.push(...checkThread(threadId, journal(threadId), read, acked).map((p) => `panel thread: ${p}`));
+    }
+    problems.push(...(await c.verify(journal)));
   }
 }

@@ -82,3 +82,11 @@ export function completedAnswers(panel: Page): Locator {
 export async function agentTexts(panel: Page): Promise<string[]> {
   return panel.locator('.transcript .item.agentMessage .body').allTextContents();
 }
+
+/** Shows `threadId`, picked from History, in a connected panel (waits up to a minute for the connection). */
+export async function reopenFromHistory(panel: Page, threadId: string): Promise<void> {
+  await waitConnected(panel, 60_000);
+  await panel.locator('button[data-action="history"]').click();
+  await panel.locator(`.history li[data-thread-id="${threadId}"] button.link`).click({ timeout: 30_000 });
+  await panel.locator(`.transcript[data-thread-id="${threadId}"]`).waitFor({ timeout: 30_000 });
+}
