@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_ENTRY, isAlive } from '../host/host-process';
+import { type JournalRecord, readJournal } from '../support/daemon-chaos-checks';
 
 /** A test's own daemon folders and the environment that points the host and the daemon at them. */
 export interface DaemonEnv {
@@ -75,4 +76,9 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The records of a thread's journal under `d`'s data folder (none while it has no file). */
+export function threadJournal(d: DaemonEnv, threadId: string): JournalRecord[] {
+  return readJournal(join(d.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`));
 }

@@ -6,9 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HostProcess, startHost } from '../host/host-process';
+import type { HostProcess } from '../host/host-process';
 import { contentText, type MockChatCompletions, startMockChatCompletions } from '../support/mock-chat-completions';
-import { type DaemonEnv, daemonEnv, waitUntil } from './daemon-env';
+import { type DaemonEnv, threadJournal, waitUntil } from './daemon-env';
+import { daemonPerTest } from './daemon-per-test';
 
 const PAGE_READ = {
   name: 'page_read',
@@ -24,18 +25,13 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-let daemon: DaemonEnv | undefined;
-const hosts: HostProcess[] = [];
-afterEach(async () => {
-  release();
-  for (const h of hosts.splice(0)) await h.dispose();
-  await daemon?.dispose();
-  daemon = undefined;
-});
+const each = daemonPerTest();
+// Registered after daemonPerTest's, so it runs first: the mock's held answer is let go before the daemon stops.
+afterEach(() => release());
 
 /** A daemon whose embedded model is the mock, and whose page tools wait `waitSeconds` for a browser. */
 function daemonFor(waitSeconds: number): DaemonEnv {
-  return daemonEnv({
+  return each.daemon({
     TETHER_PAGE_TOOL_WAIT: String(waitSeconds),
     TETHER_OPENAI_BASE_URL: mock.baseUrl,
     TETHER_OPENAI_API_KEY: 'test-key',
@@ -47,8 +43,7 @@ function daemonFor(waitSeconds: number): DaemonEnv {
 
 /** A browser (relay) that declares `page_read`, initialized. */
 async function browser(d: DaemonEnv): Promise<HostProcess> {
-  const h = startHost({ env: d.env });
-  hosts.push(h);
+  const h = each.host({ env: d.env });
   const init = await h.request('initialize', { clientInfo, capabilities: { clientTools: [PAGE_READ] } }, 20_000);
   expect(init.error).toBeUndefined();
   h.send({ method: 'initialized' });
@@ -78,30 +73,14 @@ async function startThenCloseBrowser(d: DaemonEnv, h: HostProcess, text: string,
   return threadId;
 }
 
-/** The thread's journal records. */
-function journal(d: DaemonEnv, threadId: string): Array<{ type: string; turn?: any; item?: any }> {
-  const file = join(d.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
-}
-
 const turnEnd = (d: DaemonEnv, threadId: string) =>
-  journal(d, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
+  threadJournal(d, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
 const toolCallOf = (d: DaemonEnv, threadId: string) =>
-  journal(d, threadId).find((r) => r.type === 'item' && r.item?.type === 'toolCall')?.item;
+  threadJournal(d, threadId).find((r) => r.type === 'item' && r.item?.type === 'toolCall')?.item;
 
 describe('the daemon while no browser is connected', () => {
   it('holds a page-tool call until the browser comes back, then the call goes to it and the turn goes on', async () => {
-    daemon = daemonFor(60);
+    const daemon = daemonFor(60);
     scriptPageRead();
     const threadId = await startThenCloseBrowser(daemon, await browser(daemon), 'read the page', 'openai');
     release();
@@ -113,21 +92,19 @@ describe('the daemon while no browser is connected', () => {
     const call = await back.waitFor((m) => m.method === 'item/tool/call', 20_000);
     expect(call.params).toMatchObject({ threadId, tool: 'page_read' });
     back.send({ id: call.id, result: { success: true, content: [{ type: 'text', text: 'Title: Back again' }] } });
-    const d = daemon;
-    await waitUntil(() => turnEnd(d, threadId) !== undefined, 'the turn to end', 20_000);
+    await waitUntil(() => turnEnd(daemon, threadId) !== undefined, 'the turn to end', 20_000);
     expect(turnEnd(daemon, threadId)?.turn?.status).toBe('completed');
     expect(toolCallOf(daemon, threadId)?.content).toMatchObject({ status: 'success' });
-    const answer = journal(daemon, threadId).find((r) => r.item?.type === 'agentMessage')?.item;
+    const answer = threadJournal(daemon, threadId).find((r) => r.item?.type === 'agentMessage')?.item;
     expect(answer?.content.text).toBe('The tool said: Title: Back again');
   });
 
   it('fails a page-tool call with words the model can act on when no browser comes back in time', async () => {
-    daemon = daemonFor(1);
+    const daemon = daemonFor(1);
     scriptPageRead();
     const threadId = await startThenCloseBrowser(daemon, await browser(daemon), 'read the page', 'openai');
     release();
-    const d = daemon;
-    await waitUntil(() => turnEnd(d, threadId) !== undefined, 'the turn to end', 20_000);
+    await waitUntil(() => turnEnd(daemon, threadId) !== undefined, 'the turn to end', 20_000);
     const error: string = toolCallOf(daemon, threadId)?.content.error;
     expect(error).toContain('The browser is closed, so page_read could not run');
     expect(error).toContain('The user can reopen the browser');
@@ -141,7 +118,7 @@ describe('the daemon while no browser is connected', () => {
   });
 
   it('keeps a command approval open past the page-tool wait until a browser answers it, and runs the command once', async () => {
-    daemon = daemonFor(1);
+    const daemon = daemonFor(1);
     const first = await browser(daemon);
     const marker = join(daemon.dir, 'ran.txt');
     const from = first.messages.length;
@@ -150,8 +127,10 @@ describe('the daemon while no browser is connected', () => {
     await first.waitFor((m) => m.method === 'approval/request', 15_000, from);
     first.closeInput();
     await first.exited;
-    const d = daemon;
-    await waitUntil(() => /clients\s+0/.test(d.tether('daemon', 'status').stdout), 'the daemon to see the browser go');
+    await waitUntil(
+      () => /clients\s+0/.test(daemon.tether('daemon', 'status').stdout),
+      'the daemon to see the browser go',
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(turnEnd(daemon, threadId)).toBeUndefined();
     expect(existsSync(marker)).toBe(false);
