@@ -32,6 +32,7 @@ import { AcpMcpGrants, type AcpMcpServer } from './acp-mcp';
 import { type AcpPermissionDeps, answerPermission } from './acp-permissions';
 import { AcpSessions } from './acp-sessions';
 import { AcpTurn } from './acp-turn';
+import { unfinishedOf } from '../app-server/thread-history';
 import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { ThreadJournal } from './journal';
 
@@ -170,17 +171,18 @@ class AcpAdapter extends AdapterCore {
         const thread = await this.known(p.threadId);
         await this.sessions.rebuildUnread(p.threadId, ctx);
         if (p.afterItemId !== undefined) {
-          const items = this.journal.itemsAfter(p.threadId, p.afterItemId);
-          if (!items) throw RpcError.itemNotFound(p.threadId, p.afterItemId);
-          return { thread, items };
+          const after = this.journal.itemsAfter(p.threadId, p.afterItemId);
+          if (!after) throw RpcError.itemNotFound(p.threadId, p.afterItemId);
+          return { thread, ...after };
         }
-        const { items, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
-        return { thread, items, ...(olderCursor ? { olderCursor } : {}) };
+        const { items, olderCursor, unfinishedTurns } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
+        return { thread, items, ...(olderCursor ? { olderCursor } : {}), ...unfinishedOf(unfinishedTurns) };
       },
       'thread/resume': async (p, ctx) => {
         const thread = await this.known(p.threadId);
         await this.sessions.rebuildUnread(p.threadId, ctx);
-        const { items: history, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
+        const page = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET);
+        const { items: history, olderCursor } = page;
         const turn = this.active.get(p.threadId);
         // The latest page plus the open items with their text so far: the deltas that follow continue them.
         const items = [...history, ...(turn?.openItems() ?? [])];
@@ -189,12 +191,13 @@ class AcpAdapter extends AdapterCore {
           items,
           ...(turn ? { activeTurn: turn.toTurn() } : {}),
           ...(olderCursor ? { olderCursor } : {}),
+          ...unfinishedOf(page.unfinishedTurns),
         };
       },
       'thread/history/read': async (p) => {
         await this.known(p.threadId);
-        const { items, olderCursor } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET, p.cursor);
-        return { items, olderCursor };
+        const { items, olderCursor, unfinishedTurns } = this.journal.page(p.threadId, DEFAULT_PAGE_BUDGET, p.cursor);
+        return { items, olderCursor, ...unfinishedOf(unfinishedTurns) };
       },
       'thread/list': async (p, ctx) => {
         if (this.canList) await this.mergeAgentSessions(ctx);
@@ -248,6 +251,7 @@ class AcpAdapter extends AdapterCore {
       record: (item) => this.journal.append(p.threadId, item),
     });
     this.active.set(p.threadId, turn);
+    this.journal.appendTurn(p.threadId, turn.toTurn());
     const text = input.map((i) => i.text).join('\n');
     const title = thread.title || text.slice(0, 80);
     if (!thread.title) this.madeTitles.set(p.threadId, title);
@@ -295,7 +299,7 @@ class AcpAdapter extends AdapterCore {
     if (this.active.get(turn.threadId) !== turn) return;
     this.active.delete(turn.threadId);
     this.approvals.cancelTurn(turn.id);
-    turn.finish(end.status, end.error);
+    this.journal.appendTurn(turn.threadId, turn.finish(end.status, end.error));
     this.journal.update(turn.threadId, { status: 'idle', updatedAtMs: Date.now() });
     this.emit('thread/status/changed', { threadId: turn.threadId, status: 'idle' });
   }

@@ -8,10 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Item, Thread } from '@tether/protocol';
+import { type Item, Thread, type Turn } from '@tether/protocol';
 import { z } from 'zod';
 import { memoryPage, type PageBudget, type StoredPage } from '../store/history-page';
 import { ThreadStore } from '../store/thread-store';
+import { unfinishedOf } from '../app-server/thread-history';
 
 /** A thread as the journal keeps it: the Tether thread plus the agent session it talks to. */
 export interface JournalEntry {
@@ -90,18 +91,26 @@ export class ThreadJournal {
     else if (this.store?.get(threadId)) this.store.appendItem(threadId, item);
   }
 
+  /** Records a turn as it starts and again as it ends: a read marks the items of one that did not complete. */
+  appendTurn(threadId: string, turn: Turn): void {
+    if (!this.memory.has(threadId) && this.store?.get(threadId)) this.store.appendTurn(threadId, turn);
+  }
+
   /** The page of a thread's finished items that ends at `cursor` (default: the latest); -32602 for a foreign cursor. */
   page(threadId: string, budget: PageBudget, cursor?: string): StoredPage {
     const kept = this.memory.get(threadId);
     return kept ? memoryPage(kept.items, threadId, budget, cursor) : this.opened().page(threadId, budget, cursor);
   }
 
-  /** Finished items after `itemId`, oldest first; undefined when the thread has no such item. */
-  itemsAfter(threadId: string, itemId: string): Item[] | undefined {
+  /** Finished items after `itemId`, oldest first, and the turns among theirs that did not complete; undefined when the thread has no such item. */
+  itemsAfter(threadId: string, itemId: string): { items: Item[]; unfinishedTurns?: Turn[] } | undefined {
     const kept = this.memory.get(threadId);
-    if (!kept) return this.opened().itemsAfter(threadId, itemId);
+    if (!kept) {
+      const after = this.opened().readAfter(threadId, itemId);
+      return after && { items: after.items, ...unfinishedOf(after.unfinishedTurns) };
+    }
     const at = kept.items.findIndex((i) => i.id === itemId);
-    return at < 0 ? undefined : kept.items.slice(at + 1);
+    return at < 0 ? undefined : { items: kept.items.slice(at + 1) };
   }
 
   private opened(): ThreadStore {
