@@ -4,8 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOST_ENTRY, type HostProcess, isAlive, type Msg } from '../host/host-process';
-import { readJournal } from '../support/daemon-chaos-checks';
-import { type DaemonEnv, waitUntil } from './daemon-env';
+import { type DaemonEnv, threadJournal, waitUntil } from './daemon-env';
 import { daemonPerTest } from './daemon-per-test';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string })
@@ -18,11 +17,6 @@ async function initialize(h: HostProcess): Promise<void> {
   const init = await h.request('initialize', { clientInfo: { name: 'daemon-test', version: '1' } }, 20_000);
   expect(init.error).toBeUndefined();
   h.send({ method: 'initialized' });
-}
-
-/** The records of a thread's journal under the test's data folder. */
-function journal(d: DaemonEnv, threadId: string) {
-  return readJournal(join(d.dir, 'data', 'tether', 'threads', `${threadId}.jsonl`));
 }
 
 /** Pids of the processes whose command line names `text` (Linux /proc). */
@@ -66,7 +60,8 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     expect(exit.code).toBe(0);
     const daemonPid = daemon.pid()!;
     expect(isAlive(daemonPid)).toBe(true);
-    const turnEnd = () => journal(daemon, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
+    const turnEnd = () =>
+      threadJournal(daemon, threadId).find((r) => r.type === 'turn' && r.turn?.status !== 'running');
     // The turn was not finished when the browser left: it finishes in the daemon, journaled as completed.
     expect(turnEnd()).toBeUndefined();
     await waitUntil(() => turnEnd() !== undefined, 'the turn to end in the journal', 20_000);
