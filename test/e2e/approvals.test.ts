@@ -4,6 +4,7 @@ import { EXTENSION_ID, saveScreenshot } from '../support/browser';
 import { type BrowserSuite, useBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
+  badgeOf,
   completedAnswers,
   openSidePanel,
   openWebPage,
@@ -33,16 +34,6 @@ async function choicesOf(card: Locator): Promise<Record<string, string>> {
     .locator('button[data-choice]')
     .evaluateAll((els) => els.map((e) => [e.getAttribute('data-choice'), e.textContent]));
   return Object.fromEntries(buttons);
-}
-
-async function badgeOf(page: Page, tabId: number): Promise<string> {
-  return page.evaluate(
-    (id) =>
-      (
-        globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }
-      ).chrome.action.getBadgeText({ tabId: id }),
-    tabId,
-  );
 }
 
 /** Two tabs, the demo's `/` (a) and `/other` (b), each with its side panel open. */

@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type LaunchedBrowser, saveScreenshot } from '../support/browser';
 import {
@@ -18,20 +17,9 @@ import {
   journaledTurnEnd,
   reopenFromHistory,
 } from '../support/daemon-browser';
-import { completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
+import { badgeOf, completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
 
 const suite = useDaemonBrowsers();
-
-/** The toolbar badge of a tab, read through an extension page. */
-async function badgeOf(page: Page, tabId: number): Promise<string> {
-  return page.evaluate(
-    (id) =>
-      (
-        globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }
-      ).chrome.action.getBadgeText({ tabId: id }),
-    tabId,
-  );
-}
 
 /** The lines of the marker file (none when the command never ran). */
 function markerLines(file: string): string[] {

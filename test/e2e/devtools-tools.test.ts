@@ -8,14 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_ENTRY } from '../host/host-process';
 import { useBrowserSuite } from '../support/browser-suite';
 import { FIXTURE_TOKEN } from '../support/devtools-pages';
-import { openConnectedPanel, waitConnected } from '../support/extension-pages';
+import { openConnectedPanel, shareTab, waitConnected } from '../support/extension-pages';
+import { tetherMcpClients, untilListed } from '../support/mcp-clients';
 import { EXTENSION_ID } from '../support/browser';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { choose, tool } from '../support/page-tool-calls';
@@ -32,7 +30,6 @@ const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
 let site: FixtureSite;
 let deadPort: number;
-const clients: Client[] = [];
 
 /** A port of 127.0.0.1 that was free a moment ago and has no listener now: a request to it is refused. */
 async function closedPort(): Promise<number> {
@@ -49,9 +46,10 @@ beforeAll(async () => {
   deadPort = await closedPort();
 });
 afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
   await site?.close();
 });
+// Registered after the afterAll above, so its clients close first, as they did before the site.
+const connect = tetherMcpClients(runtime);
 
 /**
  * Waits until the worker has registered the document-start hook (it does so as it starts; a page that loaded before
@@ -182,20 +180,9 @@ describe('page_console and page_network (Chromium)', () => {
 
   it('answers an external MCP client calling page_console on a shared tab', async () => {
     const { panel } = await openConsolePage(suite);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [HOST_ENTRY, 'mcp'],
-      env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'devtools-client', version: '1.0.0' });
-    await client.connect(transport);
-    clients.push(client);
-    await expect
-      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
-      .toContain('page_console');
-    await panel.locator('button[data-action="share"]').click();
-    await panel.locator('input[name="share-tab"]').check();
+    const client = await connect('devtools-client');
+    await untilListed(client, 'page_console');
+    await shareTab(panel);
     await expect
       .poll(() => panel.locator('.share .share-status').textContent(), { timeout: 10_000 })
       .toContain('devtools-client');

@@ -7,52 +7,35 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_ENTRY } from '../host/host-process';
 import { useBrowserSuite } from '../support/browser-suite';
-import { openConnectedPanel } from '../support/extension-pages';
+import { openConnectedPanel, shareTab } from '../support/extension-pages';
 import { type FixtureSite, startFixtureSite } from '../support/fixture-site';
+import { tetherMcpClients, toolText, untilListed } from '../support/mcp-clients';
 
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
-const clients: Client[] = [];
 let site: FixtureSite;
 beforeAll(async () => {
   site = await startFixtureSite();
 });
 afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
   await site?.close();
 });
+// Registered after the afterAll above, so its clients close first, as they did before the site.
+const connect = tetherMcpClients(runtime);
 
 /** An MCP client named `name` that spawns `tether mcp` (PATH and the runtime folder only), once it sees the tools. */
 async function externalClient(name: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HOST_ENTRY, 'mcp'],
-    env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  await expect
-    .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000, interval: 300 })
-    .toContain('page_click');
+  const client = await connect(name);
+  await untilListed(client, 'page_click', 20_000);
   return client;
-}
-
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  return content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 }
 
 /** Shares the panel's tab with external agents, by the user's clicks. */
 async function share(panel: Page): Promise<void> {
-  await panel.locator('button[data-action="share"]').click();
-  await panel.locator('input[name="share-tab"]').check();
+  await shareTab(panel);
   await expect.poll(() => panel.locator('.share').getAttribute('data-shared')).toBe('true');
 }
 
@@ -64,10 +47,10 @@ async function postCommentRef(client: Client, panel: Page): Promise<string> {
   const first = await Promise.race([allow.waitFor({ timeout: 30_000 }).then(() => 'card' as const), snapshotting]);
   if (first !== 'card')
     throw new Error(
-      `page_snapshot answered before its card showed: ${textOf(first)} (hosts announced: ${readdirSync(runtime).join(', ')})`,
+      `page_snapshot answered before its card showed: ${toolText(first)} (hosts announced: ${readdirSync(runtime).join(', ')})`,
     );
   await allow.click();
-  const snapshot = textOf(await snapshotting);
+  const snapshot = toolText(await snapshotting);
   const ref = /button "Post comment".*?\[ref=(e\d+)\]/.exec(snapshot)?.[1];
   expect(ref, snapshot).toBeDefined();
   return ref!;
@@ -176,7 +159,7 @@ describe('external clients that stop waiting (Chromium)', () => {
     // A client's card sets no site rule: those cover every client, and only the options page lists them.
     expect(await card.locator('button[data-choice="always_allow_site"]').count()).toBe(0);
     await grant.click();
-    expect(textOf(await first)).toContain('Canals of the north');
+    expect(toolText(await first)).toContain('Canals of the north');
 
     // The same client reads again without a card...
     const again = await inspector.callTool({ name: 'page_read', arguments: {} });
@@ -188,7 +171,7 @@ describe('external clients that stop waiting (Chromium)', () => {
     await card.locator('button[data-choice="deny"]').click();
     const denied = await other;
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('did not allow');
+    expect(toolText(denied)).toContain('did not allow');
     await panel.close();
   });
 });

@@ -6,39 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_ENTRY } from '../host/host-process';
+import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../support/browser-suite';
-import { openConnectedPanel } from '../support/extension-pages';
+import { openConnectedPanel, shareTab } from '../support/extension-pages';
+import { tetherMcpClients, toolText, untilListed } from '../support/mcp-clients';
 
 // The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
-const clients: Client[] = [];
-afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
-});
-
-/** An MCP client that spawns `tether mcp` with nothing but PATH and the runtime folder in its environment. */
-async function externalClient(): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HOST_ENTRY, 'mcp'],
-    env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'claude-code', version: '9.9.9' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-/** The text of a tool result's content. */
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  return content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-}
+const connect = tetherMcpClients(runtime);
 
 describe('external agents on a shared tab (Chromium)', () => {
   const suite = useBrowserSuite({ env: { TETHER_RUNTIME_DIR: runtime } });
@@ -46,10 +21,8 @@ describe('external agents on a shared tab (Chromium)', () => {
   it('refuses calls until the user shares the tab, then asks in its panel naming the client, and reads the page', async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
     // tether mcp answers at once; it reaches the host once the host has opened its socket, shortly after it starts.
-    const client = await externalClient();
-    await expect
-      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
-      .toContain('page_read');
+    const client = await connect('claude-code', { version: '9.9.9' });
+    await untilListed(client, 'page_read');
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['page_snapshot', 'page_click', 'page_read']),
@@ -57,13 +30,12 @@ describe('external agents on a shared tab (Chromium)', () => {
 
     const unshared = await client.callTool({ name: 'page_read', arguments: {} });
     expect(unshared.isError).toBe(true);
-    expect(textOf(unshared)).toMatch(/[Ss]hare/);
+    expect(toolText(unshared)).toMatch(/[Ss]hare/);
 
     // Sharing is used rarely: the toggle is one click away, not above every conversation.
     expect(await panel.locator('input[name="share-tab"]').count()).toBe(0);
-    await panel.locator('button[data-action="share"]').click();
     // Sharing is the user's own click in the panel; the panel then names the client that is connected.
-    await panel.locator('input[name="share-tab"]').check();
+    await shareTab(panel);
     const status = panel.locator('.share .share-status');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('claude-code 9.9.9');
     // While the tab is shared, it stays in view with its clients even when the Share button is clicked again.
@@ -78,7 +50,7 @@ describe('external agents on a shared tab (Chromium)', () => {
     await card.locator('button[data-choice="allow"]').click();
     const read = await reading;
     expect(read.isError).toBeFalsy();
-    expect(textOf(read)).toContain('North Sea');
+    expect(toolText(read)).toContain('North Sea');
     // The transcript says what the outside agent did.
     await expect
       .poll(() => panel.locator('.transcript').textContent(), { timeout: 10_000 })
@@ -89,7 +61,7 @@ describe('external agents on a shared tab (Chromium)', () => {
     await panel.locator('.approval[data-tool="page_snapshot"] button[data-choice="deny"]').click({ timeout: 30_000 });
     const denied = await snapshotting;
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('did not allow');
+    expect(toolText(denied)).toContain('did not allow');
 
     // Unsharing stops it again.
     await panel.locator('input[name="share-tab"]').uncheck();

@@ -7,39 +7,31 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HOST_ENTRY } from '../host/host-process';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite, useModelBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
+  badgeOf,
   completedAnswers,
   openConnectedPanel,
   openSidePanel,
   sendPrompt,
+  shareTab,
   waitConnected,
 } from '../support/extension-pages';
+import { tetherMcpClients, untilListed } from '../support/mcp-clients';
 import { type ChatScript, contentText } from '../support/mock-chat-completions';
 
 interface ChromeApi {
   tabs: { get(tabId: number): Promise<{ active: boolean }> };
-  action: { getBadgeText(details: { tabId: number }): Promise<string> };
 }
 
 async function tabActive(panel: Page, tabId: number): Promise<boolean> {
   return panel.evaluate(
     async (id) => (await (globalThis as unknown as { chrome: ChromeApi }).chrome.tabs.get(id)).active,
-    tabId,
-  );
-}
-
-async function badgeOf(panel: Page, tabId: number): Promise<string> {
-  return panel.evaluate(
-    (id) => (globalThis as unknown as { chrome: ChromeApi }).chrome.action.getBadgeText({ tabId: id }),
     tabId,
   );
 }
@@ -187,31 +179,16 @@ describe('handing the page to the user (Chromium, mock OpenAI-compatible model)'
 
 // The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
-const clients: Client[] = [];
-afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
-});
+const connect = tetherMcpClients(runtime);
 
 describe('an outside agent hands the page to the user (Chromium, tether mcp)', () => {
   const suite = useBrowserSuite({ env: { TETHER_RUNTIME_DIR: runtime } });
 
   it("names the client that asks in the shared tab's panel and returns the user's reply as its tool result", async () => {
     const { panel } = await openConnectedPanel(suite.browser, suite.demo.url('/'));
-    const client = new Client({ name: 'claude-code', version: '9.9.9' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [HOST_ENTRY, 'mcp'],
-        env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
-        stderr: 'pipe',
-      }),
-    );
-    clients.push(client);
-    await expect
-      .poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 15_000, interval: 300 })
-      .toContain('page_ask_user');
-    await panel.locator('button[data-action="share"]').click();
-    await panel.locator('input[name="share-tab"]').check();
+    const client = await connect('claude-code', { version: '9.9.9' });
+    await untilListed(client, 'page_ask_user');
+    await shareTab(panel);
     await expect
       .poll(() => panel.locator('.share .share-status').textContent(), { timeout: 10_000 })
       .toContain('claude-code 9.9.9');

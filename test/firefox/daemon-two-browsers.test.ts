@@ -8,16 +8,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page as ChromiumPage } from 'playwright-core';
 import type { Page as FirefoxPage } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_ENTRY } from '../host/host-process';
 import { launchBrowser, type LaunchedBrowser } from '../support/browser';
 import { daemonPidIn, stopDaemonIn, tetherDaemons } from '../support/daemons';
 import { type DemoServer, startDemoServer } from '../support/demo-server';
-import { agentTexts, completedAnswers, openConnectedPanel, sendPrompt } from '../support/extension-pages';
+import { agentTexts, completedAnswers, openConnectedPanel, sendPrompt, shareTab } from '../support/extension-pages';
+import { tetherMcpClients, toolText } from '../support/mcp-clients';
 import { launchFirefox, type LaunchedFirefox, waitInPage } from './firefox-browser';
 import { answer, connectedPanel, sendPrompt as sendFirefoxPrompt } from './firefox-panel';
 
@@ -27,7 +25,6 @@ const shared = { TETHER_DAEMON: '1', TETHER_RUNTIME_DIR: runtime };
 let demo: DemoServer | undefined;
 let chromium: LaunchedBrowser | undefined;
 let firefox: LaunchedFirefox | undefined;
-const clients: Client[] = [];
 
 beforeAll(async () => {
   demo = await startDemoServer();
@@ -36,7 +33,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
   await chromium?.close();
   await firefox?.close();
   await demo?.close();
@@ -90,24 +86,10 @@ function announcedBrowsers(prefix = 'host-'): string[] {
     .sort();
 }
 
+// Registered after the afterAll above, so it runs first: no client's `tether mcp` outlives the runtime folder's check.
+const connect = tetherMcpClients(runtime);
 /** An MCP client on the SDK that spawns `tether mcp --browser NAME`, as an agent configured for that browser would. */
-async function mcpClient(browser: string, name: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HOST_ENTRY, 'mcp', '--browser', browser],
-    env: { PATH: process.env['PATH'] ?? '', TETHER_RUNTIME_DIR: runtime },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  return content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-}
+const mcpClient = (browser: string, name: string) => connect(name, { args: ['--browser', browser] });
 
 /** The numbers `/stream N` writes, as the panel shows them. */
 const numbers = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
@@ -173,8 +155,7 @@ describe('Chromium and Firefox ESR attached to one daemon', () => {
       announcedBrowsers().find((b) => /chrom/i.test(b))!,
       announcedBrowsers().find((b) => /firefox/i.test(b))!,
     ];
-    await chromePanel.locator('button[data-action="share"]').click();
-    await chromePanel.locator('input[name="share-tab"]').check();
+    await shareTab(chromePanel);
     const toChromium = await mcpClient(chromiumName, 'agent-in-chromium');
     const reading = toChromium.callTool({ name: 'page_read', arguments: {} });
     const card = chromePanel.locator('.approval[data-tool="page_read"]');
@@ -185,7 +166,7 @@ describe('Chromium and Firefox ESR attached to one daemon', () => {
     await card.locator('button[data-choice="allow"]').click();
     const fromChromium = await reading;
     expect(fromChromium.isError).toBeFalsy();
-    expect(textOf(fromChromium)).toContain('North Sea');
+    expect(toolText(fromChromium)).toContain('North Sea');
 
     await firefoxPanel.click('button[data-action="share"]');
     await firefoxPanel.click('input[name="share-tab"]');
@@ -201,8 +182,8 @@ describe('Chromium and Firefox ESR attached to one daemon', () => {
     await firefoxPanel.click(allow);
     const fromFirefox = await asking;
     expect(fromFirefox.isError).toBeFalsy();
-    expect(textOf(fromFirefox)).toContain('lighthouses');
-    expect(textOf(fromFirefox)).not.toContain('North Sea');
+    expect(toolText(fromFirefox)).toContain('lighthouses');
+    expect(toolText(fromFirefox)).not.toContain('North Sea');
   });
 
   it('follows a thread Chromium is streaming once Firefox opens it from History: the rest live, every number once', async () => {

@@ -73,6 +73,23 @@ export async function sendPrompt(panel: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
+/** Shares the panel's tab with external agents, by the user's clicks: Share, then the tab's toggle. */
+export async function shareTab(panel: Page): Promise<void> {
+  await panel.locator('button[data-action="share"]').click();
+  await panel.locator('input[name="share-tab"]').check();
+}
+
+/** The toolbar badge of a tab, read through an extension page. */
+export async function badgeOf(page: Page, tabId: number): Promise<string> {
+  return page.evaluate(
+    (id) =>
+      (
+        globalThis as unknown as { chrome: { action: { getBadgeText(d: object): Promise<string> } } }
+      ).chrome.action.getBadgeText({ tabId: id }),
+    tabId,
+  );
+}
+
 /** The completed agent answers in a panel's transcript. */
 export function completedAnswers(panel: Page): Locator {
   return panel.locator('.transcript .item.agentMessage.completed');
