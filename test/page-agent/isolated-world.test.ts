@@ -33,6 +33,29 @@ function refIn(snap: FrameSnapshot, text: string): string {
   return ref;
 }
 
+/**
+ * Opens the effects page with the agent in an isolated world and the main-world shim, and returns a click on the
+ * element whose snapshot line holds `text`, waiting for quiet `quietMs` up to `capMs`.
+ */
+async function effectsClicker(quietMs: number, capMs: number): Promise<(text: string) => Promise<ActResult>> {
+  await page.goto(`${ORIGIN}/effects`);
+  const isolated = await installIsolated(page, agent);
+  await installShim(page, CHANNEL);
+  const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
+  return async (text) =>
+    ActResult.parse(
+      await isolated.call({
+        op: 'act',
+        prefix: '',
+        ref: refIn(snap, text),
+        action: { kind: 'click', button: 'left', double: false },
+        quietMs,
+        capMs,
+        channel: CHANNEL,
+      }),
+    );
+}
+
 describe('page agent in an isolated world', () => {
   it('is invisible to the page and types so that a React-like field in the page sees each change', async () => {
     await page.goto(`${ORIGIN}/form`);
@@ -59,22 +82,7 @@ describe('page agent in an isolated world', () => {
   });
 
   it('hears dialogs and page errors from the main-world shim across worlds', async () => {
-    await page.goto(`${ORIGIN}/effects`);
-    const isolated = await installIsolated(page, agent);
-    await installShim(page, CHANNEL);
-    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
-    const click = async (text: string) =>
-      ActResult.parse(
-        await isolated.call({
-          op: 'act',
-          prefix: '',
-          ref: refIn(snap, text),
-          action: { kind: 'click', button: 'left', double: false },
-          quietMs: 100,
-          capMs: 1500,
-          channel: CHANNEL,
-        }),
-      );
+    const click = await effectsClicker(100, 1500);
     const dismissed = await click('"Remove item"');
     expect(dismissed.dialogs).toEqual([{ type: 'confirm', message: 'Remove this item?', accepted: false }]);
     expect(await page.textContent('#answer')).toBe('kept');
@@ -85,22 +93,7 @@ describe('page agent in an isolated world', () => {
   });
 
   it('answers a click that starts nothing without waiting out the quiet window, and waits it out for timers and frames', async () => {
-    await page.goto(`${ORIGIN}/effects`);
-    const isolated = await installIsolated(page, agent);
-    await installShim(page, CHANNEL);
-    const snap = FrameSnapshot.parse(await isolated.call({ op: 'snapshot', prefix: '', maxChars: 1_000_000 }));
-    const click = async (text: string) =>
-      ActResult.parse(
-        await isolated.call({
-          op: 'act',
-          prefix: '',
-          ref: refIn(snap, text),
-          action: { kind: 'click', button: 'left', double: false },
-          quietMs: 1_000,
-          capMs: 3_000,
-          channel: CHANNEL,
-        }),
-      );
+    const click = await effectsClicker(1_000, 3_000);
     const idle = await click('"Do nothing"');
     expect(idle).toMatchObject({ unloading: false, dialogs: [], errors: [] });
     expect(idle.settledMs).toBeLessThan(1_000);
