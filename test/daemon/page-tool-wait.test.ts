@@ -95,7 +95,9 @@ describe('the daemon while no browser is connected', () => {
     await waitUntil(() => turnEnd(daemon, threadId) !== undefined, 'the turn to end', 20_000);
     expect(turnEnd(daemon, threadId)?.turn?.status).toBe('completed');
     expect(toolCallOf(daemon, threadId)?.content).toMatchObject({ status: 'success' });
-    const answer = threadJournal(daemon, threadId).find((r) => r.item?.type === 'agentMessage')?.item;
+    const answer = threadJournal(daemon, threadId).find(
+      (r) => r.type === 'item' && r.item?.type === 'agentMessage',
+    )?.item;
     expect(answer?.content.text).toBe('The tool said: Title: Back again');
   });
 
