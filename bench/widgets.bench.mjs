@@ -4,13 +4,24 @@
 // with trusted input on and off, through Tether's page agent in Firefox ESR (driven directly, as
 // test/page-agent/firefox.test.ts does: Firefox has no debugger API, so this is all the input Tether has there), and
 // through Playwright MCP 0.0.83 on the same pages. Each task is judged by the widget's own state.
-// Usage: node bench/widgets.bench.mjs [--only NAME,NAME]   (writes bench/results/widgets.json and the "Widget suite"
-// section of BENCHMARKS.md). Needs the built extension (npm run build); takes a few minutes.
+// Usage: node bench/widgets.bench.mjs [--only TASK,TASK] [--modes trusted,synthetic,firefox,playwright]
+// A full run writes bench/results/widgets.json and the "Widget suite" section of BENCHMARKS.md; a run cut down by
+// --only or --modes only prints, so it never overwrites the published figures. Needs the built extension (npm run
+// build) for the Chromium modes; takes a few minutes.
 import { loadavg } from 'node:os';
 import { fmt, importWidgetSuite, machine as machineOf, median, publish } from './support.mjs';
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg === -1 ? undefined : process.argv[onlyArg + 1]?.split(',');
+const MODE_KEYS = ['trusted', 'synthetic', 'firefox', 'playwright'];
+const modesArg = process.argv.indexOf('--modes');
+const modeKeys = modesArg === -1 ? MODE_KEYS : (process.argv[modesArg + 1]?.split(',') ?? []);
+const unknownMode = modeKeys.find((key) => !MODE_KEYS.includes(key));
+if (unknownMode !== undefined || modeKeys.length === 0) {
+  console.error(`--modes takes a comma-separated list of ${MODE_KEYS.join(', ')}; got "${unknownMode ?? ''}"`);
+  process.exit(2);
+}
+const partial = only !== undefined || modesArg !== -1;
 
 /** Runs the tasks on the tools `start` gives; a mode that cannot start is reported with its reason. */
 async function runMode(label, start, suite, site, tasks) {
@@ -91,41 +102,45 @@ async function main() {
   const site = await suite.startWidgetSite();
   try {
     const modes = [];
-    modes.push(
-      await runMode(
-        'Tether, Chromium, trusted input',
-        () => suite.startTetherMcp(site, 'Chromium, trusted input', 'always'),
-        suite,
-        site,
-        tasks,
-      ),
-    );
-    modes.push(
-      await runMode(
+    if (modeKeys.includes('trusted'))
+      modes.push(
+        await runMode(
+          'Tether, Chromium, trusted input',
+          () => suite.startTetherMcp(site, 'Chromium, trusted input', 'always'),
+          suite,
+          site,
+          tasks,
+        ),
+      );
+    if (modeKeys.includes('synthetic')) {
+      let synthetic = await runMode(
         'Tether, Chromium, synthetic input',
         () => suite.startTetherMcp(site, 'Chromium, synthetic input', 'off'),
         suite,
         site,
         tasks,
-      ),
-    );
-    // Until the trusted-input setting exists, the default (synthetic) is what "without" means.
-    if (modes[1].skipped)
-      modes[1] = await runMode(
-        'Tether, Chromium, default input',
-        () => suite.startTetherMcp(site, 'Chromium, default input'),
-        suite,
-        site,
-        tasks,
       );
-    modes.push(await runMode('Tether page agent, Firefox ESR', () => suite.startFirefoxAgent(), suite, site, tasks));
-    modes.push(
-      await runMode('Playwright MCP 0.0.83', () => suite.startPlaywrightMcp(suite.TASK_FILES), suite, site, tasks),
-    );
+      // Until the trusted-input setting exists, the default (synthetic) is what "without" means.
+      if (synthetic.skipped)
+        synthetic = await runMode(
+          'Tether, Chromium, default input',
+          () => suite.startTetherMcp(site, 'Chromium, default input'),
+          suite,
+          site,
+          tasks,
+        );
+      modes.push(synthetic);
+    }
+    if (modeKeys.includes('firefox'))
+      modes.push(await runMode('Tether page agent, Firefox ESR', () => suite.startFirefoxAgent(), suite, site, tasks));
+    if (modeKeys.includes('playwright'))
+      modes.push(
+        await runMode('Playwright MCP 0.0.83', () => suite.startPlaywrightMcp(suite.TASK_FILES), suite, site, tasks),
+      );
     const data = { loadAtStart, tasks: tasks.map(({ name, widget }) => ({ name, widget })), modes };
     const text = section(data, machineOf());
     console.log(`\n${text}`);
-    publish('widgets', data, 'Widget suite', only ? undefined : text);
+    if (!partial) publish('widgets', data, 'Widget suite', text);
   } finally {
     await site.close();
   }
