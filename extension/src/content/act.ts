@@ -17,6 +17,8 @@ import {
   scrollIntoViewIfNeeded,
   type ValueField,
 } from './input';
+import { movesEditorCaret } from './editing';
+import type { FocusClock } from './focus-clock';
 import { pressKey } from './keyboard';
 import { deepActiveElement } from './snapshot';
 import { clickAt, moveTo } from './pointer';
@@ -139,12 +141,17 @@ export type ActionOutput = ActionReport | undefined | void;
 
 /**
  * Checks the action against its target and returns the function that performs it; throws ActionError when it
- * cannot. `clipboard` is the worker's clipboard text, for a paste; `resolve` turns a drag's `to` into its element.
+ * cannot. `clipboard` is the worker's clipboard text, for a paste; `resolve` turns a drag's `to` into its element;
+ * `focusClock` paces a caret move in an editor that focus has only just reached.
  */
 export function prepareAction(
   action: AgentAction,
   el: Element | undefined,
-  { clipboard, resolve }: { clipboard?: string; resolve: (ref: string) => Element | undefined },
+  {
+    clipboard,
+    resolve,
+    focusClock,
+  }: { clipboard?: string; resolve: (ref: string) => Element | undefined; focusClock?: FocusClock },
 ): () => ActionOutput | Promise<ActionOutput> {
   if (el && action.kind !== 'scroll') {
     if (isNotRendered(el) || isInvisible(el)) {
@@ -228,7 +235,11 @@ export function prepareAction(
         if (error instanceof KeyParseError) throw new ActionError(error.message, { cause: error });
         throw error;
       }
-      return () => pressKey(el ?? deepActiveElement() ?? document.body, chord, clipboard);
+      return () => {
+        const target = el ?? deepActiveElement() ?? document.body;
+        const settling = movesEditorCaret(target, chord) ? focusClock?.settled(target) : undefined;
+        return settling ? settling.then(() => pressKey(target, chord, clipboard)) : pressKey(target, chord, clipboard);
+      };
     }
     case 'scroll':
       return () => scrollBy(el, action.dy);

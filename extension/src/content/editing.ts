@@ -27,6 +27,13 @@ export function editingHost(el: Element): HTMLElement | undefined {
   return host;
 }
 
+/** Whether the default of `chord` in `target` moves the caret or the selection of an editable region (not a field). */
+export function movesEditorCaret(target: Element, chord: KeyChord): boolean {
+  return (
+    isMoveKey(chord.key) && !chord.alt && !chord.meta && !isValueField(target) && editingHost(target) !== undefined
+  );
+}
+
 function primary(chord: KeyChord): boolean {
   return (chord.ctrl || chord.meta) && !chord.alt;
 }

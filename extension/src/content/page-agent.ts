@@ -25,6 +25,7 @@ import type {
   WatchResult,
 } from '../shared/agent-contract';
 import { isInvisible, isNotRendered } from './dom';
+import { FocusClock } from './focus-clock';
 import { Highlighter } from './highlight';
 import { ActionError, describeEl } from './input';
 import { syntheticLimits } from './limits';
@@ -95,6 +96,7 @@ class Agent implements PageAgent {
   private refs = new RefTable('');
   private readonly shadows = new ShadowRootSet();
   private readonly highlighter = new Highlighter();
+  private readonly focusClock = new FocusClock(document);
   /** The watch `watch` started for a trusted action, until `settle` reports it. */
   private watching: Watching | undefined;
   /** Actions run one after another: two at once would share the shim's in-flight state and each other's mutations. */
@@ -172,6 +174,7 @@ class Agent implements PageAgent {
       run = prepareAction(call.action, el, {
         ...(call.clipboard !== undefined ? { clipboard: call.clipboard } : {}),
         resolve: (ref) => this.refs.resolve(ref),
+        focusClock: this.focusClock,
       });
     } catch (error) {
       if (error instanceof ActionError) return failed(error.message);
