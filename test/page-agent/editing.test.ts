@@ -7,14 +7,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ActResult, type AgentAction } from '../../extension/src/shared/agent-contract';
 import { agentCall, startSite, visit, refOnLine } from './harness';
-import { EDITING_PAGE } from './input-pages';
+import { EDITING_PAGE, GUARDED_EDITOR_PAGE } from './input-pages';
 
 let browser: Browser;
 let page: Page;
 let agent: string;
 
 beforeAll(async () => {
-  ({ browser, page, agent } = await startSite({ '/editing': EDITING_PAGE }));
+  ({ browser, page, agent } = await startSite({ '/editing': EDITING_PAGE, '/guarded': GUARDED_EDITOR_PAGE }));
 });
 
 afterAll(async () => {
@@ -119,6 +119,14 @@ describe('keys in fields and editors', () => {
     expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('alpha beta gamma');
     await press(notes, 'Backspace');
     expect(await page.$eval('#editor', (el) => el.textContent)).toBe('second para');
+  });
+
+  it('moves the caret in an editor that focus just reached only once an editor would take it for a key', async () => {
+    await visit(page, '/guarded', agent);
+    const notes = await refOf('"Tide notes"');
+    await act(notes, { kind: 'click', button: 'left', double: false });
+    await press(notes, 'Control+Home', ...Array(5).fill('Shift+ArrowRight'));
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('Tides');
   });
 
   it('copies a selection to the agent clipboard and pastes it with a paste event the page can read', async () => {

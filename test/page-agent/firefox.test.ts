@@ -20,7 +20,7 @@ import { installDialogShim } from '../../extension/src/content/dialog-shim';
 import { FIREFOX_PATH } from '../firefox/firefox-browser';
 import { clickablesPage, LONG_VALUE } from './clickable-pages';
 import { bundleAgent, LOGIN_SNAPSHOT, loginPage } from './harness';
-import { EDITING_PAGE, POINTING_PAGE, TRANSFER_PAGE } from './input-pages';
+import { EDITING_PAGE, GUARDED_EDITOR_PAGE, POINTING_PAGE, TRANSFER_PAGE } from './input-pages';
 import { effectsPage, formPage } from './pages';
 
 const PAGES: Record<string, string> = {
@@ -30,6 +30,7 @@ const PAGES: Record<string, string> = {
   '/shapes': clickablesPage(),
   '/pointing': POINTING_PAGE,
   '/editing': EDITING_PAGE,
+  '/guarded': GUARDED_EDITOR_PAGE,
   '/transfer': TRANSFER_PAGE,
 };
 
@@ -220,6 +221,30 @@ describe.skipIf(!existsSync(FIREFOX_PATH))('page agent in Firefox ESR', () => {
     expect(all.replace(/\n+/g, '\n')).toBe('alpha beta gamma\nsecond para');
     for (const key of ['Control+End', 'Control+v']) await act('"Notes"', { kind: 'press', key }, snap);
     expect(await page.$eval('#editor', (el) => el.textContent)).toBe('alpha beta gammasecond paraworld');
+  });
+
+  it('moves the caret in an editor that focus just reached only once the editor would take it for a key, not for its reset on focus', async () => {
+    await open('/guarded');
+    const ref = refIn(await snapshot(), '"Tide notes"');
+    const actOn = (action: AgentAction): AgentCall => ({
+      op: 'act',
+      prefix: '',
+      ref,
+      action,
+      quietMs: 30,
+      capMs: 2000,
+    });
+    // The click and the first key in one page call, as fast as the agent can: the round trips here alone took 260 ms.
+    await page.evaluate(
+      async (calls) => {
+        const agent = (globalThis as unknown as { __tetherPageAgent: { call(c: unknown): Promise<unknown> } })
+          .__tetherPageAgent;
+        for (const c of calls) await agent.call(c);
+      },
+      [actOn({ kind: 'click', button: 'left', double: false }), actOn({ kind: 'press', key: 'Control+Home' })],
+    );
+    for (let i = 0; i < 5; i++) await call(actOn({ kind: 'press', key: 'Shift+ArrowRight' }));
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('Tides');
   });
 
   it('drags with HTML5 drag-and-drop and with a pointer path, and uploads to an input and a drop zone', async () => {

@@ -42,6 +42,38 @@ third line</textarea></label>
   document.addEventListener('paste', (e) => window.pastes.push(e.clipboardData.getData('text/plain')));
 </script></body></html>`;
 
+/**
+ * An editor that, as ProseMirror does, takes a collapsed caret at its start within 200 ms of focus for the browser's
+ * reset on focus (Firefox puts the caret there) and puts its own caret back: the one it last saw, the end at first.
+ */
+export const GUARDED_EDITOR_PAGE = `<!doctype html><html><head><title>Guarded editor</title></head><body>
+<div id="guarded" contenteditable="true" role="textbox" aria-label="Tide notes"><p>Tides turn twice daily.</p></div>
+<script>
+  const editor = document.getElementById('guarded');
+  const text = editor.firstChild.firstChild;
+  let focusedAt = 0;
+  let own = [text, text.length];
+  const atStart = (node, offset) => {
+    const before = document.createRange();
+    before.setStart(editor, 0);
+    before.setEnd(node, offset);
+    return before.toString() === '';
+  };
+  editor.addEventListener('focus', () => {
+    focusedAt = Date.now();
+    getSelection().collapse(own[0], own[1]);
+  });
+  document.addEventListener('selectionchange', () => {
+    const s = getSelection();
+    if (!editor.contains(s.focusNode)) return;
+    if (s.isCollapsed && Date.now() - focusedAt < 200 && atStart(s.focusNode, s.focusOffset)) {
+      s.collapse(own[0], own[1]);
+      return;
+    }
+    own = [s.focusNode, s.focusOffset];
+  });
+</script></body></html>`;
+
 /** Two sortable lists (HTML5 and pointer-driven), a board that records where things land, and upload targets. */
 export const TRANSFER_PAGE = `<!doctype html><html><head><title>Transfer</title><style>
   li { padding: 8px; margin: 2px; border: 1px solid; list-style: none; width: 200px; }
