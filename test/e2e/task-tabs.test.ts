@@ -253,6 +253,31 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     await panel.close();
   });
 
+  it('adds a tab to the task from its own popup ("Add this tab to the task") and takes it out there', async () => {
+    const { panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
+    // A conversation starts with its first message: only then is there a task to join.
+    await sendPrompt(panel, 'Hello');
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
+    const { page: formPage, tabId: formTab } = await openWebPage(suite.browser, site.otherUrl('/form?from=popup'));
+    const popup = await suite.browser.openExtensionPage(`src/popup/index.html?tab=${formTab}`);
+    const join = popup.locator('button[data-action="task-join"]');
+    await expect
+      .poll(() => join.textContent(), { timeout: 10_000 })
+      .toBe('Add this tab to the task of “Applicant brief”');
+    await join.click();
+    await expect
+      .poll(() => panel.locator(`.task-tab[data-tab-id="${formTab}"] .task-tab-role`).textContent())
+      .toBe('added by you');
+    const leave = popup.locator('button[data-action="task-leave"]');
+    await expect.poll(() => leave.textContent()).toBe('Take this tab out of the task of “Applicant brief”');
+    await leave.click();
+    await expect.poll(() => panel.locator(`.task-tab[data-tab-id="${formTab}"]`).count()).toBe(0);
+    await expect.poll(() => join.count()).toBe(1);
+    await popup.close();
+    await formPage.close();
+    await panel.close();
+  });
+
   it('takes the tab a link opens when the agent clicks it into the task, so the agent reads it without the user', async () => {
     const { panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
     const snapshot = await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow_session'));

@@ -1,5 +1,9 @@
-/** The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt. */
+/**
+ * The popup: connection state, this tab's approvals with the same choices as the panel, a quick prompt, and adding this
+ * tab to a task of its window (or taking it out).
+ */
 import { ShareToggle } from '../shared/ui/share-toggle';
+import { TaskJoin } from '../shared/ui/task-join';
 import { useState } from 'preact/hooks';
 import { ApprovalAnnouncer, ApprovalList } from '../shared/ui/approval-list';
 import { ConnectionBanner } from '../shared/ui/connection-banner';
@@ -63,6 +67,7 @@ export function Popup(props: { client: WorkerClient; tabId: number | null }) {
         </form>
         {sent ? <div class="muted">{sent}</div> : null}
         {tabId !== null ? <ShareToggle client={client} state={state} /> : null}
+        {tabId !== null ? <TaskJoin client={client} /> : null}
         {error ? <div class="error-text">{error}</div> : null}
         <div class="row">
           <button

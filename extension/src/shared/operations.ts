@@ -93,6 +93,21 @@ export const viewOps = {
   'task/add': { params: z.object({ tabId: z.number().int().nonnegative() }), result: Empty },
   /** Takes a tab out of the calling tab's task (not the conversation's own tab). */
   'task/remove': { params: z.object({ tabId: z.number().int().nonnegative() }), result: Empty },
+  /**
+   * The calling tab's place in the window's tasks: the conversation whose task holds it (by its tab's title), or the
+   * conversations of its window it can join ("Add this tab to the task" in the popup and panel of any web page).
+   */
+  'task/here': {
+    params: Empty,
+    result: z.object({
+      member: z.object({ title: z.string() }).optional(),
+      joinable: z.array(z.object({ threadId: z.string(), title: z.string() })),
+    }),
+  },
+  /** Adds the calling tab to the task of `threadId`, one of the conversations task/here offered. */
+  'task/join': { params: z.object({ threadId: z.string().min(1) }), result: Empty },
+  /** Takes the calling tab out of the task that holds it (not a conversation's own tab). */
+  'task/leave': { params: Empty, result: Empty },
   /** The web pages in the calling tab's window that no conversation's task holds: what "Add a tab" offers. */
   'task/others': {
     params: Empty,

@@ -15,6 +15,7 @@ import { useModels, useWorker } from '../shared/ui/use-worker';
 import type { WorkerClient } from '../shared/worker-client';
 import { Composer } from './composer';
 import { TaskMemberNote, TaskTabs } from './task-tabs';
+import { TaskJoin } from '../shared/ui/task-join';
 import { HandoverRequests } from './handover-request';
 import { fillComposer } from './draft';
 import { History } from './history';
@@ -224,6 +225,7 @@ export function SidePanel(props: { client: WorkerClient }) {
       {showShare || tabShared ? <ShareToggle client={client} state={state} /> : null}
       {thread && taskTabs.length > 0 ? <TaskTabs client={client} tabs={taskTabs} onError={setError} /> : null}
       {!thread && taskTabs.length > 0 ? <TaskMemberNote tabs={taskTabs} /> : null}
+      {!thread ? <TaskJoin client={client} refreshKey={taskTabs.map((t) => t.tabId).join(',')} /> : null}
       {showHistory ? (
         <History
           client={client}

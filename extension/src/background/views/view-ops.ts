@@ -13,6 +13,7 @@ import {
 } from '../../shared/operations';
 import { ruleOrigin } from '../approvals/site-rules';
 import { homeTabOf } from '../tabs/task-pending';
+import type { TabSummary } from '../page-tools/page-tool-deps';
 import { addableTabs } from '../tabs/task-view';
 import type { View } from './views';
 import type { TetherWorker } from '../worker';
@@ -40,6 +41,17 @@ function tabOf(view: View): number {
 function askedTabOf(w: TetherWorker, view: View): number | null {
   if (view.kind === 'options' || view.tabId === null) return null;
   return homeTabOf({ state: w.deps.state, groups: w.groups }, view.tabId);
+}
+
+/** The conversations shown in the window's tabs, by their tab's title: the tasks a tab of that window can join. */
+function joinableTasks(w: TetherWorker, windowTabs: readonly TabSummary[]): Array<{ threadId: string; title: string }> {
+  const out: Array<{ threadId: string; title: string }> = [];
+  for (const t of windowTabs) {
+    const threadId = w.deps.state.binding(t.id)?.threadId;
+    if (threadId !== undefined && !out.some((x) => x.threadId === threadId))
+      out.push({ threadId, title: t.title || t.url });
+  }
+  return out;
 }
 
 function boundThread(w: TetherWorker, view: View): string {
@@ -165,6 +177,39 @@ const handlers: { [O in ViewOp]: Handler<O> } = {
   'task/remove': async (w, view, { tabId }) => {
     await w.groups.remove(boundThread(w, view), tabId);
     // The tab's own pages no longer belong to the task, nor show or answer its requests.
+    w.sendToTab(tabId, { type: 'task', tabs: [] });
+    w.pushPending(tabId);
+    return {};
+  },
+  'task/here': async (w, view) => {
+    const tabId = tabOf(view);
+    // A conversation's own tab is its task's home: nothing to join or leave there.
+    if (w.deps.state.binding(tabId)) return { joinable: [] };
+    const member = w.groups.threadOf(tabId);
+    if (member !== undefined) {
+      const home = w.deps.state.tabsForThread(member)[0];
+      const t = home === undefined ? undefined : await w.deps.tab(home);
+      return { member: { title: t?.title || t?.url || 'another tab' }, joinable: [] };
+    }
+    const windowTabs = await w.deps.pageTools.listTabs(tabId);
+    if (!addableTabs(w.groups, windowTabs).some((t) => t.tabId === tabId)) return { joinable: [] };
+    return { joinable: joinableTasks(w, windowTabs) };
+  },
+  'task/join': async (w, view, { threadId }) => {
+    const tabId = tabOf(view);
+    // Only a conversation of this tab's window, as task/here offered it: a page cannot name any thread it likes.
+    if (!joinableTasks(w, await w.deps.pageTools.listTabs(tabId)).some((t) => t.threadId === threadId))
+      throw new ViewCallError(
+        'That conversation has no tab in this window any more; open its panel and add the tab there.',
+      );
+    await w.groups.add(threadId, tabId);
+    return {};
+  },
+  'task/leave': async (w, view) => {
+    const tabId = tabOf(view);
+    const threadId = w.groups.threadOf(tabId);
+    if (threadId === undefined) return {};
+    await w.groups.remove(threadId, tabId);
     w.sendToTab(tabId, { type: 'task', tabs: [] });
     w.pushPending(tabId);
     return {};
