@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_ACP_PACKAGE, installDirOf } from '../support/agents-cache';
 import { CLAUDE_OFFLINE_ENV } from '../support/agents-offline';
 import {
@@ -14,29 +14,16 @@ import {
   lastUserBlocks,
   startMockAnthropicMessages,
 } from '../support/mock-anthropic-messages';
-import { HOST_ENTRY, type HostProcess, startHost } from '../host/host-process';
-import { privateDir, initializeAsExtension, runCommand } from '../host/mcp-host';
+import { privateDir, runCommand, sharedTabHosts } from '../host/mcp-host';
 import { agentSuite, tempDir } from './agent-host';
 
 const claude = agentSuite('claude', CLAUDE_CODE_ACP_PACKAGE, startMockAnthropicMessages, () => tempDir('claude-home'));
 
-const hosts: HostProcess[] = [];
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.dispose();
-});
+const startSharing = sharedTabHosts();
 
 describe('real Claude Code with the printed config', () => {
   it('claude -p reads the shared tab through the printed `claude mcp add` line; the page text reaches the model', async () => {
-    const runtime = privateDir('tether-runtime-');
-    const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
-    hosts.push(h);
-    await initializeAsExtension(h);
-    expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
-
-    const printed = await runCommand(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
-      PATH: process.env['PATH'] ?? '',
-      TETHER_RUNTIME_DIR: runtime,
-    });
+    const { h, printed } = await startSharing();
     const add = printed.stdout.split('\n').find((line) => line.startsWith('claude mcp add '));
     expect(add).toBeDefined();
 

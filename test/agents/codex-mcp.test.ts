@@ -7,21 +7,17 @@
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CODEX_PACKAGE } from '../support/agents-cache';
 import { startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
-import { HOST_ENTRY, type HostProcess, startHost } from '../host/host-process';
-import { privateDir, initializeAsExtension, runCommand } from '../host/mcp-host';
+import { privateDir, runCommand, sharedTabHosts } from '../host/mcp-host';
 import { agentSuite, tempDir } from './agent-host';
 
 const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
   writeCodexHome(tempDir('codex-home'), mock.origin),
 );
 
-const hosts: HostProcess[] = [];
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.dispose();
-});
+const startSharing = sharedTabHosts();
 
 /** The Codex lines of `--print-config`, from `[mcp_servers.tether]` to the blank line that ends them. */
 function codexLines(printed: string): string {
@@ -32,17 +28,7 @@ function codexLines(printed: string): string {
 
 describe('real Codex CLI with the printed config', () => {
   it('codex exec runs an acting and a reading Tether tool under approval_policy "never"; the page text reaches the model', async () => {
-    const runtime = privateDir('tether-runtime-');
-    const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
-    hosts.push(h);
-    await initializeAsExtension(h);
-    expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
-
-    // The user's shell has TETHER_RUNTIME_DIR (as the browser had), so the printed entry carries it to tether mcp.
-    const printed = await runCommand(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
-      PATH: process.env['PATH'] ?? '',
-      TETHER_RUNTIME_DIR: runtime,
-    });
+    const { h, printed } = await startSharing();
     expect(printed.code).toBe(0);
     appendFileSync(join(codex.home, 'config.toml'), `\n${codexLines(printed.stdout)}`);
 

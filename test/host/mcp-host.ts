@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { PAGE_TOOLS } from '../agents/agent-host';
-import type { HostProcess } from './host-process';
+import { HOST_ENTRY, type HostProcess, startHost } from './host-process';
 
 /** A new folder only this user may enter (the runtime folder must be 0700). */
 export function privateDir(prefix = 'tether-runtime-'): string {
@@ -39,4 +39,29 @@ export function runCommand(
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Registers the file's afterEach that disposes its hosts (call once, at the top level) and returns `start`: a host in
+ * a private runtime folder, initialized as the extension, a tab shared (thread thr_shared), and what
+ * `tether mcp --print-config` prints from a shell that has TETHER_RUNTIME_DIR (as the browser had), so the printed
+ * entry carries it to `tether mcp`.
+ */
+export function sharedTabHosts() {
+  const hosts: HostProcess[] = [];
+  afterEach(async () => {
+    for (const h of hosts.splice(0)) await h.dispose();
+  });
+  return async function start() {
+    const runtime = privateDir('tether-runtime-');
+    const h = startHost({ env: { TETHER_RUNTIME_DIR: runtime } });
+    hosts.push(h);
+    await initializeAsExtension(h);
+    expect((await h.request('bridge/mcp/share', { threadId: 'thr_shared', shared: true })).error).toBeUndefined();
+    const printed = await runCommand(process.execPath, [HOST_ENTRY, 'mcp', '--print-config'], {
+      PATH: process.env['PATH'] ?? '',
+      TETHER_RUNTIME_DIR: runtime,
+    });
+    return { h, printed };
+  };
 }
