@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSupport } from '../test/scripts/load-support.mjs';
 import { renderedStream } from './sidepanel-render.mjs';
-import { ensureHostBundle, fmt, importCodec, machine, median, nativeFrame, publish } from './support.mjs';
+import { ensureHostBundle, fmt, importCodec, machine, median, nativeFrame, nodeBaseline, publish } from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const RUNS = quick ? 3 : 7;
@@ -117,16 +117,6 @@ async function coldHello(mode) {
     throw new Error(`the daemon is unavailable: ${hello.daemonUnavailable}`);
   await h.close();
   return ms;
-}
-
-function nodeBaseline() {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.once('data', () => resolve(performance.now() - t0));
-  });
 }
 
 /** A `/stream DELTAS` answer: deltas per second from turn/start to turn/completed, every delta in order. */

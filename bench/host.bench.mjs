@@ -8,7 +8,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHostBundle, fmt, importCodec, machine, median, nativeFrame, publish, root } from './support.mjs';
+import {
+  ensureHostBundle,
+  fmt,
+  importCodec,
+  machine,
+  median,
+  nativeFrame,
+  nodeBaseline,
+  publish,
+  root,
+} from './support.mjs';
 
 const quick = process.argv.includes('--quick');
 const ORIGIN = 'chrome-extension://gkplngjhinednckbmppipofijkaplcpm/';
@@ -146,16 +156,6 @@ function coldStart(method) {
     const splitter = new FrameSplitter({ message: answer, messageParts: answer });
     child.stdout.on('data', (c) => splitter.push(c));
     child.on('error', reject);
-  });
-}
-
-function nodeBaseline() {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.once('data', () => resolve(performance.now() - t0));
   });
 }
 

@@ -140,6 +140,17 @@ class AppServerProcess {
 }
 
 /** The middle value of `xs` (the upper one of the two middles for an even count). */
+/** Spawn to first output of a bare Node (`node -e`), in ms: the floor under any host's cold start. */
+export function nodeBaseline() {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['-e', 'process.stdout.write("x")'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.once('data', () => resolve(performance.now() - t0));
+  });
+}
+
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** `n` with thousands separators and exactly `digits` decimals (en-US). */
