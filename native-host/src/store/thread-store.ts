@@ -149,6 +149,7 @@ export class ThreadStore {
     let olderAt: number | undefined;
     let oldestTaken: number | undefined;
     for (const line of readLinesBackward(path, end)) {
+      if (isStreamRecord(line.bytes)) continue;
       const record = parseLine(line.bytes);
       if (record === undefined)
         this.log(`journal ${path}: skipped ${line.terminated ? 'an unreadable line' : 'a torn last line'}`);
@@ -183,6 +184,7 @@ export class ThreadStore {
     const newestFirst: Item[] = [];
     const ends = new TurnEnds();
     for (const line of readLinesBackward(this.journalPath(threadId))) {
+      if (isStreamRecord(line.bytes)) continue;
       const record = parseLine(line.bytes);
       ends.note(record);
       const item = itemOf(record);
@@ -324,6 +326,15 @@ function itemOf(record: unknown): Item | undefined {
   const r = record as { type?: unknown; item?: unknown };
   if (r.type === 'item') return isItem(r.item) ? r.item : undefined;
   return isItem(record) ? record : undefined;
+}
+
+/** What a streamed item's records begin with: readers of pages skip them unparsed (only crash recovery reads them). */
+const STREAM_RECORD_HEADS = ['{"type":"text"', '{"type":"stream"'].map((head) => Buffer.from(head));
+
+function isStreamRecord(bytes: Buffer): boolean {
+  return STREAM_RECORD_HEADS.some(
+    (head) => bytes.length >= head.length && bytes.compare(head, 0, head.length, 0, head.length) === 0,
+  );
 }
 
 /** A journal line's record; undefined for a damaged line (a torn last one included), which readers skip. */
