@@ -4,12 +4,12 @@
  * the backend and exits well inside the 2 s after which Chromium sends SIGKILL. Imported only then, so a relaying
  * host loads none of it (the Bridge, the backends, MCP, Zod).
  */
-import { BROWSER_MAX_INBOUND_BYTES, FrameSplitter } from '@tether/protocol/codec';
 import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { toolCacheFile } from '../mcp/tool-cache';
 import { TETHER_VERSION } from '../version';
 import type { Bridge, BridgeOptions } from './bridge';
+import { readBrowserFrames } from './browser-input';
 import { FrameWriter } from './frame-writer';
 import type { LoadedConfig } from './host-config';
 import { HostExit } from './host-exit';
@@ -78,35 +78,17 @@ export function serve(
       ...(daemon ? { daemon } : {}),
     });
 
-    const frames = new FrameSplitter<Buffer>(
+    readBrowserFrames(
       {
         message: (chunk, start, end) => bridge?.fromBrowserRange(chunk, start, end),
         messageParts: (parts, length) => bridge?.fromBrowser(parts, length),
-        error: (error) => {
-          log(error.message);
-          if (!frames.failed) {
-            // The input ended inside a frame: the browser is gone, so nothing is sent back.
-            finish('input ended inside a frame', HostExit.BadInput);
-            return;
-          }
-          writer.enqueueText(
-            JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }),
-          );
-          finish('unreadable input', HostExit.BadInput);
-        },
       },
-      { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
+      writer,
+      log,
+      finish,
     );
-    stdin.on('data', (chunk: Buffer) => frames.push(chunk));
     // Once the first answers are out (the socket, its files and the sweep of stale ones cost `initialize` 7 ms when
     // done at once): `tether mcp` can find this host from then on. An ACP agent's stdio entry opens it on demand.
     setTimeout(() => void mcp.announce(), ANNOUNCE_DELAY_MS).unref();
-    stdin.once('end', () => {
-      frames.end();
-      finish('input ended (the extension disconnected)', HostExit.Ok);
-    });
-    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-      process.once(signal, () => finish(signal, HostExit.Ok));
   });
 }

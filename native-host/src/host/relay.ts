@@ -5,16 +5,12 @@
  * When the browser disconnects the relay ends its side of the socket and exits at once; the daemon and its turns go
  * on.
  */
-import {
-  BROWSER_MAX_FRAME_BYTES,
-  BROWSER_MAX_INBOUND_BYTES,
-  FrameSplitter,
-  LineSplitter,
-} from '@tether/protocol/codec';
+import { BROWSER_MAX_FRAME_BYTES, LineSplitter } from '@tether/protocol/codec';
 import type { HostConfig } from '../config/defaults';
 import type { DaemonLink } from '../daemon/client';
 import type { Log } from '../log';
 import { MAX_BACKEND_LINE_BYTES } from './bridge-hello';
+import { readBrowserFrames } from './browser-input';
 import { forEachBatchMember, shapeOf, shapeOfParts } from './envelope-scan';
 import { FrameWriter } from './frame-writer';
 import { HostExit } from './host-exit';
@@ -100,32 +96,15 @@ export function relay(link: DaemonLink, log: Log): Promise<number> {
         socket.once('drain', () => stdin.resume());
       }
     };
-    const frames = new FrameSplitter<Buffer>(
+    readBrowserFrames(
       {
         message: (chunk, start, end) => toDaemon(chunk.subarray(start, end)),
         messageParts: (parts, length) => toDaemon(Buffer.concat(parts, length)),
-        error: (error) => {
-          log(error.message);
-          if (!frames.failed) {
-            finish('input ended inside a frame', HostExit.BadInput);
-            return;
-          }
-          writer.enqueueText(
-            JSON.stringify({ method: 'error', params: { message: error.message, code: 'frameError' } }),
-          );
-          finish('unreadable input', HostExit.BadInput);
-        },
       },
-      { maxFrameBytes: BROWSER_MAX_INBOUND_BYTES },
+      writer,
+      log,
+      finish,
     );
-    stdin.on('data', (chunk: Buffer) => frames.push(chunk));
-    stdin.once('end', () => {
-      frames.end();
-      finish('input ended (the extension disconnected)', HostExit.Ok);
-    });
-    stdin.once('error', (error) => finish(`stdin failed: ${error.message}`, HostExit.Ok));
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-      process.once(signal, () => finish(signal, HostExit.Ok));
   });
 }
 
