@@ -129,6 +129,18 @@ describe('keys in fields and editors', () => {
     expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('Tides');
   });
 
+  it("paces a trusted key the same way: the watch that focuses the editor answers once the browser's key will be taken", async () => {
+    await visit(page, '/guarded', agent);
+    const notes = await refOf('"Tide notes"');
+    // As the worker does for a trusted page_press: watch (focusing the element), the browser's own key, settle.
+    for (const key of ['Control+Home', ...Array(5).fill('Shift+ArrowRight')]) {
+      await agentCall(page, { op: 'watch', prefix: '', ref: notes, focus: true, key });
+      await page.keyboard.press(key);
+      await agentCall(page, { op: 'settle', quietMs: 20, capMs: 500 });
+    }
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('Tides');
+  });
+
   it('copies a selection to the agent clipboard and pastes it with a paste event the page can read', async () => {
     const title = await refOf('"Title"');
     const notes = await refOf('"Notes"');

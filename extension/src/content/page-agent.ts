@@ -25,9 +25,11 @@ import type {
   WatchResult,
 } from '../shared/agent-contract';
 import { isInvisible, isNotRendered } from './dom';
+import { movesEditorCaret } from './editing';
 import { FocusClock } from './focus-clock';
 import { Highlighter } from './highlight';
 import { ActionError, describeEl } from './input';
+import { type KeyChord, parseKey } from './keys';
 import { syntheticLimits } from './limits';
 import { AimError, aimAt, frameOrigin } from './pointing';
 import { changedLines, findInFrame, readElement, ShadowRootSet, snapshotFrame } from './read-ops';
@@ -195,7 +197,7 @@ class Agent implements PageAgent {
    * element is located first (scrolled into view, before the watch, as `locate` then `watch` would) and a watch
    * starts only for an element a user can point at without hitting a cover.
    */
-  private watch(call: Extract<AgentCall, { op: 'watch' }>): WatchResult {
+  private async watch(call: Extract<AgentCall, { op: 'watch' }>): Promise<WatchResult> {
     this.usePrefix(call.prefix);
     let el: Element | undefined;
     if (call.ref !== undefined) {
@@ -210,7 +212,20 @@ class Agent implements PageAgent {
     // Focusing here spares the worker finding the element through CDP (a whole-document walk and four more round
     // trips); the focus events and caret are the browser's own either way, and what focus starts is watched.
     if (call.focus && el instanceof HTMLElement) el.focus();
+    if (call.key !== undefined) await this.paceKey(call.key, el);
     return { stale: false, watching: true, ...(aim ? { aim } : {}) };
+  }
+
+  /** Waits, as `act`'s press does, while `key` would move the caret of an editor focus has only just reached. */
+  private async paceKey(key: string, el: Element | undefined): Promise<void> {
+    let chord: KeyChord;
+    try {
+      chord = parseKey(key);
+    } catch {
+      return; // The worker parsed it before asking; a key it could not parse is refused there.
+    }
+    const target = el ?? deepActiveElement() ?? document.body;
+    if (movesEditorCaret(target, chord)) await this.focusClock.settled(target);
   }
 
   /** Ends a watch nobody settled (its action failed before `settle`), so it cannot report into the next action. */

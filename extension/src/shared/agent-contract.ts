@@ -91,7 +91,9 @@ export type AgentCall =
    * per document at a time; a new one ends the previous. With `focus`, the element is then focused as DOM.focus
    * would (keys follow), under the watch. With `aim`, the agent first does `locate` on `ref` (one round trip for
    * both) and starts the watch only when the element can be pointed at and nothing covers it (or `coverOk`); a call
-   * that starts no watch still ends the previous one. Replies WatchResult.
+   * that starts no watch still ends the previous one. With `key` (the key the worker presses next), the reply waits,
+   * as `act`'s press does, while that key would move the caret of an editor focus has only just reached. Replies
+   * WatchResult.
    */
   | {
       op: 'watch';
@@ -101,6 +103,7 @@ export type AgentCall =
       channel?: string;
       focus?: boolean;
       aim?: { coverOk: boolean };
+      key?: string;
     }
   /** Waits for the page to settle after a `watch`, and answers its ActResult (an error result when none is running). */
   | { op: 'settle'; quietMs: number; capMs: number }

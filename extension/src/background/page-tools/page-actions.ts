@@ -294,6 +294,7 @@ export class PageActions {
       ...(doc.channel ? { channel: doc.channel } : {}),
       ...(focus ? { focus } : {}),
       ...(aimed ? { aim: { coverOk } } : {}),
+      ...(action.kind === 'press' ? { key: action.key } : {}),
     };
     // Only a top document's listeners can be asked (alongside the watch); a field in a frame gets keys.
     const keyListeners = typing && frameId === 0 && t ? input.keyListeners(tabId, t.docId) : undefined;
