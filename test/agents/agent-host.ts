@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type HostProcess, type Msg, startHost } from '../host/host-process';
+import { deltaText, type HostProcess, type Msg, startHost } from '../host/host-process';
 import { type AgentPackage, ensureAgent } from '../support/agents-cache';
 
 /** A host in front of one agent, with the calls the agent tests make through it. */
@@ -140,9 +140,7 @@ export function withAgentCalls(h: HostProcess): AgentHost {
       return messagesOf('item/completed', from).map((m) => m.params.item);
     },
     streamedText(from = 0) {
-      return messagesOf('item/agentMessage/delta', from)
-        .map((m) => m.params.delta as string)
-        .join('');
+      return deltaText(h, from);
     },
     async answerApproval(decision: string, from = 0, timeoutMs = 90_000) {
       const request = await h.waitFor((m) => m.method === 'approval/request' && m.id !== undefined, timeoutMs, from);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOST_ENTRY, type HostProcess, isAlive, type Msg } from '../host/host-process';
+import { deltaText, HOST_ENTRY, type HostProcess, isAlive, type Msg } from '../host/host-process';
 import { type DaemonEnv, threadJournal, waitUntil } from './daemon-env';
 import { daemonPerTest } from './daemon-per-test';
 
@@ -98,11 +98,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     const soFar = textOf(open[0]);
     const done = await second.waitFor((m) => m.method === 'turn/completed', 20_000, mark);
     expect(done.params.turn.status).toBe('completed');
-    const rest = second.messages
-      .slice(mark)
-      .filter((m) => m.method === 'item/agentMessage/delta')
-      .map((m) => m.params.delta)
-      .join('');
+    const rest = deltaText(second, mark);
     const expected = Array.from({ length: 800 }, (_, i) => `${i + 1} `).join('');
     expect(soFar.length).toBeGreaterThan(0);
     expect(soFar + rest).toBe(expected);
@@ -180,11 +176,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     const from = h.messages.length;
     await h.request('turn/start', { threadId, input: [{ text: '/big 3000000' }] });
     await h.waitFor((m) => m.method === 'turn/completed', 30_000, from);
-    const deltas = h.messages
-      .slice(from)
-      .filter((m) => m.method === 'item/agentMessage/delta')
-      .map((m) => m.params.delta as string)
-      .join('');
+    const deltas = deltaText(h, from);
     expect(deltas).toHaveLength(3_000_000);
     const completed = h.messages
       .slice(from)

@@ -11,7 +11,7 @@ import {
   waitForSleepers,
 } from '../../native-host/src/testing/orphans';
 import { stopDaemonIn } from '../support/daemons';
-import { type HostProcess, isAlive, type Msg, startHost } from './host-process';
+import { deltaText, type HostProcess, isAlive, type Msg, startHost } from './host-process';
 
 const hosts: HostProcess[] = [];
 const testSleeps = useSleeps();
@@ -57,11 +57,7 @@ describe('tether host with the embedded app-server', () => {
     await h.waitFor(completedTurn(threadId), 15_000, from);
     const tool = h.messages.slice(from).find((m) => m.method === 'item/completed' && m.params.item.type === 'toolCall');
     expect(JSON.stringify(tool?.params.item.content.result)).toContain('hi');
-    const text = h.messages
-      .slice(from)
-      .filter((m) => m.method === 'item/agentMessage/delta')
-      .map((m) => m.params.delta)
-      .join('');
+    const text = deltaText(h, from);
     expect(text).toContain('Ran `echo hi`');
   });
 
@@ -70,11 +66,7 @@ describe('tether host with the embedded app-server', () => {
     const from = h.messages.length;
     await h.request('turn/start', { threadId, input: [{ text: '/big 3000000' }] });
     await h.waitFor(completedTurn(threadId), 30_000, from);
-    const deltas = h.messages
-      .slice(from)
-      .filter((m) => m.method === 'item/agentMessage/delta')
-      .map((m) => m.params.delta as string)
-      .join('');
+    const deltas = deltaText(h, from);
     expect(deltas).toHaveLength(3_000_000);
     const completed = h.messages
       .slice(from)

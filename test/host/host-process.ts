@@ -226,6 +226,15 @@ export function logsOf(h: Pick<HostProcess, 'dir'>): string {
     .join('');
 }
 
+/** The agentMessage deltas `h` received after message `from`, joined in order. */
+export function deltaText(h: Pick<HostProcess, 'messages'>, from = 0): string {
+  return h.messages
+    .slice(from)
+    .filter((m) => m.method === 'item/agentMessage/delta')
+    .map((m) => m.params.delta as string)
+    .join('');
+}
+
 /** A config whose default backend is the fake JSONL backend (plus the embedded one). */
 export function fakeBackendConfig(extra: Record<string, unknown> = {}): unknown {
   return {
