@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { EXTENSION_ID, saveScreenshot } from '../support/browser';
-import { type BrowserSuite, useBrowserSuite } from '../support/browser-suite';
+import { saveScreenshot } from '../support/browser';
+import { type BrowserSuite, restartWorker, useBrowserSuite } from '../support/browser-suite';
 import {
   agentTexts,
   badgeOf,
@@ -11,9 +11,6 @@ import {
   sendPrompt,
   waitConnected,
 } from '../support/extension-pages';
-
-/** The browser starts the host with the calling origin as its argument. */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 /** Waits until the panel shows `count` completed answers and returns the last one. */
 async function answer(panel: Page, count: number): Promise<string> {
@@ -139,18 +136,8 @@ describe('per-page approvals in Chromium', () => {
       const local = (globalThis as unknown as { chrome: { storage: { local: Local } } }).chrome.storage.local;
       await local.set({ 'tether.siteRules': [rule('forged', 'bash'), rule('real', 'page_read')] });
     }, demo.origin);
-    const hostsBefore = await browser.findProcesses(HOST_ARG);
-    await browser.stopServiceWorkers();
     // A new host process proves the worker restarted (and so read storage again).
-    await expect
-      .poll(
-        async () => {
-          const now = await browser.findProcesses(HOST_ARG);
-          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    await restartWorker(browser);
     await waitConnected(panel);
 
     await sendPrompt(panel, '/bash echo forged-rule-ran');

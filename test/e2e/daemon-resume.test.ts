@@ -8,13 +8,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonEnv, type DaemonEnv, waitUntil } from '../daemon/daemon-env';
-import { EXTENSION_ID, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
+import { type LaunchedBrowser, launchBrowser, saveScreenshot, HOST_ARG } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
 import { join } from 'node:path';
 
-/** The browser starts the host with the calling origin as its argument (the daemon's command line has none). */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 const COUNT = 1000;
 /** 1,000 numbers, 30 ms apart: half a minute of answer, so it still streams after the reconnect. */
 const PROMPT = `/stream ${COUNT} 30`;

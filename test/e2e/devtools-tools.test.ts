@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserSuite } from '../support/browser-suite';
+import { restartWorker, useBrowserSuite } from '../support/browser-suite';
 import { FIXTURE_TOKEN } from '../support/devtools-pages';
 import { openConnectedPanel, shareTab, waitConnected } from '../support/extension-pages';
 import { tetherMcpClients, untilListed } from '../support/mcp-clients';
-import { EXTENSION_ID } from '../support/browser';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { choose, tool } from '../support/page-tool-calls';
 
@@ -22,9 +21,6 @@ import { choose, tool } from '../support/page-tool-calls';
 declare const chrome: {
   scripting: { getRegisteredContentScripts(): Promise<{ id: string; world?: string; runAt?: string }[]> };
 };
-
-/** The host's command line names the extension that started it. */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 // The folder where the browser's host announces itself and `tether mcp` finds it: private to this file.
 const runtime = mkdtempSync(join(tmpdir(), 'tether-runtime-'));
@@ -155,18 +151,8 @@ describe('page_console and page_network (Chromium)', () => {
     const { panel } = await openConsolePage(suite);
     const before = await tool(panel, 'page_console', { level: 'error' }, choose('page_console', 'allow_session'));
     expect(messageLines(before)).toHaveLength(3);
-    const hostsBefore = await suite.browser.findProcesses(HOST_ARG);
-    await suite.browser.stopServiceWorkers();
-    // A new host process proves the worker restarted (and lost what it held in memory).
-    await expect
-      .poll(
-        async () => {
-          const now = await suite.browser.findProcesses(HOST_ARG);
-          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    // The worker restarted and lost what it held in memory.
+    await restartWorker(suite.browser);
     await waitConnected(panel);
     // The thread's grant for reading this site was kept through the restart: no card this time.
     const after = await tool(panel, 'page_console', { level: 'error' });

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { childAppServerConfig, EXTENSION_ID, saveScreenshot } from '../support/browser';
+import { childAppServerConfig, saveScreenshot, HOST_ARG } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
-
-/** The browser starts the host with the calling origin as its argument. */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 const PROMPT = '/stream 3000 20';
 

@@ -1,11 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { childAppServerConfig, EXTENSION_ID, saveScreenshot } from '../support/browser';
-import { useBrowserSuite } from '../support/browser-suite';
+import { childAppServerConfig, saveScreenshot } from '../support/browser';
+import { restartWorker, useBrowserSuite } from '../support/browser-suite';
 import { completedAnswers, openConnectedPanel, sendPrompt, waitConnected } from '../support/extension-pages';
-
-/** The browser starts the host with the calling origin as its argument. */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 
 /** The transcript as text lines, one per item. */
 async function transcriptLines(panel: Page): Promise<string[]> {
@@ -60,19 +57,8 @@ describe('interrupting and recovering in Chromium', () => {
     await sendPrompt(panel, 'second turn');
     await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(2);
     const before = await transcriptLines(panel);
-    const hostsBefore = await suite.browser.findProcesses(HOST_ARG);
 
-    await suite.browser.stopServiceWorkers();
-    // A new host process proves the worker restarted and reconnected.
-    await expect
-      .poll(
-        async () => {
-          const now = await suite.browser.findProcesses(HOST_ARG);
-          return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    await restartWorker(suite.browser);
     await waitConnected(panel);
     await expect.poll(() => transcriptLines(panel), { timeout: 30_000 }).toEqual(before);
     expect(before.length).toBe(4);

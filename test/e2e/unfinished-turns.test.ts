@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID, type LaunchedBrowser, launchBrowser, saveScreenshot } from '../support/browser';
+import { type LaunchedBrowser, launchBrowser, saveScreenshot, HOST_ARG } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/demo-server';
 import { openConnectedPanel, openSidePanel, sendPrompt, waitConnected } from '../support/extension-pages';
 
-/** The browser starts the host with the calling origin as its argument. */
-const HOST_ARG = `chrome-extension://${EXTENSION_ID}/`;
 /** 400 numbers, 50 ms apart: twenty seconds of answer, cut off after a few. */
 const PROMPT = '/stream 400 50';
 /** The host in-process, where a stopped host ends its turns (the daemon would carry them on). */

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
+import { HOST_ARG, launchBrowser, type LaunchedBrowser, type LaunchOptions } from './browser';
 import { stopDaemonIn } from './daemons';
 import { startDemoServer, type DemoServer } from './demo-server';
 import { agentTexts, completedAnswers } from './extension-pages';
@@ -97,4 +97,22 @@ export function useModelBrowserSuite(script: ChatScript): ModelBrowserSuite {
 export async function answersAtLeast(panel: Page, count: number, timeoutMs = 60_000): Promise<string[]> {
   await expect.poll(() => completedAnswers(panel).count(), { timeout: timeoutMs }).toBeGreaterThanOrEqual(count);
   return agentTexts(panel);
+}
+
+/**
+ * Stops the extension's service worker and waits up to 30 s until host processes run again and none of them is one
+ * that ran before: a new host proves the worker started again (losing what it held in memory) and reconnected.
+ */
+export async function restartWorker(browser: LaunchedBrowser): Promise<void> {
+  const hostsBefore = await browser.findProcesses(HOST_ARG);
+  await browser.stopServiceWorkers();
+  await expect
+    .poll(
+      async () => {
+        const now = await browser.findProcesses(HOST_ARG);
+        return now.length > 0 && now.every((pid) => !hostsBefore.includes(pid));
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
 }
