@@ -164,7 +164,7 @@ chrome.tabs.onCreated.addListener((tab) => {
   enablePanel(tab.id);
   // A tab a page opens while the agent acts on it (a link with target=_blank) joins the agent's task. Chrome names
   // the window's active tab as the opener, not the page that opened it, so a tab opened from a page (it has an
-  // opener) in the window of a tab being acted on counts as that action's.
+  // opener) in the window of a tab being acted on, while the action runs, counts as that action's.
   const { id, openerTabId, windowId } = tab;
   if (openerTabId === undefined) return;
   const cameFrom = async (acting: number): Promise<boolean> =>

@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryStorageArea } from '../test-helpers';
 import { PersistentState } from '../views/persistent-state';
-import { type BrowserTabGroups, OPENED_BY_ACTION_GRACE_MS, TaskGroupError, TaskGroups } from './task-groups';
+import { type BrowserTabGroups, TaskGroupError, TaskGroups } from './task-groups';
 
 /** A browser whose tab groups are a map from tab to group id, as the real API keeps them. */
 function fakeBrowserGroups() {
@@ -143,30 +143,22 @@ describe('task groups', () => {
   });
 
   it('takes in a tab the page opens while the agent acts on it, and no tab the user opens from it at other times', async () => {
-    vi.useFakeTimers();
-    try {
-      const { groups } = await setup();
-      // The user opens a link from the conversation's tab: not the agent's doing.
-      expect(await groups.openedFrom(5, (t) => t === 1)).toBeUndefined();
-      const done = groups.actingOn('t1', 1);
-      // Not from the tab acted on (another window, a tab of no task): not the agent's.
-      expect(await groups.openedFrom(9, () => false)).toBeUndefined();
-      expect(await groups.openedFrom(6, (t) => t === 1)).toBe('t1');
-      // A page may open it just after the action answered; later, it is the user's tab again.
-      done();
-      expect(await groups.openedFrom(7, (t) => t === 1)).toBe('t1');
-      vi.advanceTimersByTime(OPENED_BY_ACTION_GRACE_MS);
-      expect(await groups.openedFrom(8, (t) => t === 1)).toBeUndefined();
-      // It joins as opened by the agent (so tabs_close may close it), and the agent stays on its tab.
-      expect(groups.members('t1')).toEqual([
-        { tabId: 1, role: 'conversation' },
-        { tabId: 6, role: 'agent' },
-        { tabId: 7, role: 'agent' },
-      ]);
-      expect(groups.current('t1')).toBe(1);
-      expect(groups.closeRefusal('t1', 6)).toBeUndefined();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { groups } = await setup();
+    // The user opens a link from the conversation's tab: not the agent's doing.
+    expect(await groups.openedFrom(5, (t) => t === 1)).toBeUndefined();
+    const done = groups.actingOn('t1', 1);
+    // Not from the tab acted on (another window, a tab of no task): not the agent's.
+    expect(await groups.openedFrom(9, () => false)).toBeUndefined();
+    expect(await groups.openedFrom(6, (t) => t === 1)).toBe('t1');
+    // Once the action answered, a tab opened from the page is the user's again.
+    done();
+    expect(await groups.openedFrom(8, (t) => t === 1)).toBeUndefined();
+    // It joins as opened by the agent (so tabs_close may close it), and the agent stays on its tab.
+    expect(groups.members('t1')).toEqual([
+      { tabId: 1, role: 'conversation' },
+      { tabId: 6, role: 'agent' },
+    ]);
+    expect(groups.current('t1')).toBe(1);
+    expect(groups.closeRefusal('t1', 6)).toBeUndefined();
   });
 });

@@ -43,12 +43,6 @@ const EMPTY: TaskGroupRecord = { tabs: [] };
 /** Longest tab group title: the browser shows a few words of it. */
 const TITLE_MAX = 40;
 
-/**
- * How long after an agent's action a tab its page opens still counts as opened by that action: a page may open it
- * from a timer or after a fetch, once the action's settle has already answered.
- */
-export const OPENED_BY_ACTION_GRACE_MS = 2_000;
-
 /** The task groups of every thread, over the persistent state. */
 export class TaskGroups {
   private readonly titles = new Map<string, string>();
@@ -122,8 +116,8 @@ export class TaskGroups {
   }
 
   /**
-   * Marks `tabId` as acted on by the agent of `threadId` until the returned function is called, and for
-   * OPENED_BY_ACTION_GRACE_MS after: a tab its page opens meanwhile (a link with target=_blank, window.open) was opened
+   * Marks `tabId` as acted on by the agent of `threadId` until the returned function is called (the action answered,
+   * its settle included; no longer, so a tab the user opens afterwards is never taken): a tab its page opens meanwhile (a link with target=_blank, window.open) was opened
    * by the agent's action, so it joins the task (`openedFrom`) instead of leaving the agent unable to reach it.
    */
   actingOn(threadId: string, tabId: number): () => void {
@@ -132,10 +126,8 @@ export class TaskGroups {
     entry.running++;
     this.acting.set(tabId, entry);
     return () => {
-      setTimeout(() => {
-        entry.running--;
-        if (entry.running === 0 && this.acting.get(tabId) === entry) this.acting.delete(tabId);
-      }, OPENED_BY_ACTION_GRACE_MS);
+      entry.running--;
+      if (entry.running === 0 && this.acting.get(tabId) === entry) this.acting.delete(tabId);
     };
   }
 
