@@ -57,6 +57,9 @@ function idleExit(rest: string[]): number {
   return Math.round(seconds * 1000);
 }
 
+/** How long a stopped daemon may take to exit on its own (its log flushed, its last handles closed). */
+const EXIT_GRACE_MS = 1_000;
+
 async function run(idleExitMs: number): Promise<number> {
   const files = daemonFiles();
   const fileLog = createFileLog({
@@ -66,7 +69,11 @@ async function run(idleExitMs: number): Promise<number> {
   });
   try {
     const pageToolWaitMs = await pageToolWait(fileLog.log);
-    return await runDaemon({ files, idleExitMs, pageToolWaitMs, log: fileLog.log });
+    const code = await runDaemon({ files, idleExitMs, pageToolWaitMs, log: fileLog.log });
+    // Stopped: a handle some stuck connection or backend still holds must not keep the process alive, answering no
+    // one beside the next daemon (the timer is unref'd: a daemon with nothing left open exits at once).
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+    return code;
   } catch (error) {
     fileLog.log(`cannot run: ${errorMessage(error)}`);
     process.stderr.write(`tether daemon: cannot run: ${errorMessage(error)}\n`);

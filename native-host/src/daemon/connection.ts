@@ -75,13 +75,18 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
       log(`closing: ${reason}`);
       socket.pause();
       try {
-        await bridge?.shutdown();
-        await mcp.close();
+        if ((await bounded(bridge?.shutdown(), BRIDGE_SHUTDOWN_MS)) === 'late')
+          log(`the backend's shutdown took over ${BRIDGE_SHUTDOWN_MS} ms; closing without it`);
       } catch (error) {
         log(`error while closing: ${errorMessage(error)}`);
+      } finally {
+        // The MCP endpoint's listening socket would keep the daemon alive: it closes whatever became of the bridge.
+        await mcp
+          .close()
+          .catch((error: unknown) => log(`error while closing the MCP endpoint: ${errorMessage(error)}`));
+        socket.end();
+        resolveClosed();
       }
-      socket.end();
-      resolveClosed();
     })();
     return closing;
   };
@@ -137,6 +142,25 @@ export async function serveConnection(options: ConnectionOptions): Promise<Daemo
       return { id, browser: hello.browser ?? 'browser', ...(mcpSocket === undefined ? {} : { mcpSocket }) };
     },
   };
+}
+
+/**
+ * How long closing a connection waits for its bridge (the backend's stop, the last messages to the relay) before it
+ * closes the rest anyway; under the daemon's stop phase (server.ts), so a stuck bridge cannot hold the daemon.
+ */
+export const BRIDGE_SHUTDOWN_MS = 2_000;
+
+/** Waits for `work`, at most `ms`: 'late' when it was cut short. */
+async function bounded(work: Promise<void> | undefined, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([(work ?? Promise.resolve()).then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The engine, its connections named after the browser this relay serves (a page tool waits for that browser). */

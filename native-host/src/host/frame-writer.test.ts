@@ -1,5 +1,6 @@
 import { ChunkAssembler, Redactor } from '@tether/protocol';
 import { BROWSER_MAX_FRAME_BYTES, FrameSplitter, wholePayloads } from '@tether/protocol/codec';
+import { type Socket, connect, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -213,5 +214,60 @@ describe('FrameWriter with lines framing (the daemon side of a relay)', () => {
       JSON.parse(big),
     ]);
     expect(writer.stats.chunkedMessages).toBe(0);
+  });
+});
+
+describe('FrameWriter over a socket whose peer went away', () => {
+  /** The daemon's side of a relay connection, once the relay has closed it (no 'error': the peer just left). */
+  async function closedByPeer(): Promise<{ socket: Socket; done: () => void }> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const peer = connect(address.port, '127.0.0.1');
+    const socket = await accepted;
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    peer.end();
+    await closed;
+    return { socket, done: () => server.close() };
+  }
+
+  /** Settles with 'idle', or 'stuck' when whenIdle() has not settled within 1 s. */
+  const idleOrStuck = (writer: FrameWriter) =>
+    Promise.race([
+      writer.whenIdle().then(() => 'idle'),
+      new Promise((resolve) => setTimeout(() => resolve('stuck'), 1000).unref()),
+    ]);
+
+  it('settles whenIdle() for what was queued after the socket closed (a write to it neither drains nor fails)', async () => {
+    const { socket, done } = await closedByPeer();
+    const writer = new FrameWriter(socket, { framing: 'lines' });
+    // What a bridge's shutdown writes on its way out: the failed requests' answers, a last notification.
+    writer.enqueueText(msg(1));
+    await tick();
+    writer.enqueueText(msg(2));
+    expect(await idleOrStuck(writer)).toBe('idle');
+    done();
+  });
+
+  it('settles whenIdle() when the socket closed while the writer waited for it to drain', async () => {
+    const server = createServer((s) => s.pause());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const socket = connect(address.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => undefined);
+    const writer = new FrameWriter(socket, { framing: 'lines' });
+    const big = JSON.stringify({ method: 'x', params: { text: 'a'.repeat(8 * 1024 * 1024) } });
+    writer.enqueueText(big);
+    writer.enqueueText(big);
+    await tick();
+    const idle = idleOrStuck(writer);
+    socket.destroy();
+    expect(await idle).toBe('idle');
+    server.close();
   });
 });

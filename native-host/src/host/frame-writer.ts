@@ -91,6 +91,9 @@ export class FrameWriter {
       this.flush();
     });
     out.on('error', (error: Error) => this.fail(error));
+    // A stream destroyed without an error (a socket whose peer went away) emits neither 'error' nor 'drain' again,
+    // and a write to it returns false: without this the writer would stay blocked and whenIdle() never settle.
+    out.on('close', () => this.closed());
   }
 
   /**
@@ -167,8 +170,9 @@ export class FrameWriter {
     else this.push(bytes, 0, bytes.length, false);
   }
 
-  /** Resolves once everything queued has been handed to the stream (or the stream failed). */
+  /** Resolves once everything queued has been handed to the stream (or the stream failed or was closed). */
   whenIdle(): Promise<void> {
+    if (isDestroyed(this.out)) this.closed();
     if (this.broken || (this.bytes.length === this.head && !this.blocked)) return Promise.resolve();
     if (!this.scheduled && !this.blocked) this.flush();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -221,6 +225,10 @@ export class FrameWriter {
 
   private flush(): void {
     this.scheduled = false;
+    if (isDestroyed(this.out)) {
+      this.closed();
+      return;
+    }
     const { bytes, starts, ends } = this;
     while (this.head < bytes.length && !this.blocked && !this.broken) {
       if (this.lines) {
@@ -322,11 +330,25 @@ export class FrameWriter {
     this.options.onError?.(error);
   }
 
+  /** The stream is gone (closed or destroyed, maybe before this writer saw it): nothing more is written. */
+  private closed(): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.blocked = false;
+    this.clearQueue();
+    this.queuedBytes = 0;
+    this.resolveIdle();
+  }
+
   private resolveIdle(): void {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function isDestroyed(out: NodeJS.WritableStream): boolean {
+  return 'destroyed' in out && out.destroyed === true;
 }
 
 function outLength(out: NodeJS.WritableStream): number {
