@@ -6,14 +6,13 @@
  * The list is a polite `role=log` live region: new items are announced, a snapshot or an older page is not (the list
  * is `aria-busy` while it is replaced), and an answer is announced once it is complete, not delta by delta.
  */
-import type { AgentMessageItem, Item, Turn } from '@tether/protocol';
-import { MARKDOWN_MAX_CHARS } from '../shared/markdown';
+import type { Item, Turn } from '@tether/protocol';
 import type { ViewEvent } from '../shared/events';
 import { FIRST_PAINT, splitFromEnd } from './first-paint';
-import { copyFrom, finishAnswer, itemView } from './item-view';
+import { copyFrom, itemView } from './item-view';
+import { completeEntry, type Entry } from './item-completion';
 import { ScrollKeeper } from './scroll-keeper';
-import { type Continuation, continueBelow, PendingSteers, splitAt } from './steering';
-import type { TextSink } from './stream-markdown';
+import { continueBelow, PendingSteers } from './steering';
 import {
   noteKeptWorking,
   markInterrupted,
@@ -24,16 +23,6 @@ import {
   type TurnInterrupted,
 } from './interruption';
 import { errorMessage } from '@tether/protocol';
-
-interface Entry {
-  readonly root: HTMLElement;
-  readonly type: Item['type'];
-  /** Where deltas go: the body of the root, or of the last continuation. */
-  stream?: TextSink;
-  readonly body: HTMLElement;
-  /** The parts of an answer written after steer messages sent while it streamed. */
-  parts?: Continuation[];
-}
 
 /** How close to the top (px) the reader scrolls before the next older page is asked for. */
 const NEAR_TOP_PX = 200;
@@ -345,61 +334,16 @@ export class Transcript {
   private completeItem(item: Item): void {
     if (!this.entries.has(item.id)) this.adoptSteer(item);
     const old = this.entries.get(item.id);
-    if (old?.parts && item.type === 'agentMessage') {
-      this.completeParts(item, old, old.parts);
-      return;
-    }
-    if (old?.stream && this.keepsStreamedText(item, old.stream.length)) {
-      // The streamed text is already the whole answer: rebuilding it would re-layout it all for nothing.
-      old.stream.flush?.();
-      old.root.className = `item ${item.type} ${item.status}`;
-      old.root.removeAttribute('aria-busy');
-      const summary = old.root.querySelector('summary');
-      if (summary) summary.textContent = 'Reasoning';
-      if (item.type === 'agentMessage') finishAnswer(old.root, item.content.text);
-      return;
-    }
-    const entry = this.create(item, true);
-    if (old) old.root.replaceWith(entry.root);
-    this.entries.set(item.id, entry);
-  }
-
-  /** Completes an answer shown in parts around steer messages: each part shows its own piece of the final text. */
-  private completeParts(item: AgentMessageItem, old: Entry, parts: readonly Continuation[]): void {
-    const streamed = (parts.at(-1)?.from ?? 0) + (old.stream?.length ?? 0);
-    if (this.keepsStreamedText(item, streamed)) {
-      old.stream?.flush?.();
-      old.root.className = `item ${item.type} ${item.status}`;
-      old.root.removeAttribute('aria-busy');
-      for (const part of parts) {
-        part.root.className = `item continuation ${item.status}`;
-        part.root.removeAttribute('aria-busy');
-      }
-      finishAnswer(parts.at(-1)?.root ?? old.root, item.content.text);
-      return;
-    }
-    const [head = '', ...pieces] = splitAt(item.content.text, parts);
-    const first = this.create({ ...item, content: { ...item.content, text: head } }, true);
-    old.root.replaceWith(first.root);
-    const done = parts.map((part, i) => {
-      const { root } = this.create({ ...item, content: { ...item.content, text: pieces[i] ?? '' } }, true);
-      root.className = `item continuation ${item.status}`;
-      delete root.dataset.itemId;
-      root.dataset.part = part.root.dataset.part;
-      part.root.replaceWith(root);
-      return { root, from: part.from };
-    });
-    // One Copy, under the last part, for the whole answer.
-    const roots = [first.root, ...done.map((part) => part.root)];
-    for (const root of roots.slice(0, -1)) root.querySelector(':scope > .actions')?.remove();
-    finishAnswer(roots.at(-1) ?? first.root, item.content.text);
-    this.entries.set(item.id, { ...first, parts: done });
-  }
-
-  private keepsStreamedText(item: Item, streamedChars: number): boolean {
-    if (item.type === 'reasoning') return item.content.text.length === streamedChars;
-    if (item.type !== 'agentMessage') return false;
-    return item.content.text.length > MARKDOWN_MAX_CHARS && item.content.text.length === streamedChars;
+    // A cut-off answer completed later (a crash's partial answer, read back on resume) stays marked as cut off.
+    const cut = old?.root.classList.contains('interrupted') === true;
+    // What the journal kept of it can be shorter than what was shown (it lags the stream): the reader keeps what they saw.
+    const shorter =
+      (item.type === 'agentMessage' || item.type === 'reasoning') &&
+      item.content.text.length < (old?.stream?.length ?? 0);
+    if (cut && shorter) return;
+    const done = completeEntry(item, old, (i, complete) => this.create(i, complete));
+    if (done) this.entries.set(item.id, done);
+    if (cut) this.entries.get(item.id)?.root.classList.add('interrupted');
   }
 
   private create(item: Item, complete = false): Entry {
