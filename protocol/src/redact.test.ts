@@ -104,6 +104,22 @@ describe('Redactor', () => {
     expect(() => JSON.parse(out)).not.toThrow();
   });
 
+  it('masks in JSON text what a line break or tab escaped as \\n, \\r or \\t sits next to (plain text masks it too)', () => {
+    const r = new Redactor();
+    const texts = [
+      'line\nsk-abcdefghijklmnop1234',
+      'Bearer\nabcdefgh12345678',
+      'x\tghp_abcdefghijklmnopqrstuvwxyz12',
+      '{"api_key":\n"hunter2hunter2"}',
+      'Authorization\n: token abcdef123456',
+      'done\r\nmysql -u root -phunter2hunter2',
+    ];
+    for (const text of texts) {
+      expect(r.text(text)).not.toBe(text);
+      expect(JSON.parse(r.json(JSON.stringify({ text })))).toEqual({ text: r.text(text) });
+    }
+  });
+
   it('keeps a __proto__ field of a message a plain field', () => {
     const r = new Redactor();
     const out = r.json('{"__proto__":{"token":"abc"},"x":"token=1"}');

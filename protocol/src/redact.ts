@@ -120,6 +120,10 @@ const PATTERNS: ReadonlyArray<[RegExp, string | Replacer]> = [
   [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, `eyJ${MASK}`],
 ];
 
+/** Whitespace as plain text has it, or as JSON text escapes it (`\n`, `\r`, `\t`): `Bearer\nX` in a message. */
+const SP = String.raw`(?:\s|\\[nrt])`;
+/** A word's start, in plain text or right after such an escape (`\nsk-...` in JSON text has no `\b` before `sk`). */
+const B = String.raw`(?:\b|(?<=\\[nrt]))`;
 /**
  * A superset of PATTERNS that also matches their JSON-escaped form, tested once per message on the hot path: a
  * message it does not match (nearly every streamed delta) is sent as it is, without a parse.
@@ -128,14 +132,14 @@ const SUSPECT = new RegExp(
   [
     'PRIVATE KEY-----',
     ':\\/\\/[^\\s/?#@"\'<>]+@',
-    '(?:key|token|secret|pass|pwd|auth|sig|credential|cookie|pat)[A-Za-z0-9_.-]*(?:=|\\\\?"\\s*:\\s*\\\\?")',
+    `(?:key|token|secret|pass|pwd|auth|sig|credential|cookie|pat)[A-Za-z0-9_.-]*(?:=|\\\\?"${SP}*:${SP}*\\\\?")`,
     '-(?:key|token|secret|pass|pwd|auth|sig|credential|cookie|pat|[a-z0-9_-]*(?:key|token|secret|pass|auth))',
-    `\\b(?:${PASSWORD_FLAG_PROGRAMS.map(([p]) => p).join('|')}|redis-cli)\\b`,
-    '(?:authorization|api-key|auth-token|cookie)\\\\?"?\\s*:',
-    '\\b(?:bearer|basic)\\s+[A-Za-z0-9._~+/=-]*[0-9+/=]',
-    '\\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16}',
-    'github_pat_|glpat-|\\bgh[pousr]_[A-Za-z0-9]{20}|\\bAKIA[0-9A-Z]{16}|\\bAIza[0-9A-Za-z_-]{35}',
-    '\\bxox[abposr]-|\\bhf_[A-Za-z0-9]{30}|\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ',
+    `${B}(?:${PASSWORD_FLAG_PROGRAMS.map(([p]) => p).join('|')}|redis-cli)\\b`,
+    `(?:authorization|api-key|auth-token|cookie)\\\\?"?${SP}*:`,
+    `${B}(?:bearer|basic)${SP}+[A-Za-z0-9._~+/=-]*[0-9+/=]`,
+    `${B}(?:sk|pk|rk)-[A-Za-z0-9_-]{16}`,
+    `github_pat_|glpat-|${B}gh[pousr]_[A-Za-z0-9]{20}|${B}AKIA[0-9A-Z]{16}|${B}AIza[0-9A-Za-z_-]{35}`,
+    `${B}xox[abposr]-|${B}hf_[A-Za-z0-9]{30}|${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ`,
   ].join('|'),
   'i',
 );
