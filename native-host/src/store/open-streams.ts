@@ -1,10 +1,12 @@
 /**
- * Streamed items (agent messages, reasoning) journaled while they grow: a `stream` record when one starts, then a `text`
- * record of each delta, written before the delta is sent (a transport writes at once, so a client killing the server
- * on seeing a delta had been seen to beat a write deferred to the end of the tick). A process killed mid-answer leaves no
- * completed item; crash recovery (ThreadStore.recover) completes each stream still open from these records, in the turn
- * it marks interrupted. So the answer reads back as far as it was sent, marked unfinished, exactly as when a live
- * server interrupts the turn (TurnRun.finish completes its open items): one way for a turn that did not finish.
+ * Streamed items (agent messages, reasoning) journaled while they grow: a `stream` record when one starts, then `text`
+ * records of what was sent, in chunks no secret can straddle (see PendingStream: journal lines are masked one at a time,
+ * so a secret split across two deltas must not be split across two records), each written before the delta that
+ * completes it is sent; the last few hundred characters sent may not be journaled yet. A process killed mid-answer
+ * leaves no completed item; crash recovery (ThreadStore.recover) completes each stream still open from these records,
+ * in the turn it marks interrupted. So the answer reads back as far as it was journaled, marked unfinished, exactly as
+ * when a live server interrupts the turn (TurnRun.finish completes its open items): one way for a turn that did not
+ * finish.
  */
 import type { Item } from '@tether/protocol';
 import { isItem } from './item-guard';

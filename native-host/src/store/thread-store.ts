@@ -20,9 +20,11 @@ import {
   type StoredPage,
 } from './history-page';
 import { isItem } from './item-guard';
+import { secrets } from '../secrets';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { OpenStreams } from './open-streams';
 import { isAlive } from './process-alive';
+import { PendingStreams } from './stream-chunks';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
 import { TurnEnds } from './turn-ends';
 
@@ -47,6 +49,7 @@ export class ThreadStore {
   private readonly dir: string;
   private readonly index: ThreadIndex;
   private readonly appenders = new Map<string, JsonlAppender>();
+  private readonly pending = new PendingStreams(secrets);
 
   /** Opens (creating when needed) the store and repairs what a crash left: orphan journals, turns left running. */
   constructor(
@@ -97,6 +100,7 @@ export class ThreadStore {
 
   /** Appends a completed item; returns its size in the journal (what it weighs against a page's budget). */
   appendItem(threadId: string, item: Item): number {
+    this.pending.end(threadId, item.id);
     return this.appender(threadId).append({ type: 'item', item } satisfies JournalRecord);
   }
 
@@ -107,12 +111,14 @@ export class ThreadStore {
 
   /** Journals a streamed item as it starts (see OpenStreams: a crash then keeps what was sent of it). */
   appendStreamStart(threadId: string, item: Item): void {
+    this.pending.start(threadId, item.id);
     this.appender(threadId).append({ type: 'stream', item } satisfies JournalRecord);
   }
 
-  /** Journals text sent of an open streamed item. */
-  appendStreamText(threadId: string, itemId: string, text: string): void {
-    this.appender(threadId).append({ type: 'text', itemId, text } satisfies JournalRecord);
+  /** Notes text sent of an open streamed item: journaled in chunks no secret can straddle (see PendingStream). */
+  appendStreamText(threadId: string, itemId: string, delta: string): void {
+    const text = this.pending.push(threadId, itemId, delta);
+    if (text !== undefined) this.appender(threadId).append({ type: 'text', itemId, text } satisfies JournalRecord);
   }
 
   /** Records that `grant` (a call of `toolName`, see `BuiltinTool.grantKey`) is allowed for the rest of the thread. */
