@@ -9,10 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
-import type { Turn } from '@tether/protocol';
 import { describe, expect } from 'vitest';
 import { secrets } from '../secrets';
-import { testItem, testThread } from '../testing/journal-fixtures';
+import { startRunningTurn, testItem } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 import { ThreadStore } from './thread-store';
 
@@ -94,10 +93,7 @@ describe('streamed text in the journal', () => {
       const streamed = parts.map(([p, s]) => p + s.text).join('') + tail;
       const dir = tempDir();
       const store = new ThreadStore(dir, noLog);
-      const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
-      store.create(testThread('t1'));
-      store.appendTurn('t1', turn);
-      store.put(testThread('t1', { status: 'running' }));
+      startRunningTurn(store);
       store.appendStreamStart('t1', { ...testItem('a1', '', { turnId: 'turn_1' }), status: 'inProgress' });
       for (const delta of deltasOf(streamed, sizes)) store.appendStreamText('t1', 'a1', delta);
       // No close(): the process "died" here.

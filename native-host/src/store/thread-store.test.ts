@@ -12,11 +12,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Item, Turn } from '@tether/protocol';
+import type { Item } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { ThreadStore } from './thread-store';
 import { secrets } from '../secrets';
-import { testItem, testThread } from '../testing/journal-fixtures';
+import { startRunningTurn, testItem, testThread } from '../testing/journal-fixtures';
 import { useTempDirs } from '../testing/temp-dirs';
 
 const tempDir = useTempDirs('tether-store-');
@@ -42,10 +42,7 @@ describe('the thread store', () => {
   it('marks a turn that was running when the process died as interrupted, and the thread idle', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
-    store.create(testThread('t1'));
-    store.appendTurn('t1', turn);
-    store.put(testThread('t1', { status: 'running' }));
+    startRunningTurn(store);
     // No close(): the process "died" here.
     const logs: string[] = [];
     const again = new ThreadStore(
@@ -149,10 +146,7 @@ describe('the thread store', () => {
   it('keeps what was streamed of an answer cut off by a crash, completed in its turn marked interrupted', () => {
     const dir = tempDir();
     const store = new ThreadStore(dir, noLog);
-    const turn: Turn = { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
-    store.create(testThread('t1'));
-    store.appendTurn('t1', turn);
-    store.put(testThread('t1', { status: 'running' }));
+    startRunningTurn(store);
     const done = testItem('a0', 'finished', { turnId: 'turn_1' });
     store.appendStreamStart('t1', { ...testItem('a1', '', { turnId: 'turn_1' }), status: 'inProgress' });
     store.appendStreamStart('t1', { ...done, status: 'inProgress' });

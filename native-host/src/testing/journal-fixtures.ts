@@ -63,3 +63,19 @@ export function writeThreadJournal(dataDir: string, thread: Thread, records: Ite
   writeFileSync(join(threads, 'index.jsonl'), `${JSON.stringify({ thread, pid: 0, grants: [] })}\n`, { mode: 0o600 });
   return file;
 }
+
+/** The journal calls of a store that `runningTurn` makes (structural, so benchmarks can bundle this file alone). */
+interface TurnJournal {
+  create(thread: Thread): void;
+  appendTurn(threadId: string, turn: Turn): void;
+  put(thread: Thread): void;
+}
+
+/** Journals thread `threadId` with turn `turn_1` running, as a process does just before it dies mid-turn. */
+export function startRunningTurn(store: TurnJournal, threadId = 't1'): Turn {
+  const turn: Turn = { id: 'turn_1', threadId, status: 'running', input: [{ text: 'x' }], startedAtMs: 1 };
+  store.create(testThread(threadId));
+  store.appendTurn(threadId, turn);
+  store.put(testThread(threadId, { status: 'running' }));
+  return turn;
+}
