@@ -9,6 +9,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unli
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PRIVATE_FILE_MODE } from '../private-files';
+import { isAlive } from '../process-alive';
 
 /** What the pidfile says of the daemon that holds it. */
 export const LockInfo = z.object({
@@ -51,11 +52,7 @@ export function readLock(path: string): LockInfo | undefined {
  * an unrelated process, which must not keep the lock forever).
  */
 export function daemonAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!isAlive(pid)) return false;
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('daemon');
   } catch {

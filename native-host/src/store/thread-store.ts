@@ -23,7 +23,7 @@ import { isItem } from './item-guard';
 import { secrets } from '../secrets';
 import { JsonlAppender, readJsonlFile } from './jsonl-file';
 import { OpenStreams } from './open-streams';
-import { isAlive } from './process-alive';
+import { isAlive } from '../process-alive';
 import { PendingStreams } from './stream-chunks';
 import { type IndexExtras, type SessionRef, ThreadIndex } from './thread-index';
 import { TurnEnds } from './turn-ends';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
- * True when `pid` runs. A zombie does not: a SIGKILLed writer stays one until its parent reaps it (on a loaded machine,
+ * True when `pid` runs (EPERM: it runs as another user). A zombie does not: a SIGKILLed writer stays one until its parent reaps it (on a loaded machine,
  * or under an init that reaps late, long after a new daemon started), and counting it alive left its turns `running`.
  */
 export function isAlive(pid: number): boolean {
