@@ -1,6 +1,6 @@
 /** `tether daemon [run|status|stop|restart] [--idle-exit SECONDS]`: runs or manages the per-user daemon. */
 import { errorMessage } from '@tether/protocol/errors';
-import { loadHostConfig } from '../host/host-setup';
+import { loadHostConfig } from '../host/host-config';
 import { createFileLog } from '../log';
 import { TETHER_VERSION } from '../version';
 import { connectDaemon, DaemonUnavailableError } from './client';

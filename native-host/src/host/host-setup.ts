@@ -15,7 +15,6 @@ import type { FrameWriter } from './frame-writer';
 import type { LoadedConfig } from './host-config';
 
 // The daemon loads the config through here too, beside the Bridge it builds with it.
-export { type LoadedConfig, loadHostConfig } from './host-config';
 
 /** Options of createHostBridge. */
 export interface HostBridgeOptions extends LoadedConfig {
