@@ -195,8 +195,9 @@ describe('the thread store', () => {
       store.create(testThread('t1'));
       store.appendTurn('t1', { id: 'turn_1', threadId: 't1', status: 'running', input: [{ text: 'x' }] });
       store.close();
-      // `true` exits at once and its parent, exec'd into `sleep`, never reaps it: a zombie until sleep ends.
-      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      // The child exits after its parent exec'd into `sleep`, which never reaps it: a zombie until sleep ends. (A child
+      // that exits at once can be reaped by the shell itself before its exec, and then there is no zombie to find.)
+      const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
       try {
         const zombie = Number((await once(parent.stdout, 'data'))[0].toString().trim());
         await waitForZombie(zombie);
@@ -283,7 +284,7 @@ describe('the thread store', () => {
 
 /** Waits until /proc says `pid` is a zombie. */
 async function waitForZombie(pid: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     if (/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'latin1'))) return;
     await sleep(10);
   }
