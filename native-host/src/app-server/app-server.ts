@@ -83,6 +83,14 @@ export class AppServer {
     return this.running;
   }
 
+  /** Running turns that `peer` does not follow alone: another connection follows their thread, or none does. */
+  runningTurnsBeyond(peer: Peer): number {
+    let n = 0;
+    for (const { turn, subscribers } of this.hot.values())
+      if (turn && !turn.isFinished && (subscribers.size !== 1 || !subscribers.has(peer))) n++;
+    return n;
+  }
+
   /** Registers a connected client. */
   addPeer(peer: Peer): void {
     this.peers.add(peer);

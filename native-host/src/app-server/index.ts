@@ -16,10 +16,15 @@ export type { OpenAiConfig } from './models/openai-config';
 export interface AppServerHandle {
   /** Serves one more connection; `group` names the browser it relays for (see Peer.group). */
   connect(transport: MessageTransport, options?: { jsonrpc?: boolean; group?: string }): AppServerSession;
-  /** Closes every connection, interrupts running turns (journaling their end), closes the store. */
+  /**
+   * Interrupts running turns (journaling their end, told to the connections that follow them) and closes the store,
+   * at once, then closes every connection: once called, another engine may open the same data dir.
+   */
   close(): Promise<void>;
   /** Turns running now, whatever connection started them. */
   readonly runningTurns: number;
+  /** Running turns that `session` (one of this engine's) does not follow alone; all of them for another session. */
+  runningTurnsBeyond(session: AppServerSession): number;
 }
 
 /** Creates an engine (opening and repairing the data dir) to serve connections with `connect`. */
@@ -40,11 +45,15 @@ export function createAppServer(options: AppServerOptions): AppServerHandle {
       return session;
     },
     async close() {
-      await Promise.all([...sessions].map((s) => s.close()));
       server.close();
+      await Promise.all([...sessions].map((s) => s.close()));
     },
     get runningTurns() {
       return server.runningTurns;
+    },
+    runningTurnsBeyond(session) {
+      const own = [...sessions].find((s) => s === session);
+      return own ? server.runningTurnsBeyond(own) : server.runningTurns;
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { AppServerSession } from '../app-server';
 import type { EmbeddedBackendConfig } from '../config/schema';
 import { connectInProcess, type InProcessLink } from './transport-backend';
-import type { Backend, BackendContext, BackendSink } from './types';
+import type { Backend, BackendContext, BackendSink, SharedEngine } from './types';
 import { errorMessage } from '@tether/protocol/errors';
 
 /** In-process backend running `startAppServer`. */
@@ -14,6 +14,9 @@ export class EmbeddedBackend implements Backend {
   readonly pid = undefined;
   private link: InProcessLink | undefined;
   private session: Promise<AppServerSession | undefined> = Promise.resolve(undefined);
+  /** The daemon's engine it connected to (a restart replaces it), and its session on it once connected. */
+  private shared: SharedEngine | undefined;
+  private connected: AppServerSession | undefined;
   private stopping = false;
 
   constructor(
@@ -24,13 +27,16 @@ export class EmbeddedBackend implements Backend {
 
   start(sink: BackendSink): void {
     const link = connectInProcess(sink, (error) => {
+      const replaced = this.connected && this.shared?.endedBecause(this.connected);
       sink.exit({
         code: null,
         signal: null,
         stderrTail: [],
         message: this.stopping
           ? `The "${this.id}" backend was stopped`
-          : `The "${this.id}" backend (built into the host) closed its connection${error ? `: ${error.message}` : ''}`,
+          : replaced
+            ? `The "${this.id}" backend (built into the host) was restarted for every browser (${replaced})`
+            : `The "${this.id}" backend (built into the host) closed its connection${error ? `: ${error.message}` : ''}`,
       });
     });
     this.link = link;
@@ -46,8 +52,10 @@ export class EmbeddedBackend implements Backend {
           ...(this.config.openai ? { config: { openai: this.config.openai } } : {}),
           log: (line: string) => log(`embedded: ${line}`),
         };
-        const shared = this.context.sharedEngine;
-        return shared ? shared(options).connect(link.server) : startAppServer(link.server, options);
+        if (!this.context.sharedEngine) return startAppServer(link.server, options);
+        this.shared = this.context.sharedEngine(options);
+        this.connected = this.shared.connect(link.server);
+        return this.connected;
       },
       (error: unknown) => {
         log(`backend ${this.id}: the built-in app-server failed to start: ${(error as Error).stack ?? String(error)}`);
@@ -69,6 +77,16 @@ export class EmbeddedBackend implements Backend {
   pauseOutput(paused: boolean): void {
     // The app-server's fast streams await `flushed()` every few hundred deltas: that is where they wait.
     this.link?.pause(paused);
+  }
+
+  /**
+   * A restart the user asked for: in the daemon, the shared engine is replaced by a fresh one (refused, with nothing
+   * stopped, while turns run that this browser does not follow alone); in-process, stopping already ends the engine.
+   */
+  async stopProcess(reason: string): Promise<void> {
+    await this.session;
+    if (this.shared && this.connected && !this.stopping) await this.shared.replace(this.id, this.connected, reason);
+    await this.stop();
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@
  * objects (the embedded app-server, dialect adapters) parse or serialise them, once each way.
  */
 import type { BackendConfig } from '../config/schema';
-import type { AppServerHandle, AppServerOptions } from '../app-server';
+import type { AppServerHandle, AppServerOptions, AppServerSession } from '../app-server';
 import type { McpHub } from '../mcp/hub';
 
 /** How a backend ended. */
@@ -52,6 +52,7 @@ export interface Backend {
   /**
    * For a restart the user asked for: stops the process behind this handle even when other connections share it
    * (they see it end as they would a crash, and start the next one); without it, `stop()` is the restart's stop.
+   * May reject with RestartRefused (restart-refused.ts) having stopped nothing: the backend then goes on as it was.
    */
   stopProcess?(reason: string): Promise<void>;
 }
@@ -73,12 +74,24 @@ export interface BackendContext {
    * The daemon's engines, one per set of options: an embedded backend connects to one (and stopping it closes only
    * that connection, its turns going on) instead of running an engine of its own.
    */
-  readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
+  readonly sharedEngine?: (options: AppServerOptions) => SharedEngine;
   /**
    * The daemon's command backends, one per agent: a command backend joins the one running for its id and config
    * (its turns outliving this connection) instead of starting a process of its own.
    */
   readonly sharedCommands?: SharedCommands;
+}
+
+/** One of the daemon's engines (daemon/shared-engines.ts), as an embedded backend sees it: a restart replaces it. */
+export interface SharedEngine extends AppServerHandle {
+  /**
+   * Replaces the engine (a restart the user asked for): its running turns are interrupted and journaled as such, every
+   * connection on it closes (`endedBecause` then says why), and the next `connect` opens a fresh engine. Rejects with
+   * RestartRefused, having changed nothing, while turns run that `session` does not follow alone.
+   */
+  replace(backend: string, session: AppServerSession, reason: string): Promise<void>;
+  /** Why the engine `session` was connected to was replaced, once it was. */
+  endedBecause(session: AppServerSession): string | undefined;
 }
 
 /** Command backends shared by the daemon's browser connections (shared-command.ts). */

@@ -3,8 +3,7 @@ import { type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppServerHandle } from '../app-server';
-import type { SharedCommands } from '../backends/types';
+import type { SharedCommands, SharedEngine } from '../backends/types';
 import { BRIDGE_SHUTDOWN_MS, serveConnection } from './connection';
 
 const ENV = ['TETHER_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'TETHER_CONFIG'] as const;
@@ -54,13 +53,16 @@ describe('a daemon connection', () => {
     const { daemon, relay, done } = await socketPair();
     let connected = false;
     // An engine whose connection never finishes closing: the bridge's shutdown cannot complete.
-    const stuckEngine: AppServerHandle = {
+    const stuckEngine: SharedEngine = {
       connect: () => {
         connected = true;
         return { closed: new Promise<void>(() => undefined), close: () => new Promise<void>(() => undefined) };
       },
       close: async () => undefined,
       runningTurns: 0,
+      runningTurnsBeyond: () => 0,
+      replace: async () => undefined,
+      endedBecause: () => undefined,
     };
     const sharedCommands: SharedCommands = {
       connect: () => {

@@ -7,8 +7,8 @@
 import type { Socket } from 'node:net';
 import { BROWSER_MAX_INBOUND_BYTES, LineSplitter } from '@tether/protocol/codec';
 import { errorMessage } from '@tether/protocol/errors';
-import type { AppServerHandle, AppServerOptions } from '../app-server';
-import type { SharedCommands } from '../backends/types';
+import type { AppServerOptions } from '../app-server';
+import type { SharedCommands, SharedEngine } from '../backends/types';
 import type { Bridge } from '../host/bridge';
 import { FrameWriter } from '../host/frame-writer';
 import { loadHostConfig } from '../host/host-config';
@@ -28,7 +28,7 @@ export interface ConnectionOptions {
   /** Tags this connection's log lines. */
   readonly id: number;
   readonly log: Log;
-  readonly sharedEngine: (options: AppServerOptions) => AppServerHandle;
+  readonly sharedEngine: (options: AppServerOptions) => SharedEngine;
   readonly sharedCommands: SharedCommands;
 }
 
@@ -165,7 +165,7 @@ async function bounded(work: Promise<void> | undefined, ms: number): Promise<'do
 }
 
 /** The engine, its connections named after the browser this relay serves (a page tool waits for that browser). */
-function inGroup(engine: AppServerHandle, browser: string | undefined): AppServerHandle {
+function inGroup(engine: SharedEngine, browser: string | undefined): SharedEngine {
   return {
     connect: (transport, connectOptions) =>
       engine.connect(transport, { ...connectOptions, ...(browser === undefined ? {} : { group: browser }) }),
@@ -173,5 +173,8 @@ function inGroup(engine: AppServerHandle, browser: string | undefined): AppServe
     get runningTurns() {
       return engine.runningTurns;
     },
+    runningTurnsBeyond: (session) => engine.runningTurnsBeyond(session),
+    replace: (backend, session, reason) => engine.replace(backend, session, reason),
+    endedBecause: (session) => engine.endedBecause(session),
   };
 }

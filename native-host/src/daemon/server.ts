@@ -10,9 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { errorMessage } from '@tether/protocol/errors';
-import { type AppServerHandle, type AppServerOptions, createAppServer } from '../app-server';
+import { type AppServerOptions, createAppServer } from '../app-server';
 import { createBackend } from '../backends/factory';
 import { SharedCommandBackends } from '../backends/shared-command';
+import type { SharedEngine } from '../backends/types';
 import type { Log } from '../log';
 import { McpHub } from '../mcp/hub';
 import { ensureRuntimeDir } from '../mcp/runtime-dir';
@@ -29,6 +30,7 @@ import {
 } from './handshake';
 import { acquireLock } from './lock';
 import type { DaemonFiles } from './paths';
+import { SharedEngines } from './shared-engines';
 
 /** Default idle time before the daemon exits: no connection and no running turn for 15 minutes. */
 export const DEFAULT_IDLE_EXIT_MS = 15 * 60 * 1000;
@@ -61,7 +63,6 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   writeFileSync(tmp, token, { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, files.token);
 
-  const engines = new Map<string, AppServerHandle>();
   const connections = new Set<DaemonConnection>();
   let handshaking = 0;
   let nextId = 1;
@@ -76,23 +77,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     hub: agentHub,
     create: createBackend,
   });
-  const runningTurns = (): number =>
-    [...engines.values()].reduce((n, e) => n + e.runningTurns, 0) + sharedCommands.runningTurns;
-
-  const sharedEngine = (engineOptions: AppServerOptions): AppServerHandle => {
-    const { log: _ignored, ...settings } = engineOptions;
-    const key = JSON.stringify(settings);
-    let engine = engines.get(key);
-    if (!engine) {
-      engine = createAppServer({
-        ...settings,
-        config: { ...settings.config, clientToolWaitMs: options.pageToolWaitMs },
-        log: (line) => log(`embedded: ${line}`),
-      });
-      engines.set(key, engine);
-    }
-    return engine;
-  };
+  const engines = new SharedEngines((settings) =>
+    createAppServer({
+      ...settings,
+      config: { ...settings.config, clientToolWaitMs: options.pageToolWaitMs },
+      log: (line) => log(`embedded: ${line}`),
+    }),
+  );
+  const runningTurns = (): number => engines.runningTurns + sharedCommands.runningTurns;
+  const sharedEngine = (engineOptions: AppServerOptions): SharedEngine => engines.get(engineOptions);
 
   const status = (): DaemonStatus => ({
     pid: process.pid,
@@ -191,7 +184,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         Promise.all([...connections].map((c) => c.close('the daemon is stopping'))),
       );
       // Interrupts the turns still running and journals their end before the stores close.
-      await phase('interrupting the running turns', Promise.all([...engines.values()].map((e) => e.close())));
+      await phase('interrupting the running turns', engines.close());
       await phase('stopping the agents', sharedCommands.close());
       if (process.platform !== 'win32' && lock.holds()) removeQuietly(files.socket);
       if (lock.holds()) removeQuietly(files.token);

@@ -3,6 +3,7 @@
  * a restart, and restarts it after a crash with a growing delay, so a backend that dies at once does not spin.
  * It knows nothing of messages: output and departures go to the router through SupervisorEvents.
  */
+import { RestartRefused } from '../backends/restart-refused';
 import type { Backend, BackendExit, BackendSink } from '../backends/types';
 import type { HostConfig } from '../config/defaults';
 import type { BackendConfig } from '../config/schema';
@@ -127,13 +128,14 @@ export class BackendSupervisor {
 
   /** Stops the running backend and starts the selected one at once, forgetting earlier crashes. */
   async restart(): Promise<void> {
+    const run = this.current;
+    // A shared agent's process (the daemon's engine) is restarted for every browser using it, not only this browser's
+    // handle on it; a refusal (RestartRefused: turns of others would be cut off) leaves it running and is answered.
+    if (run) await this.stop(run, "restarted at the browser's request", true);
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.crashes = 0;
     this.lastExitAt = 0;
-    const run = this.current;
-    // A shared agent's process is restarted for every browser using it, not only this browser's handle on it.
-    if (run) await this.stop(run, "restarted at the browser's request", true);
     if (!this.current && !this.closing) this.start();
   }
 
@@ -197,6 +199,12 @@ export class BackendSupervisor {
     try {
       await stopping;
     } catch (error) {
+      if (error instanceof RestartRefused) {
+        // Nothing was stopped: the backend goes on as it was.
+        run.stopReason = undefined;
+        if (this.transition === stopping) this.transition = undefined;
+        throw error;
+      }
       this.options.log(`backend ${run.backend.id}: stopping failed: ${errorMessage(error)}`);
     }
     if (this.transition === stopping) this.transition = undefined;

@@ -3,9 +3,9 @@
  * through a relaying host: a Bridge over a writer, with the config host-config.ts loaded (its errors kept to be shown).
  */
 import { ErrorCode, RpcError } from '@tether/protocol/errors';
-import type { AppServerHandle, AppServerOptions } from '../app-server';
+import type { AppServerOptions } from '../app-server';
 import { createBackend } from '../backends/factory';
-import type { SharedCommands } from '../backends/types';
+import type { SharedCommands, SharedEngine } from '../backends/types';
 import type { Log } from '../log';
 import type { McpHub } from '../mcp/hub';
 import { reportedProtocolVersion } from '../version';
@@ -25,7 +25,7 @@ export interface HostBridgeOptions extends LoadedConfig {
   readonly setInputPaused: (paused: boolean) => void;
   readonly daemon?: BridgeOptions['daemon'];
   /** The daemon's shared app-server engines: an embedded backend joins one, so its turns outlive the connection. */
-  readonly sharedEngine?: (options: AppServerOptions) => AppServerHandle;
+  readonly sharedEngine?: (options: AppServerOptions) => SharedEngine;
   /** The daemon's shared command backends: a command backend joins one, so its turns outlive the connection. */
   readonly sharedCommands?: SharedCommands;
 }
