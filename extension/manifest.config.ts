@@ -36,8 +36,16 @@ export const EXTENSION_PAGES_CSP = [
  * anyway. No `activeTab`: a side panel
  * never grants it, and `<all_urls>` already lets captureVisibleTab and scripting run where the user approves.
  * `webRequest`: page_network observes a tab's requests (never blocks or changes them) without a debugging port.
+ * `webNavigation`: webNavigation.onCreatedNavigationTarget names the tab whose page opened a new tab, so a tab the
+ * page opens while the agent acts on it (target=_blank, window.open) joins the task, and one the user opens from
+ * another tab does not (tabs/opened-tabs.ts). Chrome's warning for it is "Read your browsing history", the one
+ * `tabs` has, which Chrome does not show beside `<all_urls>`'s "Read and change all your data on all websites"
+ * (developer.chrome.com, Permission warning guidelines): no new warning there. Firefox lists it as "Access browser
+ * activity during navigation", one more line under "Access your data for all websites", which already covers what
+ * it reveals (the urls of the tabs a page opens); worth it so both browsers follow the same exact rule, and without
+ * it the worker falls back to guessing by window.
  */
-const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting', 'contextMenus', 'webRequest'];
+const PERMISSIONS = ['nativeMessaging', 'storage', 'scripting', 'contextMenus', 'webRequest', 'webNavigation'];
 
 /**
  * The keyboard shortcut that opens Tether. Not Alt+Shift+T: Chrome focuses the toolbar with it (Windows, Linux).

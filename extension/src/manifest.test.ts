@@ -23,6 +23,7 @@ describe('buildManifest', () => {
       'sidePanel',
       'storage',
       'tabGroups',
+      'webNavigation',
       'webRequest',
     ]);
     expect(buildManifest('firefox').permissions).toEqual([
@@ -31,6 +32,7 @@ describe('buildManifest', () => {
       'scripting',
       'contextMenus',
       'webRequest',
+      'webNavigation',
     ]);
     expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m).not.toHaveProperty('externally_connectable');

@@ -44,6 +44,7 @@ describe('the built extension in Chromium', () => {
       'sidePanel',
       'storage',
       'tabGroups',
+      'webNavigation',
       'webRequest',
     ]);
     expect(manifest.content_security_policy.extension_pages).toContain("img-src 'self' data:");

@@ -18,6 +18,7 @@ import {
   openSidePanel,
   openWebPage,
   sendPrompt,
+  tabIdOf,
 } from '../support/extension-pages';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
 import { type ChatScript, contentText } from '../support/mock-chat-completions';
@@ -313,6 +314,25 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     expect(await tool(panel, 'tabs_close', { tabId: formTab }, choose('tabs_close', 'allow'))).toContain(
       `Closed tab ${formTab}.`,
     );
+    await panel.close();
+  });
+
+  it("leaves out a tab the user opens from the task's page while no agent action runs", async () => {
+    const { page, panel } = await openConnectedPanel(suite.browser, site.url('/brief'));
+    await tool(panel, 'page_snapshot', {}, choose('page_snapshot', 'allow_session'));
+    // The user's own click on the same target=_blank link the agent clicks above: the page opens the form's tab.
+    const [formPage] = await Promise.all([suite.browser.context.waitForEvent('page'), page.click('#form-link')]);
+    await formPage.waitForLoadState();
+    const formTab = await tabIdOf(suite.browser, site.otherUrl('/form'));
+    // The browser told the worker long before this call (it does before the tab navigates): the tab stayed out.
+    // Listing is a read on the brief's site, allowed for the session above.
+    const list = await tool(panel, 'tabs_list', {});
+    expect(list).toMatch(new RegExp(`"id": ${formTab},[^}]*"inTask": false`));
+    expect(await panel.locator(`.task-tab[data-tab-id="${formTab}"]`).count()).toBe(0);
+    expect(await tool(panel, 'page_read', { tabId: formTab })).toContain(
+      `Tab ${formTab} is not one of this task's tabs`,
+    );
+    await formPage.close();
     await panel.close();
   });
 });

@@ -12,6 +12,7 @@ import { trustedPolicy } from './input/trusted-policy';
 import { chromeDevtools } from './devtools/chrome-devtools';
 import { chromePageTools } from './page-tools/chrome-pages';
 import { chromeTabBrowser, chromeTabGroups } from './tabs/chrome-tabs';
+import { chromeOpenedTabsApi, watchOpenedTabs } from './tabs/opened-tabs';
 import { createMenus, onMenuClick, openPanelOnAction } from './views/open-tether';
 import { PersistentState } from './views/persistent-state';
 import { runViewOp } from './views/view-ops';
@@ -160,17 +161,10 @@ function enablePanel(tabId: number): void {
 }
 
 chrome.tabs.onCreated.addListener((tab) => {
-  if (tab.id === undefined) return;
-  enablePanel(tab.id);
-  // A tab a page opens while the agent acts on it (a link with target=_blank) joins the agent's task. Chrome names
-  // the window's active tab as the opener, not the page that opened it, so a tab opened from a page (it has an
-  // opener) in the window of a tab being acted on, while the action runs, counts as that action's.
-  const { id, openerTabId, windowId } = tab;
-  if (openerTabId === undefined) return;
-  const cameFrom = async (acting: number): Promise<boolean> =>
-    acting === openerTabId || (await chrome.tabs.get(acting).catch(() => undefined))?.windowId === windowId;
-  void ready.then(() => worker.groups.openedFrom(id, cameFrom));
+  if (tab.id !== undefined) enablePanel(tab.id);
 });
+// A tab a page opens while the agent acts on it (a link with target=_blank) joins the agent's task.
+watchOpenedTabs(chromeOpenedTabsApi(), worker.groups, ready, (line) => console.warn(`[tether] ${line}`));
 chrome.tabs.onUpdated.addListener((tabId, info) => {
   if (info.status === 'loading') enablePanel(tabId);
   // The panel's header names the page the tab shows; a navigation or a new title changes it.
