@@ -1,9 +1,10 @@
 /**
  * The devtools tools' browser half. The network: chrome.webRequest observed without blocking (the same API in
- * Firefox), keyed by tab in the worker's memory. The console: the page's main-world hook (content/dialog-shim.ts),
- * registered as a document-start content script of every top frame so a page's messages are kept from its first
- * script, in the page itself (so they survive the worker's sleep); the worker attaches its channel and asks for them
- * from the isolated world, where the page's script cannot reach the parse.
+ * Firefox), keyed by tab in the worker's memory. The console and the bodies of the page's fetch/XHR responses: the
+ * page's main-world hook (content/dialog-shim.ts, content/response-bodies.ts), registered as a document-start content
+ * script of every top frame so they are kept from the page's first script, in the page itself (so they survive the
+ * worker's sleep); the worker attaches its channel and asks for them from the isolated world, where the page's script
+ * cannot reach the parse.
  */
 import pageHooksScript from '../../content/page-hooks.ts?iife';
 import { installShim } from '../page-tools/chrome-pages';
@@ -14,20 +15,24 @@ import { type HeaderIn, NetworkLog, type RequestStart } from './network-log';
 const HOOKS_ID = 'tether-page-hooks';
 
 /**
- * Runs in the top frame's isolated world: asks the hook on `channel` for the messages after `since`, and returns its
- * reply as the JSON text it sent (the first reply: the hook listens from document start, before any page listener).
+ * Runs in the top frame's isolated world: sends `query` to the hook on `channel` and returns the first reply whose
+ * JSON text starts with `{"t":"<replyType>"` (the hook listens from document start, before any page listener).
  */
-function readHookLog(channel: string, since: number): string | null {
+function askPageHook(channel: string, query: string, replyType: string): string | null {
   let reply: string | null = null;
+  const prefix = `{"t":"${replyType}"`;
   const listener = (event: Event): void => {
     const detail = String((event as CustomEvent).detail);
-    if (reply === null && detail.startsWith('{"t":"log"')) reply = detail;
+    if (reply === null && detail.startsWith(prefix)) reply = detail;
   };
   document.addEventListener(channel, listener);
-  document.dispatchEvent(new CustomEvent(channel, { detail: JSON.stringify({ t: 'read', since }) }));
+  document.dispatchEvent(new CustomEvent(channel, { detail: query }));
   document.removeEventListener(channel, listener);
   return reply;
 }
+
+/** The reply type of each query. */
+const REPLY_TYPE = { read: 'log', bodies: 'bodyList', body: 'bodyText' } as const;
 
 /**
  * Registers the document-start hook (again when a new build names another file). Where the browser refuses (a
@@ -127,12 +132,12 @@ export function chromeDevtools(warn: (line: string) => void): DevtoolsTools {
 
   return new DevtoolsTools({
     network,
-    readConsole: async (tabId, since) => {
+    askHook: async (tabId, query) => {
       const channel = await installShim(tabId, 0);
       const [first] = await chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        func: readHookLog,
-        args: [channel, since],
+        func: askPageHook,
+        args: [channel, JSON.stringify(query), REPLY_TYPE[query.t]],
       });
       if (typeof first?.result !== 'string') return undefined;
       try {

@@ -37,8 +37,8 @@ function toolsFor(r: unknown) {
   const asked: number[] = [];
   const tools = new DevtoolsTools({
     network: new NetworkLog(T0),
-    readConsole: async (_tabId, since) => {
-      asked.push(since);
+    askHook: async (_tabId, query) => {
+      if (query.t === 'read') asked.push(query.since);
       return r;
     },
   });
@@ -125,7 +125,7 @@ describe('page_console', () => {
     expect(none.success).toBe(false);
     const tools = new DevtoolsTools({
       network: new NetworkLog(T0),
-      readConsole: async () => {
+      askHook: async () => {
         throw new Error('Cannot access contents of url "chrome://settings/"');
       },
     });
@@ -136,8 +136,8 @@ describe('page_console', () => {
 });
 
 describe('page_network through the tools', () => {
-  it('answers an unknown request id with how to get one', () => {
-    const result = toolsFor(report()).tools.network(1, { bodyOf: 'r42' });
+  it('answers an unknown request id with how to get one', async () => {
+    const result = await toolsFor(report()).tools.network(1, { bodyOf: 'r42' });
     expect(result.success).toBe(false);
     expect(result.content[0]?.type === 'text' && result.content[0].text).toContain('page_network list');
   });

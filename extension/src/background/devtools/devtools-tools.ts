@@ -1,18 +1,23 @@
 /**
  * page_console and page_network: what a developer sees in the browser's DevTools, from what the browser gives an
- * extension without a debugging port (the page's main-world hook for the console, webRequest for the network).
+ * extension without a debugging port (the page's main-world hook for the console and the bodies of the page's
+ * fetch/XHR responses, webRequest for the network).
  * Browser access comes in through `DevtoolsSources`, so results are testable without a browser.
  */
 import type { ToolCallResult } from '@tether/protocol';
 import { errorMessage } from '@tether/protocol';
 import { CONSOLE_SOURCE, type ConsoleLevel, ConsoleReport, formatConsole } from './console-log';
 import type { NetworkLog } from './network-log';
+import { type HookQuery, responseBody } from './network-bodies';
 import { formatNetwork, formatRequest, NETWORK_SOURCE } from './network-report';
 
 /** Where the two tools read from (chrome-devtools.ts binds them to the browser). */
 export interface DevtoolsSources {
-  /** The top frame's console hook reply (`t: 'log'`) as the page sent it, or undefined when the frame had none. */
-  readConsole(tabId: number, since: number): Promise<unknown>;
+  /**
+   * The top frame's hook's reply to `query` (`read` -> `t: 'log'`, `bodies` -> `t: 'bodyList'`, `body` -> `t: 'bodyText'`)
+   * as the page sent it, or undefined when the frame had no answer.
+   */
+  askHook(tabId: number, query: HookQuery): Promise<unknown>;
   /** The webRequest observer's log. */
   readonly network: NetworkLog;
 }
@@ -42,7 +47,7 @@ export class DevtoolsTools {
   async console(tabId: number, args: ConsoleArgs): Promise<ToolCallResult> {
     let raw: unknown;
     try {
-      raw = await this.sources.readConsole(tabId, args.since ?? 0);
+      raw = await this.sources.askHook(tabId, { t: 'read', since: args.since ?? 0 });
     } catch (error) {
       return text(
         `page_console could not reach the page (${errorMessage(error)}): it may be a browser page or block extensions.`,
@@ -58,17 +63,18 @@ export class DevtoolsTools {
     return text(formatConsole(report.data, args));
   }
 
-  /** page_network: the tab's requests, or one request's headers and sent body. */
-  network(tabId: number, args: NetworkArgs): ToolCallResult {
+  /** page_network: the tab's requests, or one request's headers, sent body and response body. */
+  async network(tabId: number, args: NetworkArgs): Promise<ToolCallResult> {
     const log = this.sources.network.of(tabId);
     if (args.bodyOf !== undefined) {
-      const detail = formatRequest(log, args.bodyOf);
-      if (detail === undefined)
+      const entry = log.entries.find((e) => e.id === args.bodyOf);
+      if (entry === undefined)
         return text(
           `No request ${args.bodyOf} in this tab's log (${NETWORK_SOURCE}): ids like "r12" come from a page_network list of the page as it is now; a navigation starts a new list.`,
           false,
         );
-      return text(detail);
+      const body = await responseBody(entry, (query) => this.sources.askHook(tabId, query));
+      return text(formatRequest(entry, body));
     }
     return text(formatNetwork(log, args));
   }

@@ -61,7 +61,7 @@ describe('NetworkLog', () => {
       'r3 GET failed (net::ERR_CONNECTION_REFUSED) xmlhttprequest http://127.0.0.1:1/unreachable 5 ms',
     );
     expect(out.match(/api\/missing/g)).toHaveLength(1);
-    expect(out).toContain('Response bodies are not available');
+    expect(out).toContain("Response bodies: only of the page's own fetch and XMLHttpRequest calls");
   });
 
   it('keeps only failures with failedOnly, and only matching URLs with filter', () => {
@@ -79,14 +79,16 @@ describe('NetworkLog', () => {
   it('masks Authorization and Set-Cookie as they are recorded, keeping the scheme', () => {
     const log = new NetworkLog(T0);
     pageWithFailures(log);
-    const detail = formatRequest(log.of(7), 'r2') ?? '';
+    const entry = log.of(7).entries.find((e) => e.id === 'r2');
+    expect(entry).toBeDefined();
+    const detail = entry ? formatRequest(entry, 'Response body: (section)') : '';
     expect(detail).toContain('Authorization: Bearer ***');
     expect(detail).toContain('Set-Cookie: ***');
     expect(detail).toContain('Accept: */*');
     expect(detail).not.toContain('s3cret');
     expect(detail).not.toContain('abc123');
     expect(JSON.stringify(log.of(7))).not.toContain('s3cret');
-    expect(formatRequest(log.of(7), 'r99')).toBeUndefined();
+    expect(detail.split('\n').at(-1)).toBe('Response body: (section)');
   });
 
   it('masks secret query values in URLs and secret fields of a sent form', () => {

@@ -45,6 +45,8 @@ export interface NetworkEntry {
   /** Masked (user-info, secret query values). */
   readonly url: string;
   readonly type: string;
+  /** The frame that made it, when not the top frame. */
+  readonly frameId?: number;
   readonly start: number;
   end?: number;
   status?: number;
@@ -139,6 +141,7 @@ export class NetworkLog {
       method: e.method,
       url: redactText(e.url),
       type: e.type,
+      ...(e.frameId === 0 ? {} : { frameId: e.frameId }),
       start: e.timeStamp,
       ...(body === undefined ? {} : { body }),
     };

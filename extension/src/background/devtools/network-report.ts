@@ -1,6 +1,6 @@
 /**
- * page_network's result text: one bounded line per request (newest last), or one request's headers and sent body,
- * always saying where the data came from and what it cannot show.
+ * page_network's result text: one bounded line per request (newest last), or one request's headers, sent body and
+ * response body (network-bodies.ts), always saying where the data came from and what it cannot show.
  */
 import type { NetworkEntry, TabNetwork } from './network-log';
 
@@ -11,9 +11,9 @@ const URL_MAX = 300;
 /** Where the requests come from, said in every result. */
 export const NETWORK_SOURCE = "from the extension's webRequest observer; no debugging port";
 
-/** Why there are no response bodies, in the tool's description and its results. */
-export const NO_RESPONSE_BODIES =
-  'Response bodies are not available: the browser gives extensions no response bodies without a debugging port.';
+/** Which response bodies there are, in the list's header. */
+export const RESPONSE_BODIES =
+  "Response bodies: only of the page's own fetch and XMLHttpRequest calls, kept by the page's main-world hook (the browser gives extensions no others without a debugging port).";
 
 /** Failed: a network error, or HTTP 4xx/5xx. */
 export function isFailed(e: NetworkEntry): boolean {
@@ -70,20 +70,18 @@ export function formatNetwork(log: TabNetwork, args: { filter?: string; failedOn
   }
   const more = matching.length > shown.length ? ` (the newest ${shown.length} of ${matching.length})` : '';
   head.push(
-    `${shown.length} request${shown.length === 1 ? '' : 's'}${what ? ` (${what})` : ''}${more}, oldest first: id method status type URL time size. bodyOf with an id shows its headers and the body it sent. ${NO_RESPONSE_BODIES}`,
+    `${shown.length} request${shown.length === 1 ? '' : 's'}${what ? ` (${what})` : ''}${more}, oldest first: id method status type URL time size. bodyOf with an id shows its headers, the body it sent and its response body. ${RESPONSE_BODIES}`,
   );
   return `${head.join('\n')}\n${shown.map(line).join('\n')}`;
 }
 
-/** One request in full: its line, headers (secrets masked) and the body the page sent; undefined for an unknown id. */
-export function formatRequest(log: TabNetwork, id: string): string | undefined {
-  const e = log.entries.find((x) => x.id === id);
-  if (!e) return undefined;
+/** One request in full: its line, headers (secrets masked), the body the page sent, and `responseBody` (its section). */
+export function formatRequest(e: NetworkEntry, responseBody: string): string {
   const out = [`Request ${e.id} of this tab (${NETWORK_SOURCE}; secrets in headers masked).`, line(e)];
   if (e.statusLine) out.push(`Status line: ${e.statusLine}`);
   out.push('Request headers:', ...(e.requestHeaders?.map((h) => `  ${h}`) ?? ['  (not seen)']));
   out.push('Response headers:', ...(e.responseHeaders?.map((h) => `  ${h}`) ?? ['  (none received)']));
   out.push(e.body === undefined ? 'Sent body: none.' : `Sent body:\n${e.body}`);
-  out.push(NO_RESPONSE_BODIES);
+  out.push(responseBody);
   return out.join('\n');
 }

@@ -68,7 +68,7 @@ export function describeAction(
       return { preview: `Read the console messages and errors of ${thisPage}` };
     case 'page_network':
       return call.args.bodyOf
-        ? { preview: `Read the headers and sent body of request ${call.args.bodyOf} of ${thisPage} (secrets masked)` }
+        ? { preview: `Read the headers and bodies of request ${call.args.bodyOf} of ${thisPage} (secrets masked)` }
         : { preview: `Read the list of requests ${thisPage} made`, value: call.args.filter };
     case 'page_click': {
       const verb = call.args.button === 'right' ? 'Right-click' : call.args.double ? 'Double-click' : 'Click';

@@ -91,7 +91,9 @@ export const PAGE_TOOL_ARGS = {
         .string()
         .regex(/^r\d+$/, 'a request id from a page_network list, like "r12"')
         .optional()
-        .describe("One request's id from a list: its headers (secrets masked) and the body it sent."),
+        .describe(
+          "One request's id from a list: its headers and the body it sent, and the response body of the page's fetch/XHR as its scripts received it (secrets masked).",
+        ),
     })
     .strict(),
   page_click: z
@@ -217,7 +219,7 @@ const DESCRIPTIONS: Record<PageToolName, string> = {
   page_console:
     "The tab's console since the page loaded: log/info/warn/error/debug messages, uncaught errors and rejections, with source url:line:col, newest last.",
   page_network:
-    "The tab's requests since the page loaded: method, status, type, URL, time, size; failures with failedOnly. No response bodies (not available to extensions without a debugging port).",
+    "The tab's requests since the page loaded: method, status, type, URL, time, size; failures with failedOnly. No bodies in the list; bodyOf shows one request's headers, sent body and response body: only fetch/XHR responses have one (kept by Tether's hook in the page, up to 64 KB each, the last 50), not documents, scripts or images.",
   page_click:
     'Click an element by ref (a data grid cell too; double-click one to edit it). Returns what changed, and what took the focus.',
   page_type: 'Type text into a field by ref (optionally clear first, press Enter after). Returns what changed.',
