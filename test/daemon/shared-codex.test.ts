@@ -1,14 +1,16 @@
 /**
  * The real `codex app-server` (npm @openai/codex, pinned) in the daemon, shared by the browser connections, against a
  * mock Responses API: a turn outlives the browser that started it, what Codex asks of the browser meanwhile waits for
- * a new one that follows the thread, and two browsers following two threads each see only their own.
+ * a new one that follows the thread, and two browsers following two threads each see only their own. A Codex killed
+ * mid-answer leaves the answer the browser saw in the thread's history, once, marked unfinished.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentSuite, answerToolCall, tempDir } from '../agents/agent-host';
 import { CODEX_PACKAGE } from '../support/agents-cache';
 import { lastUserText, startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
+import { waitUntil } from './daemon-env';
 import { runningTurns, sharedBackendTests } from './shared-backend-env';
 
 const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
@@ -22,6 +24,19 @@ const codexBackend = () => ({
   dialect: 'codex',
   env: { CODEX_HOME: codex.home, RUST_LOG: 'error' },
 });
+
+/** The pid of the daemon's `codex app-server` child. */
+function codexPid(daemonPid: number): number {
+  const children = readdirSync(`/proc/${daemonPid}/task`).flatMap((t) =>
+    readFileSync(`/proc/${daemonPid}/task/${t}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
+  );
+  const pid = children.find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('app-server'));
+  if (pid === undefined) throw new Error(`the daemon (pid ${daemonPid}) runs no codex app-server`);
+  return pid;
+}
+
+/** 1 to 600: an answer long enough to be cut off mid-stream. */
+const NUMBERS = Array.from({ length: 600 }, (_, i) => String(i + 1)).join(' ');
 
 /** The text of the last tool output the model was sent, if its last input is one. */
 function toolOutput(input: Array<Record<string, unknown>> | undefined): string | undefined {
@@ -106,5 +121,61 @@ describe('Codex in the daemon while its browser comes and goes', () => {
       );
     expect([...threadsSeen(a)]).toEqual([threadA]);
     expect([...threadsSeen(b)]).toEqual([threadB]);
+  });
+
+  it('keeps the answer Codex was streaming when it is SIGKILLed: the thread reads back with it once, marked unfinished, also after the next turn', async () => {
+    const daemon = daemonWith(codexBackend());
+    const first = await browser(daemon);
+    const threadId = (await first.call('thread/start', {})).thread.id as string;
+    codex.mock.setScript(() => ({ kind: 'slow', text: NUMBERS, chunks: 300, chunkDelayMs: 50 }));
+    const cut = await first.startTurn(threadId, 'count');
+    await waitUntil(() => first.streamedText(cut.from).length > 900, 'Codex to stream part of its answer', 60_000);
+    process.kill(codexPid(daemon.pid()!), 'SIGKILL');
+    await first.waitFor((m) => m.method === 'bridge/backend/exited', 30_000, cut.from);
+    const shown = first.streamedText(cut.from);
+    expect(shown.length).toBeLessThan(NUMBERS.length);
+
+    const back = await browser(daemon);
+    const answers = (items: Array<Record<string, any>>) =>
+      items.filter((i) => i.type === 'agentMessage').map((i) => i.content.text);
+    for (const method of ['thread/read', 'thread/resume']) {
+      const read = await back.call(method, { threadId });
+      expect(answers(read.items), method).toEqual([shown]);
+      expect(read.items.map((i: Record<string, any>) => i.turnId)).toEqual([cut.turnId, cut.turnId]);
+      expect(read.unfinishedTurns, method).toEqual([
+        expect.objectContaining({ id: cut.turnId, status: 'interrupted' }),
+      ]);
+    }
+
+    codex.mock.setScript(({ body }) => ({ kind: 'text', text: `You said: ${lastUserText(body)}` }));
+    const next = await back.startTurn(threadId, 'after');
+    expect((await back.turnCompleted(next.turnId, next.from)).params.turn.status).toBe('completed');
+    const later = await back.call('thread/read', { threadId });
+    expect(answers(later.items)).toEqual([shown, 'You said: after']);
+    expect(later.unfinishedTurns).toEqual([expect.objectContaining({ id: cut.turnId })]);
+  });
+
+  it('shows an answer Codex itself kept once: a turn interrupted through Codex, and one that completed', async () => {
+    const daemon = daemonWith(codexBackend());
+    const h = await browser(daemon);
+    const threadId = (await h.call('thread/start', {})).thread.id as string;
+    codex.mock.setScript(() => ({ kind: 'slow', text: NUMBERS, chunks: 300, chunkDelayMs: 50 }));
+    const stopped = await h.startTurn(threadId, 'count');
+    await waitUntil(() => h.streamedText(stopped.from).length > 300, 'Codex to stream part of its answer', 60_000);
+    await h.call('turn/interrupt', { threadId, turnId: stopped.turnId });
+    expect((await h.turnCompleted(stopped.turnId, stopped.from)).params.turn.status).toBe('interrupted');
+    codex.mock.setScript(({ body }) => ({ kind: 'text', text: `You said: ${lastUserText(body)}` }));
+    const done = await h.startTurn(threadId, 'again');
+    await h.turnCompleted(done.turnId, done.from);
+
+    const read = await (await browser(daemon)).call('thread/read', { threadId });
+    const ids = read.items.map((i: Record<string, any>) => i.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const byTurn = (turnId: string) =>
+      read.items.filter((i: Record<string, any>) => i.turnId === turnId && i.type === 'agentMessage');
+    expect(byTurn(stopped.turnId)).toHaveLength(1);
+    expect(h.streamedText(stopped.from)).toContain(byTurn(stopped.turnId)[0].content.text);
+    expect(byTurn(done.turnId).map((i: Record<string, any>) => i.content.text)).toEqual(['You said: again']);
+    expect(read.unfinishedTurns).toEqual([expect.objectContaining({ id: stopped.turnId, status: 'interrupted' })]);
   });
 });

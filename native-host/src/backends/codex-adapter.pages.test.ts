@@ -15,8 +15,12 @@ import {
 } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeCursor, itemSize, type PageBudget } from '../store/history-page';
+import { useTempDirs } from '../testing/temp-dirs';
 import { createCodexAdapter } from './codex-adapter';
 import { FIXTURES, readTranscript, ReplayAgent } from './codex-replay-agent';
+
+/** The adapter's data dir (its journal of relayed turns), one per test. */
+const tempDir = useTempDirs('tether-codex-adapter-');
 
 const BUDGET: PageBudget = { bytes: 1000, turns: 2 };
 
@@ -25,7 +29,7 @@ async function sixTurns(fixture: string) {
   const [agentSide, upstream] = createMemoryTransportPair();
   const adapter = createCodexAdapter(
     upstream,
-    { backendId: 'codex', dataDir: '/nonexistent', log: () => undefined },
+    { backendId: 'codex', dataDir: tempDir(), log: () => undefined },
     BUDGET,
   );
   new ReplayAgent(readTranscript(new URL(`codex/${fixture}.jsonl`, FIXTURES)), agentSide);

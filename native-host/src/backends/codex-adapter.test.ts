@@ -9,8 +9,12 @@ import {
   serverRequests,
 } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../testing/temp-dirs';
 import { createCodexAdapter } from './codex-adapter';
 import { FIXTURES, readTranscript, ReplayAgent } from './codex-replay-agent';
+
+/** The adapter's data dir (its journal of relayed turns), one per test. */
+const tempDir = useTempDirs('tether-codex-adapter-');
 
 interface Seen {
   method: string;
@@ -23,7 +27,7 @@ function setup(fixture: string, opts: { backendOptions?: Record<string, unknown>
   const logs: string[] = [];
   const adapter = createCodexAdapter(adapterUpstream, {
     backendId: 'codex',
-    dataDir: '/nonexistent',
+    dataDir: tempDir(),
     log: (l) => logs.push(l),
     ...(opts.backendOptions
       ? { backend: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', options: opts.backendOptions } }

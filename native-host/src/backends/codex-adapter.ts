@@ -9,10 +9,8 @@ import {
   type MessageTransport,
   PROTOCOL_VERSION,
   type RequestContext,
-  type RequestId,
   RpcError,
   type Thread,
-  type ToolCallResult,
   type Turn,
   type UserInput,
 } from '@tether/protocol';
@@ -30,7 +28,10 @@ import { checkAgentVersion, codexVersionOf } from './agent-versions';
 import { CodexReads } from './codex-reads';
 import { CodexPermissions, isCodexPermission } from './codex-permissions';
 import { findPreset } from './presets';
-import { callBrowserTool } from '../mcp/tools';
+import { join } from 'node:path';
+import { safeSegment } from './acp-map';
+import { CodexJournal } from './codex-journal';
+import { CodexToolCalls } from './codex-tool-calls';
 
 /**
  * Approval policy used when neither the client (`approvalPolicy` in `thread/start`) nor the backend's config
@@ -59,8 +60,14 @@ class CodexAdapter extends AdapterCore {
     withdraw: (requestId) => this.approvals.withdrawById(requestId, 'cancelled'),
   });
   private dynamicTools: Array<Record<string, unknown>> = [];
-  /** Codex's `item/tool/call` requests still waiting for the client, by Codex's request id. */
-  private readonly toolCalls = new Map<RequestId, AbortController>();
+  private readonly toolCalls = new CodexToolCalls({
+    request: (call, signal) => this.client.request('item/tool/call', call, { signal }),
+    notify: (cancelled) => {
+      if (!this.client.isClosed) this.client.notify('item/tool/call/cancelled', cancelled);
+    },
+  });
+  /** What was relayed of the turns, so one Codex does not finish reads back as it was shown (codex-journal.ts). */
+  private readonly journal: CodexJournal;
   /** Last thread object seen per id (Codex answers some calls with `{}`). */
   private readonly knownThreads = new Map<string, Thread>();
   private readonly reads: CodexReads;
@@ -69,14 +76,22 @@ class CodexAdapter extends AdapterCore {
 
   constructor(upstream: MessageTransport, options: AdapterOptions, budget: PageBudget) {
     super(upstream, options, { jsonrpc: false, agentName: 'codex' });
+    this.journal = new CodexJournal(join(options.dataDir, 'agents', safeSegment(options.backendId)), this.log);
     this.reads = new CodexReads(
       {
         forward: (method, params, ctx, threadId, map) => this.forward(method, params, ctx, threadId, map),
         remember: (thread) => this.remember(thread),
         turnOf: (raw, threadId) => this.turnOf(raw, threadId),
+        merge: (threadId, items, turns, active) => this.journal.merge(threadId, items, turns, active),
       },
       budget,
     );
+  }
+
+  /** Codex went away: its running turns are journaled interrupted with what was relayed of them. */
+  protected override onAgentClosed(): void {
+    this.journal.agentGone();
+    this.journal.close();
   }
 
   protected async initializeAgent(params: InitializeParams): Promise<AgentIdentity> {
@@ -98,6 +113,7 @@ class CodexAdapter extends AdapterCore {
     const reported = codexVersionOf(str(result.userAgent));
     const tooOld = checkAgentVersion(CODEX_VERSIONS, reported, this.log);
     if (tooOld) throw tooOld;
+    this.journal.load();
     this.agent.notify('initialized');
     const version = reported ?? 'unknown';
     return {
@@ -259,6 +275,9 @@ class CodexAdapter extends AdapterCore {
       case 'turn/completed': {
         if (!threadId) return;
         const turn = this.turnOf(p.turn, threadId);
+        if (method === 'turn/started')
+          this.journal.turnStarted(turn, this.knownThreads.get(threadId) ?? mapThread({ id: threadId }));
+        else this.journal.turnEnded(turn);
         if (method === 'turn/completed') {
           this.turns.delete(turn.id);
           this.turnInputs.delete(turn.id);
@@ -272,8 +291,11 @@ class CodexAdapter extends AdapterCore {
         const raw = asRecord(p.item);
         this.permissions.noteItem(method, raw);
         const item = mapItem(raw, { turnId, final: method === 'item/completed' });
-        if (item) this.emit(method, { threadId, turnId, item });
-        return;
+        if (!item) return;
+        // Journaled before it is announced: what the browser saw survives Codex dying.
+        if (method === 'item/started') this.journal.itemStarted(threadId, item);
+        else this.journal.itemCompleted(threadId, item);
+        return this.emit(method, { threadId, turnId, item });
       }
       case 'item/agentMessage/delta':
       case 'item/reasoning/summaryTextDelta':
@@ -282,13 +304,13 @@ class CodexAdapter extends AdapterCore {
         const delta = str(p.delta);
         if (!threadId || !turnId || !itemId || delta === undefined) return;
         const out = method === 'item/agentMessage/delta' ? method : 'item/reasoning/delta';
+        this.journal.delta(threadId, itemId, delta);
         return this.emit(out, { threadId, turnId, itemId, delta });
       }
       case 'serverRequest/resolved':
         // Codex withdrew a request we still show (interrupt, turn end): settle it as cancelled without answering Codex.
         // A page tool call Codex gave up on is withdrawn in the browser (its card goes, no later click acts).
-        if (typeof p.requestId === 'string' || typeof p.requestId === 'number')
-          this.toolCalls.get(p.requestId)?.abort('cancelled');
+        this.toolCalls.withdraw(p.requestId);
         return this.permissions.resolvedByCodex(p.requestId);
       case 'error': {
         const e = asRecord(p.error);
@@ -315,51 +337,8 @@ class CodexAdapter extends AdapterCore {
   protected onAgentRequest(method: string, params: unknown, ctx: RequestContext): unknown {
     const p = asRecord(params);
     if (isCodexPermission(method)) return this.permissions.answer(method, p, ctx.id);
-    if (method === 'item/tool/call') return this.callClientTool(p, ctx.id);
+    if (method === 'item/tool/call') return this.toolCalls.call(p, ctx.id);
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: Tether cannot answer Codex's ${method}`);
-  }
-
-  /** Runs Codex's `item/tool/call` in the client; one Codex resolves itself meanwhile is withdrawn, and unanswered. */
-  private async callClientTool(p: Record<string, unknown>, codexId: RequestId): Promise<unknown> {
-    const params = {
-      threadId: str(p.threadId) ?? '',
-      turnId: str(p.turnId) ?? '',
-      callId: str(p.callId) ?? '',
-      tool: str(p.tool) ?? '',
-      arguments: p.arguments ?? {},
-    };
-    const stop = new AbortController();
-    this.toolCalls.set(codexId, stop);
-    let result: ToolCallResult;
-    try {
-      result = await callBrowserTool(
-        {
-          request: (call, signal) => this.client.request('item/tool/call', call, { signal }),
-          notify: (cancelled) => {
-            if (!this.client.isClosed) this.client.notify('item/tool/call/cancelled', cancelled);
-          },
-        },
-        params,
-        stop.signal,
-      );
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      result = {
-        success: false,
-        content: [{ type: 'text', text: `The browser could not run ${params.tool}: ${message}` }],
-      };
-    } finally {
-      this.toolCalls.delete(codexId);
-    }
-    if (stop.signal.aborted) return new Promise<never>(() => undefined);
-    return {
-      success: result.success,
-      contentItems: result.content.map((c) =>
-        c.type === 'text'
-          ? { type: 'inputText', text: c.text }
-          : { type: 'inputImage', imageUrl: `data:${c.mimeType};base64,${c.data}` },
-      ),
-    };
   }
 
   /** Codex keeps a title only through `thread/name/set`; a failure costs the title, not the thread. */

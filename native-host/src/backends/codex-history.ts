@@ -18,7 +18,8 @@ import {
   type PageBudget,
   type StoredPage,
 } from '../store/history-page';
-import { turnItems } from './codex-map';
+import type { ShownTurn } from './codex-journal';
+import { mapTurn, turnItems } from './codex-map';
 import { asRecord, str } from './dialect-core';
 
 /** Parameters of Codex's `thread/turns/list`, as this module sends them. */
@@ -36,6 +37,11 @@ export type ListTurns = (query: CodexTurnsQuery) => Promise<Record<string, unkno
 /** Turns asked for first; each further ask is four times larger, within the page's turn budget. */
 const FIRST_ASK = 4;
 
+/** A page of a Codex thread, with the turns whose items it shows (see CodexJournal.merge). */
+export interface CodexPage extends StoredPage {
+  readonly turns: ShownTurn[];
+}
+
 /**
  * The page of saved thread `threadId` that ends at `position` (a cursor of kind `agent`; default: the latest page),
  * with the cursor of the page before it. -32602 when the position no longer names a place in the thread.
@@ -45,8 +51,9 @@ export async function codexPage(
   threadId: string,
   budget: PageBudget,
   position?: CursorPosition,
-): Promise<StoredPage> {
+): Promise<CodexPage> {
   const page = new PageBuilder(budget);
+  const shown: ShownTurn[] = [];
   let upstream = position?.upstream;
   let end = position?.at;
   let ask = FIRST_ASK;
@@ -68,18 +75,19 @@ export async function codexPage(
       const items = turnItems(turn);
       let k = end ?? items.length;
       if (k > items.length) throw invalidCursor(threadId, 'it points past the end of a turn');
+      shown.push({ turn: mapTurn(turn, threadId), tail: k === items.length });
       end = undefined;
       for (; k > 0; k--) {
         const item = items[k - 1]!;
         if (!page.offer(item, itemSize(item))) {
           const older = await turnCursor(list, threadId, upstream, index);
-          return done(page, encodeCursor(threadId, 'agent', k, older));
+          return done(page, shown, encodeCursor(threadId, 'agent', k, older));
         }
       }
     }
     fetched += turns.length;
     const next = str(answer.nextCursor);
-    if (next === undefined || turns.length === 0) return done(page, null);
+    if (next === undefined || turns.length === 0) return done(page, shown, null);
     upstream = next;
     ask = Math.max(1, Math.min(ask * 4, budget.turns + 1 - fetched));
   }
@@ -105,8 +113,8 @@ async function turnCursor(
   return next;
 }
 
-function done(page: PageBuilder, olderCursor: string | null): StoredPage {
-  return { items: page.items(), sizes: page.sizes(), olderCursor };
+function done(page: PageBuilder, turns: ShownTurn[], olderCursor: string | null): CodexPage {
+  return { items: page.items(), sizes: page.sizes(), olderCursor, turns };
 }
 
 /** Codex answers a cursor it cannot use with -32600 `invalid cursor: ...`. */
