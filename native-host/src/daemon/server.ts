@@ -77,12 +77,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     hub: agentHub,
     create: createBackend,
   });
-  const engines = new SharedEngines((settings) =>
-    createAppServer({
-      ...settings,
-      config: { ...settings.config, clientToolWaitMs: options.pageToolWaitMs },
-      log: (line) => log(`embedded: ${line}`),
-    }),
+  const engines = new SharedEngines(
+    (settings) =>
+      createAppServer({
+        ...settings,
+        config: { ...settings.config, clientToolWaitMs: options.pageToolWaitMs },
+        log: (line) => log(`embedded: ${line}`),
+      }),
+    log,
   );
   const runningTurns = (): number => engines.runningTurns + sharedCommands.runningTurns;
   const sharedEngine = (engineOptions: AppServerOptions): SharedEngine => engines.get(engineOptions);

@@ -25,17 +25,19 @@ function daemonEngines() {
     counted.opened++;
     return createAppServer({ ...settings, log: () => undefined });
   });
-  const config = loadConfig({
-    platform: 'linux',
-    homedir: '/home/u',
-    env: {},
-    readFile: () => JSON.stringify({ backends: { embedded: { kind: 'embedded', dataDir } } }),
-  });
-  return { engines, config, counted };
+  /** The config a connection loaded: the embedded backend on the data dir, with its default model. */
+  const configWith = (model = 'scripted') =>
+    loadConfig({
+      platform: 'linux',
+      homedir: '/home/u',
+      env: {},
+      readFile: () => JSON.stringify({ backends: { embedded: { kind: 'embedded', dataDir, model } } }),
+    });
+  return { engines, config: configWith(), configWith, counted };
 }
 
 /** One browser connection of the daemon: its supervisor over an embedded backend joining the shared engine. */
-function browser({ engines, config }: ReturnType<typeof daemonEngines>) {
+function browser({ engines, config }: Pick<ReturnType<typeof daemonEngines>, 'engines' | 'config'>) {
   const gone: BackendGone[] = [];
   const received: Message[] = [];
   const waiters = new Set<() => void>();
@@ -197,6 +199,41 @@ describe('restarting the embedded backend in the daemon', () => {
     expect(daemon.engines.runningTurns).toBe(1);
     expect(one.supervisor.ready).toBeDefined();
     await one.supervisor.shutdown();
+    await daemon.engines.close();
+  });
+});
+
+describe('a config change in the daemon', () => {
+  it("reopens the built-in app-server's engine with the new settings once nothing uses it", async () => {
+    const daemon = daemonEngines();
+    const before = browser(daemon);
+    await before.connect();
+    expect((await before.call('thread/start', {})).result?.thread).toMatchObject({ model: 'scripted' });
+    await before.supervisor.shutdown();
+
+    const after = browser({ ...daemon, config: daemon.configWith('gpt-test') });
+    await after.connect();
+    expect(daemon.counted.opened).toBe(2);
+    expect((await after.call('thread/start', {})).result?.thread).toMatchObject({ model: 'gpt-test' });
+    await after.supervisor.shutdown();
+    await daemon.engines.close();
+  });
+
+  it('keeps one engine on the data dir while a turn runs: the next connection joins it and finds the turn running', async () => {
+    const daemon = daemonEngines();
+    const before = browser(daemon);
+    await before.connect();
+    const { threadId, turnId } = await before.startRunningTurn();
+    await before.supervisor.shutdown();
+
+    const after = browser({ ...daemon, config: daemon.configWith('gpt-test') });
+    await after.connect();
+    expect(daemon.counted.opened).toBe(1);
+    const resumed = await after.call('thread/resume', { threadId });
+    expect(resumed.result).toMatchObject({ thread: { status: expect.not.stringMatching(/^idle$/) } });
+    await after.call('turn/interrupt', { threadId, turnId });
+    await after.until((m) => m.method === 'turn/completed' && m.params?.turn?.id === turnId);
+    await after.supervisor.shutdown();
     await daemon.engines.close();
   });
 });

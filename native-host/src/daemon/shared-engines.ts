@@ -11,22 +11,30 @@ import type { AppServerHandle, AppServerOptions, AppServerSession } from '../app
 import { RestartRefused } from '../backends/restart-refused';
 import type { SharedEngine } from '../backends/types';
 
-/** The engines, created on first use by `create` with the options (less the log) they are keyed by. */
+type Settings = Omit<AppServerOptions, 'log'>;
+
+/**
+ * The engines, created on first use by `create`: one per data dir (a memory-only engine per set of settings), since
+ * two engines of one process on one data dir would each take the other's running turns for a crash's and close them.
+ */
 export class SharedEngines {
   private readonly engines = new Map<string, ReplaceableEngine>();
 
-  constructor(private readonly create: (settings: Omit<AppServerOptions, 'log'>) => AppServerHandle) {}
+  constructor(
+    private readonly create: (settings: Settings) => AppServerHandle,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /** The shared engine for these options (the log left out: each connection has its own). */
   get(options: AppServerOptions): SharedEngine {
     const { log: _ignored, ...settings } = options;
-    const key = JSON.stringify(settings);
+    const key = settings.dataDir === null ? `memory:${JSON.stringify(settings)}` : `dir:${settings.dataDir}`;
     let engine = this.engines.get(key);
     if (!engine) {
-      engine = new ReplaceableEngine(() => this.create(settings));
+      engine = new ReplaceableEngine(this.create, this.log);
       this.engines.set(key, engine);
     }
-    return engine;
+    return engine.withSettings(settings);
   }
 
   /** Turns running now in every engine. */
@@ -42,26 +50,64 @@ export class SharedEngines {
   }
 }
 
-/** One set of options' engine, opened on first connect and again after a restart replaced it. */
-class ReplaceableEngine implements SharedEngine {
-  private current: AppServerHandle | undefined;
+/**
+ * One data dir's engine, opened on first connect and again after a restart replaced it. A connection whose settings
+ * (model, endpoint: the config file changed since) differ from the engine's reopens it with them when nothing uses it
+ * (no turn runs, no connection is open); otherwise it joins the engine as it is, and the new settings wait.
+ */
+class ReplaceableEngine {
+  private current: { readonly engine: AppServerHandle; readonly key: string } | undefined;
   /** The sessions of the current engine, to tell them why it went. */
   private sessions = new Set<AppServerSession>();
   private readonly ended = new WeakMap<AppServerSession, string>();
 
-  constructor(private readonly open: () => AppServerHandle) {}
+  constructor(
+    private readonly create: (settings: Settings) => AppServerHandle,
+    private readonly log: (line: string) => void,
+  ) {}
 
-  connect(...args: Parameters<AppServerHandle['connect']>): AppServerSession {
-    this.current ??= this.open();
-    const session = this.current.connect(...args);
+  /** The engine as a connection with these settings sees it. */
+  withSettings(settings: Settings): SharedEngine {
+    const engine = this;
+    return {
+      connect: (transport, options) => this.connect(settings, transport, options),
+      close: () => this.close(),
+      replace: (backend, session, reason) => this.replace(backend, session, reason),
+      endedBecause: (session) => this.ended.get(session),
+      runningTurnsBeyond: (session) => this.current?.engine.runningTurnsBeyond(session) ?? 0,
+      get runningTurns() {
+        return engine.runningTurns;
+      },
+    };
+  }
+
+  private connect(settings: Settings, ...args: Parameters<AppServerHandle['connect']>): AppServerSession {
+    const key = JSON.stringify(settings);
+    let current = this.current;
+    if (current && current.key !== key) {
+      if (current.engine.runningTurns === 0 && this.sessions.size === 0) {
+        // Nothing uses it: closing interrupts nothing and lets go of the data dir at once.
+        void current.engine.close();
+        current = undefined;
+      } else {
+        this.log(
+          `embedded: the config changed the built-in app-server's settings; they apply once no turn runs and no browser is connected (or on a restart)`,
+        );
+      }
+    }
+    if (!current) {
+      current = { engine: this.create(settings), key };
+      this.current = current;
+    }
+    const session = current.engine.connect(...args);
     const sessions = this.sessions;
     sessions.add(session);
     void session.closed.then(() => sessions.delete(session));
     return session;
   }
 
-  async replace(backend: string, session: AppServerSession, reason: string): Promise<void> {
-    const engine = this.current;
+  private async replace(backend: string, session: AppServerSession, reason: string): Promise<void> {
+    const engine = this.current?.engine;
     if (!engine) return;
     const beyond = engine.runningTurnsBeyond(session);
     if (beyond > 0) throw new RestartRefused(backend, beyond);
@@ -73,21 +119,13 @@ class ReplaceableEngine implements SharedEngine {
     await engine.close();
   }
 
-  endedBecause(session: AppServerSession): string | undefined {
-    return this.ended.get(session);
-  }
-
   async close(): Promise<void> {
-    const engine = this.current;
+    const engine = this.current?.engine;
     this.current = undefined;
     await engine?.close();
   }
 
   get runningTurns(): number {
-    return this.current?.runningTurns ?? 0;
-  }
-
-  runningTurnsBeyond(session: AppServerSession): number {
-    return this.current?.runningTurnsBeyond(session) ?? 0;
+    return this.current?.engine.runningTurns ?? 0;
   }
 }
