@@ -1,7 +1,8 @@
 /**
  * page_console and page_network end to end in real Chromium with the built extension: a fixture page logs at every
- * level, throws, leaves a promise rejected and makes a 404 request (with an Authorization header) and one to a port
- * nothing listens on. Driven by the scripted model's `/tool` commands through the host, and by an external MCP client
+ * level, throws, leaves a promise rejected and makes a 404 request (with an Authorization header), one to a port
+ * nothing listens on, and one whose JSON answer carries a session token (its response body, masked, through the page's
+ * main-world hook). Driven by the scripted model's `/tool` commands through the host, and by an external MCP client
  * (the SDK's, spawning `tether mcp`) on a shared tab.
  */
 import { mkdtempSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restartWorker, useBrowserSuite } from '../support/browser-suite';
-import { FIXTURE_TOKEN } from '../support/devtools-pages';
+import { FIXTURE_TOKEN, SESSION_TOKEN } from '../support/devtools-pages';
 import { openConnectedPanel, shareTab, waitConnected } from '../support/extension-pages';
 import { tetherMcpClients, untilListed } from '../support/mcp-clients';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
@@ -75,7 +76,7 @@ async function openConsolePage(suite: ReturnType<typeof useBrowserSuite>) {
 async function waitRequestsOver(page: Page): Promise<void> {
   await expect
     .poll(() => page.locator('#status').textContent(), { timeout: 15_000 })
-    .toBe('requests over: dead refused, missing 404');
+    .toBe('requests over: dead refused, missing 404, session ada');
 }
 
 /** The lines of a console result that are messages (`[seq] level ...`). */
@@ -139,11 +140,35 @@ describe('page_console and page_network (Chromium)', () => {
     const detail = await tool(panel, 'page_network', { bodyOf: id });
     expect(detail).toMatch(/Authorization: Bearer \*\*\*/i);
     expect(detail).not.toContain(FIXTURE_TOKEN);
-    expect(detail).toContain('Response bodies are not available');
+    // Its 404 page, as the page's fetch received it.
+    expect(detail).toContain('no fixture page /api/missing');
     expect(await panel.locator('.transcript').textContent()).not.toContain(FIXTURE_TOKEN);
 
     const filtered = await tool(panel, 'page_network', { filter: 'unreachable' });
     expect(filtered.split('\n').filter((l) => /^r\d+ /.test(l))).toHaveLength(1);
+    await panel.close();
+  });
+
+  it("shows the JSON body of the page's fetch with its token masked, and says why the document has none", async () => {
+    const { panel } = await openConsolePage(suite);
+    const all = await tool(panel, 'page_network', {}, choose('page_network', 'allow_session'));
+    expect(all).toContain("Response bodies: only of the page's own fetch and XMLHttpRequest calls");
+    const requests = all.split('\n').filter((l) => /^r\d+ /.test(l));
+    const session = requests.find((l) => l.includes('/api/session')) ?? '';
+    expect(session, all).toMatch(/^r\d+ GET 200 /);
+    const body = await tool(panel, 'page_network', { bodyOf: /^(r\d+) /.exec(session)?.[1] ?? '' });
+    expect(body).toContain(
+      "Response body (application/json) (as the page's scripts received it, from the page's main-world hook",
+    );
+    expect(body).toContain('"user":"ada"');
+    expect(body).toContain('"session_token":"***"');
+    expect(body).toContain('"roles":["reader","editor"]');
+    expect(body).not.toContain(SESSION_TOKEN);
+
+    const documentLine = requests.find((l) => / main_frame /.test(l)) ?? '';
+    const documentBody = await tool(panel, 'page_network', { bodyOf: /^(r\d+) /.exec(documentLine)?.[1] ?? '' });
+    expect(documentBody).toContain("not a fetch or XMLHttpRequest of the page's scripts but a main_frame request");
+    expect(await panel.locator('.transcript').textContent()).not.toContain(SESSION_TOKEN);
     await panel.close();
   });
 

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_TOKEN } from '../support/devtools-pages';
+import { FIXTURE_TOKEN, SESSION_TOKEN } from '../support/devtools-pages';
 import { startFixtureSite } from '../support/fixture-site';
 import { type LaunchedFirefox, waitInPage } from './firefox-browser';
 import { CONNECTED, toolRunner, useFirefox } from './firefox-panel';
@@ -81,7 +81,7 @@ describe('tasks and developer tools in Firefox ESR', () => {
     }
   });
 
-  it('reports the console and the failing requests of a page through the main-world hook and webRequest, the Authorization header masked', async () => {
+  it('reports the console, the failing requests and a fetch response body of a page through the main-world hook and webRequest, secrets masked', async () => {
     const site = await startFixtureSite();
     try {
       // The hook is registered as the background script starts: wait for it, so the page is hooked from its start.
@@ -136,6 +136,18 @@ describe('tasks and developer tools in Firefox ESR', () => {
       const detail = await tool('page_network', { bodyOf: /^(r\d+) /.exec(missing)?.[1] ?? '' });
       expect(detail).toMatch(/Authorization: Bearer \*\*\*/i);
       expect(detail).not.toContain(FIXTURE_TOKEN);
+      // The response body of the page's fetch, from the page's main-world hook, its token masked; none for the document.
+      const all = await tool('page_network', {});
+      const listed = all.split('\n').filter((l) => /^r\d+ /.test(l));
+      const session = listed.find((l) => l.includes('/api/session')) ?? '';
+      const body = await tool('page_network', { bodyOf: /^(r\d+) /.exec(session)?.[1] ?? '' });
+      expect(body).toContain("as the page's scripts received it, from the page's main-world hook");
+      expect(body).toContain('"session_token":"***"');
+      expect(body).toContain('"roles":["reader","editor"]');
+      expect(body).not.toContain(SESSION_TOKEN);
+      const documentLine = listed.find((l) => / main_frame /.test(l)) ?? '';
+      const documentBody = await tool('page_network', { bodyOf: /^(r\d+) /.exec(documentLine)?.[1] ?? '' });
+      expect(documentBody).toContain("not a fetch or XMLHttpRequest of the page's scripts but a main_frame request");
       await panel.close();
       await page.close();
     } finally {

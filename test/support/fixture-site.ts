@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEVTOOLS_DATA } from './devtools-pages';
 import { indexPage, PAGES } from './fixture-pages';
 
 /** A form POST the site received. */
@@ -84,6 +85,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res
         .writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
         .end('order,total\n1001,10.00\n');
+      return;
+    }
+    const data = DEVTOOLS_DATA[url.pathname];
+    if (data) {
+      res.writeHead(200, { 'content-type': data.type, 'cache-control': 'no-store' }).end(data.body);
       return;
     }
     const found = url.pathname === '/' ? indexPage() : PAGES[url.pathname];
