@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectWholeAnswer } from '../host/answer-checks';
 import { deltaText, HOST_ENTRY, type HostProcess, isAlive, type Msg } from '../host/host-process';
 import { type DaemonEnv, threadJournal, waitUntil } from './daemon-env';
 import { daemonPerTest } from './daemon-per-test';
@@ -176,13 +177,7 @@ describe('tether host relaying to the daemon (TETHER_DAEMON=1)', () => {
     const from = h.messages.length;
     await h.request('turn/start', { threadId, input: [{ text: '/big 3000000' }] });
     await h.waitFor((m) => m.method === 'turn/completed', 30_000, from);
-    const deltas = deltaText(h, from);
-    expect(deltas).toHaveLength(3_000_000);
-    const completed = h.messages
-      .slice(from)
-      .find((m) => m.method === 'item/completed' && m.params.item.type === 'agentMessage');
-    expect(completed?.params.item.content.text).toBe(deltas);
-    expect(Math.max(...h.frames.map((f) => f.payload.length))).toBeLessThanOrEqual(1_048_576);
+    expectWholeAnswer(h, from, 3_000_000);
   });
 
   describe('with a daemon of another version', () => {

@@ -7,13 +7,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { answerToolCall, tempDir } from '../agents/agent-host';
+import { tempDir } from '../agents/agent-host';
 import { waitUntil } from './daemon-env';
 import { runningTurns, sharedBackendTests } from './shared-backend-env';
 
 const ACP_AGENT = fileURLToPath(new URL('../fixtures/acp-agent.mjs', import.meta.url));
 const ACP_MCP_AGENT = fileURLToPath(new URL('../fixtures/acp-mcp-agent.mjs', import.meta.url));
-const { daemonWith, turnLeftRunning, followAgain } = sharedBackendTests();
+const { daemonWith, turnLeftRunning, followAgain, pageReadAnsweredOnReturn } = sharedBackendTests();
 
 /** The scripted ACP agent that calls Tether's page tools over MCP (HTTP). */
 const mcpAgent = () => ({
@@ -46,16 +46,7 @@ describe('an ACP agent in the daemon while no browser is connected', () => {
     const daemon = daemonWith(mcpAgent());
     const { threadId, turnId } = await turnLeftRunning(daemon, 'mcp page_read {"maxChars":2000}', { tools: true });
 
-    const { back, mark } = await followAgain(daemon, threadId, true);
-    const call = await answerToolCall(
-      back,
-      { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
-      mark,
-    );
-    expect(call).toMatchObject({ threadId, tool: 'page_read' });
-    expect((await back.turnCompleted(turnId, mark, 30_000)).params.turn.status).toBe('completed');
-    expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
-    expect(back.streamedText(mark)).toContain('Title: Back again');
+    await pageReadAnsweredOnReturn(daemon, threadId, turnId);
   });
 
   it("fails a page-tool call with the embedded backend's words when no browser comes back in time", async () => {

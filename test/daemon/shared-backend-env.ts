@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type AgentHost, PAGE_TOOLS, withAgentCalls } from '../agents/agent-host';
+import { type AgentHost, answerToolCall, PAGE_TOOLS, withAgentCalls } from '../agents/agent-host';
 import { type DaemonEnv, waitUntil } from './daemon-env';
 import { daemonPerTest } from './daemon-per-test';
 
@@ -17,6 +17,13 @@ export function sharedBackendTests() {
     const h = withAgentCalls(each.host({ env: d.env }));
     await h.initialize(tools ? { clientTools: PAGE_TOOLS } : undefined);
     return h;
+  };
+  /** A new browser that follows `threadId` (thread/resume); its messages from `mark` on came since it asked. */
+  const followAgain = async (d: DaemonEnv, threadId: string, tools = false) => {
+    const back = await browser(d, tools);
+    const mark = back.messages.length;
+    const resumed = await back.call('thread/resume', { threadId });
+    return { back, mark, resumed };
   };
   return {
     /** A daemon whose default backend is `backend` (the config file's), page tools waiting `waitSeconds`. */
@@ -47,12 +54,18 @@ export function sharedBackendTests() {
       await closeBrowser(d, first);
       return { threadId: thread.id, turnId };
     },
-    /** A new browser that follows `threadId` (thread/resume); its messages from `mark` on came since it asked. */
-    async followAgain(d: DaemonEnv, threadId: string, tools = false) {
-      const back = await browser(d, tools);
-      const mark = back.messages.length;
-      const resumed = await back.call('thread/resume', { threadId });
-      return { back, mark, resumed };
+    followAgain,
+    /**
+     * A new browser (declaring the page tools) follows `threadId` and answers the page_read call of the turn left
+     * running there with a page titled "Back again": the call reaches it once, and the turn completes with that title.
+     */
+    async pageReadAnsweredOnReturn(d: DaemonEnv, threadId: string, turnId: string): Promise<void> {
+      const { back, mark } = await followAgain(d, threadId, true);
+      const page = { success: true, content: [{ type: 'text', text: 'Title: Back again' }] };
+      expect(await answerToolCall(back, page, mark)).toMatchObject({ threadId, turnId, tool: 'page_read' });
+      expect((await back.turnCompleted(turnId, mark, 30_000)).params.turn.status).toBe('completed');
+      expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
+      expect(back.streamedText(mark)).toContain('Title: Back again');
     },
   };
 }

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentSuite, answerToolCall, tempDir } from '../agents/agent-host';
+import { agentSuite, tempDir } from '../agents/agent-host';
 import { CODEX_PACKAGE } from '../support/agents-cache';
 import { lastUserText, startMockResponsesApi, writeCodexHome } from '../support/mock-responses-api';
 import { waitUntil } from './daemon-env';
@@ -16,7 +16,7 @@ import { runningTurns, sharedBackendTests } from './shared-backend-env';
 const codex = agentSuite('codex', CODEX_PACKAGE, startMockResponsesApi, (mock) =>
   writeCodexHome(tempDir('codex-home'), mock.origin),
 );
-const { daemonWith, browser, turnLeftRunning, followAgain } = sharedBackendTests();
+const { daemonWith, browser, turnLeftRunning, followAgain, pageReadAnsweredOnReturn } = sharedBackendTests();
 
 const codexBackend = () => ({
   argv: [codex.bin, 'app-server'],
@@ -61,16 +61,7 @@ describe('Codex in the daemon while its browser comes and goes', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runningTurns(daemon)).toBe(1);
 
-    const { back, mark } = await followAgain(daemon, threadId, true);
-    const call = await answerToolCall(
-      back,
-      { success: true, content: [{ type: 'text', text: 'Title: Back again' }] },
-      mark,
-    );
-    expect(call).toMatchObject({ threadId, turnId, tool: 'page_read' });
-    expect((await back.turnCompleted(turnId, mark)).params.turn.status).toBe('completed');
-    expect(back.messagesOf('item/tool/call', mark)).toHaveLength(1);
-    expect(back.streamedText(mark)).toContain('Title: Back again');
+    await pageReadAnsweredOnReturn(daemon, threadId, turnId);
   });
 
   it('shows an approval asked while no browser is connected to the next browser, whose answer runs the command once', async () => {
