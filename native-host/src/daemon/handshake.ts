@@ -5,9 +5,8 @@
  *
  * These two lines are checked by the small readers below rather than by Zod schemas: they are all a relaying
  * `tether host` parses, and loading Zod (about 400 KB of its code) cost every browser connection 15-30 ms before its
- * first answer.
+ * first answer. For the same reason the daemon's check of the token (token.ts, node:crypto) is not here.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { TETHER_VERSION } from '../version';
 
@@ -112,13 +111,6 @@ export const DaemonWelcome: LineReader<DaemonWelcome> = (value) => {
   const status = f.optional('status', (key) => readStatus(f.value(key)));
   return { ok, daemonVersion: f.string('daemonVersion'), pid: f.number('pid'), ...defined('status', status) };
 };
-
-/** Compares a presented token with the daemon's in constant time (both hashed, so their lengths leak nothing). */
-export function tokenMatches(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 /** A connection's first line was missing, too long, late or not what it should be. */
 export class HandshakeError extends Error {

@@ -26,10 +26,10 @@ import {
   daemonVersion,
   parseLine,
   readFirstLine,
-  tokenMatches,
 } from './handshake';
 import { acquireLock } from './lock';
 import type { DaemonFiles } from './paths';
+import { tokenMatches } from './token';
 import { SharedEngines } from './shared-engines';
 
 /** Default idle time before the daemon exits: no connection and no running turn for 15 minutes. */
