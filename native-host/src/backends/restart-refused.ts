@@ -12,7 +12,7 @@ export class RestartRefused extends RpcError {
       ErrorCode.ThreadBusy,
       `The "${backend}" backend was not restarted: ${runningTurns} turn(s) run on it that this browser does not follow ` +
         'alone (in another browser, or left running after a browser closed), and a restart would cut them off. ' +
-        'Wait for them to end or stop them, then restart again.',
+        'Wait for them to end, or open them from History and stop them, then restart again.',
       { backend, runningTurns },
     );
   }
