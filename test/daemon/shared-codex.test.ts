@@ -146,6 +146,31 @@ describe('Codex in the daemon while its browser comes and goes', () => {
     expect(later.unfinishedTurns).toEqual([expect.objectContaining({ id: cut.turnId })]);
   });
 
+  it('keeps what was journaled of the answer when the daemon is SIGKILLed with Codex: the next daemon reads it back marked unfinished', async () => {
+    const daemon = daemonWith(codexBackend());
+    const first = await browser(daemon);
+    const threadId = (await first.call('thread/start', {})).thread.id as string;
+    codex.mock.setScript(() => ({ kind: 'slow', text: NUMBERS, chunks: 300, chunkDelayMs: 50 }));
+    const cut = await first.startTurn(threadId, 'count');
+    await waitUntil(() => first.streamedText(cut.from).length > 1500, 'Codex to stream part of its answer', 60_000);
+    const daemonPid = daemon.pid()!;
+    const agentPid = codexPid(daemonPid);
+    // As a machine losing power would: neither the daemon nor Codex says or writes anything more.
+    process.kill(daemonPid, 'SIGKILL');
+    process.kill(agentPid, 'SIGKILL');
+    const shown = first.streamedText(cut.from);
+
+    const back = await browser(daemon);
+    expect(daemon.pid()).not.toBe(daemonPid);
+    const read = await back.call('thread/read', { threadId });
+    const answers = read.items.filter((i: Record<string, any>) => i.type === 'agentMessage');
+    expect(answers).toHaveLength(1);
+    const kept: string = answers[0].content.text;
+    expect(kept.length).toBeGreaterThan(0);
+    expect(shown.startsWith(kept)).toBe(true);
+    expect(read.unfinishedTurns).toEqual([expect.objectContaining({ id: cut.turnId, status: 'interrupted' })]);
+  });
+
   it('shows an answer Codex itself kept once: a turn interrupted through Codex, and one that completed', async () => {
     const daemon = daemonWith(codexBackend());
     const h = await browser(daemon);
