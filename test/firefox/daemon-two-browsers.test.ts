@@ -168,9 +168,7 @@ describe('Chromium and Firefox ESR attached to one daemon', () => {
     expect(fromChromium.isError).toBeFalsy();
     expect(toolText(fromChromium)).toContain('North Sea');
 
-    await firefoxPanel.click('button[data-action="share"]');
-    await firefoxPanel.click('input[name="share-tab"]');
-    await firefoxPanel.waitForSelector('.share[data-shared="true"]', { timeout: 10_000 });
+    await shareTab(firefoxPanel);
     const toFirefox = await mcpClient(firefoxName, 'agent-in-firefox');
     const asking = toFirefox.callTool({ name: 'page_read', arguments: {} });
     const allow = '.approval[data-tool="page_read"] button[data-choice="allow"]';

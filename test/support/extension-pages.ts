@@ -73,10 +73,17 @@ export async function sendPrompt(panel: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
-/** Shares the panel's tab with external agents, by the user's clicks: Share, then the tab's toggle. */
-export async function shareTab(panel: Page): Promise<void> {
-  await panel.locator('button[data-action="share"]').click();
-  await panel.locator('input[name="share-tab"]').check();
+/** A panel that clicks and waits by selector: Playwright's (Chromium) and puppeteer's (Firefox) pages both are. */
+export interface ClickingPage {
+  click(selector: string): Promise<void>;
+  waitForSelector(selector: string, options: { timeout: number }): Promise<unknown>;
+}
+
+/** Shares the panel's tab with external agents, by the user's clicks (Share, then the tab's toggle), in either browser. */
+export async function shareTab(panel: ClickingPage): Promise<void> {
+  await panel.click('button[data-action="share"]');
+  await panel.click('input[name="share-tab"]');
+  await panel.waitForSelector('.share[data-shared="true"]', { timeout: 10_000 });
 }
 
 /** The toolbar badge of a tab, read through an extension page. */
