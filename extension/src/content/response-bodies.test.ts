@@ -129,8 +129,9 @@ describe('the response recorder (fetch)', () => {
     expect(fetchFn?.length).toBe(p.original?.length);
     expect(Function.prototype.toString.call(fetchFn)).toContain('[native code]');
     const self = { marker: 1 };
-    await fetchFn?.call(self, '/a');
+    await fetchFn?.call(self, new Request(`${BASE}/../a`, { method: 'PUT' }), { method: 'DELETE' });
     expect(p.calls).toEqual([self]);
+    expect(p.records()[0]).toMatchObject({ method: 'DELETE', url: 'http://127.0.0.1:8080/app/a' });
     await expect(fetchFn?.('/refused')).rejects.toThrow('Failed to fetch');
     const records = await p.settled();
     expect(records[1]).toMatchObject({ state: 'failed', error: 'TypeError: Failed to fetch' });

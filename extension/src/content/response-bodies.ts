@@ -233,11 +233,12 @@ export function installResponseRecorder(scope: RecorderScope, doc: EventTarget &
         const result: unknown = apply(target, thisArg, args);
         try {
           const [input, init] = args as [unknown, { method?: unknown } | undefined];
+          // init's method wins over a Request's, as in fetch.
           const method =
-            typeof Request === 'function' && input instanceof Request
-              ? input.method
-              : typeof init?.method === 'string'
-                ? init.method
+            typeof init?.method === 'string'
+              ? init.method
+              : typeof Request === 'function' && input instanceof Request
+                ? input.method
                 : 'GET';
           const record = start('fetch', method, absolute(input));
           apply(promiseThen, result, [
