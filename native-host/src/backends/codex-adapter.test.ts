@@ -1,84 +1,6 @@
-import {
-  clientRequests,
-  Connection,
-  createMemoryTransportPair,
-  ErrorCode,
-  type MessageTransport,
-  RpcError,
-  serverNotifications,
-  serverRequests,
-} from '@tether/protocol';
+import { clientRequests, ErrorCode, RpcError, serverRequests } from '@tether/protocol';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../testing/temp-dirs';
-import { createCodexAdapter } from './codex-adapter';
-import { FIXTURES, readTranscript, ReplayAgent } from './codex-replay-agent';
-
-/** The adapter's data dir (its journal of relayed turns), one per test. */
-const tempDir = useTempDirs('tether-codex-adapter-');
-
-interface Seen {
-  method: string;
-  params: Record<string, unknown>;
-}
-
-/** An adapter in front of a replayed Codex transcript, with a Tether client connected to it. */
-function setup(fixture: string, opts: { backendOptions?: Record<string, unknown> } = {}) {
-  const [agentSide, adapterUpstream] = createMemoryTransportPair();
-  const logs: string[] = [];
-  const adapter = createCodexAdapter(adapterUpstream, {
-    backendId: 'codex',
-    dataDir: tempDir(),
-    log: (l) => logs.push(l),
-    ...(opts.backendOptions
-      ? { backend: { kind: 'command', argv: ['codex', 'app-server'], dialect: 'codex', options: opts.backendOptions } }
-      : {}),
-  });
-  const agent = new ReplayAgent(readTranscript(new URL(`codex/${fixture}.jsonl`, FIXTURES)), agentSide);
-  const wire: Record<string, unknown>[] = [];
-  const client = new Connection(tap(adapter, wire));
-  const seen: Seen[] = [];
-  // Everything the adapter emits must be valid Tether protocol.
-  client.onNotification('*', (params, method) => {
-    const schema = (serverNotifications as Record<string, { parse(v: unknown): unknown }>)[method];
-    expect(schema, `unexpected notification ${method}`).toBeDefined();
-    schema!.parse(params);
-    expect(JSON.stringify(params)).not.toContain('emittedAtMs');
-    seen.push({ method, params: params as Record<string, unknown> });
-  });
-  const init = async (capabilities: Record<string, unknown> = {}) => {
-    const result = await client.request('initialize', {
-      clientInfo: { name: 'tether-test', version: '1.0.0' },
-      capabilities,
-    });
-    client.notify('initialized');
-    return clientRequests.initialize.result.parse(result);
-  };
-  const waitFor = async (method: string, pred: (p: Record<string, unknown>) => boolean = () => true) => {
-    for (let i = 0; i < 500; i++) {
-      const hit = seen.find((s) => s.method === method && pred(s.params));
-      if (hit) return hit.params;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`no ${method} notification; saw ${seen.map((s) => s.method).join(', ')}`);
-  };
-  return { agent, client, seen, init, waitFor, logs, wire };
-}
-
-/** Records every message the adapter sends to the client, in wire order. */
-function tap(transport: MessageTransport, wire: Record<string, unknown>[]): MessageTransport {
-  return {
-    start: (h) =>
-      transport.start({
-        ...h,
-        onMessage: (m) => {
-          wire.push(m as Record<string, unknown>);
-          h.onMessage(m);
-        },
-      }),
-    send: (m) => transport.send(m),
-    close: () => transport.close(),
-  };
-}
+import { setup } from '../testing/codex-client';
 
 describe('codex adapter', () => {
   it('translates a streamed answer: thread, turn, user and agent items, deltas and statuses', async () => {
@@ -159,124 +81,6 @@ describe('codex adapter', () => {
     client.close();
   });
 
-  it('asks for command approvals (request id 0 included), mapping allow to accept and deny to decline', async () => {
-    const { client, seen, init, waitFor, agent } = setup('approval');
-    await init();
-    const asked: Record<string, unknown>[] = [];
-    client.onRequest('approval/request', (params) => {
-      const p = serverRequests['approval/request'].params.parse(params);
-      asked.push(p);
-      return { decision: asked.length === 1 ? 'allow' : 'deny' };
-    });
-    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
-    await waitFor('turn/completed');
-    expect(asked[0]).toMatchObject({
-      threadId,
-      toolName: 'shell',
-      preview: "/bin/bash -lc 'echo approved-run'",
-      choices: ['allow', 'deny'],
-      sessionScope: 'command',
-    });
-    expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
-    const ran = seen.find(
-      (s) => s.method === 'item/completed' && (s.params.item as { type: string }).type === 'toolCall',
-    )!;
-    expect(ran.params.item).toMatchObject({
-      id: 'call_allow',
-      status: 'completed',
-      content: {
-        toolName: 'shell',
-        arguments: { command: "/bin/bash -lc 'echo approved-run'" },
-        result: { exitCode: 0 },
-      },
-    });
-
-    await client.request('turn/start', { threadId, input: [{ text: 'Run echo again' }] });
-    await waitFor('turn/completed', (p) => (p.turn as { id: string }).id !== (ran.params.turnId as string));
-    expect(agent.answers.get(1)).toEqual({ decision: 'decline' });
-    const declined = seen.find(
-      (s) => s.method === 'item/completed' && (s.params.item as { id: string }).id === 'call_deny',
-    )!;
-    expect(declined.params.item).toMatchObject({ type: 'toolCall', status: 'declined' });
-    const resolved = seen.filter((s) => s.method === 'approval/resolved').map((s) => s.params.decision);
-    expect(resolved).toEqual(['allow', 'deny']);
-    expect(seen.filter((s) => s.method === 'approval/requested')).toHaveLength(2);
-    expect(seen.filter((s) => s.method === 'thread/status/changed').map((s) => s.params.status)).toContain(
-      'waitingOnApproval',
-    );
-    client.close();
-  });
-
-  it("asks the side panel about an MCP server's own elicitation, naming server and tool, and answers Codex accept or decline", async () => {
-    const { client, init, waitFor, agent } = setup('elicitation');
-    await init();
-    const asked: Record<string, unknown>[] = [];
-    client.onRequest('approval/request', (params) => {
-      asked.push(serverRequests['approval/request'].params.parse(params));
-      return { decision: asked.length === 1 ? 'allow' : 'deny' };
-    });
-    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    const first = (await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] })) as {
-      turn: { id: string };
-    };
-    await waitFor('turn/completed');
-    expect(asked[0]).toMatchObject({
-      threadId,
-      turnId: first.turn.id,
-      toolName: 'github: create_issue',
-      preview:
-        'The "github" MCP server asks to run its tool "create_issue" (the server\'s own request, through Codex): Allow the github MCP server to run tool "create_issue"?',
-      arguments: { server: 'github', tool: 'create_issue', params: { title: 'Tether bug' } },
-      choices: ['allow', 'deny'],
-    });
-    expect(agent.answers.get(0)).toEqual({ action: 'accept', content: null });
-    await client.request('turn/start', { threadId, input: [{ text: 'Run echo again' }] });
-    await waitFor('turn/completed', (p) => (p.turn as { id: string }).id !== first.turn.id);
-    expect(agent.answers.get(1)).toEqual({ action: 'decline', content: null });
-    client.close();
-  });
-
-  it('denies an approval the client answers with an error other than "method not found", as the app-server does', async () => {
-    const { client, init, waitFor, agent } = setup('approval');
-    await init();
-    client.onRequest('approval/request', () =>
-      Promise.reject(new RpcError(ErrorCode.InternalError, 'Internal error: storage is full')),
-    );
-    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
-    expect(await waitFor('approval/resolved')).toMatchObject({ decision: 'deny' });
-    await waitFor('turn/completed');
-    expect(agent.answers.get(0)).toEqual({ decision: 'decline' });
-    client.close();
-  });
-
-  it('settles an approval through approval/resolve and rejects a second resolve with -32040', async () => {
-    const { client, init, waitFor, agent } = setup('approval');
-    await init();
-    client.onRequest('approval/request', () => new Promise(() => undefined));
-    const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
-    await client.request('turn/start', { threadId, input: [{ text: 'Run echo' }] });
-    const requested = await waitFor('approval/requested');
-    const ref = { threadId, turnId: requested.turnId, requestId: requested.requestId };
-    // The turn is checked as the app-server checks it: a card from another turn cannot decide this approval.
-    await expect(
-      client.request('approval/resolve', { ...ref, turnId: 'turn_other', decision: 'allow' }),
-    ).rejects.toMatchObject({
-      code: ErrorCode.ApprovalNotFound,
-    });
-    await expect(client.request('approval/resolve', { ...ref, decision: 'allow_session' })).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-    });
-    expect(await client.request('approval/resolve', { ...ref, decision: 'allow' })).toEqual({});
-    await expect(client.request('approval/resolve', { ...ref, decision: 'allow' })).rejects.toMatchObject({
-      code: ErrorCode.ApprovalNotFound,
-    });
-    await waitFor('turn/completed');
-    expect(agent.answers.get(0)).toEqual({ decision: 'accept' });
-    client.close();
-  });
-
   it('answers -32602 for thread/read after an item the thread does not have, as the app-server does', async () => {
     const { client, init, waitFor } = setup('text');
     await init();
@@ -291,7 +95,7 @@ describe('codex adapter', () => {
     client.close();
   });
 
-  it('interrupts a turn, which then completes as interrupted', async () => {
+  it('interrupts a turn, which then completes as interrupted and reads back with the text shown, marked', async () => {
     const { client, init, waitFor, agent } = setup('interrupt');
     await init();
     const threadId = ((await client.request('thread/start', {})) as { thread: { id: string } }).thread.id;
@@ -306,6 +110,13 @@ describe('codex adapter', () => {
     expect(agent.received.find((m) => m.method === 'turn/interrupt')!.params).toEqual({ threadId, turnId: turn.id });
     const done = await waitFor('turn/completed');
     expect(done.turn).toMatchObject({ id: turn.id, status: 'interrupted' });
+    // Codex's history keeps the question only: the answer streamed so far ('x') comes from the adapter's journal.
+    const asked = (await waitFor('item/completed')).item as { id: string };
+    const read = clientRequests['thread/read'].result.parse(
+      await client.request('thread/read', { threadId, afterItemId: asked.id }),
+    );
+    expect(read.items).toEqual([expect.objectContaining({ type: 'agentMessage', content: { text: 'x' } })]);
+    expect(read.unfinishedTurns).toEqual([expect.objectContaining({ id: turn.id, status: 'interrupted' })]);
     client.close();
   });
 
