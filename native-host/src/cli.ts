@@ -1,7 +1,9 @@
 /**
  * The `tether` command: parses the first words of argv and hands the rest to the module that owns the command.
- * Modules are imported lazily so `tether host` (started by the browser on every connection) loads only what it needs.
+ * Modules are imported lazily; `tether host` (started by the browser on every connection) does not even come here:
+ * main.ts sends it straight to host/cli.ts, loaded with the entry point itself.
  */
+import { hostArguments } from './host/argv';
 import { TETHER_VERSION } from './version';
 
 /** A command: its one-line summary and its entry point (returns the exit code). */
@@ -84,11 +86,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${TETHER_VERSION}\n`);
     return 0;
   }
-  // Browsers start the host with its arguments only: `chrome-extension://ID/` (Chrome family) or a manifest path
-  // and an add-on id (Firefox). Recognise both so a manifest may point straight at this command.
-  if (first.startsWith('chrome-extension://') || (first.endsWith('.json') && rest.length === 1)) {
-    return commands.host!.run(argv);
-  }
+  // `host`, or the browser's own arguments (a manifest may point straight at this command): see host/argv.ts.
+  const hostArgs = hostArguments(argv);
+  if (hostArgs) return commands.host!.run(hostArgs);
   const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (!command) {
     process.stderr.write(`tether: unknown command "${first}"\n\n${help()}\n`);

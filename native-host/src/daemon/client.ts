@@ -1,8 +1,8 @@
 /**
  * The client side of the daemon's socket: `tether host` (to relay a browser) and `tether daemon status|stop`
  * connect here. Connecting reads the token file, opens the socket, presents the token in the first line and reads
- * the daemon's answer; with `start`, a daemon that is not running is started detached (its own session, stdio
- * closed) and waited for. Several hosts starting at once each start one; the lock lets only one of them run.
+ * the daemon's answer; with `start`, a daemon that is not running is started (start.ts: detached, its own session,
+ * stdio closed) and waited for. Several hosts starting at once each start one; the lock lets only one of them run.
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -47,7 +47,8 @@ export async function connectDaemon(
   const first = await attempt(files, hello);
   if (!(first instanceof NotRunning)) return first;
   if (!options.start) throw new DaemonUnavailableError(`the Tether daemon is not running (${first.message})`);
-  const started = await startDaemon(options);
+  // Imported only here: a host whose daemon is running loads none of it (nor node:child_process).
+  const started = (await import('./start')).startDaemon(options);
   const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
   let last: NotRunning = first;
   while (Date.now() < deadline) {
@@ -117,40 +118,6 @@ function open(path: string): Promise<Socket> {
     });
     socket.once('error', reject);
   });
-}
-
-/** Starts `tether daemon run` detached: its own session, stdio closed, not waited for. */
-async function startDaemon(
-  options: ConnectOptions,
-): Promise<{ readonly exit: number | undefined; describe(): string }> {
-  // Imported here: a host whose daemon is running never starts a process.
-  const { spawn } = await import('node:child_process');
-  const entry = options.entry ?? process.argv[1] ?? '';
-  let exit: number | undefined;
-  let signal: string | null = null;
-  let spawnError: string | undefined;
-  const child = spawn(process.execPath, [entry, 'daemon', 'run'], {
-    detached: true,
-    stdio: 'ignore',
-    env: options.env ?? process.env,
-    windowsHide: true,
-  });
-  child.once('error', (error) => {
-    spawnError = error.message;
-    exit = -1;
-  });
-  child.once('exit', (code, sig) => {
-    exit = code ?? -1;
-    signal = sig;
-  });
-  child.unref();
-  options.log?.(`started the Tether daemon (pid ${child.pid ?? '?'}) from ${entry}`);
-  return {
-    get exit() {
-      return exit;
-    },
-    describe: () => spawnError ?? (signal ? `killed by ${signal}` : `exit code ${exit}`),
-  };
 }
 
 /**

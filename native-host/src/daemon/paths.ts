@@ -3,7 +3,7 @@
  * which `TETHER_RUNTIME_DIR` moves, so that tests and `npm start` run a daemon of their own), its log beside
  * `host.log`.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runtimeDir } from '../mcp/runtime-dir';
 import { daemonLogFile } from '../paths';
@@ -25,14 +25,21 @@ export interface DaemonFiles {
 /** The daemon's files for this user (or for the folder `TETHER_RUNTIME_DIR` names). */
 export function daemonFiles(env: NodeJS.ProcessEnv = process.env, platform = process.platform): DaemonFiles {
   const dir = runtimeDir(env, platform);
-  // A named pipe lives in one machine-wide namespace: name it after the folder, so each user (and each test's
-  // folder) gets its own.
-  const pipe = `\\\\.\\pipe\\tether-daemon-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`;
   return {
     dir,
-    socket: platform === 'win32' ? pipe : join(dir, 'daemon.sock'),
+    socket: platform === 'win32' ? pipeName(dir) : join(dir, 'daemon.sock'),
     token: join(dir, 'daemon.token'),
     lock: join(dir, 'daemon.pid'),
     log: daemonLogFile({ env, platform }),
   };
+}
+
+/**
+ * A named pipe lives in one machine-wide namespace: it is named after the folder, so each user (and each test's
+ * folder) gets its own. node:crypto is loaded here, on Windows only: every relaying host asks for daemonFiles()
+ * before its first answer, and loading node:crypto cost it 20-40 ms.
+ */
+function pipeName(dir: string): string {
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return `\\\\.\\pipe\\tether-daemon-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`;
 }
