@@ -79,6 +79,7 @@ export class TetherWorker {
     this.pages = new PageTools(deps.pageTools);
     this.groups = new TaskGroups({
       state,
+      later: (run, ms) => setTimeout(run, ms),
       ...(deps.tabs.groups ? { browserGroups: deps.tabs.groups } : {}),
       onChange: (threadId) => {
         void this.pushTask(threadId);

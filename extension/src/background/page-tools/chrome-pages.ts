@@ -154,8 +154,10 @@ function takeProbe(nonce: string, key: string): { x: number; y: number } | null 
 
 /**
  * The offset of a frame's viewport in the tab's: its parent finds the iframe element the frame's window is (a message
- * posted from the frame names it), adds that element's content-box offset, and so on up to the top frame. Frame ids
- * say nothing of parents without the webNavigation permission, so each hop asks every frame which one is the parent.
+ * posted from the frame names it), adds that element's content-box offset, and so on up to the top frame. Each hop
+ * asks every frame which one heard the message. webNavigation.getAllFrames would name the parent frame, but not which
+ * of its iframe elements holds the child, so the message is needed anyway; knowing the parent would only narrow
+ * where the listener runs, at the cost of a second path for a browser without the permission.
  */
 async function frameOffset(tabId: number, frameId: number): Promise<{ x: number; y: number }> {
   let offset = { x: 0, y: 0 };

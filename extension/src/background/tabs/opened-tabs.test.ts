@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorageArea } from '../test-helpers';
 import { PersistentState } from '../views/persistent-state';
 import { type CreatedTab, type NavigationTarget, type OpenedTabsApi, watchOpenedTabs } from './opened-tabs';
-import { TaskGroups } from './task-groups';
+import { OPENED_AFTER_MS, TaskGroups } from './task-groups';
 
 /** A browser event the test fires by hand, delivering to its listeners as chrome.* does. */
 function fakeEvent<A>() {
@@ -20,12 +20,12 @@ function fakeEvent<A>() {
  * Tab 1 shows thread t1's conversation, tab 2 is another tab of the same window (window 10); a thread t2 has tab 3.
  * `webNavigation` says whether the browser offers webNavigation.
  */
-async function setup(webNavigation: boolean) {
+async function setup(webNavigation: boolean, later?: (run: () => void, ms: number) => void) {
   const state = new PersistentState({ local: new MemoryStorageArea(), session: new MemoryStorageArea() });
   await state.load();
   await state.setBinding(1, { threadId: 't1' });
   await state.setBinding(3, { threadId: 't2' });
-  const groups = new TaskGroups({ state, onChange: () => {}, log: () => {} });
+  const groups = new TaskGroups({ state, onChange: () => {}, log: () => {}, ...(later ? { later } : {}) });
   const navigationTarget = fakeEvent<NavigationTarget>();
   const tabCreated = fakeEvent<CreatedTab>();
   const windows = new Map([
@@ -76,6 +76,31 @@ describe('tabs a page opens (webNavigation.onCreatedNavigationTarget)', () => {
     await settle();
     expect(groups.threadOf(9)).toBeUndefined();
     expect(groups.members('t1').map((t) => t.tabId)).toEqual([1, 7]);
+  });
+
+  it('still takes a tab the browser reports just after the action answered, and none once the moment passed', async () => {
+    const timers: Array<{ run: () => void; ms: number }> = [];
+    const { groups, navigationTarget, settle } = await setup(true, (run, ms) => timers.push({ run, ms }));
+    const done = groups.actingOn('t1', 1);
+    done();
+    expect(timers.map((t) => t.ms)).toEqual([OPENED_AFTER_MS]);
+    // The click's tab arrives after the action settled: still the action's.
+    navigationTarget.fire({ tabId: 7, sourceTabId: 1 });
+    await settle();
+    expect(groups.member('t1', 7)).toEqual({ tabId: 7, role: 'agent' });
+    // A second action on the tab before the moment passed keeps the mark through it.
+    const again = groups.actingOn('t1', 1);
+    timers.shift()?.run();
+    navigationTarget.fire({ tabId: 8, sourceTabId: 1 });
+    await settle();
+    expect(groups.member('t1', 8)).toEqual({ tabId: 8, role: 'agent' });
+    again();
+    timers.shift()?.run();
+    // The moment passed: a tab the user opens from the page is theirs.
+    navigationTarget.fire({ tabId: 9, sourceTabId: 1 });
+    await settle();
+    expect(groups.threadOf(9)).toBeUndefined();
+    expect(timers).toEqual([]);
   });
 
   it("falls back to the opener's window without webNavigation, and says so once", async () => {

@@ -31,6 +31,8 @@ export interface TaskGroupsDeps {
   /** A thread's task changed (its tabs or the tab the agent is on): its panels show it again. */
   onChange(threadId: string): void;
   log(line: string): void;
+  /** Runs `run` after `ms` (the worker's timer); without it an action's mark on its tab ends with the action. */
+  later?(run: () => void, ms: number): void;
 }
 
 /** Thrown when the user's change to a task cannot be made; the message says why and what to do. */
@@ -39,6 +41,13 @@ export class TaskGroupError extends Error {
 }
 
 const EMPTY: TaskGroupRecord = { tabs: [] };
+
+/**
+ * How long after an action a tab its page opens still counts as the action's: the browser reports a new tab a moment
+ * after the click that opened it, and may do so after the action settled (a busy machine, Firefox's tab creation).
+ * Short, so a tab the user opens from that page afterwards is not taken.
+ */
+export const OPENED_AFTER_MS = 1_000;
 
 /** Longest tab group title: the browser shows a few words of it. */
 const TITLE_MAX = 40;
@@ -117,8 +126,9 @@ export class TaskGroups {
 
   /**
    * Marks `tabId` as acted on by the agent of `threadId` until the returned function is called (the action answered,
-   * its settle included; no longer, so a tab the user opens afterwards is never taken): a tab its page opens meanwhile (a link with target=_blank, window.open) was opened
-   * by the agent's action, so it joins the task (`openedFrom`) instead of leaving the agent unable to reach it.
+   * its settle included) and OPENED_AFTER_MS more, no longer, so a tab the user opens from the page afterwards is not
+   * taken: a tab its page opens meanwhile (a link with target=_blank, window.open) was opened by the agent's action, so
+   * it joins the task (`openedFrom`) instead of leaving the agent unable to reach it.
    */
   actingOn(threadId: string, tabId: number): () => void {
     const mark = this.acting.get(tabId);
@@ -127,7 +137,12 @@ export class TaskGroups {
     this.acting.set(tabId, entry);
     return () => {
       entry.running--;
-      if (entry.running === 0 && this.acting.get(tabId) === entry) this.acting.delete(tabId);
+      const end = (): void => {
+        if (entry.running === 0 && this.acting.get(tabId) === entry) this.acting.delete(tabId);
+      };
+      if (entry.running > 0) return;
+      if (this.deps.later) this.deps.later(end, OPENED_AFTER_MS);
+      else end();
     };
   }
 
