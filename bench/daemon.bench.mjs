@@ -251,6 +251,14 @@ const panelRow = rendered
   : [];
 const helloRunning = median(results.hello.relay);
 const nodeMs = median(results.node);
+// From a spawn no host can answer before Node has started: where Node alone takes 60 ms or more, the target cannot
+// be met on this machine by any host code, and the table says so rather than a bare NO.
+const helloMet =
+  helloRunning < 60
+    ? 'yes'
+    : nodeMs >= 60
+      ? `NO, and not reachable from a spawn here: Node alone takes ${fmt(nodeMs)} ms to start and print one byte; the relay adds ${fmt(helloRunning - nodeMs)} ms`
+      : `NO (Node alone ${fmt(nodeMs)} ms; the relay ${fmt(helloRunning - nodeMs)} ms above it)`;
 const whole = Object.values(results.stream).every((runs) => runs.every((r) => r.whole));
 const rows = [
   '| measure | in-process host | relay to the daemon | target | met |',
@@ -258,7 +266,7 @@ const rows = [
   ...panelRow,
   `| streamed deltas per second at the host's stdout, median (range) | ${fmt(rate('in-process'))} (${spread(results.stream['in-process'].map((r) => r.perSecond))}) | ${fmt(rate('relay'))} (${spread(results.stream.relay.map((r) => r.perSecond))}) | relay >= 90% of in-process | ${ratio >= 0.9 ? 'yes' : 'NO'} (${Math.round(100 * ratio)}%) |`,
   `| frames for the ${fmt(DELTAS)} deltas at the host's stdout, median (the browser pays per frame) | ${fmt(median(results.stream['in-process'].map((r) => r.frames)))} | ${fmt(median(results.stream.relay.map((r) => r.frames)))} | | |`,
-  `| \`bridge/hello\` cold start, spawn to answer, daemon running, median (range) | ${fmt(median(results.hello['in-process']))} ms (${spread(results.hello['in-process'])}) | ${fmt(helloRunning)} ms (${spread(results.hello.relay)}) | under 60 ms | ${helloRunning < 60 ? 'yes' : 'NO'} (Node alone ${fmt(nodeMs)} ms; the relay ${fmt(helloRunning - nodeMs)} ms above it) |`,
+  `| \`bridge/hello\` cold start, spawn to answer, daemon running, median (range) | ${fmt(median(results.hello['in-process']))} ms (${spread(results.hello['in-process'])}) | ${fmt(helloRunning)} ms (${spread(results.hello.relay)}) | under 60 ms | ${helloMet} |`,
   `| the same above Node alone printing one byte (${fmt(nodeMs)} ms): the host's own cost | ${fmt(median(results.hello['in-process']) - nodeMs)} ms | ${fmt(helloRunning - nodeMs)} ms | | |`,
   `| \`bridge/hello\` cold start, the host starts the daemon | | ${fmt(median(results.hello['relay, daemon started']))} ms (${spread(results.hello['relay, daemon started'])}) | | |`,
   `| resident memory after \`initialize\`, idle (MB) | ${fmt(median(rss['in-process host']), 1)} | relay ${fmt(median(rss.relay), 1)} + daemon idle ${fmt(median(rss['daemon, idle']), 1)} | | |`,
