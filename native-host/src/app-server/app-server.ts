@@ -28,7 +28,7 @@ import { DEFAULT_PAGE_BUDGET } from '../store/history-page';
 import { openThreadStore, SERVER_STOPPED, type ThreadStore } from '../store/thread-store';
 import { DEFAULT_TITLE, listThreads, previewLine, titleFrom } from './thread-list';
 import { ThreadHistory, unfinishedOf } from './thread-history';
-import { ThreadState } from './thread-state';
+import { ThreadTable } from './thread-table';
 import { TurnRun, type TurnEnv } from './turn-run';
 
 /** Runs `fn` right after the current request's answer is written (the connection's RequestContext.afterAnswer). */
@@ -37,7 +37,7 @@ export type AfterAnswer = (fn: () => void) => void;
 /** The shared engine behind every session. */
 export class AppServer {
   private readonly store: ThreadStore | undefined;
-  private readonly hot = new Map<string, ThreadState>();
+  private readonly threads: ThreadTable;
   private readonly peers = new Set<Peer>();
   private readonly approvals: Approvals;
   readonly models: ModelRegistry;
@@ -59,12 +59,13 @@ export class AppServer {
     this.cwd = config.cwd ?? safeCwd();
     this.maxRunningTurns = config.maxRunningTurns ?? 256;
     this.store = options.dataDir === null ? undefined : openThreadStore(options.dataDir, this.log, this.now);
+    this.threads = new ThreadTable(this.store);
     this.history = new ThreadHistory(this.store, config.historyPage ?? DEFAULT_PAGE_BUDGET);
     const openai = resolveOpenAiConfig(config.openai, config.env ?? process.env);
     this.models = new ModelRegistry(options.model ?? SCRIPTED_MODEL_ID, openai, this.log);
     this.approvals = new Approvals((params, decision) => {
       const { threadId, turnId, requestId } = params;
-      this.hot.get(threadId)?.emit('approval/resolved', { threadId, turnId, requestId, decision });
+      this.threads.hotState(threadId)?.emit('approval/resolved', { threadId, turnId, requestId, decision });
     }, this.log);
     this.env = {
       now: this.now,
@@ -85,10 +86,7 @@ export class AppServer {
 
   /** Running turns that `peer` does not follow alone: another connection follows their thread, or none does. */
   runningTurnsBeyond(peer: Peer): number {
-    let n = 0;
-    for (const { turn, subscribers } of this.hot.values())
-      if (turn && !turn.isFinished && (subscribers.size !== 1 || !subscribers.has(peer))) n++;
-    return n;
+    return this.threads.runningTurnsBeyond(peer);
   }
 
   /** Registers a connected client. */
@@ -100,9 +98,9 @@ export class AppServer {
   removePeer(peer: Peer): void {
     this.peers.delete(peer);
     this.approvals.dropPeer(peer);
-    for (const state of [...this.hot.values()]) {
+    for (const state of [...this.threads.hotStates()]) {
       state.subscribers.delete(peer);
-      this.cool(state);
+      this.threads.cool(state);
     }
   }
 
@@ -121,7 +119,7 @@ export class AppServer {
       updatedAtMs: now,
       cwd: params.cwd === undefined ? this.cwd : resolve(this.cwd, params.cwd),
     };
-    this.createThread(thread, []).subscribers.add(peer);
+    this.threads.create(thread, []).subscribers.add(peer);
     afterAnswer(() => this.broadcast('thread/started', { thread }, thread.id));
     return { thread };
   }
@@ -131,14 +129,14 @@ export class AppServer {
    * after `afterItemId` (-32602 when the thread has no such item).
    */
   readThread(params: P<'thread/read'>): R<'thread/read'> {
-    const thread = this.meta(params.threadId);
-    return this.history.read(thread, this.hot.get(thread.id), params.afterItemId);
+    const thread = this.threads.meta(params.threadId);
+    return this.history.read(thread, this.threads.hotState(thread.id), params.afterItemId);
   }
 
   /** `thread/history/read`: the page of completed items before the cursor (-32602 for a cursor not of this thread). */
   readHistory(params: P<'thread/history/read'>): R<'thread/history/read'> {
-    this.meta(params.threadId);
-    const page = this.history.page(params.threadId, this.hot.get(params.threadId), params.cursor);
+    this.threads.meta(params.threadId);
+    const page = this.history.page(params.threadId, this.threads.hotState(params.threadId), params.cursor);
     return { items: page.items, olderCursor: page.olderCursor, ...unfinishedOf(page.unfinishedTurns) };
   }
 
@@ -153,10 +151,10 @@ export class AppServer {
     });
     const { thread, items, olderCursor, unfinishedTurns } = read;
     const id = thread.id;
-    const run = this.hot.get(id)?.turn;
+    const run = this.threads.hotState(id)?.turn;
     const activeTurn = run && !run.isFinished ? run.snapshot() : undefined;
     if (params.subscribe !== false) {
-      const state = this.ensureHot(id);
+      const state = this.threads.ensureHot(id);
       // Notifications produced after the snapshot wait until the answer is out: nothing lost, nothing repeated.
       const release = peer.hold(id);
       state.subscribers.add(peer);
@@ -180,7 +178,7 @@ export class AppServer {
 
   /** `thread/list`: one page, newest first, from the index only. */
   listThreads(params: P<'thread/list'>): R<'thread/list'> {
-    return listThreads(this.allThreads(), params);
+    return listThreads(this.threads.all(), params);
   }
 
   /** `thread/archive`: interrupts a running turn, archives; `thread/archived` follows. */
@@ -195,8 +193,8 @@ export class AppServer {
 
   /** `thread/fork`: a new thread with the completed items up to `afterItemId` (all when absent). */
   forkThread(peer: Peer, params: P<'thread/fork'>, afterAnswer: AfterAnswer): R<'thread/fork'> {
-    const source = this.meta(params.threadId);
-    let items = this.history.all(source.id, this.hot.get(source.id));
+    const source = this.threads.meta(params.threadId);
+    let items = this.history.all(source.id, this.threads.hotState(source.id));
     if (params.afterItemId !== undefined) items = items.slice(0, indexOfItem(items, params.afterItemId, source.id) + 1);
     const now = this.now();
     const thread: Thread = {
@@ -208,27 +206,27 @@ export class AppServer {
       createdAtMs: now,
       updatedAtMs: now,
     };
-    this.createThread(thread, items).subscribers.add(peer);
+    this.threads.create(thread, items).subscribers.add(peer);
     afterAnswer(() => this.broadcast('thread/started', { thread }, thread.id));
     return { thread };
   }
 
   /** `thread/unsubscribe`: `peer` stops receiving the thread's notifications. */
   unsubscribe(peer: Peer, params: P<'thread/unsubscribe'>): R<'thread/unsubscribe'> {
-    this.meta(params.threadId);
-    const state = this.hot.get(params.threadId);
+    this.threads.meta(params.threadId);
+    const state = this.threads.hotState(params.threadId);
     if (state) {
       state.subscribers.delete(peer);
-      this.cool(state);
+      this.threads.cool(state);
     }
     return {};
   }
 
   /** `turn/start`: answers with the running turn; the model starts after the answer (-32020/-32021/-32022/-32001). */
   startTurn(peer: Peer, params: P<'turn/start'>, afterAnswer: AfterAnswer): R<'turn/start'> {
-    const thread = this.meta(params.threadId);
+    const thread = this.threads.meta(params.threadId);
     if (thread.archived) throw RpcError.threadArchived(thread.id);
-    const state = this.ensureHot(thread.id);
+    const state = this.threads.ensureHot(thread.id);
     if (state.turn) throw RpcError.threadBusy(thread.id, state.turn.turn.id);
     if (this.closed || this.running >= this.maxRunningTurns) {
       throw new RpcError(
@@ -250,7 +248,13 @@ export class AppServer {
       startedAtMs: this.now(),
     };
     const preview = previewLine(text) ?? thread.preview;
-    this.save({ ...thread, title, model: modelName, updatedAtMs: turn.startedAtMs, ...(preview ? { preview } : {}) });
+    this.threads.save({
+      ...thread,
+      title,
+      model: modelName,
+      updatedAtMs: turn.startedAtMs,
+      ...(preview ? { preview } : {}),
+    });
     if (state.persistent) this.store!.appendTurn(thread.id, turn);
     state.subscribers.add(peer);
     const run =
@@ -280,7 +284,7 @@ export class AppServer {
 
   /** `approval/resolve`: decides a pending approval (-32040 when unknown or already decided). */
   resolveApproval(params: P<'approval/resolve'>): R<'approval/resolve'> {
-    this.meta(params.threadId);
+    this.threads.meta(params.threadId);
     this.approvals.resolve(params, params.decision);
     return {};
   }
@@ -289,7 +293,7 @@ export class AppServer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const state of this.hot.values()) {
+    for (const state of this.threads.hotStates()) {
       if (!state.turn) continue;
       state.turn.requestInterrupt();
       // Journaled with the turn: whoever reopens the thread learns why its answer stops short.
@@ -299,104 +303,45 @@ export class AppServer {
   }
 
   private activeRun(threadId: string, turnId: string): TurnRun {
-    this.meta(threadId);
-    const run = this.hot.get(threadId)?.turn;
+    this.threads.meta(threadId);
+    const run = this.threads.hotState(threadId)?.turn;
     if (!run || run.isFinished) throw RpcError.noActiveTurn(threadId);
     if (run.turn.id !== turnId) throw RpcError.turnMismatch(threadId, turnId, run.turn.id);
     return run;
   }
 
   private setArchived(threadId: string, archived: boolean, afterAnswer: AfterAnswer): R<'thread/archive'> {
-    const current = this.meta(threadId);
+    const current = this.threads.meta(threadId);
     if (current.archived === archived) return { thread: current };
-    const run = this.hot.get(threadId)?.turn;
+    const run = this.threads.hotState(threadId)?.turn;
     if (archived && run) {
       run.requestInterrupt();
       run.finishInterrupted();
     }
-    const thread = { ...this.meta(threadId), archived, updatedAtMs: this.now() };
-    this.save(thread);
+    const thread = { ...this.threads.meta(threadId), archived, updatedAtMs: this.now() };
+    this.threads.save(thread);
     afterAnswer(() => this.broadcast(archived ? 'thread/archived' : 'thread/unarchived', { threadId }, threadId));
     return { thread };
   }
 
-  private createThread(thread: Thread, items: Item[]): ThreadState {
-    const persistent = this.store !== undefined && !thread.ephemeral;
-    if (persistent) {
-      this.store!.create(thread, items);
-      return this.ensureHot(thread.id);
-    }
-    const state = new ThreadState(thread.id, false, thread);
-    state.items = items.slice();
-    this.hot.set(thread.id, state);
-    return state;
-  }
-
-  /** Metadata of a thread, or -32020. */
-  private meta(threadId: string): Thread {
-    const thread = this.hot.get(threadId)?.memoryMeta ?? this.store?.get(threadId);
-    if (!thread) throw RpcError.threadNotFound(threadId);
-    return thread;
-  }
-
-  private save(thread: Thread): void {
-    const state = this.hot.get(thread.id);
-    if (state && !state.persistent) state.memoryMeta = thread;
-    else this.store?.put(thread);
-  }
-
-  private *allThreads(): Iterable<Thread> {
-    if (this.store) yield* this.store.values();
-    for (const state of this.hot.values()) if (state.memoryMeta) yield state.memoryMeta;
-  }
-
-  private ensureHot(threadId: string): ThreadState {
-    let state = this.hot.get(threadId);
-    if (!state) {
-      state = new ThreadState(threadId, true);
-      this.hot.set(threadId, state);
-    }
-    return state;
-  }
-
-  /** Persistent threads nobody watches and nothing runs on leave memory. */
-  private cool(state: ThreadState): void {
-    if (!state.persistent || state.turn || state.subscribers.size > 0) return;
-    this.hot.delete(state.id);
-    this.store?.release(state.id);
-  }
-
   private setThreadStatus(threadId: string, status: ThreadStatus): void {
-    const thread = this.meta(threadId);
+    const thread = this.threads.meta(threadId);
     if (thread.status === status) return;
-    this.save({ ...thread, status, updatedAtMs: this.now() });
+    this.threads.save({ ...thread, status, updatedAtMs: this.now() });
     this.broadcast('thread/status/changed', { threadId, status }, threadId);
   }
 
   private turnEnded(run: TurnRun): void {
     this.running--;
-    const state = this.hot.get(run.turn.threadId);
+    const state = this.threads.hotState(run.turn.threadId);
     if (!state || state.turn !== run) return;
     state.turn = undefined;
-    this.savePreview(state, run.turn.id);
+    this.threads.savePreview(state, run.turn.id);
     if (state.persistent) {
       this.history.trimTail(state);
       this.store?.release(state.id);
     }
-    this.cool(state);
-  }
-
-  /** After a turn: the thread's preview becomes the first line of its answer (the user's message stays if none). */
-  private savePreview(state: ThreadState, turnId: string): void {
-    let preview: string | undefined;
-    const items = state.items ?? [];
-    for (let i = items.length - 1; i >= 0 && preview === undefined; i--) {
-      const item = items[i]!;
-      if (item.type === 'agentMessage' && item.turnId === turnId) preview = previewLine(item.content.text);
-    }
-    const thread = this.hot.get(state.id)?.memoryMeta ?? this.store?.get(state.id);
-    if (!preview || !thread || thread.preview === preview) return;
-    this.save({ ...thread, preview });
+    this.threads.cool(state);
   }
 
   private broadcast<M extends ServerNotificationMethod>(
