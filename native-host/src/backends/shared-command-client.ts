@@ -55,9 +55,12 @@ export class SharedCommandClient implements Backend, RequestClient {
     this.shared.detach(this);
   }
 
-  /** Stops the shared process itself (a restart): every connection sees it end, and the next start makes a new one. */
+  /**
+   * Stops the shared process itself (a restart): every connection sees it end, and the next start makes a new one.
+   * Refused (RestartRefused), with nothing stopped, while turns run that this connection does not follow alone.
+   */
   async stopProcess(reason: string): Promise<void> {
-    await this.shared.stop(reason);
+    await this.shared.restart(this, reason);
   }
 
   follows(threadId: string | undefined): boolean {

@@ -6,7 +6,9 @@
  * connections that follow its thread (they started, resumed, forked it, or started or steered a turn on it). What the backend
  * asks of the browser is held for them (HeldRequests). The process stops once no connection is left and no turn runs,
  * or when a browser restarts the backend: every connection then sees it end as it would a crash, and its turns
- * interrupted, and the next start makes a new process.
+ * interrupted, and the next start makes a new process. A restart is refused (RestartRefused), with nothing stopped,
+ * while a turn runs that the restarting browser does not follow alone (another connection follows its thread, or none
+ * does since its browser closed), as the embedded backend's is (daemon/shared-engines.ts).
  */
 import { parseJsonPayload } from '@tether/protocol/codec';
 import { errorMessage } from '@tether/protocol/errors';
@@ -17,6 +19,7 @@ import { asRecord, str } from './dialect-core';
 import { ReportLimit } from '../report-limit';
 import { GARBAGE_REPORT_BURST, garbageLineReport } from './garbage-line';
 import { HeldRequests } from './held-requests';
+import { RestartRefused } from './restart-refused';
 import { SharedCommandClient } from './shared-command-client';
 import type { Backend, BackendContext, BackendExit, BackendSink, SharedCommands } from './types';
 
@@ -80,6 +83,8 @@ interface PendingUp {
   readonly id: unknown;
   readonly method: string;
   readonly jsonrpc: unknown;
+  /** The request's `threadId` (a turn/start's answer may not name its thread). */
+  readonly threadId: string | undefined;
 }
 
 /** One backend process and the connections it serves. */
@@ -88,7 +93,8 @@ export class SharedCommand {
   private readonly garbage: ReportLimit;
   private readonly clients = new Set<SharedCommandClient>();
   private readonly paused = new Set<SharedCommandClient>();
-  private readonly turns = new Set<string>();
+  /** The running turns, each with its thread when known: whom a restart would cut off is who follows it. */
+  private readonly turns = new Map<string, string | undefined>();
   private readonly pending = new Map<number, PendingUp>();
   private nextUp = 1;
   private started = false;
@@ -154,6 +160,29 @@ export class SharedCommand {
     this.backend.pauseOutput(this.paused.size > 0);
   }
 
+  /**
+   * Running turns that `client` does not follow alone: another connection follows their thread, or none does (its
+   * browser closed), or their thread is unknown.
+   */
+  runningTurnsBeyond(client: SharedCommandClient): number {
+    let n = 0;
+    for (const threadId of this.turns.values()) {
+      const followers = threadId === undefined ? [] : this.followers(threadId);
+      if (followers.length !== 1 || followers[0] !== client) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Stops the process for a restart `client` asked for; refused (RestartRefused), with nothing stopped, while turns run
+   * that it does not follow alone.
+   */
+  async restart(client: SharedCommandClient, reason: string): Promise<void> {
+    const beyond = this.runningTurnsBeyond(client);
+    if (beyond > 0) throw new RestartRefused(this.backend.id, beyond);
+    await this.stop(reason);
+  }
+
   /** Stops the process. */
   async stop(reason: string): Promise<void> {
     if (this.ended) return;
@@ -192,7 +221,7 @@ export class SharedCommand {
     const threadId = str(asRecord(message.params).threadId);
     if (THREAD_PARAMS.has(method) && threadId !== undefined) client.follow(threadId);
     if (method === 'thread/unsubscribe' && threadId !== undefined) client.unfollow(threadId);
-    this.forward(client, method, message);
+    this.forward(client, method, message, threadId);
   }
 
   private initialize(client: SharedCommandClient, message: Record<string, unknown>): void {
@@ -224,9 +253,14 @@ export class SharedCommand {
     this.held.changed();
   }
 
-  private forward(client: SharedCommandClient, method: string, message: Record<string, unknown>): void {
+  private forward(
+    client: SharedCommandClient,
+    method: string,
+    message: Record<string, unknown>,
+    threadId?: string,
+  ): void {
     const up = this.nextUp++;
-    this.pending.set(up, { client, id: message.id, method, jsonrpc: message.jsonrpc });
+    this.pending.set(up, { client, id: message.id, method, jsonrpc: message.jsonrpc, threadId });
     this.toBackend({ ...message, id: up });
   }
 
@@ -286,7 +320,7 @@ export class SharedCommand {
     // A turn runs from its answer on (turn/started may come later): a browser leaving meanwhile must not stop it.
     const turn = asRecord(asRecord(result).turn);
     if (pending.method === 'turn/start' && turn.status === 'running' && typeof turn.id === 'string')
-      this.turns.add(turn.id);
+      this.turns.set(turn.id, str(turn.threadId) ?? pending.threadId);
     const threadId = str(asRecord(asRecord(result).thread).id);
     if (THREAD_RESULTS.has(pending.method) && threadId !== undefined) client.follow(threadId);
     if (this.clients.has(client)) client.deliver({ ...message, ...jsonrpcOf(pending.jsonrpc), id: pending.id });
@@ -298,7 +332,7 @@ export class SharedCommand {
     const turn = asRecord(p.turn);
     const threadId = str(p.threadId) ?? str(asRecord(p.thread).id) ?? str(turn.threadId);
     const turnId = str(turn.id) ?? str(p.turnId);
-    if (method === 'turn/started' && turnId !== undefined) this.turns.add(turnId);
+    if (method === 'turn/started' && turnId !== undefined) this.turns.set(turnId, threadId ?? this.turns.get(turnId));
     else if (method === 'turn/completed' && turnId !== undefined) {
       this.turns.delete(turnId);
       this.held.withdraw((_m, params) => params.threadId === threadId && params.turnId === turnId);
@@ -312,9 +346,13 @@ export class SharedCommand {
 
   /** Who gets a notification: everyone for what a History list shows, else the followers of its thread. */
   private audience(method: string, threadId: string | undefined): SharedCommandClient[] {
-    const clients = [...this.clients];
-    if (threadId === undefined || TOLD_TO_ALL.has(method)) return clients;
-    return clients.filter((c) => c.follows(threadId));
+    if (threadId === undefined || TOLD_TO_ALL.has(method)) return [...this.clients];
+    return this.followers(threadId);
+  }
+
+  /** The connections that follow the thread. */
+  private followers(threadId: string): SharedCommandClient[] {
+    return [...this.clients].filter((c) => c.follows(threadId));
   }
 
   private stopIfUnused(): void {
