@@ -6,17 +6,10 @@
 import type { ElementHandle } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../support/fixture-site';
+import { refOf } from '../support/page-tool-calls';
 import { BRIEF_FACTS } from '../support/task-pages';
 import { type LaunchedFirefox, waitInPage } from './firefox-browser';
 import { CONNECTED, toolRunner, useFirefox } from './firefox-panel';
-
-/** The ref of the element with `role` and accessible `name` in a page_snapshot. */
-function refIn(snapshot: string, role: string, name: string): string {
-  const line = snapshot.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`));
-  const found = line ? /\[ref=(e\d+)\]/.exec(line)?.[1] : undefined;
-  if (!found) throw new Error(`No ref for ${role} "${name}" in:\n${snapshot}`);
-  return found;
-}
 
 describe('tabs a page opens for the agent, in Firefox ESR', () => {
   // TETHER_FIREFOX_DIST names another build (one built into a folder of one's own), as TETHER_EXTENSION_DIST does
@@ -45,7 +38,7 @@ describe('tabs a page opens for the agent, in Firefox ESR', () => {
       expect(granted).toBe(true);
       const tool = toolRunner(panel);
       const brief = await tool('page_snapshot', {}, 'allow_session');
-      const clicked = await tool('page_click', { ref: refIn(brief, 'link', 'application form') }, 'allow');
+      const clicked = await tool('page_click', { ref: refOf(brief, 'link', 'application form') }, 'allow');
       // The panel lists the tab the click opened as the agent's (the browser may report it just after the click's
       // answer, which then cannot name it), and the agent stays on the brief: nothing switched tabs for it.
       const formTab = Number(
@@ -78,7 +71,7 @@ describe('tabs a page opens for the agent, in Firefox ESR', () => {
       expect(read).toContain('Application form');
 
       // An action on it: its card names the tab too, and the value lands in the form's page.
-      const fields = [{ ref: refIn(form, 'textbox', 'Full name'), value: BRIEF_FACTS.name }];
+      const fields = [{ ref: refOf(form, 'textbox', 'Full name'), value: BRIEF_FACTS.name }];
       const filled = await tool('page_fill_form', { fields, tabId: formTab }, 'allow', cardNames);
       expect(filled).toContain('Filled 1 field');
       const after = await tool('page_snapshot', { tabId: formTab });
