@@ -81,6 +81,12 @@ function browserOn(shared: SharedCommand, backend: FakeBackend) {
   };
 }
 
+/** A shared backend with two browser connections on it, `a` and `b`. */
+function twoBrowsers() {
+  const { backend, shared } = sharedCommand(Date.now);
+  return { backend, shared, a: browserOn(shared, backend), b: browserOn(shared, backend) };
+}
+
 describe('restarting a shared command backend', () => {
   const completed = (threadId: string, turnId: string) => ({
     method: 'turn/completed',
@@ -88,9 +94,7 @@ describe('restarting a shared command backend', () => {
   });
 
   it("is refused, with nothing stopped, while another browser's turn runs, and goes through once it ended", async () => {
-    const { backend, shared } = sharedCommand(Date.now);
-    const a = browserOn(shared, backend);
-    const b = browserOn(shared, backend);
+    const { backend, shared, a, b } = twoBrowsers();
     a.startThread('t1');
     a.startTurn('t1', 'u1');
 
@@ -110,9 +114,7 @@ describe('restarting a shared command backend', () => {
   });
 
   it('goes through while only the restarting browser follows the running turn', async () => {
-    const { backend, shared } = sharedCommand(Date.now);
-    const a = browserOn(shared, backend);
-    const b = browserOn(shared, backend);
+    const { backend, shared, a, b } = twoBrowsers();
     a.startThread('t1');
     b.startThread('t2');
     b.startTurn('t2', 'u2');
@@ -125,9 +127,7 @@ describe('restarting a shared command backend', () => {
   });
 
   it('counts a turn whose thread another browser follows too, or none since its browser closed', async () => {
-    const { backend, shared } = sharedCommand(Date.now);
-    const a = browserOn(shared, backend);
-    const b = browserOn(shared, backend);
+    const { backend, shared, a, b } = twoBrowsers();
     b.startThread('t1');
     b.startTurn('t1', 'u1');
     a.resume('t1');
@@ -147,9 +147,7 @@ describe('restarting a shared command backend', () => {
   });
 
   it('knows the thread of a turn the agent announced only by turn/started', async () => {
-    const { backend, shared } = sharedCommand(Date.now);
-    const a = browserOn(shared, backend);
-    const b = browserOn(shared, backend);
+    const { backend, shared, a, b } = twoBrowsers();
     a.startThread('t1');
     backend.emit({ method: 'turn/started', params: { threadId: 't1', turn: { id: 'u1', status: 'running' } } });
     expect(shared.runningTurnsBeyond(a.client)).toBe(0);
