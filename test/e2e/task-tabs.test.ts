@@ -255,6 +255,9 @@ describe('a task across tabs (Chromium, /tool commands)', () => {
     await suite.browser.stopServiceWorkers();
     await panel.reload();
     await panel.locator('.banner[data-status="connected"]').waitFor({ timeout: 30_000 });
+    // The reloaded panel shows the conversation again; counting the next answer starts from there (connected comes
+    // before the transcript is restored).
+    await expect.poll(() => completedAnswers(panel).count(), { timeout: 30_000 }).toBe(1);
     // The page tools still act on the opened tab, in the background, without being told again.
     const read = await tool(panel, 'page_read', {}, choose('page_read', 'allow'));
     expect(read).toContain('Application form');
